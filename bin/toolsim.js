@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+// Entry point of the `toolsim` command: runs the compiled CLI from dist/.
+import { existsSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { dirname, join } from "node:path";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const compiled = join(root, "dist", "simulator", "cli", "main.js");
+if (!existsSync(compiled)) {
+  process.stderr.write("toolsim: the compiled CLI is missing (dist/). Run `npm install` or `npm run build` in " + root + "\n");
+  process.exit(2);
+}
+const { main } = await import(pathToFileURL(compiled).href);
+process.exitCode = await main(process.argv.slice(2));

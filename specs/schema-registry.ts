@@ -1,0 +1,120 @@
+import { Ajv, type ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { LoadedSpec, SchemaDialect } from "./loaded-spec.js";
+import { convertDocument, type SchemaFlavor } from "./schema-flavor.js";
+import { addOpenApiFormats } from "./openapi-formats.js";
+import { getAt, toFragment } from "./json-pointer.js";
+
+let registryCounter = 0;
+
+/**
+ * The compiled view of one spec's schemas: the whole document converted to JSON Schema (once per flavor),
+ * registered in ajv under a URI so that any schema in it is addressed by JSON pointer, and recursive
+ * schemas stay `$ref`s. Validators are compiled on first use and cached.
+ */
+export class SchemaRegistry {
+  readonly dialect: SchemaDialect;
+  private readonly base: string;
+  private readonly docs = new Map<SchemaFlavor, Record<string, unknown>>();
+  private readonly source: unknown;
+  private readonly ajvs = new Map<"coerce" | "strict", Ajv>();
+  private readonly cache = new Map<string, ValidateFunction>();
+
+  constructor(document: unknown, dialect: SchemaDialect) {
+    this.dialect = dialect;
+    this.source = document;
+    this.base = `toolsim://spec-${++registryCounter}`;
+  }
+
+  /** The registry of a loaded spec (one per spec object). */
+  static of(spec: LoadedSpec): SchemaRegistry {
+    let reg = registries.get(spec);
+    if (!reg) {
+      reg = new SchemaRegistry(spec.document, spec.dialect);
+      registries.set(spec, reg);
+    }
+    return reg;
+  }
+
+  /** The converted document of a flavor (JSON Schema everywhere a schema stands). */
+  document(flavor: SchemaFlavor): Record<string, unknown> {
+    let doc = this.docs.get(flavor);
+    if (!doc) {
+      doc = convertDocument(this.source, this.dialect, flavor);
+      this.docs.set(flavor, doc);
+    }
+    return doc;
+  }
+
+  /** The absolute URI of the schema at a pointer, for use in `$ref`. */
+  uri(flavor: SchemaFlavor, pointer: string): string {
+    return `${this.base}/${flavor}${toFragment(pointer)}`;
+  }
+
+  /** A `$ref` schema pointing at the schema at a pointer. */
+  ref(flavor: SchemaFlavor, pointer: string): { $ref: string } {
+    return { $ref: this.uri(flavor, pointer) };
+  }
+
+  /** The converted schema node at a pointer (its own `$ref`s are document-relative). */
+  at(flavor: SchemaFlavor, pointer: string): unknown {
+    return getAt(this.document(flavor), pointer);
+  }
+
+  /** Follows document-internal `$ref`s from a pointer; returns the final pointer and node (stops on cycles). */
+  resolve(flavor: SchemaFlavor, pointer: string): { pointer: string; schema: unknown } {
+    const seen = new Set<string>();
+    let current = pointer;
+    let node = this.at(flavor, current);
+    while (node && typeof node === "object" && typeof (node as { $ref?: unknown }).$ref === "string") {
+      const ref = (node as { $ref: string }).$ref;
+      if (!ref.startsWith("#") || seen.has(ref)) break;
+      seen.add(ref);
+      current = decodeURIComponent(ref.slice(1));
+      node = this.at(flavor, current);
+    }
+    return { pointer: current, schema: node };
+  }
+
+  /** Compiles (and caches) a validator for a schema that may `$ref` into this registry by URI. */
+  compile(schema: object, options: { coerce: boolean; key?: string }): ValidateFunction {
+    const key = options.key === undefined ? undefined : `${options.coerce ? "c" : "s"}:${options.key}`;
+    if (key !== undefined) {
+      const hit = this.cache.get(key);
+      if (hit) return hit;
+    }
+    const fn = this.ajv(options.coerce).compile(schema);
+    if (key !== undefined) this.cache.set(key, fn);
+    return fn;
+  }
+
+  /** A validator for the schema at a pointer. */
+  validatorAt(flavor: SchemaFlavor, pointer: string, coerce = false): ValidateFunction {
+    return this.compile(this.ref(flavor, pointer), { coerce, key: `${flavor}${pointer}` });
+  }
+
+  private ajv(coerce: boolean): Ajv {
+    const name = coerce ? "coerce" : "strict";
+    let ajv = this.ajvs.get(name);
+    if (!ajv) {
+      const options = {
+        allErrors: true,
+        strict: false,
+        validateSchema: false,
+        addUsedSchema: false,
+        logger: false as const,
+        coerceTypes: coerce ? ("array" as const) : false,
+        unicodeRegExp: false,
+      };
+      ajv = this.dialect === "3.1" ? new Ajv2020(options) : new Ajv(options);
+      addOpenApiFormats(ajv);
+      for (const flavor of ["request", "response"] as const) {
+        ajv.addSchema(this.document(flavor), `${this.base}/${flavor}`);
+      }
+      this.ajvs.set(name, ajv);
+    }
+    return ajv;
+  }
+}
+
+const registries = new WeakMap<LoadedSpec, SchemaRegistry>();
