@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { LoadedSpec } from "./loaded-spec.js";
 import { SchemaRegistry } from "./schema-registry.js";
 import { getAt, toPointer } from "./json-pointer.js";
+import { objectShape } from "./object-properties.js";
 import type { BodyBinding, HttpMethod, ParameterBinding, ParameterLocation, Tool } from "./tool.js";
 
 /** The HTTP methods, in the order operations are listed. */
@@ -132,32 +133,6 @@ function collectParameters(doc: Json, pathItem: Json, op: Json, pathPointer: str
   return params;
 }
 
-function flatProperties(
-  registry: SchemaRegistry,
-  pointer: string,
-): { properties: Record<string, string>; required: string[] } | undefined {
-  const { pointer: at, schema } = registry.resolve("request", pointer);
-  if (!isObject(schema)) return undefined;
-  if (schema["oneOf"] !== undefined || schema["anyOf"] !== undefined || schema["not"] !== undefined) return undefined;
-  if (schema["type"] !== undefined && schema["type"] !== "object") return undefined;
-  const properties: Record<string, string> = {};
-  const required = new Set<string>();
-  if (isObject(schema["properties"])) {
-    for (const name of Object.keys(schema["properties"])) properties[name] = `${at}/properties${toPointer([name])}`;
-  }
-  if (Array.isArray(schema["required"])) for (const r of schema["required"]) if (typeof r === "string") required.add(r);
-  if (Array.isArray(schema["allOf"])) {
-    for (let i = 0; i < schema["allOf"].length; i++) {
-      const part = flatProperties(registry, `${at}/allOf/${i}`);
-      if (!part) return undefined;
-      Object.assign(properties, part.properties);
-      for (const r of part.required) required.add(r);
-    }
-  }
-  if (Object.keys(properties).length === 0) return undefined;
-  return { properties, required: [...required].filter((r) => r in properties) };
-}
-
 function bindBody(doc: Json, registry: SchemaRegistry, op: Json, opPointer: string, params: ParameterBinding[]): BodyBinding | undefined {
   if (op["requestBody"] === undefined) return undefined;
   const { node, pointer } = derefNode(doc, op["requestBody"], `${opPointer}/requestBody`);
@@ -169,7 +144,7 @@ function bindBody(doc: Json, registry: SchemaRegistry, op: Json, opPointer: stri
   const description = typeof node["description"] === "string" ? node["description"] : undefined;
   const argNames = new Set(params.map((p) => p.arg));
   const structured = /json|x-www-form-urlencoded|multipart\/form-data/i.test(mediaType);
-  const flat = schemaPointer !== undefined && structured ? flatProperties(registry, schemaPointer) : undefined;
+  const flat = schemaPointer !== undefined && structured ? objectShape(registry, "request", schemaPointer) : undefined;
   if (flat && Object.keys(flat.properties).every((name) => !argNames.has(name))) {
     return {
       mediaType,

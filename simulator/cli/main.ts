@@ -1,0 +1,65 @@
+import { Command, CommanderError } from "commander";
+import { createRequire } from "node:module";
+import { processIO, UsageError, UserError, type CliIO } from "./cli-io.js";
+import { callCommand, specCommand } from "./spec-commands.js";
+
+const require = createRequire(import.meta.url);
+
+/** The toolsim version (from package.json). */
+export function toolsimVersion(): string {
+  for (const p of ["../../package.json", "../../../package.json"]) {
+    try {
+      return (require(p) as { version: string }).version;
+    } catch {
+      // try the next location (source vs dist)
+    }
+  }
+  return "0.0.0";
+}
+
+/**
+ * Runs the toolsim CLI on arguments (without `node` and the script) and returns the exit code:
+ * 0 ok, 1 a bad spec, call or run, 2 a usage error. User mistakes never print a stack trace.
+ */
+export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
+  let exitCode = 0;
+  const setExit = (code: number): void => {
+    exitCode = Math.max(exitCode, code);
+  };
+  const program = new Command("toolsim")
+    .description("multi-agent simulation of tool use, driven by OpenAPI")
+    .version(toolsimVersion(), "-V, --version")
+    .showHelpAfterError("(run with --help for usage)")
+    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
+    .exitOverride();
+  program.addCommand(specCommand(io, setExit));
+  program.addCommand(callCommand(io, setExit));
+  for (const cmd of program.commands) {
+    cmd.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+    for (const sub of cmd.commands) sub.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+  }
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return exitCode;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return 0;
+      return 2;
+    }
+    if (e instanceof UsageError) {
+      io.err(`toolsim: ${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof UserError) {
+      io.err(`toolsim: ${e.message}\n`);
+      return 1;
+    }
+    const err = e as NodeJS.ErrnoException;
+    if (err && (err.code === "ENOENT" || err.code === "EACCES" || err.code === "EISDIR")) {
+      io.err(`toolsim: ${err.message}\n`);
+      return 1;
+    }
+    io.err(`toolsim: internal error: ${err?.stack ?? String(e)}\n`);
+    return 70;
+  }
+}

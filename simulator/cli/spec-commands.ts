@@ -1,0 +1,150 @@
+import { Command } from "commander";
+import { buildCatalog, type Catalog } from "../../specs/catalog.js";
+import { findSpecFiles } from "../../specs/find-spec-files.js";
+import { loadCatalog } from "../../specs/load-catalog.js";
+import { loadSpec } from "../../specs/load-spec.js";
+import { ResourceStore } from "../../specs/resource-store.js";
+import { deriveSeed } from "../../specs/seed.js";
+import { simulateCall } from "../../specs/simulate-call.js";
+import { formatProblem } from "../../specs/spec-problem.js";
+import { synthesizeArguments } from "../../specs/synthesize-call.js";
+import { toolArgumentsSchema } from "../../specs/tool-schema.js";
+import type { CliIO } from "./cli-io.js";
+import { UserError } from "./cli-io.js";
+import { parseInteger, parseJsonOption } from "./parse-options.js";
+
+/** Loads a catalog for a command, or fails with the spec's problems as a user error. */
+export async function catalogOrFail(path: string): Promise<Catalog> {
+  const loaded = await loadCatalog(path);
+  if (!loaded.ok) throw new UserError(loaded.errors.map(formatProblem).join("\n"));
+  return loaded.value;
+}
+
+/** `toolsim spec check|tools|sample`. */
+export function specCommand(io: CliIO, setExit: (code: number) => void): Command {
+  const spec = new Command("spec").description("load, check and inspect OpenAPI documents");
+
+  spec
+    .command("check")
+    .description("load every spec (files or folders) and report problems; never crashes on a bad spec")
+    .argument("<paths...>", "spec files or folders of specs (.json, .yaml, .yml)")
+    .option("--json", "one JSON object per spec")
+    .action(async (paths: string[], opts: { json?: boolean }) => {
+      const files = await findSpecFiles(paths);
+      if (files.length === 0) throw new UserError(`no spec files found in: ${paths.join(", ")}`);
+      let failed = 0;
+      let warned = 0;
+      for (const file of files) {
+        const loaded = await loadSpec(file);
+        if (!loaded.ok) {
+          failed++;
+          if (opts.json) io.out(JSON.stringify({ file, ok: false, problems: loaded.errors }) + "\n");
+          else io.out(`FAIL ${file}\n${loaded.errors.map((p) => "  " + formatProblem(p)).join("\n")}\n`);
+          continue;
+        }
+        const s = loaded.value;
+        let operations = 0;
+        try {
+          operations = buildCatalog(s).tools.length;
+        } catch (e) {
+          failed++;
+          const problem = { file, pointer: "", message: `could not build tools: ${(e as Error).message}`, severity: "error", code: "catalog-failed" };
+          io.out(opts.json ? JSON.stringify({ file, ok: false, problems: [problem] }) + "\n" : `FAIL ${file}\n  ${problem.message}\n`);
+          continue;
+        }
+        if (s.warnings.length > 0) warned++;
+        if (opts.json) {
+          io.out(JSON.stringify({ file, ok: true, version: s.sourceVersion, operations, problems: s.warnings }) + "\n");
+        } else {
+          const w = s.warnings.length > 0 ? `, ${s.warnings.length} warning${s.warnings.length === 1 ? "" : "s"}` : "";
+          io.out(`ok   ${file} (OpenAPI ${s.sourceVersion}, ${operations} operations${w})\n`);
+          for (const p of s.warnings) io.out(`  ${formatProblem(p)}\n`);
+        }
+      }
+      if (!opts.json) io.out(`${files.length} specs: ${files.length - failed} loaded (${warned} with warnings), ${failed} failed\n`);
+      setExit(failed > 0 ? 1 : 0);
+    });
+
+  spec
+    .command("tools")
+    .description("list the tools derived from a spec's operations")
+    .argument("<spec>", "spec file")
+    .option("--json", "the tools in OpenAI function-calling form, with their operations")
+    .action(async (path: string, opts: { json?: boolean }) => {
+      const catalog = await catalogOrFail(path);
+      if (opts.json) {
+        const tools = catalog.tools.map((t) => ({
+          type: "function",
+          function: { name: t.name, description: t.description, parameters: toolArgumentsSchema(catalog, t) },
+          operation: { operationId: t.operation.operationId, method: t.operation.method, path: t.operation.path },
+        }));
+        io.out(JSON.stringify(tools, null, 2) + "\n");
+        return;
+      }
+      const width = Math.max(4, ...catalog.tools.map((t) => t.name.length));
+      io.out(`${catalog.title}: ${catalog.tools.length} tools\n`);
+      for (const t of catalog.tools) {
+        const req = t.required.length > 0 ? ` (requires ${t.required.join(", ")})` : "";
+        io.out(`${t.name.padEnd(width)}  ${t.operation.method.toUpperCase().padEnd(6)} ${t.operation.path}  ${t.description}${req}\n`);
+      }
+    });
+
+  spec
+    .command("sample")
+    .description("for every operation: a synthesized valid call and its simulated response")
+    .argument("<spec>", "spec file")
+    .option("--seed <n>", "random seed", "1")
+    .option("--json", "JSON lines: {operation, request, response}")
+    .action(async (path: string, opts: { seed: string; json?: boolean }) => {
+      const seed = parseInteger("--seed", opts.seed) ?? 1;
+      const catalog = await catalogOrFail(path);
+      for (const tool of catalog.tools) {
+        const args = synthesizeArguments(catalog, tool, { seed: deriveSeed(seed, tool.name, "args") });
+        const result = await simulateCall(catalog, { name: tool.name, arguments: args }, { seed, state: new ResourceStore() });
+        const line = {
+          operation: { operationId: tool.operation.operationId ?? null, method: tool.operation.method, path: tool.operation.path },
+          request: result.request ?? null,
+          response: { status: result.status, contentType: result.contentType ?? null, body: result.body ?? null },
+        };
+        if (opts.json) io.out(JSON.stringify(line) + "\n");
+        else {
+          io.out(`### ${tool.name}\n${describeRequest(result.request)}\n-> ${result.status} ${result.contentType ?? ""} (${result.source})\n`);
+          if (result.body !== undefined) io.out(JSON.stringify(result.body, null, 2) + "\n");
+          io.out("\n");
+        }
+      }
+    });
+
+  return spec;
+}
+
+function describeRequest(request: { method: string; path: string; query: Record<string, string | string[]>; body?: unknown } | undefined): string {
+  if (!request) return "(no request)";
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(request.query)) for (const x of Array.isArray(v) ? v : [v]) qs.append(k, x);
+  const q = qs.toString();
+  const body = request.body !== undefined ? `\n${JSON.stringify(request.body)}` : "";
+  return `${request.method} ${request.path}${q ? "?" + q : ""}${body}`;
+}
+
+/** `toolsim call <spec> <tool>`: validates and simulates one call. */
+export function callCommand(io: CliIO, setExit: (code: number) => void): Command {
+  return new Command("call")
+    .description("validate and simulate one tool call; prints {status, body, errors, source, request}")
+    .argument("<spec>", "spec file")
+    .argument("<tool>", "tool name (see `toolsim spec tools`)")
+    .option("--args <json>", "arguments as a JSON object", "{}")
+    .option("--seed <n>", "random seed", "1")
+    .option("--status <code>", "ask for this response status instead of the default 2xx")
+    .option("--json", "compact JSON on one line")
+    .action(async (path: string, toolName: string, opts: { args: string; seed: string; status?: string; json?: boolean }) => {
+      const args = parseJsonOption("--args", opts.args);
+      const seed = parseInteger("--seed", opts.seed) ?? 1;
+      const status = parseInteger("--status", opts.status, 100);
+      const catalog = await catalogOrFail(path);
+      const result = await simulateCall(catalog, { name: toolName, arguments: args }, { seed, ...(status !== undefined ? { status } : {}) });
+      const out = { status: result.status, body: result.body ?? null, errors: result.errors, source: result.source, request: result.request ?? null };
+      io.out((opts.json ? JSON.stringify(out) : JSON.stringify(out, null, 2)) + "\n");
+      setExit(result.errors.length > 0 ? 1 : 0);
+    });
+}

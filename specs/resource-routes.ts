@@ -1,0 +1,76 @@
+import type { Catalog } from "./catalog.js";
+import type { ParameterBinding, Tool } from "./tool.js";
+
+/** How an operation touches a resource collection inferred from paths (`/pets` and `/pets/{petId}`). */
+export interface ResourceRoute {
+  kind: "collection" | "item";
+  /** The collection's path template, e.g. `/users/{userId}/posts`. */
+  collection: string;
+  /** The item's id parameter (kind `item`). */
+  idParam?: ParameterBinding;
+  /** Candidate names of the id field, best first (`petId`, `id`, `pet_id`). */
+  idHints: string[];
+}
+
+const routesByCatalog = new WeakMap<Catalog, Map<string, ResourceRoute | undefined>>();
+
+function parentOf(path: string): { parent: string; last: string } {
+  const i = path.lastIndexOf("/");
+  return { parent: i <= 0 ? "/" : path.slice(0, i), last: path.slice(i + 1) };
+}
+
+function singular(word: string): string {
+  if (/ies$/.test(word)) return word.slice(0, -3) + "y";
+  if (/(ss|sh|ch|x)es$/.test(word)) return word.slice(0, -2);
+  if (/s$/.test(word) && !/ss$/.test(word)) return word.slice(0, -1);
+  return word;
+}
+
+function idHints(collection: string, paramName?: string): string[] {
+  const noun = singular(parentOf(collection).last.replace(/[{}]/g, ""));
+  const hints = [paramName, "id", `${noun}Id`, `${noun}_id`, paramName?.replace(/Id$|_id$/i, "")].filter((h): h is string => !!h);
+  return [...new Set(hints)];
+}
+
+/** The resource route of every tool of a catalog, or undefined for operations that are not CRUD on a collection. */
+export function resourceRoute(catalog: Catalog, tool: Tool): ResourceRoute | undefined {
+  let routes = routesByCatalog.get(catalog);
+  if (!routes) {
+    routes = inferRoutes(catalog);
+    routesByCatalog.set(catalog, routes);
+  }
+  return routes.get(tool.name);
+}
+
+function inferRoutes(catalog: Catalog): Map<string, ResourceRoute | undefined> {
+  const collections = new Map<string, string | undefined>(); // template -> id param name
+  for (const tool of catalog.tools) {
+    const { parent, last } = parentOf(tool.operation.path);
+    if (/^\{[^}]+\}$/.test(last) && parent !== "/" && !/\{[^}]+\}$/.test(parent)) collections.set(parent, last.slice(1, -1));
+  }
+  for (const tool of catalog.tools) {
+    if (tool.operation.method === "post" && !/\}$/.test(tool.operation.path) && !collections.has(tool.operation.path)) {
+      collections.set(tool.operation.path, undefined);
+    }
+  }
+  const routes = new Map<string, ResourceRoute | undefined>();
+  for (const tool of catalog.tools) {
+    const path = tool.operation.path;
+    const { parent, last } = parentOf(path);
+    const method = tool.operation.method;
+    if (/^\{[^}]+\}$/.test(last) && collections.has(parent) && ["get", "put", "patch", "delete"].includes(method)) {
+      const name = last.slice(1, -1);
+      const idParam = tool.parameters.find((p) => p.in === "path" && p.name === name);
+      if (idParam) {
+        routes.set(tool.name, { kind: "item", collection: parent, idParam, idHints: idHints(parent, name) });
+        continue;
+      }
+    }
+    if (collections.has(path) && (method === "get" || method === "post")) {
+      routes.set(tool.name, { kind: "collection", collection: path, idHints: idHints(path, collections.get(path)) });
+      continue;
+    }
+    routes.set(tool.name, undefined);
+  }
+  return routes;
+}

@@ -1,0 +1,68 @@
+import type { Catalog } from "./catalog.js";
+import { derefNode, pickMediaType } from "./catalog.js";
+import { getAt, toPointer } from "./json-pointer.js";
+import type { Tool } from "./tool.js";
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The response an operation answers with: status, media type and where its schema and examples are. */
+export interface SelectedResponse {
+  /** The HTTP status to send (a `2XX` or `default` key becomes a concrete code). */
+  status: number;
+  /** The key in the operation's `responses` (`200`, `2XX`, `default`), or undefined when none is declared. */
+  key?: string;
+  mediaType?: string;
+  /** Pointer to the response object (after `$ref`s). */
+  pointer?: string;
+  /** Pointer to the body schema, when there is one. */
+  schemaPointer?: string;
+  /** Pointer to the media type object. */
+  mediaPointer?: string;
+}
+
+function concreteStatus(key: string, fallback: number): number {
+  if (/^\d{3}$/.test(key)) return Number(key);
+  if (/^[1-5]XX$/i.test(key)) return Number(key[0]) * 100;
+  return fallback;
+}
+
+/**
+ * Picks an operation's response: the given status (exact, then `4XX`-style range, then `default`),
+ * else the lowest declared 2xx, then `2XX`, then `default` (as 200), else a bare 200/204.
+ */
+export function selectResponse(catalog: Catalog, tool: Tool, status?: number): SelectedResponse {
+  const doc = catalog.spec.document as unknown;
+  const responsesPointer = `${tool.operation.pointer}/responses`;
+  const responses = getAt(doc, responsesPointer);
+  const keys = isObject(responses) ? Object.keys(responses) : [];
+  let key: string | undefined;
+  if (status !== undefined) {
+    key = keys.find((k) => k === String(status)) ?? keys.find((k) => k.toUpperCase() === `${String(status)[0]}XX`) ?? keys.find((k) => k === "default");
+  } else {
+    const twoxx = keys.filter((k) => /^2\d\d$/.test(k)).sort();
+    key = twoxx[0] ?? keys.find((k) => /^2XX$/i.test(k)) ?? keys.find((k) => k === "default");
+  }
+  if (key === undefined) return { status: status ?? (tool.operation.method === "delete" ? 204 : 200) };
+  const { node, pointer } = derefNode(doc, (responses as Json)[key], `${responsesPointer}${toPointer([key])}`);
+  const resolvedStatus = concreteStatus(key, status ?? 200);
+  const out: SelectedResponse = { status: resolvedStatus, key, pointer };
+  if (isObject(node) && isObject(node["content"])) {
+    const mediaType = pickMediaType(node["content"]);
+    if (mediaType !== undefined) {
+      out.mediaType = mediaType;
+      out.mediaPointer = `${pointer}/content${toPointer([mediaType])}`;
+      const media = node["content"][mediaType];
+      if (isObject(media) && (isObject(media["schema"]) || typeof media["schema"] === "boolean")) out.schemaPointer = `${out.mediaPointer}/schema`;
+    }
+  }
+  return out;
+}
+
+/** Whether a media type carries JSON. */
+export function isJsonMediaType(mediaType: string | undefined): boolean {
+  return mediaType !== undefined && /json/i.test(mediaType);
+}

@@ -1,0 +1,232 @@
+import type { Responder, ResponderAnswer, ResponseContext } from "./responder.js";
+import { resourceRoute, type ResourceRoute } from "./resource-routes.js";
+import { schemaAnswer } from "./schema-responder.js";
+import { selectResponse } from "./select-response.js";
+import { objectShape } from "./object-properties.js";
+import { guessIdField } from "./resource-store.js";
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+const LIMIT_ARGS = new Set(["limit", "per_page", "perPage", "pageSize", "page_size", "size", "count", "max", "maxResults", "max_results", "top", "n", "num"]);
+const OFFSET_ARGS = new Set(["offset", "skip", "start"]);
+const PAGE_ARGS = new Set(["page", "pageNumber", "page_number"]);
+const SEARCH_ARGS = new Set(["q", "query", "search", "keyword", "keywords", "term", "text"]);
+const LIST_FIELDS = ["items", "data", "results", "records", "entries", "list", "content", "values"];
+const TOTAL_FIELDS = ["total", "count", "totalCount", "total_count", "totalResults", "total_results", "totalItems"];
+
+function collectionKey(route: ResourceRoute, requestPath: string): string {
+  if (route.kind === "collection") return requestPath;
+  const i = requestPath.lastIndexOf("/");
+  return i <= 0 ? "/" : requestPath.slice(0, i);
+}
+
+function notFound(ctx: ResponseContext, what: string): ResponderAnswer {
+  const selected = selectResponse(ctx.catalog, ctx.call.tool, 404);
+  if (selected.key !== undefined) {
+    const answer = schemaAnswer(ctx, selected);
+    return { ...answer, source: "state", notes: [...(answer.notes ?? []), `not found: ${what}`] };
+  }
+  return {
+    status: 404,
+    contentType: "application/problem+json",
+    body: { type: "https://toolsim.dev/problems/not-found", title: "Not Found", status: 404, detail: `${what} does not exist` },
+    source: "state",
+    notes: ["the spec declares no 404 response: answered with problem details"],
+  };
+}
+
+/** The array of items in a list body (the body itself, or its first array-of-objects field) and where it sits. */
+function listSlot(body: unknown): { items: unknown[]; field?: string } | undefined {
+  if (Array.isArray(body)) return { items: body };
+  if (!isObject(body)) return undefined;
+  const arrayFields = Object.keys(body).filter((k) => Array.isArray(body[k]));
+  const field = LIST_FIELDS.find((f) => arrayFields.includes(f)) ?? arrayFields[0];
+  return field !== undefined ? { items: body[field] as unknown[], field } : undefined;
+}
+
+function withItems(body: unknown, slot: { field?: string }, items: unknown[]): unknown {
+  if (slot.field === undefined) return items;
+  const out = { ...(body as Json), [slot.field]: items };
+  for (const t of TOTAL_FIELDS) if (typeof out[t] === "number") out[t] = items.length;
+  return out;
+}
+
+function matches(item: Json, name: string, value: unknown): boolean {
+  if (SEARCH_ARGS.has(name) && !(name in item)) {
+    const needle = String(value).toLowerCase();
+    return Object.values(item).some((v) => typeof v === "string" && v.toLowerCase().includes(needle));
+  }
+  if (!(name in item)) return true;
+  const field = item[name];
+  if (typeof field === "string" && typeof value === "string") return field.toLowerCase().includes(value.toLowerCase());
+  if (Array.isArray(field)) return field.some((f) => String(f).toLowerCase() === String(value).toLowerCase());
+  return String(field) === String(value);
+}
+
+function filterAndPage(ctx: ResponseContext, items: Json[]): Json[] {
+  let out = items;
+  let limit: number | undefined;
+  let offset = 0;
+  let page: number | undefined;
+  for (const p of ctx.call.tool.parameters) {
+    if (p.in !== "query") continue;
+    const v = ctx.call.args[p.arg];
+    if (v === undefined || v === null || v === "") continue;
+    if (LIMIT_ARGS.has(p.name) && typeof v === "number") limit = v;
+    else if (OFFSET_ARGS.has(p.name) && typeof v === "number") offset = v;
+    else if (PAGE_ARGS.has(p.name) && typeof v === "number") page = v;
+    else if (typeof v !== "object") out = out.filter((item) => matches(item, p.name, v));
+  }
+  if (page !== undefined && limit !== undefined) offset = Math.max(0, page - 1) * limit;
+  return out.slice(offset, limit !== undefined ? offset + limit : undefined);
+}
+
+function idFieldFor(ctx: ResponseContext, route: ResourceRoute, key: string, sample?: Json): string {
+  const known = ctx.state.collection(key);
+  if (known && known.items.size > 0) return known.idField;
+  return sample ? guessIdField(sample, route.idHints) : known?.idField ?? route.idHints.find((h) => h === "id") ?? route.idHints[0] ?? "id";
+}
+
+function uniqueStringId(ctx: ResponseContext, key: string, id: string): string {
+  let candidate = id;
+  for (let i = 2; ctx.state.get(key, candidate) !== undefined || ctx.state.isDeleted(key, candidate); i++) candidate = `${id}-${i}`;
+  return candidate;
+}
+
+/**
+ * Answers CRUD calls from the episode's state, inferred from paths: POST creates (the request body merged into a
+ * synthesized resource, with a fresh id), GET reads what exists (or 404), lists include created items and honour
+ * filters and paging, PUT/PATCH update, DELETE removes. Unknown items of collections without fixtures are
+ * synthesized once and remembered, so later reads agree. Operations that are not CRUD pass to the next responder.
+ */
+export const stateResponder: Responder = {
+  name: "state",
+  respond(ctx) {
+    if (ctx.status !== undefined && (ctx.status < 200 || ctx.status > 299)) return undefined;
+    const route = resourceRoute(ctx.catalog, ctx.call.tool);
+    if (!route) return undefined;
+    const method = ctx.call.tool.operation.method;
+    const key = collectionKey(route, ctx.call.request.path);
+    if (route.kind === "collection") return method === "post" ? create(ctx, route, key) : list(ctx, route, key);
+    const rawId = route.idParam ? ctx.call.args[route.idParam.arg] : undefined;
+    if (rawId === undefined || rawId === null) return undefined;
+    const id = String(rawId);
+    switch (method) {
+      case "get":
+        return read(ctx, route, key, id, rawId);
+      case "put":
+      case "patch":
+        return update(ctx, route, key, id, rawId, method);
+      case "delete":
+        return remove(ctx, route, key, id);
+      default:
+        return undefined;
+    }
+  },
+};
+
+function read(ctx: ResponseContext, route: ResourceRoute, key: string, id: string, rawId: unknown): ResponderAnswer {
+  const existing = ctx.state.get(key, id);
+  const selected = selectResponse(ctx.catalog, ctx.call.tool, ctx.status);
+  if (existing) return { status: selected.status, body: structuredClone(existing), ...(selected.mediaType ? { contentType: selected.mediaType } : {}), source: "state" };
+  if (ctx.state.isDeleted(key, id) || ctx.state.collection(key)?.authoritative) return notFound(ctx, `${key}/${id}`);
+  // Not seen yet: synthesize it once and remember it, so that later calls agree.
+  const answer = schemaAnswer(ctx, selected);
+  if (isObject(answer.body)) {
+    const idField = idFieldFor(ctx, route, key, answer.body);
+    const body = { ...answer.body, [idField]: typeof answer.body[idField] === "number" && typeof rawId !== "number" ? Number(rawId) || rawId : rawId };
+    ctx.state.put(key, id, body, idField);
+    return { ...answer, body: structuredClone(body), notes: [...(answer.notes ?? []), "synthesized and remembered in state"] };
+  }
+  return answer;
+}
+
+function list(ctx: ResponseContext, route: ResourceRoute, key: string): ResponderAnswer {
+  const selected = selectResponse(ctx.catalog, ctx.call.tool, ctx.status);
+  const known = ctx.state.collection(key);
+  const answer = schemaAnswer(ctx, selected);
+  const slot = listSlot(answer.body);
+  if (!slot) return answer;
+  if (known && (known.authoritative || known.items.size > 0)) {
+    const items = filterAndPage(ctx, ctx.state.list(key)).map((i) => structuredClone(i));
+    return { ...answer, body: withItems(answer.body, slot, items), source: "state", notes: [] };
+  }
+  // First look at this collection: the synthesized items are made to match the filters, and remembered.
+  const filters = ctx.call.tool.parameters.filter(
+    (p) => p.in === "query" && !LIMIT_ARGS.has(p.name) && !OFFSET_ARGS.has(p.name) && !PAGE_ARGS.has(p.name),
+  );
+  const items = slot.items.filter(isObject).map((item) => {
+    const copy = { ...item };
+    for (const p of filters) {
+      const v = ctx.call.args[p.arg];
+      if (v !== undefined && v !== null && p.name in copy && typeof copy[p.name] === typeof v) copy[p.name] = v;
+    }
+    return copy;
+  });
+  if (items.length > 0) {
+    const idField = idFieldFor(ctx, route, key, items[0]);
+    for (const item of items) {
+      const id = item[idField];
+      if (id !== undefined && id !== null && !ctx.state.isDeleted(key, String(id))) ctx.state.put(key, String(id), structuredClone(item), idField);
+    }
+  }
+  return { ...answer, body: withItems(answer.body, slot, items), notes: [...(answer.notes ?? []), "synthesized list remembered in state"] };
+}
+
+function create(ctx: ResponseContext, route: ResourceRoute, key: string): ResponderAnswer | undefined {
+  const requestBody = ctx.call.body;
+  if (!isObject(requestBody)) return undefined;
+  const answer = schemaAnswer(ctx);
+  const selected = selectResponse(ctx.catalog, ctx.call.tool, ctx.status);
+  const shape = selected.schemaPointer !== undefined ? objectShape(ctx.catalog.registry, "response", selected.schemaPointer) : undefined;
+  const base: Json = isObject(answer.body) && shape ? answer.body : {};
+  const idField = idFieldFor(ctx, route, key, Object.keys(base).length > 0 ? base : requestBody);
+  const resource: Json = { ...base };
+  for (const [k, v] of Object.entries(requestBody)) {
+    if (!shape || k in shape.properties || shape.open) resource[k] = v;
+  }
+  let id = resource[idField];
+  if (requestBody[idField] === undefined) {
+    if (typeof id === "number" || id === undefined) id = ctx.state.nextNumericId(key);
+    else id = uniqueStringId(ctx, key, String(id));
+    resource[idField] = id;
+  }
+  const stored = shape ? resource : { ...requestBody, [idField]: id };
+  ctx.state.put(key, String(id), stored, idField);
+  const body = shape ? structuredClone(resource) : isObject(answer.body) && idField in answer.body ? { ...answer.body, [idField]: id } : answer.body;
+  return { ...answer, body, source: "state", notes: [`created ${key}/${String(id)}`] };
+}
+
+function update(ctx: ResponseContext, route: ResourceRoute, key: string, id: string, rawId: unknown, method: "put" | "patch"): ResponderAnswer | undefined {
+  const requestBody = ctx.call.body;
+  const existing = ctx.state.get(key, id);
+  if (!existing && (ctx.state.isDeleted(key, id) || ctx.state.collection(key)?.authoritative)) return notFound(ctx, `${key}/${id}`);
+  const answer = schemaAnswer(ctx);
+  const idField = existing ? idFieldFor(ctx, route, key, existing) : idFieldFor(ctx, route, key, isObject(answer.body) ? answer.body : undefined);
+  const base: Json = existing ?? (isObject(answer.body) ? answer.body : {});
+  const changes = isObject(requestBody) ? requestBody : {};
+  const merged: Json = method === "patch" || !existing ? { ...base, ...changes } : { ...base, ...changes };
+  merged[idField] = existing?.[idField] ?? (typeof base[idField] === "number" ? Number(rawId) || rawId : rawId);
+  ctx.state.put(key, id, merged, idField);
+  const selected = selectResponse(ctx.catalog, ctx.call.tool, ctx.status);
+  const shape = selected.schemaPointer !== undefined ? objectShape(ctx.catalog.registry, "response", selected.schemaPointer) : undefined;
+  let body: unknown = answer.body;
+  if (shape) {
+    const out: Json = isObject(answer.body) ? { ...answer.body } : {};
+    for (const [k, v] of Object.entries(merged)) if (k in shape.properties || shape.open) out[k] = v;
+    body = out;
+  }
+  return { ...answer, body, source: "state", notes: [`${method === "put" ? "replaced" : "updated"} ${key}/${id}`] };
+}
+
+function remove(ctx: ResponseContext, route: ResourceRoute, key: string, id: string): ResponderAnswer {
+  const existed = ctx.state.get(key, id) !== undefined;
+  if (!existed && (ctx.state.isDeleted(key, id) || ctx.state.collection(key)?.authoritative)) return notFound(ctx, `${key}/${id}`);
+  ctx.state.delete(key, id, idFieldFor(ctx, route, key));
+  const answer = schemaAnswer(ctx);
+  return { ...answer, source: "state", notes: [`deleted ${key}/${id}`] };
+}
