@@ -1,6 +1,6 @@
 import { escapeSegment } from "./json-pointer.js";
 import type { SchemaDialect } from "./loaded-spec.js";
-import { HTTP_METHODS, followRefs, isRecord, resolveInternalRef, visitSchemas, type JsonRecord } from "./openapi-nodes.js";
+import { followRefs, methodsOf, isRecord, resolveInternalRef, visitSchemas, type JsonRecord } from "./openapi-nodes.js";
 import type { SpecProblem } from "./spec-problem.js";
 
 const PARAMETER_LOCATIONS = new Set(["query", "header", "path", "cookie"]);
@@ -9,13 +9,17 @@ const COMPONENT_MAPS = ["schemas", "responses", "parameters", "examples", "reque
 /**
  * Checks what toolsim needs of a bundled and repaired OpenAPI 3.x document: the shape of `paths`,
  * path items, operations, parameters, request bodies, responses and schemas, and that every `$ref` is
- * internal and resolves. Returns error problems with JSON pointers (empty when the document is usable).
+ * internal and resolves. Returns problems with JSON pointers: errors make the document unusable,
+ * warnings (an odd response key) do not.
  * Cheaper and more forgiving than a full schema validation of the document.
  */
 export function checkStructure(doc: JsonRecord, dialect: SchemaDialect, file: string): SpecProblem[] {
   const problems: SpecProblem[] = [];
   const error = (pointer: string, code: string, message: string): void => {
     problems.push({ file, pointer, severity: "error", code, message });
+  };
+  const warning = (pointer: string, code: string, message: string): void => {
+    problems.push({ file, pointer, severity: "warning", code, message });
   };
   checkRefs(doc, doc, "", error);
 
@@ -39,9 +43,9 @@ export function checkStructure(doc: JsonRecord, dialect: SchemaDialect, file: st
         continue;
       }
       checkParameters(doc, item["parameters"], `${itemPointer}/parameters`, error);
-      for (const method of HTTP_METHODS) {
+      for (const method of methodsOf(item)) {
         if (item[method] === undefined) continue;
-        checkOperation(doc, item[method], `${itemPointer}/${method}`, error);
+        checkOperation(doc, item[method], `${itemPointer}/${method}`, error, warning);
       }
     }
   }
@@ -58,9 +62,33 @@ export function checkStructure(doc: JsonRecord, dialect: SchemaDialect, file: st
   return problems;
 }
 
+/**
+ * Finds `$ref`s that are not strings, before bundling: swagger-parser and the Swagger 2.0 converter
+ * skip or mangle them.
+ */
+export function findInvalidRefs(doc: unknown, file: string): SpecProblem[] {
+  const problems: SpecProblem[] = [];
+  const walk = (node: unknown, pointer: string): void => {
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => walk(item, `${pointer}/${i}`));
+    } else if (isRecord(node)) {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === "$ref" && !isRecord(value) && typeof value !== "string") {
+          problems.push({ file, pointer, severity: "error", code: "ref-invalid", message: `\`$ref\` must be a string, not ${describe(value)}` });
+        } else if (!(key.startsWith("x-") || key === "example" || key === "examples" || key === "default" || key === "enum" || key === "const")) {
+          walk(value, `${pointer}/${escapeSegment(key)}`);
+        }
+      }
+    }
+  };
+  walk(doc, "");
+  return problems;
+}
+
+/** Records one problem of a fixed severity. */
 type ErrorSink = (pointer: string, code: string, message: string) => void;
 
-function checkOperation(doc: JsonRecord, op: unknown, pointer: string, error: ErrorSink): void {
+function checkOperation(doc: JsonRecord, op: unknown, pointer: string, error: ErrorSink, warning: ErrorSink): void {
   if (!isRecord(op)) {
     error(pointer, "operation-invalid", `an operation must be an object, not ${describe(op)}`);
     return;
@@ -80,7 +108,7 @@ function checkOperation(doc: JsonRecord, op: unknown, pointer: string, error: Er
     if (status.startsWith("x-")) continue;
     const at = `${pointer}/responses/${escapeSegment(status)}`;
     if (!/^([1-5]([0-9]{2}|XX)|default)$/i.test(status)) {
-      error(at, "response-status-invalid", `response key ${JSON.stringify(status)} is not an HTTP status code, a range like 2XX, or "default"`);
+      warning(at, "response-status-invalid", `response key ${JSON.stringify(status)} is not an HTTP status code, a range like 2XX, or "default"`);
     }
     const found = followRefs(doc, response, at);
     if (found === undefined) continue; // dangling: reported by checkRefs

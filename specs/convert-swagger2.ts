@@ -25,6 +25,14 @@ export async function convertSwagger2(doc: object, file: string): Promise<Result
     const message = err instanceof Error ? err.message : String(err);
     return fail([{ file, pointer: "", severity: "error", code: "swagger2-conversion-failed", message: `cannot convert Swagger 2.0 to OpenAPI 3.0: ${message}` }]);
   }
+  // The converter can return shared or (on garbage input) circular objects: insist on a JSON tree.
+  let document: Record<string, unknown>;
+  try {
+    document = JSON.parse(JSON.stringify(converted.openapi)) as Record<string, unknown>;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return fail([{ file, pointer: "", severity: "error", code: "swagger2-conversion-failed", message: `converting Swagger 2.0 to OpenAPI 3.0 gave no JSON document: ${message}` }]);
+  }
   const warnings: SpecProblem[] = [];
   if (converted.patches > 0) {
     warnings.push({
@@ -35,8 +43,8 @@ export async function convertSwagger2(doc: object, file: string): Promise<Result
       message: `${converted.patches} small defect(s) of the Swagger 2.0 source were patched while converting to OpenAPI 3.0`,
     });
   }
-  collectConverterWarnings(converted.openapi, "", file, warnings);
-  return ok({ document: converted.openapi as unknown as OpenAPIV3.Document, warnings });
+  collectConverterWarnings(document, "", file, warnings);
+  return ok({ document: document as unknown as OpenAPIV3.Document, warnings });
 }
 
 /** Moves the converter's `x-s2o-warning` markers out of the document into warnings. */

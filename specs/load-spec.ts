@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { checkStructure } from "./check-structure.js";
+import type { OpenAPI } from "openapi-types";
+import { checkStructure, findInvalidRefs } from "./check-structure.js";
 import { convertSwagger2 } from "./convert-swagger2.js";
 import { toPointer } from "./json-pointer.js";
 import type { LoadedSpec, LoadOptions, OpenApiDocument, SchemaDialect } from "./loaded-spec.js";
@@ -51,6 +52,9 @@ async function load(source: string | object, file: string, options: LoadOptions)
   const doc = parsed.value as JsonRecord;
   const { version } = detected.value;
   const warnings = [...detected.value.warnings, ...repairBeforeBundle(doc, version, file)];
+
+  const invalidRefs = findInvalidRefs(doc, file);
+  if (invalidRefs.length > 0) return fail([...invalidRefs, ...warnings]);
 
   const root = path.resolve(options.root ?? (typeof source === "string" ? path.dirname(file) : process.cwd()));
   const base = typeof source === "string" ? file : path.join(root, INLINE_BASE);
@@ -119,7 +123,7 @@ async function bundle(doc: JsonRecord, base: string, file: string, root: string,
   const guard = await createRefGuard(root, allowHttpRefs);
   try {
     const parser = new SwaggerParser();
-    const result = await parser.bundle(base, doc as never, {
+    const result = await parser.bundle(base, doc as unknown as OpenAPI.Document, {
       resolve: guard.resolve,
       continueOnError: true,
       validate: { schema: false, spec: false },
@@ -132,33 +136,37 @@ async function bundle(doc: JsonRecord, base: string, file: string, root: string,
   }
 }
 
-/** Turns one json-schema-ref-parser error into a problem, using the guard's record of refusals. */
+/**
+ * Turns one json-schema-ref-parser error into a problem, using the guard's record of refusals.
+ * Errors met while reading a referenced file carry the referencing file and the pointer inside it;
+ * errors met while following a pointer carry the pointer from the document root.
+ */
 function bundleProblem(err: unknown, base: string, file: string, guard: RefGuard): SpecProblem {
   const e = isRecord(err) ? err : {};
   const message = err instanceof Error ? err.message : String(err);
-  const source = typeof e["source"] === "string" ? e["source"] : undefined;
-  const where = source === undefined || path.resolve(source) === base ? file : path.resolve(source);
+  const source = typeof e["source"] === "string" && e["source"] !== "" ? path.resolve(e["source"]) : base;
+  const sourceFile = source === base ? file : source;
   const segments = Array.isArray(e["path"]) ? (e["path"] as unknown[]).map(String) : [];
   const pointer = toPointer(segments);
-  const at = (code: string, text: string): SpecProblem => ({ file, pointer, severity: "error", code, message: where === file ? text : `${text} (in ${where})` });
+  const inSource = (code: string, text: string): SpecProblem => ({ file: sourceFile, pointer, severity: "error", code, message: text });
   switch (e["code"]) {
     case "ERESOLVER":
     case "EUNMATCHEDRESOLVER": {
       const url = /"([^"]+)"/.exec(message)?.[1];
       const refused = url !== undefined ? guard.refused.get(url) : undefined;
-      if (refused !== undefined) return at(refused.code, refused.message);
-      return at("ref-unresolved", `$ref cannot be resolved: ${message}`);
+      if (refused !== undefined) return inSource(refused.code, refused.message);
+      return inSource("ref-unresolved", `$ref cannot be resolved: ${message}`);
     }
-    case "EMISSINGPOINTER":
-    case "EINVALIDPOINTER":
-      return at("ref-unresolved", `$ref points to nothing: ${message}`);
     case "EPARSER":
-    case "EUNMATCHEDPARSER": {
-      const yaml = /\.ya?ml\b/i.test(message);
-      return at(yaml ? "yaml-syntax" : "json-syntax", `a $ref'd file cannot be parsed: ${message}`);
+    case "EUNMATCHEDPARSER":
+      return inSource(/\.ya?ml\b/i.test(message) ? "yaml-syntax" : "json-syntax", `a $ref'd file cannot be parsed: ${message.split("\n")[0] ?? message}`);
+    case "EMISSINGPOINTER":
+    case "EINVALIDPOINTER": {
+      const target = sourceFile === file ? "" : ` (in ${sourceFile})`;
+      return { file, pointer, severity: "error", code: "ref-unresolved", message: `$ref points to nothing: ${message}${target}` };
     }
     default:
-      return at("ref-unresolved", message);
+      return { file, pointer, severity: "error", code: "ref-unresolved", message };
   }
 }
 

@@ -9,6 +9,11 @@ export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", 
 /** One HTTP method of a path item. */
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
+/** The operation keys of a path item (`get`, `post`...), in document order. */
+export function methodsOf(item: JsonRecord): HttpMethod[] {
+  return Object.keys(item).filter((key): key is HttpMethod => (HTTP_METHODS as readonly string[]).includes(key));
+}
+
 /** True for a JSON object (not null, not an array). */
 export function isRecord(value: unknown): value is JsonRecord {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -1,4 +1,4 @@
-import { parseDocument } from "yaml";
+import { isScalar, parseDocument, visit } from "yaml";
 import { fail, ok, type Result } from "./result.js";
 import type { SpecProblem } from "./spec-problem.js";
 
@@ -46,6 +46,8 @@ function jsonErrorPosition(message: string, text: string): { line: number; col: 
   return { line, col };
 }
 
+const VERSION_FIELDS = [["openapi"], ["swagger"], ["info", "version"]];
+
 function parseYaml(text: string, file: string): Result<unknown, SpecProblem> {
   const doc = parseDocument(text, { merge: true, prettyErrors: true, logLevel: "silent" });
   if (doc.errors.length > 0) {
@@ -57,6 +59,17 @@ function parseYaml(text: string, file: string): Result<unknown, SpecProblem> {
         return syntaxProblem(file, "yaml-syntax", `YAML syntax error ${where}: ${headline}`.replace("  ", " "));
       }),
     );
+  }
+  // Keys of OpenAPI maps are strings: `Null:`, `1e3:` and `true:` are keys as written, not "", "1000", "true".
+  visit(doc, {
+    Pair(_, pair) {
+      if (isScalar(pair.key) && typeof pair.key.value !== "string" && typeof pair.key.source === "string") pair.key.value = pair.key.source;
+    },
+  });
+  // `version: 1.0` is the number 1 in YAML: keep the version fields as written.
+  for (const at of VERSION_FIELDS) {
+    const node = doc.getIn(at, true);
+    if (isScalar(node) && typeof node.value === "number" && typeof node.source === "string") node.value = node.source;
   }
   try {
     const value: unknown = doc.toJS({ maxAliasCount: 1000 });

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { escapeSegment } from "./json-pointer.js";
 import type { SchemaDialect } from "./loaded-spec.js";
-import { HTTP_METHODS, followRefs, isRecord, type JsonRecord } from "./openapi-nodes.js";
+import { followRefs, methodsOf, isRecord, type JsonRecord } from "./openapi-nodes.js";
 import { repairSchemaDefects } from "./repair-schema-defects.js";
 import type { SpecProblem } from "./spec-problem.js";
 import type { SourceVersion } from "./spec-version.js";
@@ -221,6 +221,7 @@ function repairPathItem(
 ): void {
   const names = new Set(templateNames(template));
   // Path-level parameters: body/formData moved into each operation, unused path parameters dropped.
+  dropNamelessParams(doc, item, `${itemPointer}/parameters`, warn);
   const pathLevelBodies = takeBodyParams(doc, item, itemPointer);
   for (const p of resolveParams(doc, item["parameters"], `${itemPointer}/parameters`)) {
     repairParameter(p, repaired, warn);
@@ -228,11 +229,12 @@ function repairPathItem(
   dropUnusedPathParams(doc, item, `${itemPointer}/parameters`, names, new Set(), warn);
   const pathLevel = resolveParams(doc, item["parameters"], `${itemPointer}/parameters`);
 
-  for (const method of HTTP_METHODS) {
+  for (const method of methodsOf(item)) {
     const op = item[method];
     if (!isRecord(op)) continue;
     const opPointer = `${itemPointer}/${method}`;
     repairOperationId(op, opPointer, operationIds, warn);
+    dropNamelessParams(doc, op, `${opPointer}/parameters`, warn);
     const bodies = [...pathLevelBodies, ...takeBodyParams(doc, op, opPointer)];
     if (bodies.length > 0) moveBodyParams(op, opPointer, bodies, warn);
     const own = resolveParams(doc, op["parameters"], `${opPointer}/parameters`);
@@ -251,7 +253,7 @@ function repairPathItem(
       if (p.param["in"] === "path" && typeof p.param["name"] === "string") nowDeclared.add(p.param["name"]);
     }
     for (const name of names) {
-      if (nowDeclared.has(name)) continue;
+      if (nowDeclared.has(name) || (op["parameters"] !== undefined && !Array.isArray(op["parameters"]))) continue;
       const list = Array.isArray(op["parameters"]) ? op["parameters"] : (op["parameters"] = []);
       list.push({ name, in: "path", required: true, schema: { type: "string" } });
       warn(opPointer, "path-param-undeclared", `path parameter {${name}} of ${JSON.stringify(template)} is not declared: declared as a required string`);
@@ -375,6 +377,17 @@ function repairParameter(p: ParamRef, repaired: WeakSet<object>, warn: Warn): vo
   }
 }
 
+/** Parameters named `""` (left over from API tools' exports) carry nothing: dropped. */
+function dropNamelessParams(doc: JsonRecord, owner: JsonRecord, listPointer: string, warn: Warn): void {
+  const list = owner["parameters"];
+  if (!Array.isArray(list)) return;
+  const nameless = resolveParams(doc, list, listPointer).filter((p) => typeof p.param["name"] === "string" && p.param["name"].trim() === "");
+  if (nameless.length === 0) return;
+  for (const p of nameless) warn(`${listPointer}/${list.indexOf(p.entry)}`, "parameter-name-empty", `parameter in ${String(p.param["in"])} with an empty name: dropped`);
+  const drop = new Set(nameless.map((p) => p.entry));
+  owner["parameters"] = list.filter((e) => !drop.has(e));
+}
+
 /** Removes a second declaration of the same parameter (name + location) in one list; the first wins. */
 function removeDuplicateParams(op: JsonRecord, params: ParamRef[], listPointer: string, warn: Warn): void {
   const list = op["parameters"];
@@ -426,6 +439,9 @@ function repairRequestBody(body: unknown, pointer: string, repaired: WeakSet<obj
     body["content"] = { "application/json": { schema: body["schema"] } };
     delete body["schema"];
     warn(pointer, "request-body-schema-without-content", "`schema` directly on a request body: moved into `content: {application/json: {schema}}`");
+  } else if (body["content"] === undefined) {
+    body["content"] = { "application/json": { schema: {} } };
+    warn(pointer, "request-body-without-content", "request body without `content`: read as a JSON body of any shape");
   }
 }
 
@@ -443,7 +459,7 @@ function repairResponse(response: unknown, pointer: string, repaired: WeakSet<ob
     if (response["content"] === undefined && isRecord(schema)) {
       const media: JsonRecord = { schema };
       const examples = response["examples"];
-      if (isRecord(examples) && isRecord(examples["application/json"]) || (isRecord(examples) && examples["application/json"] !== undefined)) {
+      if (isRecord(examples) && examples["application/json"] !== undefined) {
         media["example"] = examples["application/json"];
         delete response["examples"];
       }

@@ -48,10 +48,16 @@ function inferRoutes(catalog: Catalog): Map<string, ResourceRoute | undefined> {
     const { parent, last } = parentOf(tool.operation.path);
     if (/^\{[^}]+\}$/.test(last) && parent !== "/" && !/\{[^}]+\}$/.test(parent)) collections.set(parent, last.slice(1, -1));
   }
+  // A path with POST and GET (create and list) is a collection even without an item route; a POST alone
+  // (`/translate`, `/auth/login`) is an action, not a resource.
+  const methodsByPath = new Map<string, Set<string>>();
   for (const tool of catalog.tools) {
-    if (tool.operation.method === "post" && !/\}$/.test(tool.operation.path) && !collections.has(tool.operation.path)) {
-      collections.set(tool.operation.path, undefined);
-    }
+    const set = methodsByPath.get(tool.operation.path) ?? new Set<string>();
+    set.add(tool.operation.method);
+    methodsByPath.set(tool.operation.path, set);
+  }
+  for (const [path, methods] of methodsByPath) {
+    if (methods.has("post") && methods.has("get") && !/\}$/.test(path) && !collections.has(path)) collections.set(path, undefined);
   }
   const routes = new Map<string, ResourceRoute | undefined>();
   for (const tool of catalog.tools) {

@@ -18,6 +18,45 @@ const SEARCH_ARGS = new Set(["q", "query", "search", "keyword", "keywords", "ter
 const LIST_FIELDS = ["items", "data", "results", "records", "entries", "list", "content", "values"];
 const TOTAL_FIELDS = ["total", "count", "totalCount", "total_count", "totalResults", "total_results", "totalItems"];
 
+/** Deep merge for conforming state to a schema: `over` wins, `base` fills what `over` lacks (arrays item by item). */
+export function mergeDeep(base: unknown, over: unknown): unknown {
+  if (isObject(base) && isObject(over)) {
+    const out: Json = { ...base };
+    for (const [k, v] of Object.entries(over)) out[k] = k in base ? mergeDeep(base[k], v) : v;
+    return out;
+  }
+  if (Array.isArray(base) && Array.isArray(over) && base.length > 0) {
+    return over.map((el, i) => (isObject(el) ? mergeDeep(base[i % base.length], el) : el));
+  }
+  return over;
+}
+
+/**
+ * Makes a state-made body valid against the response schema: fields the state lacks are filled from a
+ * synthesized body, and fields that still fail fall back to the synthesized ones.
+ */
+function conform(ctx: ResponseContext, schemaPointer: string | undefined, value: unknown, base: unknown): unknown {
+  if (schemaPointer === undefined) return value;
+  const validate = ctx.catalog.registry.validatorAt("response", schemaPointer);
+  if (validate(value)) return value;
+  const merged: unknown = mergeDeep(base, value);
+  if (validate(merged)) return merged;
+  if (isObject(merged as unknown) && isObject(base)) {
+    const out = merged as Json;
+    const bad = new Set<string>();
+    for (const e of validate.errors ?? []) {
+      const top = e.instancePath.split("/")[1] ?? (typeof e.params["additionalProperty"] === "string" ? e.params["additionalProperty"] : undefined);
+      if (top !== undefined) bad.add(top.replace(/~1/g, "/").replace(/~0/g, "~"));
+    }
+    for (const k of bad) {
+      if (k in base) out[k] = base[k];
+      else delete out[k];
+    }
+    if (validate(out)) return out;
+  }
+  return value;
+}
+
 function collectionKey(route: ResourceRoute, requestPath: string): string {
   if (route.kind === "collection") return requestPath;
   const i = requestPath.lastIndexOf("/");
@@ -132,7 +171,15 @@ export const stateResponder: Responder = {
 function read(ctx: ResponseContext, route: ResourceRoute, key: string, id: string, rawId: unknown): ResponderAnswer {
   const existing = ctx.state.get(key, id);
   const selected = selectResponse(ctx.catalog, ctx.call.tool, ctx.status);
-  if (existing) return { status: selected.status, body: structuredClone(existing), ...(selected.mediaType ? { contentType: selected.mediaType } : {}), source: "state" };
+  if (existing) {
+    let body: unknown = existing;
+    if (selected.schemaPointer !== undefined && !ctx.catalog.registry.validatorAt("response", selected.schemaPointer)(existing)) {
+      // Stored from a shorter view (a search result): complete it once, and remember the full record.
+      body = conform(ctx, selected.schemaPointer, existing, schemaAnswer(ctx, selected).body);
+      if (isObject(body)) ctx.state.put(key, id, body, idFieldFor(ctx, route, key, existing));
+    }
+    return { status: selected.status, body: structuredClone(body), ...(selected.mediaType ? { contentType: selected.mediaType } : {}), source: "state" };
+  }
   if (ctx.state.isDeleted(key, id) || ctx.state.collection(key)?.authoritative) return notFound(ctx, `${key}/${id}`);
   // Not seen yet: synthesize it once and remember it, so that later calls agree.
   const answer = schemaAnswer(ctx, selected);
@@ -153,7 +200,8 @@ function list(ctx: ResponseContext, route: ResourceRoute, key: string): Responde
   if (!slot) return answer;
   if (known && (known.authoritative || known.items.size > 0)) {
     const items = filterAndPage(ctx, ctx.state.list(key)).map((i) => structuredClone(i));
-    return { ...answer, body: withItems(answer.body, slot, items), source: "state", notes: [] };
+    const body = conform(ctx, selected.schemaPointer, withItems(answer.body, slot, items), answer.body);
+    return { ...answer, body, source: "state", notes: [] };
   }
   // First look at this collection: the synthesized items are made to match the filters, and remembered.
   const filters = ctx.call.tool.parameters.filter(
@@ -195,9 +243,10 @@ function create(ctx: ResponseContext, route: ResourceRoute, key: string): Respon
     else id = uniqueStringId(ctx, key, String(id));
     resource[idField] = id;
   }
-  const stored = shape ? resource : { ...requestBody, [idField]: id };
+  const conformed = shape ? conform(ctx, selected.schemaPointer, resource, answer.body) : undefined;
+  const stored = isObject(conformed) ? conformed : { ...requestBody, [idField]: id };
   ctx.state.put(key, String(id), stored, idField);
-  const body = shape ? structuredClone(resource) : isObject(answer.body) && idField in answer.body ? { ...answer.body, [idField]: id } : answer.body;
+  const body = shape ? structuredClone(stored) : isObject(answer.body) && idField in answer.body ? { ...answer.body, [idField]: id } : answer.body;
   return { ...answer, body, source: "state", notes: [`created ${key}/${String(id)}`] };
 }
 
@@ -218,7 +267,7 @@ function update(ctx: ResponseContext, route: ResourceRoute, key: string, id: str
   if (shape) {
     const out: Json = isObject(answer.body) ? { ...answer.body } : {};
     for (const [k, v] of Object.entries(merged)) if (k in shape.properties || shape.open) out[k] = v;
-    body = out;
+    body = conform(ctx, selected.schemaPointer, out, answer.body);
   }
   return { ...answer, body, source: "state", notes: [`${method === "put" ? "replaced" : "updated"} ${key}/${id}`] };
 }

@@ -3,7 +3,7 @@ import type { ValidationIssue } from "./problem-details.js";
 import type { OperationRef } from "./tool.js";
 
 /** Which responder produced a result; `validation` is the problem details of a rejected call. */
-export type ResponseSource = "state" | "example" | "schema" | "replay" | "http" | "llm" | "validation" | "route";
+export type ResponseSource = "state" | "example" | "schema" | "replay" | "http" | "llm" | "validation" | "route" | "search";
 
 /** The observation a tool call gets back: an HTTP-like response with where it came from. */
 export interface ToolResult {

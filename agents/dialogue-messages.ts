@@ -1,0 +1,221 @@
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import type { ToolResult } from "../specs/tool-result.js";
+import type { AssistantToolCall, DialogueMessage } from "./dialogue.js";
+
+/**
+ * The argument key that carries tool-call arguments a model sent as unparseable JSON: LangChain tool calls
+ * need an object, so `"{bad"` travels as `{__raw_arguments: "{bad"}` and comes back as the string.
+ */
+export const RAW_ARGUMENTS_KEY = "__raw_arguments";
+
+/** How tool results are written into tool messages. */
+export interface ToolResultTextOptions {
+  /** Longest text of one tool message (default 4000 characters). */
+  maxChars?: number;
+  /** Most array items kept at any depth before a note says how many were left out (default 20). */
+  maxItems?: number;
+  /** Longest string value kept (default 500 characters). */
+  maxString?: number;
+}
+
+/** Options of {@link toLangChainMessages}. */
+export interface ToLangChainOptions {
+  /** A system message put first. */
+  system?: string;
+  toolResult?: ToolResultTextOptions;
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+interface Limits {
+  items: number;
+  chars: number;
+  depth: number;
+}
+
+/** A copy of `value` with long arrays and strings cut; every cut is noted (path: what was left out). */
+function prune(value: unknown, limits: Limits, path: string, notes: string[], depth = 0): unknown {
+  if (typeof value === "string") {
+    if (value.length <= limits.chars) return value;
+    notes.push(`${path || "body"}: string cut to ${limits.chars} of ${value.length} characters`);
+    return `${value.slice(0, limits.chars)}…`;
+  }
+  if (Array.isArray(value)) {
+    if (depth >= limits.depth) {
+      notes.push(`${path || "body"}: array of ${value.length} items left out (too deep)`);
+      return [];
+    }
+    const kept = value.slice(0, limits.items).map((v, i) => prune(v, limits, `${path}[${i}]`, notes, depth + 1));
+    if (value.length > limits.items) notes.push(`${path || "body"}: ${limits.items} of ${value.length} items shown`);
+    return kept;
+  }
+  if (isObject(value)) {
+    if (depth >= limits.depth) {
+      notes.push(`${path || "body"}: object left out (too deep)`);
+      return {};
+    }
+    const out: Json = {};
+    for (const [k, v] of Object.entries(value)) out[k] = prune(v, limits, path ? `${path}.${k}` : k, notes, depth + 1);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * The text of a tool message: compact JSON `{"status":..,"body":..}` plus request `errors` when the body does
+ * not already list them. Long bodies are shortened so the text stays valid JSON, with a `truncated` note
+ * saying what was left out; only as a last resort is the text cut, ending with a plain note.
+ */
+export function toolResultText(result: ToolResult, options: ToolResultTextOptions = {}): string {
+  const maxChars = options.maxChars ?? 4000;
+  const bodyLists = isObject(result.body) && Array.isArray(result.body["validation"]);
+  const errors =
+    result.errors.length > 0 && !bodyLists
+      ? result.errors.map((e) => ({ location: e.location.join("."), code: e.code, message: e.message }))
+      : undefined;
+  const attempts: Limits[] = [
+    { items: options.maxItems ?? 20, chars: options.maxString ?? 500, depth: 8 },
+    { items: 10, chars: 200, depth: 6 },
+    { items: 5, chars: 120, depth: 5 },
+    { items: 3, chars: 80, depth: 4 },
+    { items: 1, chars: 60, depth: 3 },
+  ];
+  let text = "";
+  for (const limits of attempts) {
+    const notes: string[] = [];
+    const body = result.body === undefined ? null : prune(result.body, limits, "", notes);
+    const payload: Json = { status: result.status, body };
+    if (errors) payload["errors"] = errors;
+    if (notes.length > 0) payload["truncated"] = notes.length > 6 ? [...notes.slice(0, 6), `and ${notes.length - 6} more cuts`] : notes;
+    text = JSON.stringify(payload);
+    if (text.length <= maxChars) return text;
+  }
+  const note = ` …(truncated: ${text.length} characters, only the first ${maxChars} shown)`;
+  return text.slice(0, Math.max(0, maxChars - note.length)) + note;
+}
+
+/** The text of a message's content (string content, or the text blocks of block content). */
+export function messageText(message: BaseMessage): string {
+  const content: unknown = message.content;
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((block: unknown) => {
+        if (typeof block === "string") return block;
+        if (isObject(block) && block["type"] === "text" && typeof block["text"] === "string") return block["text"];
+        return "";
+      })
+      .join("");
+  }
+  return "";
+}
+
+/** Tool-call arguments as LangChain wants them (an object), keeping unparseable JSON under {@link RAW_ARGUMENTS_KEY}. */
+export function argumentsObject(args: Record<string, unknown> | string): Record<string, unknown> {
+  if (typeof args !== "string") return args;
+  try {
+    const parsed: unknown = JSON.parse(args);
+    if (isObject(parsed)) return parsed;
+  } catch {
+    // fall through: keep the raw text
+  }
+  return { [RAW_ARGUMENTS_KEY]: args };
+}
+
+/** The inverse of {@link argumentsObject}: raw text comes back as the string it was. */
+export function argumentsFromObject(args: Record<string, unknown>): Record<string, unknown> | string {
+  const keys = Object.keys(args);
+  const raw = args[RAW_ARGUMENTS_KEY];
+  if (keys.length === 1 && typeof raw === "string") return raw;
+  return args;
+}
+
+/** Converts a neutral dialogue into LangChain messages (system prompt first when given). */
+export function toLangChainMessages(dialogue: readonly DialogueMessage[], options: ToLangChainOptions = {}): BaseMessage[] {
+  const out: BaseMessage[] = [];
+  if (options.system !== undefined && options.system !== "") out.push(new SystemMessage(options.system));
+  for (const m of dialogue) {
+    if (m.role === "user") out.push(new HumanMessage(m.content));
+    else if (m.role === "assistant") {
+      const calls = m.toolCalls ?? [];
+      out.push(
+        new AIMessage({
+          content: m.content,
+          ...(m.thought !== undefined ? { additional_kwargs: { thought: m.thought } } : {}),
+          ...(calls.length > 0
+            ? { tool_calls: calls.map((c) => ({ id: c.id, name: c.name, args: argumentsObject(c.arguments), type: "tool_call" as const })) }
+            : {}),
+        }),
+      );
+    } else {
+      out.push(
+        new ToolMessage({
+          content: toolResultText(m.result, options.toolResult),
+          tool_call_id: m.toolCallId,
+          name: m.name,
+          status: m.result.status >= 400 ? "error" : "success",
+          artifact: m.result,
+        }),
+      );
+    }
+  }
+  return out;
+}
+
+function isToolResult(v: unknown): v is ToolResult {
+  return isObject(v) && typeof v["status"] === "number" && Array.isArray(v["errors"]) && typeof v["tool"] === "string";
+}
+
+/** Reads `{"status":..,"body":..}` tool-message text back; a plain text body when it is not that JSON. */
+export function parseToolResultText(text: string): { status: number; body: unknown; errors: unknown[] } {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (isObject(parsed) && typeof parsed["status"] === "number") {
+      return { status: parsed["status"], body: parsed["body"] ?? null, errors: Array.isArray(parsed["errors"]) ? parsed["errors"] : [] };
+    }
+  } catch {
+    // not JSON (or cut): fall through
+  }
+  const status = /"status"\s*:\s*(\d{3})/.exec(text);
+  return { status: status?.[1] !== undefined ? Number(status[1]) : 200, body: text, errors: [] };
+}
+
+/** Converts LangChain messages back into the neutral dialogue (system messages are dropped). */
+export function fromLangChainMessages(messages: readonly BaseMessage[]): DialogueMessage[] {
+  const out: DialogueMessage[] = [];
+  for (const m of messages) {
+    const type = m.type;
+    const text = messageText(m);
+    if (type === "human") out.push({ role: "user", content: text });
+    else if (type === "ai") {
+      const ai = m as AIMessage;
+      const thought = ai.additional_kwargs["thought"];
+      const calls: AssistantToolCall[] = (ai.tool_calls ?? []).map((c, i) => ({
+        id: c.id ?? `call_${i + 1}`,
+        name: c.name,
+        arguments: argumentsFromObject(c.args),
+      }));
+      out.push({
+        role: "assistant",
+        content: text,
+        ...(typeof thought === "string" ? { thought } : {}),
+        ...(calls.length > 0 ? { toolCalls: calls } : {}),
+      });
+    } else if (type === "tool") {
+      const tm = m as ToolMessage;
+      const name = tm.name ?? "";
+      let result: ToolResult;
+      if (isToolResult(tm.artifact)) result = tm.artifact;
+      else {
+        const parsed = parseToolResultText(text);
+        result = { tool: name, status: parsed.status, body: parsed.body, errors: [], responseErrors: [], source: "replay", notes: [] };
+      }
+      out.push({ role: "tool", toolCallId: tm.tool_call_id, name, content: text, result });
+    }
+  }
+  return out;
+}

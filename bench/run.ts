@@ -1,0 +1,69 @@
+/**
+ * `npm run bench [-- <filter>...]`: toolsim's speed and memory figures, one line each:
+ *
+ *   bench: <name> <value> ratio=<x>
+ *
+ * where the ratio is toolsim's figure over its peer's measured in the same run (above 1: toolsim is
+ * better), or over the goal when there is no peer. Each figure is the median of several interleaved
+ * rounds; the raw rounds follow on a `#` comment line.
+ *
+ * Filters: a section (`executor`, `simulator`) or a part of one (`executor.calls`, `executor.load`).
+ * Environment: BENCH_ROUNDS (default 7), BENCH_ROUND_MS (default 1000), BENCH_CORPUS_SPEC (an oas3 file
+ * name of ../shared/corpora/openapi), BENCH_EPISODES (default 10000), BENCH_SIM_ROUNDS (default 3).
+ */
+import { cpus } from "node:os";
+import { EXECUTOR_PARTS, runExecutor } from "./executor.js";
+import { runSimulator, SIMULATOR_PARTS } from "./simulator.js";
+import { note } from "./stats.js";
+
+interface Section {
+  name: string;
+  parts: readonly string[];
+  run: (parts: ReadonlySet<string>) => Promise<void>;
+}
+
+const SECTIONS: Section[] = [
+  { name: "executor", parts: EXECUTOR_PARTS, run: runExecutor },
+  { name: "simulator", parts: SIMULATOR_PARTS, run: runSimulator },
+];
+
+/** The parts of a section the filters select (all of them with no filter). */
+function selected(section: Section, filters: readonly string[]): Set<string> {
+  if (filters.length === 0) return new Set(section.parts);
+  const out = new Set<string>();
+  for (const f of filters) {
+    if (f === section.name) section.parts.forEach((p) => out.add(p));
+    else if (f.startsWith(`${section.name}.`)) {
+      const part = f.slice(section.name.length + 1);
+      section.parts.filter((p) => p.startsWith(part)).forEach((p) => out.add(p));
+    }
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const filters = process.argv.slice(2).filter((a) => a !== "--");
+  const plan = SECTIONS.map((s) => ({ section: s, parts: selected(s, filters) })).filter((p) => p.parts.size > 0);
+  if (plan.length === 0) {
+    const known = SECTIONS.flatMap((s) => [s.name, ...s.parts.map((p) => `${s.name}.${p}`)]);
+    console.error(`bench: nothing matches ${filters.join(" ")}; known: ${known.join(", ")}`);
+    process.exitCode = 2;
+    return;
+  }
+  const cpu = cpus();
+  note(`toolsim bench: node ${process.version}, ${cpu.length} x ${cpu[0]?.model.trim() ?? "cpu"}, ${new Date().toISOString()}`);
+  const start = performance.now();
+  for (const { section, parts } of plan) {
+    const t = performance.now();
+    try {
+      await section.run(parts);
+    } catch (e) {
+      process.exitCode = 1;
+      note(`${section.name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    }
+    note(`${section.name}: ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  }
+  note(`total ${((performance.now() - start) / 1000).toFixed(1)} s`);
+}
+
+await main();

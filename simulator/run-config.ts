@@ -1,0 +1,57 @@
+import { readFile } from "node:fs/promises";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import type { Level } from "../agents/agent-context.js";
+
+/** The settings of a generate run (CLI options, `toolsim.config.yaml`, or code). */
+export interface RunConfig {
+  /** Toolset files or folders; the bundled toolsets when empty. */
+  toolsets: string[];
+  episodes: number;
+  concurrency: number;
+  seed: number;
+  level: Level;
+  /** Assistant steps allowed per request. */
+  maxSteps: number;
+  /** Output folder; `runs/<time>` when absent. */
+  out?: string;
+}
+
+/** Defaults of a run: 100 episodes of the bundled toolsets at level `call`, seed 1, 4 at a time. */
+export const DEFAULT_RUN_CONFIG: RunConfig = { toolsets: [], episodes: 100, concurrency: 4, seed: 1, level: "call", maxSteps: 8 };
+
+const configSchema = z
+  .object({
+    toolsets: z.union([z.string(), z.array(z.string())]).optional(),
+    episodes: z.number().int().min(1).optional(),
+    concurrency: z.number().int().min(1).max(1024).optional(),
+    seed: z.number().int().optional(),
+    level: z.enum(["call", "retrieve", "plan"]).optional(),
+    maxSteps: z.number().int().min(1).max(100).optional(),
+    out: z.string().optional(),
+  })
+  .strict();
+
+/** Reads a `toolsim.config.yaml` (or JSON); problems come back as readable messages. */
+export async function readConfigFile(path: string): Promise<{ ok: true; value: Partial<RunConfig> } | { ok: false; errors: string[] }> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (e) {
+    return { ok: false, errors: [`cannot read config ${path}: ${(e as Error).message}`] };
+  }
+  let data: unknown;
+  try {
+    data = parseYaml(text) ?? {};
+  } catch (e) {
+    return { ok: false, errors: [`${path}: invalid YAML: ${(e as Error).message.split("\n")[0]}`] };
+  }
+  const parsed = configSchema.safeParse(data);
+  if (!parsed.success) {
+    return { ok: false, errors: parsed.error.issues.map((i) => `${path}: ${i.path.join(".") || "(root)"}: ${i.message}`) };
+  }
+  const { toolsets, ...rest } = parsed.data;
+  const value: Partial<RunConfig> = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+  if (toolsets !== undefined) value.toolsets = Array.isArray(toolsets) ? toolsets : [toolsets];
+  return { ok: true, value };
+}

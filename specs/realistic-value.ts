@@ -1,0 +1,595 @@
+import { Faker, base, en, type Randomizer } from "@faker-js/faker";
+
+/** Where a value sits: its field name and the names of the fields around it (outermost first). */
+export interface FieldHint {
+  /** The property or parameter name (`createdAt`, `user_email`, `tags`...). */
+  name?: string;
+  /** Names of the enclosing properties, outermost first (`["users", "address"]` for `users[0].address.city`). */
+  parents?: readonly string[];
+}
+
+type Json = Record<string, unknown>;
+
+// A mulberry32 randomizer: seeding is O(1), so faker can be re-seeded for every value (its default
+// Mersenne Twister costs ~20 µs per seed).
+function fastRandomizer(): Randomizer {
+  let state = 1;
+  return {
+    next(): number {
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    },
+    seed(seed: number | number[]): void {
+      const parts = Array.isArray(seed) ? seed : [seed];
+      let h = 0x811c9dc5;
+      for (const p of parts) h = Math.imul(h ^ (p >>> 0), 0x01000193) >>> 0;
+      state = h >>> 0;
+    },
+  };
+}
+
+/** Dates are drawn around this instant, never around "now", so that one seed gives one value. */
+export const REFERENCE_DATE = new Date("2025-06-01T12:00:00Z");
+const PAST_FROM = new Date("2019-01-01T00:00:00Z");
+const FUTURE_TO = new Date("2027-12-31T00:00:00Z");
+
+const faker = new Faker({ locale: [en, base], randomizer: fastRandomizer() });
+faker.setDefaultRefDate(REFERENCE_DATE);
+
+/** The shared faker instance, seeded for one value. */
+export function seededFaker(seed: number): Faker {
+  faker.seed(seed >>> 0);
+  return faker;
+}
+
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** `createdAt` / `ImageURL` / `zip-code` -> `created_at` / `image_url` / `zip_code`. */
+export function snakeName(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .toLowerCase();
+}
+
+function singular(word: string): string {
+  if (/(ss|us|is)$/.test(word)) return word;
+  if (word.endsWith("ies")) return word.slice(0, -3) + "y";
+  if (/(sses|uses|xes|ches|shes)$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith("s") && word.length > 3) return word.slice(0, -1);
+  return word;
+}
+
+const regexCache = new Map<string, RegExp | null>();
+function regexOf(pattern: string): RegExp | null {
+  let re = regexCache.get(pattern);
+  if (re === undefined) {
+    try {
+      re = new RegExp(pattern);
+    } catch {
+      re = null;
+    }
+    regexCache.set(pattern, re);
+  }
+  return re;
+}
+
+// ---------------------------------------------------------------- strings
+
+/** A generated string and whether it may be shortened or lengthened (free text) without losing its meaning. */
+interface Text {
+  value: string;
+  free?: boolean;
+}
+
+function isoSeconds(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+function pickDate(f: Faker, snake: string): Date {
+  if (/(birth|dob)/.test(snake)) return f.date.birthdate({ mode: "age", min: 18, max: 80 });
+  if (/(expir|expires|due|deadline|until|valid_to|end|renew|next|scheduled|future)/.test(snake)) {
+    return f.date.between({ from: REFERENCE_DATE, to: FUTURE_TO });
+  }
+  return f.date.between({ from: PAST_FROM, to: REFERENCE_DATE });
+}
+
+function dateText(f: Faker, snake: string, format: "date" | "date-time" | "time"): string {
+  const d = pickDate(f, snake);
+  if (format === "date") return d.toISOString().slice(0, 10);
+  if (format === "time") return d.toISOString().slice(11, 19) + "Z";
+  return isoSeconds(d);
+}
+
+function titleCase(s: string): string {
+  return s.replace(/\b([a-z])/g, (m) => m.toUpperCase());
+}
+
+function sentence(f: Faker, maxWords: number): string {
+  return f.lorem.sentence({ min: 4, max: maxWords });
+}
+
+const PERSON_PARENTS = /(user|person|people|customer|author|owner|member|contact|employee|staff|profile|account|client|patient|student|teacher|driver|passenger|player|artist|guest|sender|recipient|assignee|reporter|creator|buyer|seller|doctor|manager|admin)/;
+const COMPANY_PARENTS = /(company|companies|organization|organisation|org|employer|business|brand|vendor|merchant|supplier|publisher|manufacturer|agency|firm|partner)/;
+const PRODUCT_PARENTS = /(product|item|goods|article|sku|offer|order_line|line_item|merchandise)/;
+const PLACE_PARENTS = /(address|location|place|venue|geo|billing|shipping|residence|headquarters)/;
+
+function nameFor(f: Faker, snake: string, parents: string): string {
+  const head = snake.replace(/_?name$/, "");
+  if (head !== "" && head !== "display" && head !== "full") {
+    if (PERSON_PARENTS.test(head)) return f.person.fullName();
+    if (COMPANY_PARENTS.test(head)) return f.company.name();
+    if (PRODUCT_PARENTS.test(head)) return f.commerce.productName();
+    if (/(city|town)/.test(head)) return f.location.city();
+    if (/country/.test(head)) return f.location.country();
+    if (/(street)/.test(head)) return f.location.street();
+    if (/(pet|animal|dog|cat)/.test(head)) return f.animal.petName();
+    if (/(file)/.test(head)) return f.system.fileName();
+    if (/(host|domain)/.test(head)) return f.internet.domainName();
+    if (/(bank)/.test(head)) return `${f.location.city()} Bank`;
+    if (/(song|track|album|book|movie|film|show|podcast|episode)/.test(head)) return titleCase(f.word.words({ count: { min: 2, max: 4 } }));
+    return titleCase(`${f.word.adjective()} ${f.word.noun()}`);
+  }
+  if (snake === "display_name" || snake === "full_name" || snake === "fullname") return f.person.fullName();
+  const last = parents.split(" ").pop() ?? "";
+  if (PERSON_PARENTS.test(last)) return f.person.fullName();
+  if (COMPANY_PARENTS.test(last)) return f.company.name();
+  if (PRODUCT_PARENTS.test(last)) return f.commerce.productName();
+  if (/(city|cities|town)/.test(last)) return f.location.city();
+  if (/(country|countries)/.test(last)) return f.location.country();
+  if (/(pet|animal|dog|cat)/.test(last)) return f.animal.petName();
+  if (/(categor|tag|genre|department|topic|label)/.test(last)) return titleCase(f.commerce.department());
+  if (/(song|track|album|book|movie|film|show|podcast|episode|playlist)/.test(last)) return titleCase(f.word.words({ count: { min: 2, max: 4 } }));
+  if (/(team|group|project|app|application|repo|repository|workspace|channel|room|space|board|list|plan|product)/.test(last)) {
+    return titleCase(`${f.word.adjective()} ${f.word.noun()}`);
+  }
+  if (last === "") return f.person.fullName();
+  return titleCase(`${f.word.adjective()} ${f.word.noun()}`);
+}
+
+const LANGUAGE_CODES = ["en", "fr", "de", "es", "it", "pt", "nl", "ja", "zh", "ko", "sv", "pl"];
+const LOCALES = ["en-US", "en-GB", "fr-FR", "de-DE", "es-ES", "it-IT", "pt-BR", "ja-JP", "nl-NL"];
+const STATUSES = ["active", "pending", "completed", "inactive", "approved"];
+
+function idText(f: Faker, snake: string, s: Json): string {
+  const maxLength = typeof s["maxLength"] === "number" ? s["maxLength"] : Infinity;
+  const minLength = typeof s["minLength"] === "number" ? s["minLength"] : 0;
+  if (/(uuid|guid)/.test(snake) && maxLength >= 36) return f.string.uuid();
+  if (/(^|_)(code|promo|coupon|voucher)$/.test(snake)) {
+    return f.string.alphanumeric({ length: Math.min(Math.max(8, minLength), maxLength), casing: "upper" });
+  }
+  if (/(^|_)(number|no|num)$/.test(snake)) {
+    return f.string.numeric({ length: Math.min(Math.max(8, minLength), maxLength), allowLeadingZeros: false });
+  }
+  const length = Math.min(Math.max(12, minLength), maxLength);
+  return f.string.alphanumeric({ length, casing: "lower" });
+}
+
+/** A realistic string by format, then by name; undefined when nothing fits. */
+function stringByFormat(f: Faker, format: string, snake: string, s: Json, parents: string): Text | undefined {
+  switch (format) {
+    case "date":
+    case "date-time":
+    case "time":
+      return { value: dateText(f, snake, format) };
+    case "email":
+    case "idn-email":
+      return { value: f.internet.email().toLowerCase() };
+    case "uri":
+    case "url":
+    case "iri":
+    case "uri-reference":
+    case "iri-reference":
+      return { value: urlFor(f, snake) };
+    case "hostname":
+    case "idn-hostname":
+      return { value: f.internet.domainName() };
+    case "ipv4":
+      return { value: f.internet.ipv4() };
+    case "ipv6":
+      return { value: f.internet.ipv6() };
+    case "uuid":
+      return { value: f.string.uuid() };
+    case "byte":
+      return { value: Buffer.from(f.lorem.words({ min: 2, max: 5 })).toString("base64") };
+    case "password":
+      return { value: f.internet.password({ length: 14 }) };
+    case "phone":
+      return { value: f.phone.number({ style: "international" }) };
+    case "duration":
+      return { value: `PT${f.number.int({ min: 1, max: 59 })}M` };
+    case "int32":
+    case "int64":
+    case "integer":
+      return { value: String(f.number.int({ min: 1, max: 99999 })) };
+    case "float":
+    case "double":
+    case "decimal":
+    case "number":
+      return { value: f.number.float({ min: 1, max: 1000, fractionDigits: 2 }).toFixed(2) };
+    case "currency":
+      return { value: f.finance.currencyCode() };
+    case "country":
+    case "country-code":
+      return { value: f.location.countryCode("alpha-2") };
+    case "language":
+      return { value: f.helpers.arrayElement(LANGUAGE_CODES) };
+    case "color":
+      return { value: f.color.rgb() };
+    default:
+      return stringByName(f, snake, s, parents);
+  }
+}
+
+function urlFor(f: Faker, snake: string): string {
+  if (/(avatar|profile_(image|picture|photo|pic))/.test(snake)) return f.image.avatar();
+  if (/(image|img|photo|picture|pic|thumbnail|thumb|logo|icon|banner|cover|poster|artwork)/.test(snake)) {
+    return `https://picsum.photos/seed/${f.string.alphanumeric(8)}/640/480`;
+  }
+  if (/(video|audio|media|file|download|attachment|document|pdf)/.test(snake)) {
+    return `${f.internet.url({ appendSlash: false })}/files/${f.system.fileName()}`;
+  }
+  return f.internet.url({ appendSlash: false });
+}
+
+function countryText(f: Faker, snake: string, s: Json): string {
+  const maxLength = typeof s["maxLength"] === "number" ? s["maxLength"] : Infinity;
+  const pattern = typeof s["pattern"] === "string" ? s["pattern"] : "";
+  if (maxLength <= 2 || /\{2\}|alpha.?2|iso.?2/.test(pattern + snake) || (/code/.test(snake) && maxLength !== 3)) {
+    return f.location.countryCode("alpha-2");
+  }
+  if (maxLength === 3 || /\{3\}|alpha.?3|iso.?3/.test(pattern + snake)) return f.location.countryCode("alpha-3");
+  return f.location.country();
+}
+
+function stringByName(f: Faker, snake: string, s: Json, parents = ""): Text | undefined {
+  const maxLength = typeof s["maxLength"] === "number" ? s["maxLength"] : Infinity;
+  const pattern = typeof s["pattern"] === "string" ? s["pattern"] : "";
+  if (snake === "") return undefined;
+  if (/(^|_)(uuid|guid)$/.test(snake)) return { value: f.string.uuid() };
+  if (/(^|_)e_?mail(_address|_addr)?$/.test(snake) || /^e_?mail/.test(snake)) return { value: f.internet.email().toLowerCase() };
+  if (/(^|_)(phone|mobile|telephone|tel|fax|cell|msisdn)(_number|_no|_num)?$/.test(snake)) {
+    return { value: maxLength < 15 ? f.string.numeric(Math.min(10, maxLength)) : f.phone.number({ style: "international" }) };
+  }
+  if (/^(first|given|fore)_?name$/.test(snake)) return { value: f.person.firstName() };
+  if (/^(last|family|sur)_?name$|^surname$/.test(snake)) return { value: f.person.lastName() };
+  if (/^middle_?name$/.test(snake)) return { value: f.person.middleName() };
+  if (/(^|_)(user_?name|login|handle|screen_name|nick_?name|nick|alias)$/.test(snake)) return { value: f.internet.username() };
+  if (/(^|_)(full_?name|display_name|contact_name|author|customer_name|person_name|owner_name|recipient_name|sender_name|assignee|reporter)$/.test(snake)) {
+    return { value: f.person.fullName() };
+  }
+  if (/(^|_)(job_?title|occupation|profession)$/.test(snake) || (snake === "title" && /job|position|employ/.test(parents))) {
+    return { value: f.person.jobTitle() };
+  }
+  if (/(^|_)(company|organization|organisation|org|employer|business|brand|publisher|manufacturer|vendor|merchant|supplier)(_name)?$/.test(snake)) {
+    return { value: f.company.name() };
+  }
+  if (/(^|_)(avatar|profile_(image|picture|photo|pic))(_url|_uri|_link)?$/.test(snake)) return { value: f.image.avatar() };
+  if (/(^|_)(image|img|photo|picture|pic|thumbnail|thumb|logo|icon|banner|cover|poster|artwork)(_url|_uri|_link|_src|_href)?$/.test(snake)) {
+    return { value: urlFor(f, snake) };
+  }
+  if (/(^|_)(url|uri|link|href|website|homepage|web_site|site|endpoint|callback|webhook)(_url|_uri)?$/.test(snake) || /_(url|uri|link|href)$/.test(snake)) {
+    return { value: urlFor(f, snake) };
+  }
+  if (/(^|_)(domain|hostname|host)(_name)?$/.test(snake)) return { value: f.internet.domainName() };
+  if (/(^|_)ip(_address|_addr|v4)?$/.test(snake)) return { value: f.internet.ipv4() };
+  if (/(^|_)mac(_address)?$/.test(snake)) return { value: f.internet.mac() };
+  if (/(^|_)(user_agent)$/.test(snake)) return { value: f.internet.userAgent() };
+  if (/(^|_)(birth_?day|birth_?date|date_of_birth|dob)$/.test(snake)) return { value: dateText(f, snake, "date") };
+  if (/(_at|_on|_date|_time|_datetime|_timestamp)$|^(date|time|datetime|timestamp|created|updated|modified|deleted|published|expires|expiry|expiration|last_seen|last_login)$/.test(snake)) {
+    const dateOnly = /(_on|date|day)$/.test(snake) && !/datetime$/.test(snake);
+    if (/(^|_)time$/.test(snake) && !/date/.test(snake) && maxLength < 20) return { value: dateText(f, snake, "time") };
+    return { value: dateText(f, snake, dateOnly ? "date" : "date-time") };
+  }
+  if (/(^|_)currency(_code|_iso)?$/.test(snake)) return { value: f.finance.currencyCode() };
+  if (/(^|_)country(_code|_iso|_iso2|_iso3|_name)?$/.test(snake) || snake === "nationality") return { value: countryText(f, snake, s) };
+  if (/(^|_)(city|town|locality|municipality)(_name)?$/.test(snake)) return { value: f.location.city() };
+  if (/(^|_)(province|region|county|state_name|state_code|state_province)$/.test(snake) || (snake === "state" && PLACE_PARENTS.test(parents))) {
+    return { value: /code/.test(snake) || maxLength <= 3 ? f.location.state({ abbreviated: true }) : f.location.state() };
+  }
+  if (/(^|_)(street|street_address|address_?line_?[12]?|address_?[12]|line_?[12])$/.test(snake)) return { value: f.location.streetAddress() };
+  if (/(^|_)(address|full_address|mailing_address|billing_address|shipping_address)$/.test(snake)) {
+    return { value: `${f.location.streetAddress()}, ${f.location.city()}, ${f.location.state({ abbreviated: true })} ${f.location.zipCode("#####")}` };
+  }
+  if (/(^|_)(zip|zip_?code|postal_?code|post_?code|postal|postcode)$/.test(snake)) return { value: f.location.zipCode("#####") };
+  if (/(^|_)(lat|latitude)$/.test(snake)) return { value: f.location.latitude({ precision: 6 }).toFixed(6) };
+  if (/(^|_)(lon|lng|long|longitude)$/.test(snake)) return { value: f.location.longitude({ precision: 6 }).toFixed(6) };
+  if (/(^|_)(time_?zone|tz)$/.test(snake)) return { value: f.location.timeZone() };
+  if (/(^|_)locale$/.test(snake)) return { value: f.helpers.arrayElement(LOCALES) };
+  if (/(^|_)(language|lang)(_code|_iso)?$/.test(snake)) {
+    return { value: /code|iso/.test(snake) || snake === "lang" || maxLength <= 5 ? f.helpers.arrayElement(LANGUAGE_CODES) : f.location.language().name };
+  }
+  if (/(^|_)(colou?r)(_code|_hex)?$/.test(snake)) {
+    return { value: /hex|code/.test(snake) || maxLength <= 7 || pattern !== "" ? f.color.rgb() : f.color.human() };
+  }
+  if (/(^|_)(password|passwd|pwd|passphrase)$/.test(snake)) return { value: f.internet.password({ length: 14 }) };
+  if (/(^|_)(token|api_?key|access_key|secret|secret_key|client_secret|hash|checksum|signature|sha|sha1|sha256|md5|etag|nonce)$/.test(snake)) {
+    return { value: f.string.hexadecimal({ length: Math.min(32, maxLength), casing: "lower", prefix: "" }) };
+  }
+  if (/(^|_)slug$/.test(snake)) return { value: f.lorem.slug({ min: 2, max: 4 }) };
+  if (/(^|_)(mime_?type|content_?type|media_?type)$/.test(snake)) return { value: f.system.mimeType() };
+  if (/(^|_)(file_?name|filename)$/.test(snake)) return { value: f.system.fileName() };
+  if (/(^|_)(file_?path|directory|dir|folder)$/.test(snake)) return { value: f.system.filePath() };
+  if (/(^|_)(version|semver)$/.test(snake)) return { value: f.system.semver() };
+  if (/(^|_)(gender|sex)$/.test(snake)) return { value: f.person.sex() };
+  if (/(^|_)(currency_symbol)$/.test(snake)) return { value: f.finance.currencySymbol() };
+  if (/(^|_)(iban)$/.test(snake)) return { value: f.finance.iban() };
+  if (/(^|_)(bic|swift|swift_code)$/.test(snake)) return { value: f.finance.bic() };
+  if (/(^|_)(account_number|card_number|credit_card)$/.test(snake)) return { value: f.finance.accountNumber(10) };
+  if (/(^|_)(title|headline|subject|caption|heading)$/.test(snake)) {
+    if (/(book|novel)/.test(parents)) return { value: f.book.title(), free: false };
+    if (/(job|position|employ)/.test(parents)) return { value: f.person.jobTitle() };
+    return { value: titleCase(f.lorem.words({ min: 2, max: 5 })), free: true };
+  }
+  if (/(^|_)(name)$/.test(snake) || /_name$/.test(snake) || snake === "name") return { value: nameFor(f, snake, parents) };
+  if (/(description|summary|bio|biography|about|details|comment|comments|message|text|body|content|note|notes|remark|remarks|overview|excerpt|abstract|reason|instructions|review|feedback|answer|question|caption|story|explanation)$/.test(snake)) {
+    return { value: sentence(f, 14), free: true };
+  }
+  if (/(^|_)(tag|keyword|label|topic|hashtag|genre|category|department)$/.test(snake)) return { value: f.word.noun(), free: true };
+  if (/(^|_)(word|query|q|search|term|search_term|keywords|text_query)$/.test(snake)) return { value: f.word.noun(), free: true };
+  if (/(^|_)status$/.test(snake)) return { value: f.helpers.arrayElement(STATUSES) };
+  if (/(^|_)(month)$/.test(snake)) return { value: f.date.month() };
+  if (/(^|_)(weekday|day_of_week)$/.test(snake)) return { value: f.date.weekday() };
+  if (/(^|_)(year)$/.test(snake)) return { value: String(f.number.int({ min: 1995, max: 2025 })) };
+  if (/(^|_)(price|amount|cost|fee|total|balance|salary|subtotal|tax|revenue|budget)$/.test(snake)) {
+    return { value: f.number.float({ min: 1, max: 500, fractionDigits: 2 }).toFixed(2) };
+  }
+  if (/(^|_)(id|identifier|key|ref|reference|code|number|no|num)$/.test(snake) || /_id$/.test(snake)) return { value: idText(f, snake, s) };
+  if (/(^|_)(role)$/.test(snake)) return { value: f.helpers.arrayElement(["admin", "editor", "viewer", "member"]) };
+  if (/(^|_)(type|kind)$/.test(snake)) return { value: f.word.noun() };
+  if (/(^|_)(symbol|ticker)$/.test(snake)) return { value: f.string.alpha({ length: 4, casing: "upper" }) };
+  if (/(^|_)(word)s?$/.test(snake)) return { value: f.word.noun(), free: true };
+  return undefined;
+}
+
+/** Any other string: a few real words, so that plain strings read naturally. */
+function genericString(f: Faker): Text {
+  return { value: f.word.words({ count: { min: 1, max: 3 } }), free: true };
+}
+
+function fitString(text: Text, s: Json, f: Faker): string | undefined {
+  let value = text.value;
+  const minLength = typeof s["minLength"] === "number" ? s["minLength"] : 0;
+  const maxLength = typeof s["maxLength"] === "number" ? s["maxLength"] : Infinity;
+  if ([...value].length > maxLength) {
+    if (!text.free) return undefined;
+    const words = value.split(" ");
+    value = "";
+    for (const w of words) {
+      const next = value === "" ? w : `${value} ${w}`;
+      if (next.length > maxLength) break;
+      value = next;
+    }
+    if (value === "") value = words[0]?.slice(0, maxLength) ?? "";
+    value = value.replace(/[\s.,;:]+$/, "");
+  }
+  if ([...value].length < minLength) {
+    if (!text.free) return undefined;
+    let guard = 0;
+    while (value.length < minLength && guard++ < 200) value = `${value} ${f.word.sample()}`.trim();
+    if (value.length > maxLength) value = value.slice(0, maxLength);
+    if ([...value].length < minLength) return undefined;
+  }
+  if (typeof s["pattern"] === "string") {
+    const re = regexOf(s["pattern"]);
+    if (!re || !re.test(value)) return undefined;
+  }
+  return value;
+}
+
+// ---------------------------------------------------------------- numbers
+
+interface NumberRule {
+  min: number;
+  max: number;
+  /** Decimal places of a `number` (integers ignore it). */
+  decimals: number;
+}
+
+function numberRule(snake: string, parents: string, integer: boolean): NumberRule | undefined {
+  const r = (min: number, max: number, decimals = 0): NumberRule => ({ min, max, decimals });
+  if (/(^|_)(lat|latitude)$/.test(snake)) return r(-90, 90, 6);
+  if (/(^|_)(lon|lng|long|longitude)$/.test(snake)) return r(-180, 180, 6);
+  if (/(^|_)(percent|percentage|pct)$|_percent(age)?$|^percent/.test(snake)) return r(0, 100, 1);
+  if (/(^|_)(rating|stars|star_rating|avg_rating|average_rating)$/.test(snake)) return integer ? r(1, 5) : r(1, 5, 1);
+  if (/(^|_)(score)$/.test(snake)) return r(0, 100, 1);
+  if (/(^|_)(ratio|probability|confidence|rate|fraction|weight_factor)$/.test(snake)) return integer ? r(0, 100) : r(0, 1, 2);
+  if (/(cents|_in_cents|minor_units)$/.test(snake)) return r(100, 50000);
+  if (/(^|_)(price|amount|cost|fee|fees|total|total_price|total_amount|balance|salary|subtotal|tax|discount|revenue|budget|payment|value_usd|charge|refund|credit|debit|spend|income)$/.test(snake) || /_(price|amount|cost|fee|total|balance)$/.test(snake)) {
+    return integer ? r(1, 1000) : r(1, 500, 2);
+  }
+  if (/(^|_)(age)$/.test(snake)) return r(18, 80);
+  if (/(^|_)(year|birth_year)$/.test(snake)) return r(1995, 2025);
+  if (/(^|_)(month)$/.test(snake)) return r(1, 12);
+  if (/(^|_)(day|day_of_month)$/.test(snake)) return r(1, 28);
+  if (/(^|_)(hour|hours)$/.test(snake)) return r(0, 23);
+  if (/(^|_)(minute|minutes|second|seconds)$/.test(snake)) return r(0, 59);
+  if (/(_ms|_millis|milliseconds)$/.test(snake) && /(time|_at|stamp)/.test(snake)) return r(1_600_000_000_000, 1_748_000_000_000);
+  if (/(_at|timestamp|_time|^time|created|updated|modified|epoch|_date|^date)$/.test(snake)) return r(1_600_000_000, 1_748_000_000);
+  if (/(^|_)(id|identifier)$/.test(snake) || /_id$/.test(snake)) return r(1, 99999);
+  if (/(^|_)(page|page_number|page_no)$/.test(snake)) return r(1, 20);
+  if (/(^|_)(limit|per_page|page_size|pagesize|max_results|size|count_per_page|top|first|last)$/.test(snake)) return r(10, 50);
+  if (/(^|_)(offset|skip|start|cursor|index|position|rank|order|sort_order|seq|sequence)$/.test(snake)) return r(0, 100);
+  if (/(^|_)(count|total|quantity|qty|amount_of|num|number|views|likes|followers|following|votes|items|downloads|stock|inventory|members|comments|shares|clicks|visits|attempts|retries)$/.test(snake) || /(_count|_total|^num_|^number_of_)/.test(snake)) {
+    return r(0, 500);
+  }
+  if (/(^|_)(width|height)$/.test(snake)) return r(100, 1920);
+  if (/(^|_)(duration|elapsed|runtime|timeout|ttl|interval|delay)(_seconds|_secs|_s)?$/.test(snake)) return r(1, 3600);
+  if (/(^|_)(weight|mass)$/.test(snake)) return r(1, 100, 1);
+  if (/(^|_)(temperature|temp|temp_c|feels_like)$/.test(snake)) return r(-10, 35, 1);
+  if (/(^|_)(distance|radius|length|depth|altitude|elevation)$/.test(snake)) return r(1, 500, 1);
+  if (/(^|_)(speed|velocity)$/.test(snake)) return r(0, 120, 1);
+  if (/(^|_)(humidity)$/.test(snake)) return r(0, 100);
+  if (/(^|_)(port)$/.test(snake)) return r(1024, 65535);
+  if (/(^|_)(zip|zip_code|postal_code)$/.test(snake)) return r(10000, 99999);
+  if (/(^|_)(version)$/.test(snake)) return r(1, 10);
+  if (parents === "" && snake === "") return undefined;
+  return undefined;
+}
+
+function decimalsOf(n: number): number {
+  const s = String(n);
+  if (s.includes("e-")) return Number(s.split("e-")[1]) || 0;
+  const dot = s.indexOf(".");
+  return dot < 0 ? 0 : s.length - dot - 1;
+}
+
+function isMultiple(v: number, m: number): boolean {
+  const q = v / m;
+  return Number.isFinite(q) && q === Math.trunc(q);
+}
+
+/** Number bounds of a schema: inclusive bounds plus which of them are exclusive. */
+function boundsOf(s: Json): { lo: number; hi: number; loX: boolean; hiX: boolean } {
+  let lo = -Infinity;
+  let hi = Infinity;
+  let loX = false;
+  let hiX = false;
+  if (typeof s["minimum"] === "number") lo = s["minimum"];
+  if (typeof s["exclusiveMinimum"] === "number" && s["exclusiveMinimum"] >= lo) {
+    lo = s["exclusiveMinimum"];
+    loX = true;
+  }
+  if (typeof s["maximum"] === "number") hi = s["maximum"];
+  if (typeof s["exclusiveMaximum"] === "number" && s["exclusiveMaximum"] <= hi) {
+    hi = s["exclusiveMaximum"];
+    hiX = true;
+  }
+  return { lo, hi, loX, hiX };
+}
+
+function inBounds(v: number, b: ReturnType<typeof boundsOf>): boolean {
+  return (b.loX ? v > b.lo : v >= b.lo) && (b.hiX ? v < b.hi : v <= b.hi);
+}
+
+/**
+ * A number for a schema inside a preferred range: the range is intersected with the schema's bounds
+ * (or moved inside them), then `multipleOf` is honoured. Undefined when no such number is found.
+ */
+export function numberIn(s: Json, integer: boolean, rule: NumberRule, next: () => number): number | undefined {
+  const b = boundsOf(s);
+  let lo = Math.max(rule.min, b.lo);
+  let hi = Math.min(rule.max, b.hi);
+  if (lo > hi) {
+    const span = Math.max(1, rule.max - rule.min);
+    if (Number.isFinite(b.lo) && Number.isFinite(b.hi)) [lo, hi] = [b.lo, b.hi];
+    else if (Number.isFinite(b.lo)) [lo, hi] = [b.lo, b.lo + span];
+    else [lo, hi] = [b.hi - span, b.hi];
+  }
+  const multipleOf = typeof s["multipleOf"] === "number" && s["multipleOf"] > 0 ? s["multipleOf"] : undefined;
+  const pick = (): number | undefined => {
+    const r = next();
+    if (multipleOf !== undefined) {
+      const kLo = Math.ceil(lo / multipleOf);
+      const kHi = Math.floor(hi / multipleOf);
+      if (kLo > kHi) return undefined;
+      const k = kLo + Math.floor(r * (kHi - kLo + 1));
+      const digits = Math.min(12, decimalsOf(multipleOf));
+      for (const cand of [Number((k * multipleOf).toFixed(digits)), k * multipleOf, kLo * multipleOf, kHi * multipleOf]) {
+        if ((!integer || Number.isInteger(cand)) && isMultiple(cand, multipleOf) && inBounds(cand, b)) return cand;
+      }
+      return undefined;
+    }
+    if (integer) {
+      const iLo = b.loX && Math.ceil(lo) === lo && lo === b.lo ? lo + 1 : Math.ceil(lo);
+      const iHi = b.hiX && Math.floor(hi) === hi && hi === b.hi ? hi - 1 : Math.floor(hi);
+      if (iLo > iHi) return undefined;
+      return iLo + Math.floor(r * (iHi - iLo + 1));
+    }
+    const raw = lo + r * (hi - lo);
+    const rounded = Number(raw.toFixed(rule.decimals));
+    if (inBounds(rounded, b)) return rounded;
+    if (inBounds(raw, b)) return raw;
+    const mid = (lo + hi) / 2;
+    return inBounds(mid, b) ? mid : undefined;
+  };
+  for (let i = 0; i < 3; i++) {
+    const v = pick();
+    if (v !== undefined && inBounds(v, b) && (!integer || Number.isInteger(v)) && Number.isFinite(v)) return v;
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------- booleans
+
+function booleanFor(snake: string, f: Faker): boolean {
+  if (/(deleted|archived|disabled|blocked|banned|locked|error|failed|failure|private|hidden|deprecated|suspended|spam|expired|canceled|cancelled|test|draft|nsfw|explicit|is_bot|bot)$/.test(snake)) {
+    return f.datatype.boolean({ probability: 0.15 });
+  }
+  if (/(active|enabled|available|verified|visible|public|published|success|successful|ok|valid|approved|confirmed|open|online|in_stock|exists)$/.test(snake)) {
+    return f.datatype.boolean({ probability: 0.85 });
+  }
+  return f.datatype.boolean();
+}
+
+// ---------------------------------------------------------------- entry point
+
+const PRIMITIVES = ["string", "integer", "number", "boolean"] as const;
+type Primitive = (typeof PRIMITIVES)[number];
+
+function primitiveType(s: Json): Primitive | "any" | undefined {
+  const t = s["type"];
+  if (typeof t === "string") return (PRIMITIVES as readonly string[]).includes(t) ? (t as Primitive) : undefined;
+  if (Array.isArray(t)) {
+    for (const p of PRIMITIVES) if (t.includes(p)) return p;
+    return undefined;
+  }
+  if (typeof s["format"] === "string" || typeof s["pattern"] === "string" || s["minLength"] !== undefined || s["maxLength"] !== undefined) return "string";
+  if (s["minimum"] !== undefined || s["maximum"] !== undefined || s["multipleOf"] !== undefined) return "number";
+  if (s["properties"] !== undefined || s["items"] !== undefined || s["additionalProperties"] !== undefined) return undefined;
+  return "any";
+}
+
+/**
+ * A realistic value for a primitive schema, chosen by the schema's own constraints first (`const`, `enum`),
+ * then its format, then the field's name (and the names around it), with a faker seeded by `seed`.
+ * The value respects type, bounds, lengths and pattern; undefined when nothing better than a generic
+ * generator is known (objects, arrays, compositions, unknown names under a pattern...).
+ */
+export function realisticValue(schema: unknown, field: FieldHint, seed: number): unknown {
+  if (!isObject(schema)) return undefined;
+  if (schema["const"] !== undefined) return schema["const"];
+  if (Array.isArray(schema["enum"]) && schema["enum"].length > 0) {
+    const values = schema["enum"].filter((v) => v !== null);
+    const pool = values.length > 0 ? values : schema["enum"];
+    return pool[Math.floor(seededFaker(seed).number.float({ min: 0, max: 0.999999 }) * pool.length)];
+  }
+  if (schema["$ref"] !== undefined || schema["allOf"] !== undefined || schema["anyOf"] !== undefined || schema["oneOf"] !== undefined || schema["not"] !== undefined) {
+    return undefined;
+  }
+  const type = primitiveType(schema);
+  if (type === undefined) return undefined;
+  const rawName = field.name ?? "";
+  const snake = snakeName(rawName);
+  const snakeOne = singular(snake);
+  const parents = (field.parents ?? []).map((p) => snakeName(p)).filter((p) => p !== "" && !/^\d+$/.test(p)).join(" ");
+  const f = seededFaker(seed);
+
+  if (type === "boolean") return booleanFor(snake, f);
+  if (type === "integer" || type === "number") {
+    const integer = type === "integer" || schema["format"] === "int32" || schema["format"] === "int64";
+    const rule =
+      numberRule(snake, parents, integer) ??
+      numberRule(snakeOne, parents, integer) ??
+      (integer ? { min: 1, max: 100, decimals: 0 } : { min: 1, max: 1000, decimals: 2 });
+    return numberIn(schema, integer, rule, () => f.number.float({ min: 0, max: 0.999999999 }));
+  }
+
+  // Strings ("any" only when the name is telling).
+  const format = typeof schema["format"] === "string" ? schema["format"] : undefined;
+  let text: Text | undefined;
+  if (format !== undefined && type === "string") text = stringByFormat(f, format, snake, schema, parents);
+  if (text === undefined) text = stringByName(f, snake, schema, parents) ?? (snakeOne !== snake ? stringByName(f, snakeOne, schema, parents) : undefined);
+  if (text === undefined) {
+    if (type === "any") return undefined;
+    if (typeof schema["pattern"] === "string") return undefined;
+    if (format !== undefined && !["binary", "text", "textarea", "html", "markdown"].includes(format)) return undefined;
+    text = genericString(f);
+  }
+  return fitString(text, schema, f);
+}
