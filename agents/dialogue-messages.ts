@@ -2,6 +2,9 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage }
 import type { ToolResult } from "../specs/tool-result.js";
 import type { AssistantToolCall, DialogueMessage } from "./dialogue.js";
 
+/** The text a give-up answer starts with (the offline model writes it; LLM assistants are told to). */
+export const GIVE_UP_PREFIX = "GIVE UP:";
+
 /**
  * The argument key that carries tool-call arguments a model sent as unparseable JSON: LangChain tool calls
  * need an object, so `"{bad"` travels as `{__raw_arguments: "{bad"}` and comes back as the string.

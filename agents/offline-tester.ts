@@ -70,7 +70,7 @@ function succeeded(r: ToolResult): boolean {
  * no end is an error, and every final answer is non-empty text.
  *
  * A give-up or an exhausted step budget is a well-formed dialogue that did not achieve the user's goal:
- * it fails the `plan` stage, not this one.
+ * it fails the `plan` stage, not this one (and so do the requests it left unreached).
  */
 export function checkFormat(episode: EpisodeTranscript): string[] {
   const reasons: string[] = [];
@@ -121,8 +121,12 @@ export function checkFormat(episode: EpisodeTranscript): string[] {
       reasons.push(`requests[${r}]: the final answer is empty`);
     }
   });
-  for (let r = episode.ends.length; r < requests; r++) {
-    reasons.push(`requests[${r}]: the dialogue stops before this request ends (no final answer)`);
+  // Requests left unreached after a give-up or an exhausted budget are the plan stage's business.
+  const lastKind = episode.ends[episode.ends.length - 1]?.kind;
+  if (lastKind !== "give-up" && lastKind !== "budget") {
+    for (let r = episode.ends.length; r < requests; r++) {
+      reasons.push(`requests[${r}]: the dialogue stops before this request ends (no final answer)`);
+    }
   }
   return reasons;
 }
@@ -185,7 +189,7 @@ function monthNumber(name: string): number {
 const pad2 = (n: number | string): string => String(n).padStart(2, "0");
 const norm = (s: string): string => s.toLowerCase().replace(/\s+/g, " ").trim();
 
-/** What the assistant could know: observation bodies, user messages and the names of the tools it called. */
+/** What the assistant could know: observations (statuses and bodies), user messages and the names of the tools it called. */
 interface Haystack {
   /** Lower-cased, whitespace-collapsed text of every source, one source per line. */
   text: string;
@@ -262,7 +266,8 @@ function buildHaystack(episode: EpisodeTranscript): Haystack {
   };
   for (const rec of episode.calls) {
     walk(rec.result.body, 0);
-    parts.push(rec.call.name, humanizeKey(rec.call.name));
+    numbers.push(rec.result.status);
+    parts.push(String(rec.result.status), rec.call.name, humanizeKey(rec.call.name));
   }
   for (const m of episode.dialogue) {
     if (m.role === "user") parts.push(m.content);
@@ -319,8 +324,8 @@ export interface AnswerToken {
 
 /**
  * The values of a final answer the tester checks: URLs, emails, quoted strings, dates, times, ids (words
- * with letters and digits), numbers (not list markers, 0 or 1) and capitalized words that do not start a
- * sentence (months, weekdays, pronouns and common acronyms excepted).
+ * with letters and digits), numbers (not list markers, 0 or 1) and capitalized words of two letters or more
+ * that do not start a sentence (months, weekdays, pronouns and common acronyms excepted).
  */
 export function answerTokens(answer: string): AnswerToken[] {
   const tokens: AnswerToken[] = [];
@@ -362,10 +367,12 @@ export function answerTokens(answer: string): AnswerToken[] {
     const i = m.index ?? 0;
     const before = rest.slice(0, i).replace(/[ \t]+$/, "");
     const last = before[before.length - 1];
-    if (before === "" || last === undefined || /[.!?:;\n•*\-–—(>]/.test(last)) continue;
+    const abbreviation = /(?:^|[^\p{L}])(?:\p{Lu}|Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Mt)\.$/u.test(before);
+    if (before === "" || last === undefined || (/[.!?:;\n•*\-–—(>]/.test(last) && !abbreviation)) continue;
     if (i > 0 && /[\p{L}\p{N}°]/u.test(rest[i - 1] ?? "")) continue;
     const word = m[0].replace(/['’]s$/, "").replace(/[-'’]+$/, "");
     const lower = word.toLowerCase();
+    if (word.length < 2) continue; // initials and single letters
     if (FREE_WORDS.has(lower) || MONTH_WORDS.has(lower) || WEEKDAYS.has(lower)) continue;
     tokens.push({ kind: "name", text: word });
   }
@@ -400,8 +407,8 @@ function tokenGrounded(token: AnswerToken, hay: Haystack): boolean {
 
 /**
  * `grounding`: the values of each final answer (see {@link answerTokens}) appear in the observations (tool
- * result bodies, their field names, the names of the tools called) or in the user's messages; one reason
- * per ungrounded value.
+ * result statuses and bodies, their field names, the names of the tools called) or in the user's messages;
+ * one reason per ungrounded value.
  */
 export function checkGrounding(episode: EpisodeTranscript): string[] {
   const finals = episode.ends.map((e, r) => ({ e, r })).filter((x) => x.e.kind === "final");
@@ -486,7 +493,7 @@ function show(v: unknown): string {
 
 /**
  * `plan`: the calls achieve the user's plan. Every request ended with a final answer (a give-up or an
- * exhausted budget fails here), and each planned step has a successful call of its tool within its request
+ * exhausted budget fails here, with the requests it left unreached), and each planned step has a successful call of its tool within its request
  * whose arguments match the planned values (normalized), whose linked arguments equal the value at `field`
  * in the actual result of a call that achieved the earlier step, and which carries the withheld values.
  */
@@ -496,6 +503,12 @@ export function checkPlan(episode: EpisodeTranscript): string[] {
     if (end.kind === "give-up") reasons.push(`requests[${r}] was not answered: the assistant gave up (${q(end.reason)})`);
     else if (end.kind === "budget") reasons.push(`requests[${r}] was not answered: the step budget ran out (${q(end.reason)})`);
   });
+  const lastKind = episode.ends[episode.ends.length - 1]?.kind;
+  if (lastKind === "give-up" || lastKind === "budget") {
+    for (let r = episode.ends.length; r < episode.plan.requests.length; r++) {
+      reasons.push(`requests[${r}] was never reached (the dialogue stopped at requests[${episode.ends.length - 1}])`);
+    }
+  }
   const indexOf = new Map<CallRecord, number>();
   episode.calls.forEach((c, i) => indexOf.set(c, i));
 

@@ -142,8 +142,19 @@ function fallbackText(tool: Tool): string {
   return `${byMethod[tool.operation.method] ?? "call"} ${last}`;
 }
 
+const goals = new WeakMap<Tool, OperationGoal>();
+
 /** Turns a tool's summary (or description, or operationId) into the goal a user would state. */
 export function operationGoal(tool: Tool): OperationGoal {
+  let goal = goals.get(tool);
+  if (!goal) {
+    goal = goalOf(tool);
+    goals.set(tool, goal);
+  }
+  return goal;
+}
+
+function goalOf(tool: Tool): OperationGoal {
   const full = tool.description.trim();
   const hasSummary = full !== "" && !/^[A-Z]+ \//.test(full);
   // The catalog description is "summary. description": the summary is the first sentence.
@@ -160,9 +171,10 @@ export function operationGoal(tool: Tool): OperationGoal {
   }
 
   // "Forward geocoding", "Dictionary lookup": the description says what it does better than the summary.
-  const processNoun = PROCESS_NOUNS.test(summary) && summary.split(/\s+/).length <= 3;
+  const imperative = splitVerb(summary.replace(/\?$/, ""));
+  const processNoun = PROCESS_NOUNS.test(summary) && summary.split(/\s+/).length <= 3 && !/^(a|an|the|my|your)\s/i.test(imperative?.object ?? "");
   const described = processNoun || !hasSummary ? (fromDescription(rest) ?? fromDescription(summary)) : undefined;
-  const split = described ?? splitVerb(summary.replace(/\?$/, ""));
+  const split = described ?? imperative;
   if (split) {
     const raw = split.verb.toLowerCase();
     const verb = API_VERBS[raw] ?? raw;

@@ -17,7 +17,7 @@ export function valueText(value: unknown): string {
   if (typeof value === "number" || typeof value === "bigint") return String(value);
   if (typeof value === "boolean") return value ? "yes" : "no";
   if (value === null || value === undefined) return "none";
-  if (Array.isArray(value)) return joinList(value.map((v) => (isObject(v) || Array.isArray(v) ? `(${valueText(v)})` : valueText(v))));
+  if (Array.isArray(value)) return joinList(value.map((v) => (isObject(v) || Array.isArray(v) ? `(${valueText(v)})` : typeof v === "string" && /\s/.test(v) ? `"${v}"` : valueText(v))));
   return Object.entries(value as Json)
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${humanize(k)} ${quoteIfText(k, v)}`)
@@ -26,7 +26,7 @@ export function valueText(value: unknown): string {
 
 /** A value as it appears in a sentence: free text in quotes, everything else plain. */
 export function quoteIfText(name: string, value: unknown): string {
-  if (typeof value !== "string") return isObject(value) ? `{${valueText(value)}}` : valueText(value);
+  if (typeof value !== "string") return isObject(value) ? `(${valueText(value)})` : valueText(value);
   const key = identifierWords(name).join("_");
   return FREE_TEXT.test(key) || /\s/.test(value) && value.split(/\s+/).length > 3 ? `"${value}"` : value;
 }
@@ -80,7 +80,7 @@ function booleanPhrase(name: string, value: boolean, goal: OperationGoal, rng: R
 
 function arrayPhrase(name: string, value: unknown[], rng: Rng): string {
   const words = identifierWords(name);
-  const list = joinList(value.map((v) => valueText(v)));
+  const list = valueText(value);
   const first = words[0] ?? "";
   const rest = words.slice(1).join(" ");
   if (/^(include|with|using|containing|has|have)$/.test(first)) return pick(rng, [`with ${list}`, `using ${list}`]);
@@ -99,7 +99,15 @@ function datePhrase(key: string, text: string, format: string | undefined, rng: 
   if (/(^|_)(end|to|until|before|ends|check_out|return)(_|$)/.test(key)) return /before/.test(key) ? `before ${text}` : pick(rng, [`until ${text}`, `through ${text}`]);
   if (/(^|_)due(_|$)/.test(key)) return `due ${text}`;
   if (/birth/.test(key)) return `born on ${text}`;
+  if (/(publish|release)/.test(key)) return `${/release/.test(key) ? "released" : "published"} on ${text}`;
   return format === "date-time" || text.length > 10 ? pick(rng, [`at ${text}`, `for ${text}`]) : pick(rng, [`on ${text}`, `for ${text}`]);
+}
+
+/** How a new value is said in a change request: `status to cancelled`, `title to "Dune"`. */
+export function settingPhrase(arg: ArgumentInfo, value: unknown): string {
+  const human = wordsOf(arg.name);
+  if (Array.isArray(value)) return `${human} to ${valueText(value)}`;
+  return `${human} to ${quoteIfText(arg.name, value)}`;
 }
 
 /**
@@ -133,18 +141,21 @@ export function valuePhrase(arg: ArgumentInfo, value: unknown, goal: OperationGo
   const date = datePhrase(key, text, arg.format, rng);
   if (date !== undefined) return date;
   // Currency and language codes, directions.
-  if (/^(from|source|base|from_currency|source_currency|base_currency|source_lang|source_language)$/.test(key)) return `from ${text}`;
+  if (/^(base|base_currency)$/.test(key)) return pick(rng, [`relative to ${text}`, `with ${text} as the base`]);
+  if (/^(from|source|from_currency|source_currency|source_lang|source_language)$/.test(key)) return `from ${text}`;
   if (/^(to|target|to_currency|target_currency|target_lang|target_language|into)$/.test(key)) return pick(rng, [`to ${text}`, `into ${text}`]);
   if (/^(lang|language|locale|accept_language|hl)$/.test(key)) return pick(rng, [`in language ${text}`, `(language: ${text})`]);
   // Places.
-  if (/^(city|town|location|place|destination|region|area|where|address|state|province|county|near|city_name)$/.test(key)) return pick(rng, [`in ${text}`, `for ${text}`]);
-  if (/^(country|country_code|countries|country_codes|market|origin_country)$/.test(key)) return pick(rng, [`in ${text}`, `for ${text}`, `for country ${text}`]);
   if (last === "origin" || key === "from_airport" || key === "departure_airport") return `from ${text}`;
   if (last === "destination" || key === "to_airport" || key === "arrival_airport") return `to ${text}`;
+  if (/^(city|town|location|place|region|area|where|address|state|province|county|near|city_name)$/.test(key)) return pick(rng, [`in ${text}`, `for ${text}`]);
+  if (/^(country|country_code|countries|country_codes|market|origin_country)$/.test(key)) return pick(rng, [`in ${text}`, `for ${text}`, `for country ${text}`]);
+  if (/^(author|artist|composer|director|writer|creator|performer|band|publisher)$/.test(key)) return pick(rng, [`by ${text}`, `by ${text}`, `(${human}: ${text})`]);
   // Counts with a unit in the name: "for 3 days", "for 6 servings".
   if (typeof value === "number" && COUNT_NOUNS.test(last) && !/^(min|max|minimum|maximum)$/.test(first)) {
     const noun = value === 1 ? singular(last) : last;
-    return pick(rng, [`for ${text} ${noun}`, `for ${text} ${noun}`, `covering ${text} ${noun}`]);
+    if (words.some((w) => /^(within|last|past|recent)$/.test(w))) return `from the last ${text} ${noun}`;
+    return `for ${text} ${noun}`;
   }
   if (/^(min|minimum|max|maximum)$/.test(first) || /^(min|minimum|max|maximum)$/.test(last)) {
     const isMin = /^(min|minimum)$/.test(first) || /^(min|minimum)$/.test(last);
@@ -160,6 +171,7 @@ export function valuePhrase(arg: ArgumentInfo, value: unknown, goal: OperationGo
   if (/^(sort|sort_by|order_by|orderby|sortby|sort_order)$/.test(key)) return /^(asc|desc|ascending|descending)$/i.test(text) ? `in ${text} order` : `sorted by ${text}`;
   if (key === "order") return `in ${text} order`;
   // People and accounts.
+  if (words.length > 1 && /^(email|phone|password|passcode|token|number|code|address)$/.test(last)) return pick(rng, [`with the ${human} ${text}`, `(${human}: ${text})`]);
   if (last === "email" || key === "e_mail") return pick(rng, [`for ${text}`, `with the email ${text}`, `using the email ${text}`]);
   if (last === "phone" || key === "phone_number" || key === "mobile") return `with the phone number ${text}`;
   if (last === "password" || last === "passcode") return `with the password ${text}`;
@@ -175,6 +187,7 @@ export function valuePhrase(arg: ArgumentInfo, value: unknown, goal: OperationGo
   if (/^(genre|category|topic|section|calendar|folder|list|cuisine|diet|style|type|kind|mode)$/.test(last)) {
     return pick(rng, [`with ${human} ${quoted}`, `where the ${human} is ${quoted}`, `(${human}: ${quoted})`]);
   }
+  if (arg.enum !== undefined) return pick(rng, [`(${human}: ${quoted})`, `where the ${human} is ${quoted}`, `with ${human} set to ${quoted}`]);
   // Anything else named by the argument: the value is said with the parameter's own words.
   if (goal.object.includes(human) && typeof value === "string") return pick(rng, [`for ${quoted}`, `for ${human} ${quoted}`]);
   if (typeof value === "number") return pick(rng, [`with ${human} ${text}`, `with a ${human} of ${text}`, `(${human}: ${text})`]);

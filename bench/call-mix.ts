@@ -164,7 +164,7 @@ export async function buildCallMix(catalog: Catalog, prism: PrismClient, options
     for (const seed of seeds) {
       let args: Json;
       try {
-        args = synthesizeArguments(catalog, tool, { seed }) as Json;
+        args = synthesizeArguments(catalog, tool, { seed });
       } catch {
         synthFailures++;
         continue;
@@ -180,6 +180,7 @@ export async function buildCallMix(catalog: Catalog, prism: PrismClient, options
   const tally = { valid: 0, invalid: 0, toolsimOk: { valid: 0, invalid: 0 }, prismOk: { valid: 0, invalid: 0 } };
   const disagreements: string[] = [];
   const prismStatuses = new Map<number, number>();
+  let validBodies = 0;
   for (const c of candidates) {
     const expect = c.valid ? ok2xx : ok4xx;
     const mine = await simulateCall(catalog, c.call, { seed: 7, stages: { responders: [schemaResponder] } });
@@ -196,6 +197,7 @@ export async function buildCallMix(catalog: Catalog, prism: PrismClient, options
     const mineOk = expect(mine.status);
     const theirsOk = expect(theirs);
     if (mineOk) tally.toolsimOk[kind]++;
+    if (c.valid && mineOk && mine.responseErrors.length === 0) validBodies++;
     if (theirsOk) tally.prismOk[kind]++;
     if (mineOk && theirsOk) (c.valid ? validPool : invalidPool).push(c);
     else if (theirs !== -1) disagreements.push(`${c.tool} ${c.variant}: toolsim ${mine.status}, prism ${theirs}`);
@@ -219,6 +221,7 @@ export async function buildCallMix(catalog: Catalog, prism: PrismClient, options
     `check: ${catalog.tools.length} tools; valid calls 2xx: toolsim ${tally.toolsimOk.valid}/${tally.valid}, prism ${tally.prismOk.valid}/${tally.valid}; ` +
       `invalid calls 4xx: toolsim ${tally.toolsimOk.invalid}/${tally.invalid}, prism ${tally.prismOk.invalid}/${tally.invalid}` +
       (synthFailures > 0 ? `; ${synthFailures} argument syntheses threw` : ""),
+    `check: toolsim response bodies valid against their schema: ${validBodies}/${tally.toolsimOk.valid}`,
     `check: prism statuses ${[...prismStatuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}x${n}`).join(" ")}`,
     `mix: ${validPool.length} valid + ${invalidPool.length} invalid calls verified on both sides over ${tools} tools; ` +
       `timed sequence of ${length} calls, ${Math.round(share * 100)}% invalid (${countKinds(invalidPool)})`,

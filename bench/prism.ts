@@ -26,12 +26,15 @@ export async function prismLoad(path: string): Promise<unknown[]> {
   return getHttpOperationsFromSpec(path);
 }
 
-/** Prism's in-process client on a spec's operations: static mocks, request validation, no security check. */
-export async function createPrismClient(path: string): Promise<PrismClient> {
+/**
+ * Prism's in-process client on a spec's operations: request validation, no security check, static mocks
+ * (examples, else a static sample of the schema) unless `dynamic` (json-schema-faker on every call).
+ */
+export async function createPrismClient(path: string, options: { dynamic?: boolean } = {}): Promise<PrismClient> {
   const operations = await getHttpOperationsFromSpec(path);
   const logger = createLogger("bench", { level: "silent" });
   const client = createClientFromOperations(operations, {
-    mock: { dynamic: false },
+    mock: { dynamic: options.dynamic ?? false },
     validateRequest: true,
     validateResponse: false,
     checkSecurity: false,

@@ -1,4 +1,6 @@
 /** Small statistics and printing helpers for `npm run bench`. */
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 
 /** The median of a non-empty list (mean of the two middle values for an even count). */
 export function median(values: readonly number[]): number {
@@ -18,6 +20,14 @@ export function summarize(values: readonly number[]): { min: number; median: num
 export function spreadPercent(values: readonly number[]): number {
   const s = summarize(values);
   return s.median === 0 ? 0 : ((s.max - s.min) / s.median) * 100;
+}
+
+/** The median of the per-round ratios a[i] / b[i] of two interleaved series (robust to load drifting over time). */
+export function pairedRatio(a: readonly number[], b: readonly number[]): number {
+  const n = Math.min(a.length, b.length);
+  const ratios: number[] = [];
+  for (let i = 0; i < n; i++) ratios.push((a[i] as number) / (b[i] as number));
+  return median(ratios);
 }
 
 /** A number for a bench line: integers for large values, 3 significant digits for small ones. */
@@ -56,9 +66,24 @@ export function nowMs(): number {
   return performance.now();
 }
 
-/** Gives the event loop and the garbage collector a moment between rounds. */
+let collect: (() => void) | undefined;
+
+/** A full garbage collection, so that one side's garbage is not collected during the other's round. */
+function fullGc(): void {
+  if (collect === undefined) {
+    const exposed = (globalThis as { gc?: () => void }).gc;
+    if (exposed) collect = exposed;
+    else {
+      // Same as running with --expose-gc, without changing the npm script.
+      setFlagsFromString("--expose-gc");
+      collect = runInNewContext("gc") as () => void;
+    }
+  }
+  collect();
+}
+
+/** Between rounds: a full garbage collection and a turn of the event loop. */
 export async function settle(): Promise<void> {
+  fullGc();
   await new Promise<void>((resolve) => setImmediate(resolve));
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc) gc();
 }

@@ -7,6 +7,7 @@ import type { ValidationIssue } from "../specs/problem-details.js";
 import type { ResponseSource } from "../specs/tool-result.js";
 import type { OperationRef } from "../specs/tool.js";
 import type { SimEvent } from "./events.js";
+import { observationText } from "./observation-text.js";
 
 /** One turn of a corpus dialogue, in chat-message form. */
 export type CorpusTurn =
@@ -80,13 +81,6 @@ export interface RejectedRecord extends CorpusRecord {
   reasons: string[];
 }
 
-/** The text a tool turn shows the model: the body as is when it is text, else its JSON. */
-function observationText(body: unknown): string {
-  if (typeof body === "string") return body;
-  if (body === undefined) return "";
-  return JSON.stringify(body) ?? "";
-}
-
 /**
  * Projects one finished episode's events (in seq order) onto its corpus instance. A pure function of the
  * events, so the run store can rebuild any line from the journal.
@@ -157,7 +151,8 @@ export function projectEpisode(events: readonly SimEvent[]): CorpusRecord | Reje
       }
       case "tool.result": {
         const r = e.result;
-        dialogue.push({ role: "tool", toolCallId: e.callId, name: e.name, content: observationText(r.body) });
+        // The text the assistant read (status and body, truncated when long); the step keeps the whole body.
+        dialogue.push({ role: "tool", toolCallId: e.callId, name: e.name, content: observationText(r) });
         const step = stepOfCall.get(e.callId);
         if (step) {
           step.observation = {

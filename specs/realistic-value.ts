@@ -36,7 +36,9 @@ export const REFERENCE_DATE = new Date("2025-06-01T12:00:00Z");
 const PAST_FROM = new Date("2019-01-01T00:00:00Z");
 const FUTURE_TO = new Date("2027-12-31T00:00:00Z");
 
-const faker = new Faker({ locale: [en, base], randomizer: fastRandomizer() });
+const randomizer = fastRandomizer();
+const faker = new Faker({ locale: [en, base], randomizer });
+const next = (): number => randomizer.next();
 faker.setDefaultRefDate(REFERENCE_DATE);
 
 /** The shared faker instance, seeded for one value. */
@@ -47,8 +49,20 @@ export function seededFaker(seed: number): Faker {
 
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
+const snakeCache = new Map<string, string>();
+
 /** `createdAt` / `ImageURL` / `zip-code` -> `created_at` / `image_url` / `zip_code`. */
 export function snakeName(name: string): string {
+  let hit = snakeCache.get(name);
+  if (hit === undefined) {
+    hit = toSnake(name);
+    if (snakeCache.size > 50_000) snakeCache.clear();
+    snakeCache.set(name, hit);
+  }
+  return hit;
+}
+
+function toSnake(name: string): string {
   return name
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
@@ -247,104 +261,135 @@ function countryText(f: Faker, snake: string, s: Json): string {
   return f.location.country();
 }
 
+type StringRule = readonly [test: (snake: string, parents: string) => boolean, gen: (f: Faker, snake: string, s: Json, parents: string) => Text];
+const t = (re: RegExp) => (snake: string): boolean => re.test(snake);
+const maxLengthOf = (s: Json): number => (typeof s["maxLength"] === "number" ? s["maxLength"] : Infinity);
+
+/** Rules by field name, in priority order: the first whose test matches the snake_case name wins. */
+const STRING_RULES: readonly StringRule[] = [
+  [t(/(^|_)(uuid|guid)$/), (f) => ({ value: f.string.uuid() })],
+  [(n) => /(^|_)e_?mail(_address|_addr)?$/.test(n) || /^e_?mail/.test(n), (f) => ({ value: f.internet.email().toLowerCase() })],
+  [
+    t(/(^|_)(phone|mobile|telephone|tel|fax|cell|msisdn)(_number|_no|_num)?$/),
+    (f, _n, s) => ({ value: maxLengthOf(s) < 15 ? f.string.numeric(Math.min(10, maxLengthOf(s))) : f.phone.number({ style: "international" }) }),
+  ],
+  [t(/^(first|given|fore)_?name$/), (f) => ({ value: f.person.firstName() })],
+  [t(/^(last|family|sur)_?name$|^surname$/), (f) => ({ value: f.person.lastName() })],
+  [t(/^middle_?name$/), (f) => ({ value: f.person.middleName() })],
+  [t(/(^|_)(user_?name|login|handle|screen_name|nick_?name|nick|alias)$/), (f) => ({ value: f.internet.username() })],
+  [
+    t(/(^|_)(full_?name|display_name|contact_name|author|customer_name|person_name|owner_name|recipient_name|sender_name|assignee|reporter)$/),
+    (f) => ({ value: f.person.fullName() }),
+  ],
+  [
+    (n, parents) => /(^|_)(job_?title|occupation|profession)$/.test(n) || (n === "title" && /job|position|employ/.test(parents)),
+    (f) => ({ value: f.person.jobTitle() }),
+  ],
+  [
+    t(/(^|_)(company|organization|organisation|org|employer|business|brand|publisher|manufacturer|vendor|merchant|supplier)(_name)?$/),
+    (f) => ({ value: f.company.name() }),
+  ],
+  [t(/(^|_)(avatar|profile_(image|picture|photo|pic))(_url|_uri|_link)?$/), (f) => ({ value: f.image.avatar() })],
+  [t(/(^|_)(image|img|photo|picture|pic|thumbnail|thumb|logo|icon|banner|cover|poster|artwork)(_url|_uri|_link|_src|_href)?$/), (f, n) => ({ value: urlFor(f, n) })],
+  [
+    (n) => /(^|_)(url|uri|link|href|website|homepage|web_site|site|endpoint|callback|webhook)(_url|_uri)?$/.test(n) || /_(url|uri|link|href)$/.test(n),
+    (f, n) => ({ value: urlFor(f, n) }),
+  ],
+  [t(/(^|_)(domain|hostname|host)(_name)?$/), (f) => ({ value: f.internet.domainName() })],
+  [t(/(^|_)ip(_address|_addr|v4)?$/), (f) => ({ value: f.internet.ipv4() })],
+  [t(/(^|_)mac(_address)?$/), (f) => ({ value: f.internet.mac() })],
+  [t(/(^|_)(user_agent)$/), (f) => ({ value: f.internet.userAgent() })],
+  [t(/(^|_)(birth_?day|birth_?date|date_of_birth|dob)$/), (f, n) => ({ value: dateText(f, n, "date") })],
+  [
+    t(/(_at|_on|_date|_time|_datetime|_timestamp)$|^(date|time|datetime|timestamp|created|updated|modified|deleted|published|expires|expiry|expiration|last_seen|last_login)$/),
+    (f, n, s) => {
+      if (/(^|_)time$/.test(n) && !/date/.test(n) && maxLengthOf(s) < 20) return { value: dateText(f, n, "time") };
+      const dateOnly = /(_on|date|day)$/.test(n) && !/datetime$/.test(n);
+      return { value: dateText(f, n, dateOnly ? "date" : "date-time") };
+    },
+  ],
+  [t(/(^|_)currency(_code|_iso)?$/), (f) => ({ value: f.finance.currencyCode() })],
+  [(n) => /(^|_)country(_code|_iso|_iso2|_iso3|_name)?$/.test(n) || n === "nationality", (f, n, s) => ({ value: countryText(f, n, s) })],
+  [t(/(^|_)(city|town|locality|municipality)(_name)?$/), (f) => ({ value: f.location.city() })],
+  [
+    (n, parents) => /(^|_)(province|region|county|state_name|state_code|state_province)$/.test(n) || (n === "state" && PLACE_PARENTS.test(parents)),
+    (f, n, s) => ({ value: /code/.test(n) || maxLengthOf(s) <= 3 ? f.location.state({ abbreviated: true }) : f.location.state() }),
+  ],
+  [t(/(^|_)(street|street_address|address_?line_?[12]?|address_?[12]|line_?[12])$/), (f) => ({ value: f.location.streetAddress() })],
+  [
+    t(/(^|_)(address|full_address|mailing_address|billing_address|shipping_address)$/),
+    (f) => ({ value: `${f.location.streetAddress()}, ${f.location.city()}, ${f.location.state({ abbreviated: true })} ${f.location.zipCode("#####")}` }),
+  ],
+  [t(/(^|_)(zip|zip_?code|postal_?code|post_?code|postal|postcode)$/), (f) => ({ value: f.location.zipCode("#####") })],
+  [t(/(^|_)(lat|latitude)$/), (f) => ({ value: f.location.latitude({ precision: 6 }).toFixed(6) })],
+  [t(/(^|_)(lon|lng|long|longitude)$/), (f) => ({ value: f.location.longitude({ precision: 6 }).toFixed(6) })],
+  [t(/(^|_)(time_?zone|tz)$/), (f) => ({ value: f.location.timeZone() })],
+  [t(/(^|_)locale$/), (f) => ({ value: f.helpers.arrayElement(LOCALES) })],
+  [
+    t(/(^|_)(language|lang)(_code|_iso)?$/),
+    (f, n, s) => ({ value: /code|iso/.test(n) || n === "lang" || maxLengthOf(s) <= 5 ? f.helpers.arrayElement(LANGUAGE_CODES) : f.location.language().name }),
+  ],
+  [
+    t(/(^|_)(colou?r)(_code|_hex)?$/),
+    (f, n, s) => ({ value: /hex|code/.test(n) || maxLengthOf(s) <= 7 || typeof s["pattern"] === "string" ? f.color.rgb() : f.color.human() }),
+  ],
+  [t(/(^|_)(password|passwd|pwd|passphrase)$/), (f) => ({ value: f.internet.password({ length: 14 }) })],
+  [
+    t(/(^|_)(token|api_?key|access_key|secret|secret_key|client_secret|hash|checksum|signature|sha|sha1|sha256|md5|etag|nonce)$/),
+    (f, _n, s) => ({ value: f.string.hexadecimal({ length: Math.min(32, maxLengthOf(s)), casing: "lower", prefix: "" }) }),
+  ],
+  [t(/(^|_)slug$/), (f) => ({ value: f.lorem.slug({ min: 2, max: 4 }) })],
+  [t(/(^|_)(mime_?type|content_?type|media_?type)$/), (f) => ({ value: f.system.mimeType() })],
+  [t(/(^|_)(file_?name|filename)$/), (f) => ({ value: f.system.fileName() })],
+  [t(/(^|_)(file_?path|directory|dir|folder)$/), (f) => ({ value: f.system.filePath() })],
+  [t(/(^|_)(version|semver)$/), (f) => ({ value: f.system.semver() })],
+  [t(/(^|_)(gender|sex)$/), (f) => ({ value: f.person.sex() })],
+  [t(/(^|_)(currency_symbol)$/), (f) => ({ value: f.finance.currencySymbol() })],
+  [t(/(^|_)(iban)$/), (f) => ({ value: f.finance.iban() })],
+  [t(/(^|_)(bic|swift|swift_code)$/), (f) => ({ value: f.finance.bic() })],
+  [t(/(^|_)(account_number|card_number|credit_card)$/), (f) => ({ value: f.finance.accountNumber(10) })],
+  [
+    t(/(^|_)(title|headline|subject|caption|heading)$/),
+    (f, _n, _s, parents) => {
+      if (/(book|novel)/.test(parents)) return { value: f.book.title() };
+      if (/(job|position|employ)/.test(parents)) return { value: f.person.jobTitle() };
+      return { value: titleCase(f.lorem.words({ min: 2, max: 5 })), free: true };
+    },
+  ],
+  [t(/(^|_)name$|_name$/), (f, n, _s, parents) => ({ value: nameFor(f, n, parents) })],
+  [
+    t(/(description|summary|bio|biography|about|details|comment|comments|message|text|body|content|note|notes|remark|remarks|overview|excerpt|abstract|reason|instructions|review|feedback|answer|question|caption|story|explanation)$/),
+    (f) => ({ value: sentence(f, 14), free: true }),
+  ],
+  [t(/(^|_)(tag|keyword|label|topic|hashtag|genre|category|department)$/), (f) => ({ value: f.word.noun(), free: true })],
+  [t(/(^|_)(word|words|query|q|search|term|search_term|keywords|text_query)$/), (f) => ({ value: f.word.noun(), free: true })],
+  [t(/(^|_)status$/), (f) => ({ value: f.helpers.arrayElement(STATUSES) })],
+  [t(/(^|_)(month)$/), (f) => ({ value: f.date.month() })],
+  [t(/(^|_)(weekday|day_of_week)$/), (f) => ({ value: f.date.weekday() })],
+  [t(/(^|_)(year)$/), (f) => ({ value: String(f.number.int({ min: 1995, max: 2025 })) })],
+  [
+    t(/(^|_)(price|amount|cost|fee|total|balance|salary|subtotal|tax|revenue|budget)$/),
+    (f) => ({ value: f.number.float({ min: 1, max: 500, fractionDigits: 2 }).toFixed(2) }),
+  ],
+  [(n) => /(^|_)(id|identifier|key|ref|reference|code|number|no|num)$/.test(n) || /_id$/.test(n), (f, n, s) => ({ value: idText(f, n, s) })],
+  [t(/(^|_)(role)$/), (f) => ({ value: f.helpers.arrayElement(["admin", "editor", "viewer", "member"]) })],
+  [t(/(^|_)(type|kind)$/), (f) => ({ value: f.word.noun() })],
+  [t(/(^|_)(symbol|ticker)$/), (f) => ({ value: f.string.alpha({ length: 4, casing: "upper" }) })],
+];
+
+const ruleCache = new Map<string, number>();
+
 function stringByName(f: Faker, snake: string, s: Json, parents = ""): Text | undefined {
-  const maxLength = typeof s["maxLength"] === "number" ? s["maxLength"] : Infinity;
-  const pattern = typeof s["pattern"] === "string" ? s["pattern"] : "";
   if (snake === "") return undefined;
-  if (/(^|_)(uuid|guid)$/.test(snake)) return { value: f.string.uuid() };
-  if (/(^|_)e_?mail(_address|_addr)?$/.test(snake) || /^e_?mail/.test(snake)) return { value: f.internet.email().toLowerCase() };
-  if (/(^|_)(phone|mobile|telephone|tel|fax|cell|msisdn)(_number|_no|_num)?$/.test(snake)) {
-    return { value: maxLength < 15 ? f.string.numeric(Math.min(10, maxLength)) : f.phone.number({ style: "international" }) };
+  const key = `${snake}|${parents}`;
+  let index = ruleCache.get(key);
+  if (index === undefined) {
+    index = STRING_RULES.findIndex(([test]) => test(snake, parents));
+    if (ruleCache.size > 50_000) ruleCache.clear();
+    ruleCache.set(key, index);
   }
-  if (/^(first|given|fore)_?name$/.test(snake)) return { value: f.person.firstName() };
-  if (/^(last|family|sur)_?name$|^surname$/.test(snake)) return { value: f.person.lastName() };
-  if (/^middle_?name$/.test(snake)) return { value: f.person.middleName() };
-  if (/(^|_)(user_?name|login|handle|screen_name|nick_?name|nick|alias)$/.test(snake)) return { value: f.internet.username() };
-  if (/(^|_)(full_?name|display_name|contact_name|author|customer_name|person_name|owner_name|recipient_name|sender_name|assignee|reporter)$/.test(snake)) {
-    return { value: f.person.fullName() };
-  }
-  if (/(^|_)(job_?title|occupation|profession)$/.test(snake) || (snake === "title" && /job|position|employ/.test(parents))) {
-    return { value: f.person.jobTitle() };
-  }
-  if (/(^|_)(company|organization|organisation|org|employer|business|brand|publisher|manufacturer|vendor|merchant|supplier)(_name)?$/.test(snake)) {
-    return { value: f.company.name() };
-  }
-  if (/(^|_)(avatar|profile_(image|picture|photo|pic))(_url|_uri|_link)?$/.test(snake)) return { value: f.image.avatar() };
-  if (/(^|_)(image|img|photo|picture|pic|thumbnail|thumb|logo|icon|banner|cover|poster|artwork)(_url|_uri|_link|_src|_href)?$/.test(snake)) {
-    return { value: urlFor(f, snake) };
-  }
-  if (/(^|_)(url|uri|link|href|website|homepage|web_site|site|endpoint|callback|webhook)(_url|_uri)?$/.test(snake) || /_(url|uri|link|href)$/.test(snake)) {
-    return { value: urlFor(f, snake) };
-  }
-  if (/(^|_)(domain|hostname|host)(_name)?$/.test(snake)) return { value: f.internet.domainName() };
-  if (/(^|_)ip(_address|_addr|v4)?$/.test(snake)) return { value: f.internet.ipv4() };
-  if (/(^|_)mac(_address)?$/.test(snake)) return { value: f.internet.mac() };
-  if (/(^|_)(user_agent)$/.test(snake)) return { value: f.internet.userAgent() };
-  if (/(^|_)(birth_?day|birth_?date|date_of_birth|dob)$/.test(snake)) return { value: dateText(f, snake, "date") };
-  if (/(_at|_on|_date|_time|_datetime|_timestamp)$|^(date|time|datetime|timestamp|created|updated|modified|deleted|published|expires|expiry|expiration|last_seen|last_login)$/.test(snake)) {
-    const dateOnly = /(_on|date|day)$/.test(snake) && !/datetime$/.test(snake);
-    if (/(^|_)time$/.test(snake) && !/date/.test(snake) && maxLength < 20) return { value: dateText(f, snake, "time") };
-    return { value: dateText(f, snake, dateOnly ? "date" : "date-time") };
-  }
-  if (/(^|_)currency(_code|_iso)?$/.test(snake)) return { value: f.finance.currencyCode() };
-  if (/(^|_)country(_code|_iso|_iso2|_iso3|_name)?$/.test(snake) || snake === "nationality") return { value: countryText(f, snake, s) };
-  if (/(^|_)(city|town|locality|municipality)(_name)?$/.test(snake)) return { value: f.location.city() };
-  if (/(^|_)(province|region|county|state_name|state_code|state_province)$/.test(snake) || (snake === "state" && PLACE_PARENTS.test(parents))) {
-    return { value: /code/.test(snake) || maxLength <= 3 ? f.location.state({ abbreviated: true }) : f.location.state() };
-  }
-  if (/(^|_)(street|street_address|address_?line_?[12]?|address_?[12]|line_?[12])$/.test(snake)) return { value: f.location.streetAddress() };
-  if (/(^|_)(address|full_address|mailing_address|billing_address|shipping_address)$/.test(snake)) {
-    return { value: `${f.location.streetAddress()}, ${f.location.city()}, ${f.location.state({ abbreviated: true })} ${f.location.zipCode("#####")}` };
-  }
-  if (/(^|_)(zip|zip_?code|postal_?code|post_?code|postal|postcode)$/.test(snake)) return { value: f.location.zipCode("#####") };
-  if (/(^|_)(lat|latitude)$/.test(snake)) return { value: f.location.latitude({ precision: 6 }).toFixed(6) };
-  if (/(^|_)(lon|lng|long|longitude)$/.test(snake)) return { value: f.location.longitude({ precision: 6 }).toFixed(6) };
-  if (/(^|_)(time_?zone|tz)$/.test(snake)) return { value: f.location.timeZone() };
-  if (/(^|_)locale$/.test(snake)) return { value: f.helpers.arrayElement(LOCALES) };
-  if (/(^|_)(language|lang)(_code|_iso)?$/.test(snake)) {
-    return { value: /code|iso/.test(snake) || snake === "lang" || maxLength <= 5 ? f.helpers.arrayElement(LANGUAGE_CODES) : f.location.language().name };
-  }
-  if (/(^|_)(colou?r)(_code|_hex)?$/.test(snake)) {
-    return { value: /hex|code/.test(snake) || maxLength <= 7 || pattern !== "" ? f.color.rgb() : f.color.human() };
-  }
-  if (/(^|_)(password|passwd|pwd|passphrase)$/.test(snake)) return { value: f.internet.password({ length: 14 }) };
-  if (/(^|_)(token|api_?key|access_key|secret|secret_key|client_secret|hash|checksum|signature|sha|sha1|sha256|md5|etag|nonce)$/.test(snake)) {
-    return { value: f.string.hexadecimal({ length: Math.min(32, maxLength), casing: "lower", prefix: "" }) };
-  }
-  if (/(^|_)slug$/.test(snake)) return { value: f.lorem.slug({ min: 2, max: 4 }) };
-  if (/(^|_)(mime_?type|content_?type|media_?type)$/.test(snake)) return { value: f.system.mimeType() };
-  if (/(^|_)(file_?name|filename)$/.test(snake)) return { value: f.system.fileName() };
-  if (/(^|_)(file_?path|directory|dir|folder)$/.test(snake)) return { value: f.system.filePath() };
-  if (/(^|_)(version|semver)$/.test(snake)) return { value: f.system.semver() };
-  if (/(^|_)(gender|sex)$/.test(snake)) return { value: f.person.sex() };
-  if (/(^|_)(currency_symbol)$/.test(snake)) return { value: f.finance.currencySymbol() };
-  if (/(^|_)(iban)$/.test(snake)) return { value: f.finance.iban() };
-  if (/(^|_)(bic|swift|swift_code)$/.test(snake)) return { value: f.finance.bic() };
-  if (/(^|_)(account_number|card_number|credit_card)$/.test(snake)) return { value: f.finance.accountNumber(10) };
-  if (/(^|_)(title|headline|subject|caption|heading)$/.test(snake)) {
-    if (/(book|novel)/.test(parents)) return { value: f.book.title(), free: false };
-    if (/(job|position|employ)/.test(parents)) return { value: f.person.jobTitle() };
-    return { value: titleCase(f.lorem.words({ min: 2, max: 5 })), free: true };
-  }
-  if (/(^|_)(name)$/.test(snake) || /_name$/.test(snake) || snake === "name") return { value: nameFor(f, snake, parents) };
-  if (/(description|summary|bio|biography|about|details|comment|comments|message|text|body|content|note|notes|remark|remarks|overview|excerpt|abstract|reason|instructions|review|feedback|answer|question|caption|story|explanation)$/.test(snake)) {
-    return { value: sentence(f, 14), free: true };
-  }
-  if (/(^|_)(tag|keyword|label|topic|hashtag|genre|category|department)$/.test(snake)) return { value: f.word.noun(), free: true };
-  if (/(^|_)(word|query|q|search|term|search_term|keywords|text_query)$/.test(snake)) return { value: f.word.noun(), free: true };
-  if (/(^|_)status$/.test(snake)) return { value: f.helpers.arrayElement(STATUSES) };
-  if (/(^|_)(month)$/.test(snake)) return { value: f.date.month() };
-  if (/(^|_)(weekday|day_of_week)$/.test(snake)) return { value: f.date.weekday() };
-  if (/(^|_)(year)$/.test(snake)) return { value: String(f.number.int({ min: 1995, max: 2025 })) };
-  if (/(^|_)(price|amount|cost|fee|total|balance|salary|subtotal|tax|revenue|budget)$/.test(snake)) {
-    return { value: f.number.float({ min: 1, max: 500, fractionDigits: 2 }).toFixed(2) };
-  }
-  if (/(^|_)(id|identifier|key|ref|reference|code|number|no|num)$/.test(snake) || /_id$/.test(snake)) return { value: idText(f, snake, s) };
-  if (/(^|_)(role)$/.test(snake)) return { value: f.helpers.arrayElement(["admin", "editor", "viewer", "member"]) };
-  if (/(^|_)(type|kind)$/.test(snake)) return { value: f.word.noun() };
-  if (/(^|_)(symbol|ticker)$/.test(snake)) return { value: f.string.alpha({ length: 4, casing: "upper" }) };
-  if (/(^|_)(word)s?$/.test(snake)) return { value: f.word.noun(), free: true };
-  return undefined;
+  const rule = STRING_RULES[index];
+  return rule ? rule[1](f, snake, s, parents) : undefined;
 }
 
 /** Any other string: a few real words, so that plain strings read naturally. */
@@ -361,9 +406,9 @@ function fitString(text: Text, s: Json, f: Faker): string | undefined {
     const words = value.split(" ");
     value = "";
     for (const w of words) {
-      const next = value === "" ? w : `${value} ${w}`;
-      if (next.length > maxLength) break;
-      value = next;
+      const candidate = value === "" ? w : `${value} ${w}`;
+      if (candidate.length > maxLength) break;
+      value = candidate;
     }
     if (value === "") value = words[0]?.slice(0, maxLength) ?? "";
     value = value.replace(/[\s.,;:]+$/, "");
@@ -391,7 +436,20 @@ interface NumberRule {
   decimals: number;
 }
 
+const numberRuleCache = new Map<string, NumberRule | null>();
+
 function numberRule(snake: string, parents: string, integer: boolean): NumberRule | undefined {
+  const key = `${integer ? "i" : "n"}|${snake}`;
+  let hit = numberRuleCache.get(key);
+  if (hit === undefined) {
+    hit = findNumberRule(snake, parents, integer) ?? null;
+    if (numberRuleCache.size > 50_000) numberRuleCache.clear();
+    numberRuleCache.set(key, hit);
+  }
+  return hit ?? undefined;
+}
+
+function findNumberRule(snake: string, parents: string, integer: boolean): NumberRule | undefined {
   const r = (min: number, max: number, decimals = 0): NumberRule => ({ min, max, decimals });
   if (/(^|_)(lat|latitude)$/.test(snake)) return r(-90, 90, 6);
   if (/(^|_)(lon|lng|long|longitude)$/.test(snake)) return r(-180, 180, 6);
@@ -428,8 +486,7 @@ function numberRule(snake: string, parents: string, integer: boolean): NumberRul
   if (/(^|_)(port)$/.test(snake)) return r(1024, 65535);
   if (/(^|_)(zip|zip_code|postal_code)$/.test(snake)) return r(10000, 99999);
   if (/(^|_)(version)$/.test(snake)) return r(1, 10);
-  if (parents === "" && snake === "") return undefined;
-  return undefined;
+  return parents === "" && snake === "" ? undefined : undefined;
 }
 
 function decimalsOf(n: number): number {
@@ -545,6 +602,18 @@ function primitiveType(s: Json): Primitive | "any" | undefined {
   return "any";
 }
 
+/** The two innermost parent names, snake_case, space-separated (what the rules look at). */
+function parentsKey(parents: readonly string[] | undefined): string {
+  if (!parents || parents.length === 0) return "";
+  const out: string[] = [];
+  for (let i = parents.length - 1; i >= 0 && out.length < 2; i--) {
+    const p = parents[i] as string;
+    if (p === "" || /^\d+$/.test(p)) continue;
+    out.unshift(snakeName(p));
+  }
+  return out.join(" ");
+}
+
 /**
  * A realistic value for a primitive schema, chosen by the schema's own constraints first (`const`, `enum`),
  * then its format, then the field's name (and the names around it), with a faker seeded by `seed`.
@@ -557,7 +626,8 @@ export function realisticValue(schema: unknown, field: FieldHint, seed: number):
   if (Array.isArray(schema["enum"]) && schema["enum"].length > 0) {
     const values = schema["enum"].filter((v) => v !== null);
     const pool = values.length > 0 ? values : schema["enum"];
-    return pool[Math.floor(seededFaker(seed).number.float({ min: 0, max: 0.999999 }) * pool.length)];
+    seededFaker(seed);
+    return pool[Math.floor(next() * pool.length)];
   }
   if (schema["$ref"] !== undefined || schema["allOf"] !== undefined || schema["anyOf"] !== undefined || schema["oneOf"] !== undefined || schema["not"] !== undefined) {
     return undefined;
@@ -567,7 +637,7 @@ export function realisticValue(schema: unknown, field: FieldHint, seed: number):
   const rawName = field.name ?? "";
   const snake = snakeName(rawName);
   const snakeOne = singular(snake);
-  const parents = (field.parents ?? []).map((p) => snakeName(p)).filter((p) => p !== "" && !/^\d+$/.test(p)).join(" ");
+  const parents = parentsKey(field.parents);
   const f = seededFaker(seed);
 
   if (type === "boolean") return booleanFor(snake, f);
@@ -577,7 +647,7 @@ export function realisticValue(schema: unknown, field: FieldHint, seed: number):
       numberRule(snake, parents, integer) ??
       numberRule(snakeOne, parents, integer) ??
       (integer ? { min: 1, max: 100, decimals: 0 } : { min: 1, max: 1000, decimals: 2 });
-    return numberIn(schema, integer, rule, () => f.number.float({ min: 0, max: 0.999999999 }));
+    return numberIn(schema, integer, rule, next);
   }
 
   // Strings ("any" only when the name is telling).

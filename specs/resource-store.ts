@@ -99,10 +99,11 @@ export class ResourceStore {
     this.ensure(key, idField).authoritative = true;
   }
 
-  /** The next integer id of a collection (one above the largest numeric id). */
+  /** The next integer id of a collection (one above the largest numeric id, deleted ones included: ids are not reused). */
   nextNumericId(key: string): number {
     let max = 0;
-    for (const id of this.collections.get(normalizeKey(key))?.items.keys() ?? []) {
+    const c = this.collections.get(normalizeKey(key));
+    for (const id of [...(c?.items.keys() ?? []), ...(c?.deleted ?? [])]) {
       const n = Number(id);
       if (Number.isInteger(n) && n > max) max = n;
     }

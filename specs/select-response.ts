@@ -24,10 +24,13 @@ export interface SelectedResponse {
   mediaPointer?: string;
 }
 
-function concreteStatus(key: string, fallback: number): number {
+function concreteStatus(key: string, requested: number | undefined): number {
   if (/^\d{3}$/.test(key)) return Number(key);
-  if (/^[1-5]XX$/i.test(key)) return Number(key[0]) * 100;
-  return fallback;
+  if (/^[1-5]XX$/i.test(key)) {
+    // A requested status inside the range is kept (`418` under `4XX`), else the range's first code.
+    return requested !== undefined && Math.floor(requested / 100) === Number(key[0]) ? requested : Number(key[0]) * 100;
+  }
+  return requested ?? 200;
 }
 
 /**
@@ -48,7 +51,7 @@ export function selectResponse(catalog: Catalog, tool: Tool, status?: number): S
   }
   if (key === undefined) return { status: status ?? (tool.operation.method === "delete" ? 204 : 200) };
   const { node, pointer } = derefNode(doc, (responses as Json)[key], `${responsesPointer}${toPointer([key])}`);
-  const resolvedStatus = concreteStatus(key, status ?? 200);
+  const resolvedStatus = concreteStatus(key, status);
   const out: SelectedResponse = { status: resolvedStatus, key, pointer };
   if (isObject(node) && isObject(node["content"])) {
     const mediaType = pickMediaType(node["content"]);

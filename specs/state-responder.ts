@@ -2,8 +2,10 @@ import type { Responder, ResponderAnswer, ResponseContext } from "./responder.js
 import { resourceRoute, type ResourceRoute } from "./resource-routes.js";
 import { schemaAnswer } from "./schema-responder.js";
 import { selectResponse } from "./select-response.js";
-import { objectShape } from "./object-properties.js";
+import { arrayItems, objectShape } from "./object-properties.js";
 import { guessIdField } from "./resource-store.js";
+import { deriveSeed } from "./seed.js";
+import { synthesize } from "./synthesize.js";
 
 type Json = Record<string, unknown>;
 
@@ -33,7 +35,9 @@ export function mergeDeep(base: unknown, over: unknown): unknown {
 
 /**
  * Makes a state-made body valid against the response schema: fields the state lacks are filled from a
- * synthesized body, and fields that still fail fall back to the synthesized ones.
+ * synthesized body; a field that still fails is completed from a value synthesized for its own schema
+ * (so nested request items missing response-only fields keep their data), and only then replaced by the
+ * synthesized one.
  */
 function conform(ctx: ResponseContext, schemaPointer: string | undefined, value: unknown, base: unknown): unknown {
   if (schemaPointer === undefined) return value;
@@ -43,11 +47,14 @@ function conform(ctx: ResponseContext, schemaPointer: string | undefined, value:
   if (validate(merged)) return merged;
   if (isObject(merged as unknown) && isObject(base)) {
     const out = merged as Json;
-    const bad = new Set<string>();
-    for (const e of validate.errors ?? []) {
-      const top = e.instancePath.split("/")[1] ?? (typeof e.params["additionalProperty"] === "string" ? e.params["additionalProperty"] : undefined);
-      if (top !== undefined) bad.add(top.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const shape = objectShape(ctx.catalog.registry, "response", schemaPointer);
+    let bad = badFields(validate.errors);
+    for (const k of bad) {
+      const pointer = shape?.properties[k];
+      if (pointer !== undefined && k in out) out[k] = completeFromSchema(ctx, pointer, k, out[k]);
     }
+    if (validate(out as unknown)) return out;
+    bad = badFields(validate.errors);
     for (const k of bad) {
       if (k in base) out[k] = base[k];
       else delete out[k];
@@ -55,6 +62,27 @@ function conform(ctx: ResponseContext, schemaPointer: string | undefined, value:
     if (validate(out)) return out;
   }
   return value;
+}
+
+/** The top-level fields named by validation errors. */
+function badFields(errors: ReadonlyArray<{ instancePath: string; params: Record<string, unknown> }> | null | undefined): Set<string> {
+  const bad = new Set<string>();
+  for (const e of errors ?? []) {
+    const top = e.instancePath.split("/")[1] ?? (typeof e.params["additionalProperty"] === "string" ? e.params["additionalProperty"] : undefined);
+    if (top !== undefined) bad.add(top.replace(/~1/g, "/").replace(/~0/g, "~"));
+  }
+  return bad;
+}
+
+/** A field's value completed with what a value synthesized for its schema has (arrays item by item). */
+function completeFromSchema(ctx: ResponseContext, pointer: string, field: string, value: unknown): unknown {
+  const registry = ctx.catalog.registry;
+  const items = arrayItems(registry, "response", pointer);
+  if (items !== undefined && Array.isArray(value)) {
+    return value.map((el, i) => (isObject(el) ? mergeDeep(synthesize(registry, "response", items, { seed: deriveSeed(ctx.seed, field, i) }).value, el) : el));
+  }
+  if (!isObject(value)) return value;
+  return mergeDeep(synthesize(registry, "response", pointer, { seed: deriveSeed(ctx.seed, field) }).value, value);
 }
 
 function collectionKey(route: ResourceRoute, requestPath: string): string {
@@ -124,9 +152,12 @@ function filterAndPage(ctx: ResponseContext, items: Json[]): Json[] {
   return out.slice(offset, limit !== undefined ? offset + limit : undefined);
 }
 
-function idFieldFor(ctx: ResponseContext, route: ResourceRoute, key: string, sample?: Json): string {
+function idFieldFor(ctx: ResponseContext, route: ResourceRoute, key: string, sample?: Json, schemaPointer?: string): string {
   const known = ctx.state.collection(key);
   if (known && known.items.size > 0) return known.idField;
+  // The schema's properties count too: a synthesized sample may leave out an optional `id`.
+  const declared = schemaPointer !== undefined ? Object.keys(objectShape(ctx.catalog.registry, "response", schemaPointer)?.properties ?? {}) : [];
+  if (declared.length > 0) return guessIdField({ ...Object.fromEntries(declared.map((k) => [k, true])), ...sample }, route.idHints);
   return sample ? guessIdField(sample, route.idHints) : known?.idField ?? route.idHints.find((h) => h === "id") ?? route.idHints[0] ?? "id";
 }
 
@@ -184,8 +215,11 @@ function read(ctx: ResponseContext, route: ResourceRoute, key: string, id: strin
   // Not seen yet: synthesize it once and remember it, so that later calls agree.
   const answer = schemaAnswer(ctx, selected);
   if (isObject(answer.body)) {
-    const idField = idFieldFor(ctx, route, key, answer.body);
-    const body = { ...answer.body, [idField]: typeof answer.body[idField] === "number" && typeof rawId !== "number" ? Number(rawId) || rawId : rawId };
+    const idField = idFieldFor(ctx, route, key, answer.body, selected.schemaPointer);
+    const withId = { ...answer.body, [idField]: typeof answer.body[idField] === "number" && typeof rawId !== "number" ? Number(rawId) || rawId : rawId };
+    // The requested id is kept unless the schema rejects it (a `uuid` id asked for as "u1"): bodies always validate.
+    const conformed = conform(ctx, selected.schemaPointer, withId, answer.body);
+    const body = isObject(conformed) ? conformed : withId;
     ctx.state.put(key, id, body, idField);
     return { ...answer, body: structuredClone(body), notes: [...(answer.notes ?? []), "synthesized and remembered in state"] };
   }
@@ -232,7 +266,7 @@ function create(ctx: ResponseContext, route: ResourceRoute, key: string): Respon
   const selected = selectResponse(ctx.catalog, ctx.call.tool, ctx.status);
   const shape = selected.schemaPointer !== undefined ? objectShape(ctx.catalog.registry, "response", selected.schemaPointer) : undefined;
   const base: Json = isObject(answer.body) && shape ? answer.body : {};
-  const idField = idFieldFor(ctx, route, key, Object.keys(base).length > 0 ? base : requestBody);
+  const idField = idFieldFor(ctx, route, key, Object.keys(base).length > 0 ? base : requestBody, selected.schemaPointer);
   const resource: Json = { ...base };
   for (const [k, v] of Object.entries(requestBody)) {
     if (!shape || k in shape.properties || shape.open) resource[k] = v;
@@ -255,21 +289,38 @@ function update(ctx: ResponseContext, route: ResourceRoute, key: string, id: str
   const existing = ctx.state.get(key, id);
   if (!existing && (ctx.state.isDeleted(key, id) || ctx.state.collection(key)?.authoritative)) return notFound(ctx, `${key}/${id}`);
   const answer = schemaAnswer(ctx);
-  const idField = existing ? idFieldFor(ctx, route, key, existing) : idFieldFor(ctx, route, key, isObject(answer.body) ? answer.body : undefined);
+  const selected = selectResponse(ctx.catalog, ctx.call.tool, ctx.status);
+  const idField = existing ? idFieldFor(ctx, route, key, existing) : idFieldFor(ctx, route, key, isObject(answer.body) ? answer.body : undefined, selected.schemaPointer);
   const base: Json = existing ?? (isObject(answer.body) ? answer.body : {});
   const changes = isObject(requestBody) ? requestBody : {};
-  const merged: Json = method === "patch" || !existing ? { ...base, ...changes } : { ...base, ...changes };
+  // PATCH merges the changes into the resource; PUT replaces it with the request body, keeping the id and
+  // the fields a client cannot send (`readOnly`: `createdAt`...).
+  const merged: Json = method === "put" && existing ? { ...readOnlyFields(ctx, existing), ...changes } : { ...base, ...changes };
   merged[idField] = existing?.[idField] ?? (typeof base[idField] === "number" ? Number(rawId) || rawId : rawId);
-  ctx.state.put(key, id, merged, idField);
-  const selected = selectResponse(ctx.catalog, ctx.call.tool, ctx.status);
   const shape = selected.schemaPointer !== undefined ? objectShape(ctx.catalog.registry, "response", selected.schemaPointer) : undefined;
   let body: unknown = answer.body;
   if (shape) {
-    const out: Json = isObject(answer.body) ? { ...answer.body } : {};
+    // The resource itself, completed from the synthesized body only where the schema requires it.
+    const out: Json = {};
     for (const [k, v] of Object.entries(merged)) if (k in shape.properties || shape.open) out[k] = v;
-    body = conform(ctx, selected.schemaPointer, out, answer.body);
+    const fill = existing && isObject(answer.body) ? mergeDeep(answer.body, existing) : answer.body;
+    body = conform(ctx, selected.schemaPointer, out, fill);
+    if (isObject(body) && idField in body) Object.assign(merged, body);
   }
+  ctx.state.put(key, id, merged, idField);
   return { ...answer, body, source: "state", notes: [`${method === "put" ? "replaced" : "updated"} ${key}/${id}`] };
+}
+
+/** The fields of a stored resource that the request body schema marks `readOnly`. */
+function readOnlyFields(ctx: ResponseContext, resource: Json): Json {
+  const body = ctx.call.tool.body;
+  const shape = body?.schemaPointer !== undefined ? objectShape(ctx.catalog.registry, "request", body.schemaPointer) : undefined;
+  const out: Json = {};
+  for (const [k, pointer] of Object.entries(shape?.properties ?? {})) {
+    const schema = ctx.catalog.registry.at("request", pointer);
+    if (k in resource && isObject(schema) && schema["readOnly"] === true) out[k] = resource[k];
+  }
+  return out;
 }
 
 function remove(ctx: ResponseContext, route: ResourceRoute, key: string, id: string): ResponderAnswer {

@@ -33,8 +33,8 @@ const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null 
 
 /** Ref levels (nested `$ref`s crossed) from which only required properties are generated. */
 const REQUIRED_ONLY_LEVEL = 3;
-/** Ref level from which arrays hold at most one item. */
-const ONE_ITEM_LEVEL = 4;
+/** Ref level from which arrays hold at most one item (below it, one or two). */
+const ONE_ITEM_LEVEL = 2;
 /** Ref level from which arrays hold only `minItems` items and nullable values are null: recursion stops here. */
 const STOP_LEVEL = 6;
 /** Beyond this ref level nothing more is generated. */
@@ -52,6 +52,17 @@ const KEYWORDS = new Set([
 const SUBSCHEMA_SINGLE = ["additionalProperties", "additionalItems", "contains", "propertyNames", "not", "if", "then", "else"] as const;
 const SUBSCHEMA_LIST = ["allOf", "anyOf", "oneOf", "prefixItems"] as const;
 const SUBSCHEMA_MAP = ["properties", "patternProperties", "dependentSchemas"] as const;
+
+const NON_GENERATIVE = new Set(["examples", "default"]);
+
+/** A schema that accepts anything is generated as a string (rather than a random type): still valid, reads better. */
+function concrete(node: Node): Node {
+  if (node === true) return { type: "string" };
+  if (isObject(node) && Object.keys(node).every((k) => NON_GENERATIVE.has(k)) && node["examples"] === undefined && node["default"] === undefined) {
+    return { type: "string" };
+  }
+  return node;
+}
 
 function isNullSchema(s: unknown): boolean {
   return isObject(s) && s["type"] === "null" && Object.keys(s).every((k) => k === "type" || k === "description" || k === "title");
@@ -263,7 +274,7 @@ class Synthesizer {
               if (!keepOptional) continue;
               if (isObject(sub) && sub[hidden] === true) continue;
             }
-            props[name] = this.clean(sub, at(`/properties${toPointer([name])}`), level, depth + 1);
+            props[name] = concrete(this.clean(sub, at(`/properties${toPointer([name])}`), level, depth + 1));
           }
           out["properties"] = props;
           break;
@@ -277,8 +288,8 @@ class Synthesizer {
           break;
         }
         case "items": {
-          if (Array.isArray(value)) out["items"] = value.map((sub, i) => this.clean(sub, at(`/items/${i}`), level, depth + 1));
-          else out["items"] = this.clean(value, at("/items"), level, depth + 1);
+          if (Array.isArray(value)) out["items"] = value.map((sub, i) => concrete(this.clean(sub, at(`/items/${i}`), level, depth + 1)));
+          else out["items"] = concrete(this.clean(value, at("/items"), level, depth + 1));
           break;
         }
         case "allOf":
@@ -316,7 +327,12 @@ class Synthesizer {
       const max = typeof out["maxItems"] === "number" ? out["maxItems"] : Infinity;
       if (level >= STOP_LEVEL) out["maxItems"] = min;
       else if (level >= ONE_ITEM_LEVEL) out["maxItems"] = Math.max(min, Math.min(max, 1));
-      else out["maxItems"] = Math.max(min, Math.min(max, 2));
+      else {
+        // Lists near the top are not empty: one or two items.
+        const lo = Math.min(max, Math.max(min, 1));
+        out["minItems"] = lo;
+        out["maxItems"] = Math.max(lo, Math.min(max, 2));
+      }
     }
     // Integers and numbers without bounds: keep them small and positive (realism); the schema still decides validity.
     return out;
@@ -480,7 +496,8 @@ class Synthesizer {
       regenerated.push(e.instancePath);
       const path = fromPointer(e.instancePath);
       const schema = e.parentSchema;
-      actions.push({ path, run: () => ({ value: this.regenerate(schema, path, deriveSeed(seed, e.instancePath, "composite"), round, rootName), changed: true }) });
+      const ambiguous = e.keyword === "oneOf" && Array.isArray((e.params as { passingSchemas?: unknown }).passingSchemas);
+      actions.push({ path, run: () => ({ value: this.replacement(schema, path, deriveSeed(seed, e.instancePath, "composite"), round, rootName, ambiguous), changed: true }) });
     }
     const seen = new Set<string>();
     for (const e of errors) {
@@ -505,6 +522,7 @@ class Synthesizer {
       if (current === MISSING) continue;
       const result = action.run(current);
       if (!result.changed) continue;
+      if (result.value === DELETE && (action.path.length === 0 || !isObject(getPath(value, action.path.slice(0, -1))))) continue;
       value = setPath(value, action.path, result.value);
       repairs++;
     }
@@ -521,7 +539,7 @@ class Synthesizer {
     const schema = isObject(e.parentSchema) ? e.parentSchema : {};
     const regen = {
       replaces: true,
-      run: () => ({ value: this.regenerate(schema, path, seed, round, rootName), changed: true }),
+      run: () => ({ value: this.replacement(schema, path, seed, round, rootName, false), changed: true }),
     };
     const params = e.params as Record<string, unknown>;
     switch (e.keyword) {
@@ -536,7 +554,7 @@ class Synthesizer {
             if (!isObject(current)) return { value: current, changed: false };
             const props = isObject(schema["properties"]) ? schema["properties"] : {};
             const sub = props[name];
-            const v = sub !== undefined ? this.regenerate(sub, [...path, name], seed, round, rootName) : this.own({}, seed, { minimal: true, base: [...path, name], rootName });
+            const v = sub !== undefined ? this.regenerate(sub, [...path, name], seed, round, rootName).value : this.own({}, seed, { minimal: true, base: [...path, name], rootName });
             return { value: { ...current, [name]: v }, changed: true };
           },
         };
@@ -576,7 +594,7 @@ class Synthesizer {
             const integer = typeof current === "number" && Number.isInteger(current) && schema["type"] !== "number";
             const rng = createRng(seed);
             const v = numberIn(schema, integer || schema["type"] === "integer", { min: 1, max: 100, decimals: integer ? 0 : 2 }, rng.next);
-            return { value: v ?? this.regenerate(schema, path, seed, round, rootName), changed: true };
+            return { value: v ?? this.replacement(schema, path, seed, round, rootName, false), changed: true };
           },
         };
       case "maxLength":
@@ -587,7 +605,7 @@ class Synthesizer {
             if (typeof current === "string" && schema["pattern"] === undefined && schema["format"] === undefined) {
               return { value: [...current].slice(0, max).join(""), changed: true };
             }
-            return { value: this.regenerate(schema, path, seed, round, rootName), changed: true };
+            return { value: this.replacement(schema, path, seed, round, rootName, false), changed: true };
           },
         };
       case "minLength":
@@ -601,7 +619,7 @@ class Synthesizer {
               while ([...s].length < min) s += filler.slice(0, min - [...s].length);
               return { value: s, changed: true };
             }
-            return { value: this.regenerate(schema, path, seed, round, rootName), changed: true };
+            return { value: this.replacement(schema, path, seed, round, rootName, false), changed: true };
           },
         };
       case "maxItems":
@@ -619,7 +637,7 @@ class Synthesizer {
             if (!Array.isArray(current)) return { value: current, changed: false };
             const min = typeof schema["minItems"] === "number" ? schema["minItems"] : 0;
             const out = [...current];
-            for (let i = out.length; i < min; i++) out.push(this.regenerate(itemSchemaAt(schema, i), [...path, String(i)], deriveSeed(seed, i), round, rootName));
+            for (let i = out.length; i < min; i++) out.push(this.regenerate(itemSchemaAt(schema, i), [...path, String(i)], deriveSeed(seed, i), round, rootName).value);
             return { value: out, changed: true };
           },
         };
@@ -636,7 +654,7 @@ class Synthesizer {
               let key = JSON.stringify(item);
               for (let t = 0; seenItems.has(key) && t < 6; t++) {
                 if (out.length + (current.length - i) > min) break;
-                item = this.regenerate(itemSchemaAt(schema, i), [...path, String(i)], deriveSeed(seed, i, t), round + t, rootName);
+                item = this.regenerate(itemSchemaAt(schema, i), [...path, String(i)], deriveSeed(seed, i, t), round + t, rootName).value;
                 key = JSON.stringify(item);
               }
               if (seenItems.has(key)) continue;
@@ -653,7 +671,7 @@ class Synthesizer {
           run: (current) => {
             if (!Array.isArray(current)) return { value: current, changed: false };
             const contains = schema["contains"];
-            const v = this.regenerate(contains ?? {}, [...path, String(current.length)], seed, round, rootName);
+            const v = this.regenerate(contains ?? {}, [...path, String(current.length)], seed, round, rootName).value;
             return { value: [...current, v], changed: true };
           },
         };
@@ -682,12 +700,12 @@ class Synthesizer {
             const props = isObject(schema["properties"]) ? schema["properties"] : {};
             for (const [k, sub] of Object.entries(props)) {
               if (Object.keys(copy).length >= min) break;
-              if (!(k in copy)) copy[k] = this.regenerate(sub, [...path, k], deriveSeed(seed, k), round, rootName);
+              if (!(k in copy)) copy[k] = this.regenerate(sub, [...path, k], deriveSeed(seed, k), round, rootName).value;
             }
             const extra = schema["additionalProperties"];
             for (let i = 1; Object.keys(copy).length < min && extra !== false && i < 1000; i++) {
               const k = `key${i}`;
-              if (!(k in copy)) copy[k] = this.regenerate(isObject(extra) ? extra : {}, [...path, k], deriveSeed(seed, k), round, rootName);
+              if (!(k in copy)) copy[k] = this.regenerate(isObject(extra) ? extra : {}, [...path, k], deriveSeed(seed, k), round, rootName).value;
             }
             return { value: copy, changed: true };
           },
@@ -698,30 +716,41 @@ class Synthesizer {
   }
 
   /**
-   * A new value for a node, checked against that node's schema alone: json-schema-faker first (realistic,
-   * without examples), then the generators of this module (each branch of a composition in turn).
+   * The value that replaces a failing node: a regenerated one, or (when nothing valid for the node can be
+   * found and the node is an object's property) the property's removal, which is right whenever it is optional.
    */
-  regenerate(schema: unknown, path: string[], seed: number, round: number, rootName: string | undefined): unknown {
+  private replacement(schema: unknown, path: string[], seed: number, round: number, rootName: string | undefined, ambiguous: boolean): unknown {
+    const r = this.regenerate(schema, path, seed, round, rootName, ambiguous);
+    const last = path[path.length - 1];
+    if (!r.valid && last !== undefined && !/^\d+$/.test(last)) return DELETE;
+    return r.value;
+  }
+
+  /**
+   * A new value for a node, checked against that node's schema alone: json-schema-faker first (realistic,
+   * without examples), then the generators of this module (each branch of a composition in turn; for an
+   * ambiguous `oneOf`, branches with every optional property first, as they tell the branches apart).
+   */
+  regenerate(schema: unknown, path: string[], seed: number, round: number, rootName: string | undefined, ambiguous = false): { value: unknown; valid: boolean } {
     const level = Math.min(REQUIRED_ONLY_LEVEL, Math.floor(path.length / 2));
-    let last: unknown;
-    const accept = (v: unknown): boolean => {
-      if (v === undefined) return false;
-      last = v;
-      return this.validFor(schema, v);
-    };
     const base = path;
-    const tries: Array<() => unknown> = [
-      () => this.jsf(this.prepareNode(schema, level), deriveSeed(seed, "r1"), { realistic: round < 3, examples: false, optionals: 0.5, base, ...(rootName !== undefined ? { rootName } : {}) }),
+    const withName = rootName !== undefined ? { rootName } : {};
+    const tries: Array<() => unknown> = [];
+    const branches = branchCount(schema);
+    const perBranch = (variant: "b" | "bm" | "ba", b: number) => () =>
+      this.own(schema, deriveSeed(seed, variant, b), { minimal: variant === "bm", all: variant === "ba", base, rootName, branch: b, level });
+    if (ambiguous) for (let b = 0; b < branches; b++) tries.push(perBranch("ba", b));
+    tries.push(
+      () => this.jsf(this.prepareNode(schema, level), deriveSeed(seed, "r1"), { realistic: round < 3, examples: false, optionals: 0.5, base, ...withName }),
       () => this.own(schema, deriveSeed(seed, "o1"), { minimal: false, base, rootName, branch: round - 1, level }),
       () => this.own(schema, deriveSeed(seed, "o2"), { minimal: true, base, rootName, branch: round, level }),
-      () => this.jsf(this.prepareNode(schema, level), deriveSeed(seed, "r2"), { realistic: false, examples: false, optionals: 0, base, ...(rootName !== undefined ? { rootName } : {}) }),
-    ];
-    const branches = branchCount(schema);
+      () => this.jsf(this.prepareNode(schema, level), deriveSeed(seed, "r2"), { realistic: false, examples: false, optionals: 0, base, ...withName }),
+    );
     for (let b = 0; b < branches; b++) {
-      tries.push(() => this.own(schema, deriveSeed(seed, "b", b), { minimal: false, base, rootName, branch: b, level }));
-      tries.push(() => this.own(schema, deriveSeed(seed, "bm", b), { minimal: true, base, rootName, branch: b, level }));
-      tries.push(() => this.own(schema, deriveSeed(seed, "ba", b), { minimal: false, all: true, base, rootName, branch: b, level }));
+      tries.push(perBranch("b", b), perBranch("bm", b));
+      if (!ambiguous) tries.push(perBranch("ba", b));
     }
+    let last: unknown;
     for (const attempt of tries) {
       let v: unknown;
       try {
@@ -729,9 +758,11 @@ class Synthesizer {
       } catch {
         continue;
       }
-      if (accept(v)) return v;
+      if (v === undefined) continue;
+      last = v;
+      if (this.validFor(schema, v)) return { value: v, valid: true };
     }
-    return last ?? null;
+    return { value: last ?? null, valid: false };
   }
 
   // ------------------------------------------------------------ own generator
@@ -1048,6 +1079,11 @@ class OwnGenerator {
     return types[0] as string;
   }
 
+  private fitsAll(schemas: readonly unknown[], v: unknown): boolean {
+    if (schemas.length < 2) return true;
+    return schemas.every((s) => !isObject(s) || this.synth.pointerOf(s) === undefined || this.synth.validFor(s, v));
+  }
+
   private hint(path: readonly string[]): FieldHint {
     return hintOf(path, this.options.rootName);
   }
@@ -1173,7 +1209,10 @@ class OwnGenerator {
     for (const k of required) if (!keys.includes(k)) keys.push(k);
     for (const k of keys) {
       const s = schemaFor(k);
-      out[k] = s === undefined ? this.anyValue([...path, k]) : this.value(s, [...path, k], level, depth + 1);
+      const v = s === undefined ? this.anyValue([...path, k]) : this.value(s, [...path, k], level, depth + 1);
+      // An optional property whose schemas disagree (e.g. two allOf parts with other types) is left out.
+      if (!required.has(k) && !this.fitsAll(flat.properties.get(k) ?? [], v)) continue;
+      out[k] = v;
     }
     // minProperties: more declared properties, then made-up names where allowed.
     for (const k of flat.properties.keys()) {

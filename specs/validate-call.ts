@@ -97,8 +97,10 @@ export function validateCall(catalog: Catalog, name: string, rawArgs: unknown): 
   const byArg = new Map(tool.parameters.map((p) => [p.arg, p]));
   for (const p of tool.parameters) {
     const v = args[p.arg];
-    if (v === null && !p.required) {
-      delete args[p.arg]; // HTTP cannot send null for an optional parameter: treat as absent.
+    if (v === null) {
+      // HTTP cannot send null: an absent parameter (ajv would coerce null to "", 0 or false, and a
+      // required path parameter would become `/users/`); a required one is then reported as missing.
+      delete args[p.arg];
       continue;
     }
     if (v !== undefined) paramValues[p.arg] = v;

@@ -1,6 +1,8 @@
 import { Command, CommanderError } from "commander";
 import { createRequire } from "node:module";
 import { processIO, UsageError, UserError, type CliIO } from "./cli-io.js";
+import { generateCommand } from "./generate-command.js";
+import { runsCommand } from "./runs-command.js";
 import { callCommand, specCommand } from "./spec-commands.js";
 
 const require = createRequire(import.meta.url);
@@ -32,6 +34,8 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     .showHelpAfterError("(run with --help for usage)")
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
     .exitOverride();
+  program.addCommand(generateCommand(io, setExit));
+  program.addCommand(runsCommand(io));
   program.addCommand(specCommand(io, setExit));
   program.addCommand(callCommand(io, setExit));
   for (const cmd of program.commands) {

@@ -57,7 +57,7 @@ export function specCommand(io: CliIO, setExit: (code: number) => void): Command
           io.out(JSON.stringify({ file, ok: true, version: s.sourceVersion, operations, problems: s.warnings }) + "\n");
         } else {
           const w = s.warnings.length > 0 ? `, ${s.warnings.length} warning${s.warnings.length === 1 ? "" : "s"}` : "";
-          io.out(`ok   ${file} (OpenAPI ${s.sourceVersion}, ${operations} operations${w})\n`);
+          io.out(`ok   ${file} (OpenAPI ${s.sourceVersion}, ${operations} operation${operations === 1 ? "" : "s"}${w})\n`);
           for (const p of s.warnings) io.out(`  ${formatProblem(p)}\n`);
         }
       }

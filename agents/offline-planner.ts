@@ -1,0 +1,255 @@
+import type { Rng } from "../specs/seed.js";
+import { stableStringify } from "../specs/stable-stringify.js";
+import { validateCall } from "../specs/validate-call.js";
+import { templatesFor } from "./instruction-templates.js";
+import type { InstructionStyle, Plan, PlanLink, PlanRequest, PlanStep } from "./plan.js";
+import { chainCandidates, type ChainCandidate } from "./plan-chains.js";
+import { chooseValue, synthesizedValue } from "./plan-values.js";
+import { hasNounPhrase, renderInstruction } from "./render-instruction.js";
+import { toolArguments, type ArgumentInfo } from "./tool-arguments.js";
+import type { Toolbox, ToolboxEntry } from "./toolbox.js";
+import { coordinateOf, valueText } from "./value-phrase.js";
+import { identifierWords } from "./words.js";
+
+/** Knobs of the offline planner; the defaults follow API-Bank and the toolsim design. */
+export interface PlannerOptions {
+  /** Relative weights of dialogues with 1, 2 and 3 requests (API-Bank: about one in five has two). */
+  requestWeights?: readonly [number, number, number];
+  /** Probability that a request withholds one required value (default 0.2). */
+  withholdRate?: number;
+  /** Probability that a request is a chain, when its toolset allows one (default 0.4). */
+  chainRate?: number;
+  /** Probability that a request has 2-3 independent steps (default 0.2). */
+  multiStepRate?: number;
+}
+
+const DEFAULTS: Required<PlannerOptions> = { requestWeights: [0.78, 0.18, 0.04], withholdRate: 0.2, chainRate: 0.4, multiStepRate: 0.2 };
+
+const STYLES: readonly InstructionStyle[] = ["question", "imperative", "first-person"];
+
+/** Arguments that are plumbing rather than part of a user's goal (paging, formats, keys). */
+const PLUMBING = /^(limit|offset|page|page_size|per_page|pagesize|perpage|page_token|next_token|cursor|start|skip|top|fields|expand|embed|include_fields|format|output|callback|jsonp|pretty|api_key|apikey|key|token|access_token|sig|signature|nonce|idempotency_key|request_id|trace_id|correlation_id|version|api_version|v|debug|dir|direction|timestamp|ts|client_id|session|session_id)$/;
+
+interface DraftStep {
+  entry: ToolboxEntry;
+  args: Record<string, unknown>;
+  links: PlanLink[];
+}
+
+function weighted<T>(rng: Rng, items: readonly T[], weight: (item: T) => number): T {
+  const weights = items.map(weight);
+  const total = weights.reduce((a, b) => a + b, 0);
+  let r = rng.next() * total;
+  for (let i = 0; i < items.length; i++) {
+    r -= weights[i] as number;
+    if (r < 0) return items[i] as T;
+  }
+  return items[items.length - 1] as T;
+}
+
+function shuffled<T>(rng: Rng, items: readonly T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = rng.int(0, i);
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+/** Whether an optional argument is something a user would say (a filter, a detail), not plumbing. */
+export function isMeaningfulOptional(arg: ArgumentInfo): boolean {
+  if (arg.required || arg.deprecated || arg.readOnly || arg.wrappedBody) return false;
+  if (arg.in === "header" || arg.in === "cookie") return false;
+  if (PLUMBING.test(identifierWords(arg.name).join("_"))) return false;
+  if (/deprecated|internal use|for debugging/i.test(arg.description)) return false;
+  if (arg.type === "object" && arg.enum === undefined) return false;
+  if (arg.format === "binary" || arg.format === "byte") return false;
+  return true;
+}
+
+function toolWeight(entry: ToolboxEntry): number {
+  const m = entry.tool.operation.method;
+  return m === "get" ? 2 : m === "post" ? 1.5 : 1;
+}
+
+/** Which argument names a validation issue is about. */
+function issueArgs(entry: ToolboxEntry, location: readonly string[]): string[] {
+  const [where, name] = location;
+  if (name === undefined) return [];
+  if (where === "path" || where === "query" || where === "header" || where === "cookie") {
+    return entry.tool.parameters.filter((p) => p.in === where && p.name === name).map((p) => p.arg);
+  }
+  if (where === "body") {
+    const body = entry.tool.body;
+    if (body?.mode === "wrapped" && body.arg !== undefined) return [body.arg];
+    return [name];
+  }
+  if (where === "arguments") return [name];
+  return [];
+}
+
+/** Fills a step's arguments: the required ones and sometimes one or two meaningful optional ones, valid against the spec. */
+function fillStep(entry: ToolboxEntry, links: PlanLink[], shared: Map<string, unknown>, rng: Rng): DraftStep {
+  const catalog = entry.toolset.catalog;
+  const infos = toolArguments(catalog, entry.tool);
+  const linked = new Set(links.map((l) => l.arg));
+  const required = infos.filter((a) => a.required && !linked.has(a.name));
+  const optional = infos.filter((a) => !linked.has(a.name) && isMeaningfulOptional(a));
+  const weights = required.length === 0 ? [0.25, 0.5, 0.25] : [0.55, 0.33, 0.12];
+  const count = Math.min(optional.length, weighted(rng, [0, 1, 2], (n) => weights[n] as number));
+  const picked = shuffled(rng, optional).slice(0, count);
+  // A change with nothing to change is no request: an update sets at least one body field.
+  const method = entry.tool.operation.method;
+  if ((method === "put" || method === "patch") && ![...required, ...picked].some((a) => a.in === "body")) {
+    const field = optional.find((a) => a.in === "body" && !picked.includes(a)) ?? infos.find((a) => a.in === "body" && !a.readOnly && !linked.has(a.name) && !required.includes(a));
+    if (field) picked.push(field);
+  }
+  const chosen = new Set([...required, ...picked].map((a) => a.name));
+  const args: Record<string, unknown> = {};
+  for (const arg of infos) {
+    if (!chosen.has(arg.name)) continue;
+    const known = shared.get(arg.name);
+    args[arg.name] = known !== undefined && rng.chance(0.85) ? structuredClone(known) : chooseValue(entry, arg, rng).value;
+  }
+  // Linked arguments are unknown until the earlier call answers: a stand-in value checks the rest.
+  const standIns: Record<string, unknown> = {};
+  for (const arg of infos) if (linked.has(arg.name)) standIns[arg.name] = synthesizedValue(entry, arg, 1) ?? arg.examples[0] ?? (arg.type === "integer" || arg.type === "number" ? 1 : "x");
+  for (let round = 0; round < 4; round++) {
+    const checked = validateCall(catalog, entry.tool.name, { ...args, ...standIns });
+    if (checked.ok) break;
+    const bad = new Set(checked.errors.flatMap((e) => issueArgs(entry, e.location)));
+    if (bad.size === 0) break;
+    for (const name of bad) {
+      if (linked.has(name) || !(name in args)) continue;
+      const info = infos.find((a) => a.name === name);
+      if (!info || !info.required || round >= 2) {
+        delete args[name];
+        continue;
+      }
+      // Examples and fixtures can be wrong; a synthesized value follows the schema.
+      args[name] = synthesizedValue(entry, info, 7919 * (round + 1) + rng.int(0, 1000)) ?? args[name];
+    }
+  }
+  for (const [name, value] of Object.entries(args)) if (!shared.has(name)) shared.set(name, value);
+  return { entry, args, links };
+}
+
+function chainSteps(chains: readonly ChainCandidate[], rng: Rng, shared: Map<string, unknown>): DraftStep[] {
+  const first = weighted(rng, chains, (c) => (c.to.tool.operation.method === "get" ? 3 : 1) * (c.direct ? 1.5 : 1));
+  const order: { entry: ToolboxEntry; links: PlanLink[] }[] = [
+    { entry: first.from, links: [] },
+    { entry: first.to, links: first.links.map((l) => ({ arg: l.arg, fromStep: 0, field: l.field })) },
+  ];
+  // Sometimes a third step hangs off the first or the second ("... and its nutrition facts too").
+  if (rng.chance(0.25)) {
+    const more = chains.filter((c) => (c.from === first.from || c.from === first.to) && c.to !== first.from && c.to !== first.to && c.to.tool.operation.method === "get");
+    if (more.length > 0) {
+      const next = rng.pick(more);
+      const fromStep = next.from === first.from ? 0 : 1;
+      order.push({ entry: next.to, links: next.links.map((l) => ({ arg: l.arg, fromStep, field: l.field })) });
+    }
+  }
+  return order.map((o) => fillStep(o.entry, o.links, shared, rng));
+}
+
+/** The required, unlinked, simple values of a request that could be held back: `step:arg`. */
+function withholdable(steps: readonly DraftStep[]): { key: string; value: unknown }[] {
+  const out: { key: string; value: unknown }[] = [];
+  steps.forEach((step, i) => {
+    const infos = toolArguments(step.entry.toolset.catalog, step.entry.tool);
+    for (const arg of infos) {
+      if (!arg.required || arg.wrappedBody || arg.in === "header" || arg.in === "cookie") continue;
+      if (step.links.some((l) => l.arg === arg.name)) continue;
+      const value = step.args[arg.name];
+      if (typeof value !== "string" && typeof value !== "number") continue;
+      if (valueText(value).trim().length < 2 && typeof value === "string") continue;
+      out.push({ key: `${i}:${arg.name}`, value });
+    }
+  });
+  return out;
+}
+
+function textHas(text: string, value: unknown): boolean {
+  return text.toLowerCase().includes(valueText(value).toLowerCase());
+}
+
+function toRequest(steps: readonly DraftStep[], withheld: string[], style: InstructionStyle, template: number): PlanRequest {
+  const planSteps: PlanStep[] = steps.map((s) => ({ toolset: s.entry.toolset.name, tool: s.entry.name, args: s.args, links: s.links }));
+  return { steps: planSteps, withheld, style, template };
+}
+
+/** Plans one request on one toolset: its steps (single, independent or chained), what it withholds, and its wording. */
+function planRequest(toolbox: Toolbox, toolset: string, position: number, rng: Rng, options: Required<PlannerOptions>): PlanRequest {
+  const entries = toolbox.ofToolset(toolset).filter((e) => !e.tool.deprecated);
+  const chains = chainCandidates(toolbox).filter((c) => c.from.toolset.name === toolset);
+  const withhold = rng.chance(options.withholdRate);
+  let steps: DraftStep[] = [];
+  let candidates: { key: string; value: unknown }[] = [];
+  // When the request is to withhold a value, a few drafts are tried until one has a value to withhold.
+  for (let attempt = 0; attempt < (withhold ? 6 : 1); attempt++) {
+    const shared = new Map<string, unknown>();
+    const r = rng.next();
+    if (chains.length > 0 && r < options.chainRate) steps = chainSteps(chains, rng, shared);
+    else if (entries.length >= 2 && r < options.chainRate + options.multiStepRate) {
+      const n = entries.length >= 3 && rng.chance(0.2) ? 3 : 2;
+      const picked: ToolboxEntry[] = [];
+      while (picked.length < n) picked.push(weighted(rng, entries.filter((e) => !picked.includes(e)), toolWeight));
+      steps = picked.map((e) => fillStep(e, [], shared, rng));
+    } else steps = [fillStep(weighted(rng, entries, toolWeight), [], shared, rng)];
+    candidates = withholdable(steps);
+    if (!withhold || candidates.length > 0) break;
+  }
+
+  const style = rng.pick(STYLES);
+  const draft = toRequest(steps, [], style, 0);
+  const template = rng.pick(templatesFor(style, hasNounPhrase(draft, toolbox)));
+  if (!withhold || candidates.length === 0) return toRequest(steps, [], style, template);
+
+  // Withhold one value (every step that uses the same value keeps it back too), unless the wording would still say it.
+  for (const candidate of shuffled(rng, candidates)) {
+    const same = stableStringify(candidate.value);
+    const withheld = candidates.filter((c) => stableStringify(c.value) === same).map((c) => c.key);
+    // Coordinates go together: holding back a latitude holds back its longitude.
+    const [stepText, argName] = candidate.key.split(":") as [string, string];
+    const axis = coordinateOf(argName);
+    if (axis) {
+      const step = steps[Number(stepText)] as DraftStep;
+      for (const other of Object.keys(step.args)) {
+        const c = coordinateOf(other);
+        if (c && c.prefix === axis.prefix && !withheld.includes(`${stepText}:${other}`)) withheld.push(`${stepText}:${other}`);
+      }
+    }
+    const request = toRequest(steps, withheld, style, template);
+    const hiddenValues = withheld.map((key) => {
+      const [i, arg] = key.split(":") as [string, string];
+      return steps[Number(i)]?.args[arg];
+    });
+    const hiddenKeys = new Set(hiddenValues.map((v) => stableStringify(v)));
+    const mentionedElsewhere = steps.some((s, i) => Object.entries(s.args).some(([arg, v]) => !withheld.includes(`${i}:${arg}`) && hiddenKeys.has(stableStringify(v))));
+    if (mentionedElsewhere) continue;
+    const text = renderInstruction(request, toolbox, position);
+    if (hiddenValues.some((v) => textHas(text, v))) continue;
+    return request;
+  }
+  return toRequest(steps, [], style, template);
+}
+
+/**
+ * The offline user's hidden goal for an episode: mostly one request, sometimes two or three
+ * (API-Bank); each request 1-3 steps on the episode's toolbox, chains linking a result field to a
+ * later argument, values from fixtures, enums, examples and synthesis, valid against the spec.
+ * All randomness comes from `rng`.
+ */
+export function planEpisode(toolbox: Toolbox, rng: Rng, options: PlannerOptions = {}): Plan {
+  const o: Required<PlannerOptions> = { ...DEFAULTS, ...options };
+  const toolsets = [...new Set(toolbox.entries.filter((e) => !e.tool.deprecated).map((e) => e.toolset.name))];
+  if (toolsets.length === 0) return { requests: [] };
+  const count = weighted(rng, [1, 2, 3], (n) => o.requestWeights[n - 1] ?? 0);
+  const requests: PlanRequest[] = [];
+  let toolset = rng.pick(toolsets);
+  for (let i = 0; i < count; i++) {
+    if (i > 0 && toolsets.length > 1 && rng.chance(0.4)) toolset = rng.pick(toolsets.filter((t) => t !== toolset));
+    requests.push(planRequest(toolbox, toolset, i, rng, o));
+  }
+  return { requests };
+}

@@ -1,0 +1,226 @@
+import { createRng, deriveSeed, type Rng } from "../specs/seed.js";
+import { stableStringify } from "../specs/stable-stringify.js";
+import { FOLLOW_UP_OPENERS, INSTRUCTION_TEMPLATES, templatesFor } from "./instruction-templates.js";
+import { operationGoal, type OperationGoal } from "./operation-goal.js";
+import type { PlanRequest, PlanStep } from "./plan.js";
+import { chainCandidates, type ChainCandidate, type ChainKind } from "./plan-chains.js";
+import { toolArguments } from "./tool-arguments.js";
+import type { Toolbox, ToolboxEntry } from "./toolbox.js";
+import { coordinateOf, coordinatePhrase, isIdName, settingPhrase, valuePhrase } from "./value-phrase.js";
+import { decapitalize, gerundPhrase, identifierWords, joinList, singular } from "./words.js";
+
+/** A clause of a request: a verb (`show me`, `find`) and what follows it. */
+interface Clause {
+  verb: string;
+  rest: string;
+}
+
+type Form = "you" | "me" | "ing";
+
+function clauseText(c: Clause, form: Form): string {
+  let verb = c.verb;
+  if (form === "me") verb = verb.replace(/^show me\b/, "see").replace(/^tell me\b/, "know").replace(/^help me\b/, "");
+  if (form === "ing") verb = gerundPhrase(verb);
+  return [verb.trim(), c.rest].filter((s) => s !== "").join(" ");
+}
+
+function norm(s: string): string {
+  return s.toLowerCase().replace(/[^a-z0-9]/g, "");
+}
+
+/** The seed of a request's wording: a function of the request alone, so the same plan always reads the same. */
+export function wordingSeed(request: PlanRequest, position: number): number {
+  return deriveSeed(0x0ff1ce, "instruction", position, stableStringify(request));
+}
+
+/** The value phrases of one step: every planned, mentioned argument in the tool's order (coordinates in pairs). */
+export function stepPhrases(entry: ToolboxEntry, step: PlanStep, hidden: ReadonlySet<string>, goal: OperationGoal, rng: Rng): string[] {
+  const infos = toolArguments(entry.toolset.catalog, entry.tool);
+  const linked = new Set(step.links.map((l) => l.arg));
+  const said = infos.filter((a) => a.name in step.args && !linked.has(a.name) && !hidden.has(a.name));
+  const phrases: string[] = [];
+  const done = new Set<string>();
+  // A change says its new values together: "setting the status to cancelled and the end to ...".
+  const settings: string[] = [];
+  const changes = goal.kind === "update";
+  for (const arg of said) {
+    if (done.has(arg.name)) continue;
+    if (changes && arg.in === "body") {
+      settings.push(settingPhrase(arg, step.args[arg.name]));
+      done.add(arg.name);
+      continue;
+    }
+    const coordinate = coordinateOf(arg.name);
+    if (coordinate) {
+      const partner = said.find((b) => b !== arg && !done.has(b.name) && coordinateOf(b.name)?.prefix === coordinate.prefix && coordinateOf(b.name)?.axis !== coordinate.axis);
+      if (partner) {
+        const [lat, lon] = coordinate.axis === "lat" ? [arg, partner] : [partner, arg];
+        phrases.push(coordinatePhrase(coordinate.prefix, step.args[lat.name], step.args[lon.name], rng));
+        done.add(arg.name).add(partner.name);
+        continue;
+      }
+    }
+    phrases.push(valuePhrase(arg, step.args[arg.name], goal, rng));
+    done.add(arg.name);
+  }
+  if (settings.length > 0) phrases.push(`${rng.pick(["setting", "changing", "updating"])} ${joinList(settings)}`);
+  return phrases;
+}
+
+function identifies(entry: ToolboxEntry, step: PlanStep, hidden: ReadonlySet<string>): boolean {
+  return Object.keys(step.args).some((a) => !hidden.has(a) && isIdName(a)) || step.links.length > 0 || entry.tool.parameters.some((p) => p.in === "path" && p.arg in step.args && !hidden.has(p.arg));
+}
+
+function withObject(goal: OperationGoal, definite: boolean): string {
+  return definite ? goal.object.replace(/^(a|an)\s/i, "the ") : goal.object;
+}
+
+/** The clause of a step that stands on its own (no value from an earlier step). */
+function plainClause(entry: ToolboxEntry, step: PlanStep, hidden: ReadonlySet<string>, rng: Rng): Clause {
+  const goal = operationGoal(entry.tool);
+  const verb = rng.pick(goal.verbs);
+  const phrases = stepPhrases(entry, step, hidden, goal, rng);
+  const object = withObject(goal, identifies(entry, step, hidden));
+  return { verb, rest: [object, ...phrases].filter((s) => s !== "").join(" ") };
+}
+
+/** What a chain looks like between two steps: from the toolbox's chain candidates, else guessed from the links. */
+function chainOf(toolbox: Toolbox, from: ToolboxEntry, to: ToolboxEntry, step: PlanStep): Pick<ChainCandidate, "kind" | "direct" | "coordinates" | "noun"> {
+  const found = chainCandidates(toolbox).find((c) => c.from === from && c.to === to && c.links.every((l) => step.links.some((s) => s.arg === l.arg)));
+  if (found) return found;
+  const kind: ChainKind = from.tool.operation.method === "post" ? "create" : step.links.some((l) => /(^|\.)\d+(\.|$)/.test(l.field)) ? "search" : "lookup";
+  const coordinates = step.links.every((l) => coordinateOf(l.arg) !== undefined);
+  const first = step.links.find((l) => coordinateOf(l.arg) === undefined);
+  const noun = first ? identifierWords(first.arg).slice(0, -1).join(" ") || operationGoal(to.tool).noun : "place";
+  return { kind, direct: true, coordinates, noun };
+}
+
+const SEARCH_REFERENCES = ["the first one", "the first result", "the top result", "the first match"];
+const GENERIC_LISTS = /^(|items|results|data|records|entries|hits|list|content|values|matches|rows|docs|documents|objects|elements)$/i;
+
+/** How the user points at the item of a search result: "the first one", or "the first album" for a named list. */
+function searchReference(from: ToolboxEntry, step: PlanStep, rng: Rng): string {
+  const path = step.links[0]?.field.split(".") ?? [];
+  const at = path.indexOf("0");
+  const list = at > 0 ? (path[at - 1] ?? "") : "";
+  // A list inside one read thing (an order's items) is named; a search's own results are "the first one".
+  const readsOne = /\}$/.test(from.tool.operation.path);
+  if (GENERIC_LISTS.test(list) && !(readsOne && list !== "")) return rng.pick(SEARCH_REFERENCES);
+  const noun = identifierWords(singular(list)).join(" ");
+  return rng.pick([`the first ${noun}`, `the top ${noun}`]);
+}
+
+/** The clause of a step whose values come from an earlier one ("and show me the details of the first one"). */
+function linkedClause(toolbox: Toolbox, from: ToolboxEntry, entry: ToolboxEntry, step: PlanStep, hidden: ReadonlySet<string>, rng: Rng): Clause {
+  const goal = operationGoal(entry.tool);
+  const chain = chainOf(toolbox, from, entry, step);
+  const phrases = stepPhrases(entry, step, hidden, goal, rng);
+  const tail = phrases.length > 0 ? " " + phrases.join(" ") : "";
+  const ref = chain.kind === "search" ? searchReference(from, step, rng) : "it";
+  const verb = rng.pick(goal.verbs);
+  const definite = goal.definite ?? withObject(goal, true);
+  if (chain.coordinates) {
+    if (chain.kind === "search") return { verb, rest: `${definite} for ${ref}${tail}` };
+    return { verb, rest: `${definite} there${tail}` };
+  }
+  if (!chain.direct) {
+    const noun = chain.noun;
+    if (chain.kind === "search") return { verb: rng.pick(["show me", "look up", "get"]), rest: `${rng.pick([`the ${noun} of`, `the ${noun} for`])} ${ref}${tail}` };
+    return { verb: rng.pick(["show me", "look up", "get"]), rest: `its ${noun}${tail}` };
+  }
+  const readsItself = goal.kind === "get" && (goal.object.includes(chain.noun) || norm(singular(goal.noun)) === norm(singular(chain.noun)));
+  if (readsItself) {
+    if (chain.kind === "search") return rng.pick([{ verb: "show me", rest: `the full details of ${ref}${tail}` }, { verb: rng.pick(["get", "pull up"]), rest: `the details of ${ref}${tail}` }, { verb: "open", rest: `${ref}${tail}` }]);
+    if (chain.kind === "create") {
+      const noun = goal.noun || chain.noun;
+      return rng.pick([{ verb: "show me", rest: `the saved ${noun}${tail}` }, { verb: "fetch", rest: `it again to check it was saved${tail}` }, { verb: "open", rest: `the new ${noun}${tail}` }]);
+    }
+    return { verb: rng.pick(["show me", "get"]), rest: `its full details${tail}` };
+  }
+  if (goal.kind === "get" || goal.kind === "check") {
+    const about = chain.kind === "search" ? rng.pick(["of", "for"]) : "for";
+    return { verb, rest: `${goal.kind === "check" ? goal.object : definite} ${about} ${ref}${tail}` };
+  }
+  // Change, delete or act on the earlier result: its noun phrase becomes the reference.
+  const m = /^((?:to|for|on|from|with|into|at)\s+)?(?:a|an|the|my|your)\s+\S+.*$/i.exec(goal.object);
+  const object = m ? `${m[1] ?? ""}${ref}` : goal.object === "" ? ref : `${goal.object} for ${ref}`;
+  return { verb, rest: `${object}${tail}` };
+}
+
+/** Everything a template needs, for one request. */
+export interface RequestWording {
+  vp: string;
+  selfVp: string;
+  ing: string;
+  np?: string;
+}
+
+/** Words a request: its steps as clauses joined naturally, chains as one goal. */
+export function requestWording(request: PlanRequest, toolbox: Toolbox, rng: Rng): RequestWording {
+  const hiddenOf = (i: number): Set<string> =>
+    new Set(request.withheld.filter((w) => w.startsWith(`${i}:`)).map((w) => w.slice(w.indexOf(":") + 1)));
+  const entries = request.steps.map((s) => {
+    const e = toolbox.get(s.tool);
+    if (!e) throw new Error(`plan names a tool that is not in the toolbox: ${s.tool}`);
+    return e;
+  });
+  const clauses: Clause[] = [];
+  const connectors: string[] = [];
+  request.steps.forEach((step, i) => {
+    const entry = entries[i] as ToolboxEntry;
+    const fromIndex = step.links[0]?.fromStep;
+    const from = fromIndex !== undefined ? entries[fromIndex] : undefined;
+    clauses.push(from ? linkedClause(toolbox, from, entry, step, hiddenOf(i), rng) : plainClause(entry, step, hiddenOf(i), rng));
+    if (i === 0) return;
+    const last = i === request.steps.length - 1;
+    if (from) connectors.push(request.steps.length > 2 && last ? rng.pick([", and ", ", and then "]) : rng.pick([" and ", ", then ", ", and then "]));
+    else if (request.steps.length > 2 && !last) connectors.push(rng.pick([", ", ", then "]));
+    else connectors.push(request.steps.length > 2 ? rng.pick([", and then ", ", and finally "]) : rng.pick([", and then ", " and also ", ", then ", " and "]));
+  });
+  const join = (form: Form): string => clauses.map((c, i) => (i === 0 ? "" : connectors[i - 1]) + clauseText(c, form)).join("");
+  const out: RequestWording = { vp: join("you"), selfVp: join("me"), ing: join("ing") };
+  const only = request.steps[0];
+  const entry = entries[0];
+  if (request.steps.length === 1 && only && entry && only.links.length === 0) {
+    const goal = operationGoal(entry.tool);
+    if (nounPhraseGoal(goal)) {
+      const phrases = stepPhrases(entry, only, hiddenOf(0), goal, rng);
+      out.np = [goal.definite, ...phrases].join(" ");
+    }
+  }
+  return out;
+}
+
+/** Whether a request can be worded with a noun-phrase template ("What's the forecast in Paris?"). */
+export function hasNounPhrase(request: PlanRequest, toolbox: Toolbox): boolean {
+  const only = request.steps[0];
+  if (request.steps.length !== 1 || !only || only.links.length > 0) return false;
+  const entry = toolbox.get(only.tool);
+  return entry !== undefined && nounPhraseGoal(operationGoal(entry.tool));
+}
+
+/** Goals about one definite thing ("the daily forecast", "my profile"), which read well as "What's ...?". */
+function nounPhraseGoal(goal: OperationGoal): goal is OperationGoal & { definite: string } {
+  return goal.definite !== undefined && !/^(a|an|one)\s/i.test(goal.object);
+}
+
+/**
+ * The instruction text of a request: its template filled with the request's wording. The wording's
+ * choices are seeded by the request itself, so a plan always gives the same text. `position` is the
+ * request's index in the dialogue; later requests open with a follow-up ("One more thing: ...").
+ */
+export function renderInstruction(request: PlanRequest, toolbox: Toolbox, position: number): string {
+  const rng = createRng(wordingSeed(request, position));
+  const wording = requestWording(request, toolbox, rng);
+  let index = request.template;
+  let template = index !== undefined ? INSTRUCTION_TEMPLATES[index] : undefined;
+  if (!template || (template.needsNounPhrase && wording.np === undefined)) {
+    const fits = templatesFor(request.style, wording.np !== undefined);
+    index = rng.pick(fits);
+    template = INSTRUCTION_TEMPLATES[index] as (typeof INSTRUCTION_TEMPLATES)[number];
+  }
+  const text = template.render(wording).replace(/\s+/g, " ").replace(/\s+([,.?])/g, "$1").trim();
+  if (position === 0) return text;
+  const opener = rng.pick(FOLLOW_UP_OPENERS);
+  return /[:,] $/.test(opener) ? opener + decapitalize(text) : opener + text;
+}

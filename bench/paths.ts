@@ -1,0 +1,29 @@
+/** Where the bench finds the repository and the shared corpora, and how it names figures after files. */
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The repository root. */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+/** The shared OpenAPI corpora (`oas3/`, `swagger2/`), next to the repository. */
+export const CORPORA = resolve(ROOT, "..", "shared", "corpora", "openapi");
+
+/** `drchrono.com.json` -> `drchrono_com`: a file name as part of a figure name. */
+export function figureLabel(file: string): string {
+  return basename(file).replace(/\.(json|ya?ml)$/i, "").replace(/[^a-zA-Z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+}
+
+/** The n largest spec files of a folder, largest first (none when the folder is absent). */
+export function largestSpecs(folder: string, n: number): string[] {
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder)
+    .filter((f) => /\.(json|ya?ml)$/i.test(f))
+    .map((f) => ({ path: join(folder, f), size: statSync(join(folder, f)).size }))
+    .sort((a, b) => b.size - a.size)
+    .slice(0, n)
+    .map((f) => f.path);
+}
+
+/** Rounds per figure (default 7) and the length of one timed round of calls (default 1000 ms). */
+export const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 7);
+export const ROUND_MS = Number(process.env["BENCH_ROUND_MS"] ?? 1000);

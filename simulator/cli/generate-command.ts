@@ -1,0 +1,117 @@
+import { Command, Option } from "commander";
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { bundledToolsetsDir, loadToolsets } from "../../toolsets/load-toolset.js";
+import { formatProblem } from "../../specs/spec-problem.js";
+import { formatSummary } from "../format-summary.js";
+import { Progress } from "../progress.js";
+import { DEFAULT_RUN_CONFIG, readConfigFile, type RunConfig } from "../run-config.js";
+import { createSimulation } from "../simulation.js";
+import { UsageError, UserError, type CliIO } from "./cli-io.js";
+import { parseInteger } from "./parse-options.js";
+import type { Level } from "../../agents/agent-context.js";
+
+interface GenerateOptions {
+  toolsets?: string[];
+  episodes?: string;
+  concurrency?: string;
+  seed?: string;
+  level?: Level;
+  out?: string;
+  resume?: boolean;
+  config?: string;
+  maxSteps?: string;
+}
+
+function timestampFolder(now: Date): string {
+  const p = (n: number): string => String(n).padStart(2, "0");
+  return `runs/${now.getFullYear()}${p(now.getMonth() + 1)}${p(now.getDate())}-${p(now.getHours())}${p(now.getMinutes())}${p(now.getSeconds())}`;
+}
+
+/** Settings from defaults, then the config file, then the command line. */
+async function resolveConfig(opts: GenerateOptions, io: CliIO): Promise<RunConfig> {
+  let fromFile: Partial<RunConfig> = {};
+  const configPath = opts.config ?? (existsSync("toolsim.config.yaml") ? "toolsim.config.yaml" : undefined);
+  if (configPath !== undefined) {
+    const read = await readConfigFile(configPath);
+    if (!read.ok) throw new UserError(read.errors.join("\n"));
+    fromFile = read.value;
+    if (fromFile.toolsets) fromFile.toolsets = fromFile.toolsets.map((t) => resolve(dirname(configPath), t));
+    if (opts.config === undefined) io.err(`toolsim: using ${configPath}\n`);
+  }
+  const config: RunConfig = { ...DEFAULT_RUN_CONFIG, ...fromFile };
+  if (opts.toolsets && opts.toolsets.length > 0) config.toolsets = opts.toolsets;
+  config.episodes = parseInteger("--episodes", opts.episodes, 1) ?? config.episodes;
+  config.concurrency = parseInteger("--concurrency", opts.concurrency, 1) ?? config.concurrency;
+  config.seed = parseInteger("--seed", opts.seed) ?? config.seed;
+  config.maxSteps = parseInteger("--max-steps", opts.maxSteps, 1) ?? config.maxSteps;
+  if (opts.level) config.level = opts.level;
+  if (opts.out) config.out = opts.out;
+  return config;
+}
+
+/** `toolsim generate`: runs a simulation and writes a run folder. */
+export function generateCommand(io: CliIO, setExit: (code: number) => void): Command {
+  return new Command("generate")
+    .description("simulate episodes over toolsets and write a run folder (offline by default: no network, no model)")
+    .option("--toolsets <paths...>", "toolset files or folders (default: the bundled toolsets)")
+    .option("--episodes <n>", `number of episodes (default ${DEFAULT_RUN_CONFIG.episodes})`)
+    .option("--concurrency <k>", `episodes in flight (default ${DEFAULT_RUN_CONFIG.concurrency})`)
+    .option("--seed <s>", `run seed (default ${DEFAULT_RUN_CONFIG.seed})`)
+    .addOption(new Option("--level <level>", "API-Bank level").choices(["call", "retrieve", "plan"]))
+    .option("--max-steps <n>", `assistant steps per request (default ${DEFAULT_RUN_CONFIG.maxSteps})`)
+    .option("--out <dir>", "run folder (default runs/<time>)")
+    .option("--resume", "continue the run in --out after an interruption")
+    .option("--config <file>", "settings file (default ./toolsim.config.yaml when present)")
+    .action(async (opts: GenerateOptions) => {
+      const config = await resolveConfig(opts, io);
+      if (opts.resume && !opts.out && !config.out) throw new UsageError("--resume needs --out DIR: the run folder to continue");
+      const paths = config.toolsets.length > 0 ? config.toolsets : [bundledToolsetsDir()];
+      for (const p of paths) if (!existsSync(p)) throw new UserError(`no such toolset file or folder: ${p}`);
+      const { toolsets, problems } = await loadToolsets(paths);
+      for (const p of problems) io.err(`toolsim: skipped: ${formatProblem(p)}\n`);
+      if (toolsets.length === 0) throw new UserError(`no toolset could be loaded from ${paths.join(", ")}`);
+      const out = config.out ?? timestampFolder(new Date());
+      const sim = createSimulation({
+        toolsets,
+        episodes: config.episodes,
+        seed: config.seed,
+        level: config.level,
+        concurrency: config.concurrency,
+        maxSteps: config.maxSteps,
+        out,
+        resume: opts.resume === true,
+      });
+      io.err(`toolsim: ${config.episodes} episodes over ${toolsets.length} toolsets (level ${config.level}, seed ${config.seed}) -> ${out}\n`);
+      const progress = new Progress(io);
+      let interrupts = 0;
+      const onSigint = (): void => {
+        interrupts++;
+        if (interrupts === 1) {
+          io.err("\ntoolsim: stopping after the episodes in flight (Ctrl-C again to quit at once; the run stays resumable)\n");
+          sim.stop();
+        } else process.exit(130);
+      };
+      process.on("SIGINT", onSigint);
+      try {
+        const result = await sim.run({
+          onEpisode: (_i, _events, s) => progress.update({ done: s.episodes, total: config.episodes, accepted: s.accepted, errors: s.errors }),
+        });
+        const s = result.summary;
+        progress.finish({ done: s.episodes, total: config.episodes, accepted: s.accepted, errors: s.errors });
+        io.out(formatSummary(s, out));
+        if (result.interrupted) {
+          io.out(`interrupted after ${s.episodes} of ${config.episodes} episodes; continue with:\n  npx toolsim generate --resume --out ${out}\n`);
+          setExit(130);
+        } else {
+          io.out(`corpus: ${join(out, "corpus.jsonl")} (${s.accepted} accepted), rejected: ${join(out, "rejected.jsonl")}\n`);
+        }
+      } catch (e) {
+        const code = (e as { code?: string }).code;
+        if (code === "run.exists" || code === "run.mismatch") throw new UserError((e as Error).message);
+        throw e;
+      } finally {
+        process.off("SIGINT", onSigint);
+      }
+    });
+}

@@ -1,0 +1,189 @@
+import type { Level } from "../agents/agent-context.js";
+import { ChatModelAssistant } from "../agents/chat-model-assistant.js";
+import { OfflineChatModel } from "../agents/offline-chat-model.js";
+import { RuleTester } from "../agents/offline-tester.js";
+import { OfflineUser } from "../agents/offline-user.js";
+import { SimulatedExecutor } from "../agents/simulated-executor.js";
+import type { EpisodeToolset } from "../agents/toolbox.js";
+import { contentHash, currentVersions, RunStore, type RunInfo } from "./run-store.js";
+import type { RunSummary } from "./run-summary.js";
+import { SummaryBuilder } from "./run-summary.js";
+import { EventBus, type Clock, type Listener } from "./event-bus.js";
+import type { SimEvent, SimEventType } from "./events.js";
+import { runEpisode, type EpisodeAgents } from "./run-episode.js";
+import { schedule } from "./scheduler.js";
+import { stableStringify } from "../specs/stable-stringify.js";
+
+/** Options of a simulation. */
+export interface SimulationOptions {
+  /** The world: loaded toolsets (see `toolsets/load-toolset.ts`). */
+  toolsets: EpisodeToolset[];
+  episodes?: number;
+  seed?: number;
+  level?: Level;
+  concurrency?: number;
+  /** Assistant steps per request. */
+  maxSteps?: number;
+  /** Run folder; without it the run is not written (subscribe to events instead). */
+  out?: string;
+  /** Continue the run in `out`. */
+  resume?: boolean;
+  /** Replace any of the four agents; the offline ones by default. */
+  agents?: Partial<EpisodeAgents>;
+  /** Injectable clock (event times). */
+  clock?: Clock;
+  /** Extra settings recorded in run.json. */
+  config?: Record<string, unknown>;
+}
+
+/** The outcome of `Simulation.run`. */
+export interface RunResult {
+  runId: string;
+  /** The run folder, when written. */
+  dir?: string;
+  summary: RunSummary;
+  /** Episodes run in this call (a resumed run counts only the new ones). */
+  ran: number;
+  /** True when the run stopped early (`stop()`, Ctrl-C); resumable. */
+  interrupted: boolean;
+}
+
+/** The offline agents: deterministic, no network. */
+export function offlineAgents(): EpisodeAgents {
+  return {
+    user: new OfflineUser(),
+    assistant: new ChatModelAssistant(new OfflineChatModel()),
+    executor: new SimulatedExecutor(),
+    tester: new RuleTester(),
+  };
+}
+
+/** The id of a run: a hash of what determines its content, so that equal runs have equal journals. */
+export function runIdFor(parts: Record<string, unknown>): string {
+  return `run-${contentHash(stableStringify(parts)).replace(/^sha256:/, "").slice(0, 12)}`;
+}
+
+/**
+ * A simulation: the four agents over an event bus, episode after episode, written to a run folder.
+ * Subscribe with `on(type, listener)` before `run()`.
+ */
+export class Simulation {
+  readonly bus: EventBus;
+  readonly runId: string;
+  private readonly agents: EpisodeAgents;
+  private stopping = false;
+
+  constructor(private readonly options: SimulationOptions) {
+    if (options.toolsets.length === 0) throw new RangeError("a simulation needs at least one toolset");
+    this.bus = new EventBus(options.clock);
+    this.agents = { ...offlineAgents(), ...options.agents };
+    this.runId = runIdFor({
+      seed: this.seed,
+      episodes: this.episodes,
+      level: this.level,
+      maxSteps: options.maxSteps ?? 8,
+      toolsets: options.toolsets.map((t) => [t.name, t.catalog.spec.hash]),
+      config: options.config ?? {},
+    });
+  }
+
+  get seed(): number {
+    return this.options.seed ?? 1;
+  }
+  get episodes(): number {
+    return this.options.episodes ?? 100;
+  }
+  get level(): Level {
+    return this.options.level ?? "call";
+  }
+
+  /** Subscribes to one event type (or `*`); returns the unsubscribe function. */
+  on<K extends SimEventType>(type: K, listener: Listener<K>): () => void;
+  on(type: "*", listener: (event: SimEvent) => void): () => void;
+  on(type: SimEventType | "*", listener: (event: never) => void): () => void {
+    return this.bus.on(type as "*", listener as (event: SimEvent) => void);
+  }
+
+  /** Asks the run to stop: no new episode starts, episodes in flight finish and are written. */
+  stop(): void {
+    this.stopping = true;
+  }
+
+  /** The toolsets an episode plays in: one per episode in turn at level `call`, all of them otherwise. */
+  toolsetsFor(index: number): EpisodeToolset[] {
+    const all = this.options.toolsets;
+    if (this.level !== "call") return all;
+    return [all[index % all.length] as EpisodeToolset];
+  }
+
+  /** Runs the episodes (or the rest of them, when resuming) and returns the summary. */
+  async run(hooks: { onEpisode?: (index: number, events: readonly SimEvent[], summary: RunSummary) => void } = {}): Promise<RunResult> {
+    const o = this.options;
+    const store = o.out !== undefined ? await RunStore.create(o.out, this.runInfo(), { resume: o.resume === true }) : undefined;
+    const memory = store ? undefined : new SummaryBuilder(this.runId, this.runInfo().operations);
+    const pending = new Map<string, SimEvent[]>();
+    const unsubscribe = this.bus.on("*", (e) => {
+      let list = pending.get(e.episodeId);
+      if (!list) {
+        list = [];
+        pending.set(e.episodeId, list);
+      }
+      list.push(e);
+    });
+    const start = store?.nextIndex ?? 0;
+    let ran = 0;
+    try {
+      const result = await schedule({
+        start,
+        end: this.episodes,
+        concurrency: o.concurrency ?? 4,
+        stopped: () => this.stopping,
+        task: async (index) => {
+          const outcome = await runEpisode(
+            { runId: this.runId, index, runSeed: this.seed, level: this.level, toolsets: this.toolsetsFor(index), ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}) },
+            this.agents,
+            this.bus,
+          );
+          const events = pending.get(outcome.episodeId) ?? [];
+          pending.delete(outcome.episodeId);
+          return events;
+        },
+        commit: (index, events) => {
+          ran++;
+          if (store) store.appendEpisode(events);
+          else memory?.add(events);
+          hooks.onEpisode?.(index, events, store ? store.summary() : (memory as SummaryBuilder).toJSON());
+        },
+      });
+      const summary = store ? store.summary() : (memory as SummaryBuilder).toJSON();
+      return { runId: this.runId, ...(o.out !== undefined ? { dir: o.out } : {}), summary, ran, interrupted: result.stopped && result.next < this.episodes };
+    } finally {
+      unsubscribe();
+      store?.close();
+    }
+  }
+
+  private runInfo(): RunInfo {
+    const o = this.options;
+    const specHashes: Record<string, string> = {};
+    const operations: Record<string, number> = {};
+    for (const t of o.toolsets) {
+      specHashes[t.name] = t.catalog.spec.hash;
+      operations[t.name] = t.catalog.tools.length;
+    }
+    return {
+      id: this.runId,
+      createdAt: new Date().toISOString(),
+      seed: this.seed,
+      config: { episodes: this.episodes, level: this.level, concurrency: o.concurrency ?? 4, maxSteps: o.maxSteps ?? 8, toolsets: o.toolsets.map((t) => t.name), ...o.config },
+      versions: currentVersions(),
+      specHashes,
+      operations,
+    };
+  }
+}
+
+/** Creates a simulation (the library entry point). */
+export function createSimulation(options: SimulationOptions): Simulation {
+  return new Simulation(options);
+}

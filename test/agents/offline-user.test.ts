@@ -1,0 +1,449 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse as parseYaml } from "yaml";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { AgentContext } from "../../agents/agent-context.js";
+import { INSTRUCTION_TEMPLATES } from "../../agents/instruction-templates.js";
+import { OfflineUser } from "../../agents/offline-user.js";
+import { operationGoal } from "../../agents/operation-goal.js";
+import type { Plan, PlanRequest } from "../../agents/plan.js";
+import { toolArguments } from "../../agents/tool-arguments.js";
+import { Toolbox, type EpisodeToolset } from "../../agents/toolbox.js";
+import { valuePhrase, valueText } from "../../agents/value-phrase.js";
+import { humanize } from "../../agents/words.js";
+import { buildCatalog } from "../../specs/catalog.js";
+import { loadSpec } from "../../specs/load-spec.js";
+import { createRng, deriveSeed } from "../../specs/seed.js";
+import { simulateCall } from "../../specs/simulate-call.js";
+import { validateCall } from "../../specs/validate-call.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const FIXTURES = join(here, "..", "fixtures", "agents");
+const BUNDLED = join(here, "..", "..", "toolsets", "bundled");
+
+async function toolsetFromSpec(name: string, document: object, extra: Partial<EpisodeToolset> = {}): Promise<EpisodeToolset> {
+  const loaded = await loadSpec(document, { label: name });
+  if (!loaded.ok) throw new Error(`${name}: ${loaded.errors.map((e) => e.message).join("; ")}`);
+  return { name, title: name, introduction: "", description: "", functions: "", catalog: buildCatalog(loaded.value), ...extra };
+}
+
+/** The bundled toolsets that load (they are data written elsewhere: any that does not load is skipped). */
+async function bundledToolsets(): Promise<EpisodeToolset[]> {
+  let files: string[] = [];
+  try {
+    files = readdirSync(BUNDLED).filter((f) => /\.ya?ml$/.test(f)).sort();
+  } catch {
+    return [];
+  }
+  const out: EpisodeToolset[] = [];
+  for (const file of files) {
+    try {
+      const data = parseYaml(readFileSync(join(BUNDLED, file), "utf8")) as Record<string, unknown>;
+      if (typeof data["openapi"] !== "object" || data["openapi"] === null) continue;
+      const fixtures = data["fixtures"] as EpisodeToolset["fixtures"];
+      out.push(await toolsetFromSpec(file.replace(/\.ya?ml$/, ""), data["openapi"] as object, fixtures ? { fixtures } : {}));
+    } catch {
+      // A toolset being edited may not load: it is not what this test is about.
+    }
+  }
+  return out;
+}
+
+function contextFor(toolbox: Toolbox, runSeed: number, index: number): AgentContext {
+  const seed = deriveSeed(runSeed, index);
+  return { runId: "test", episodeId: `ep-${index}`, index, seed, rng: createRng(deriveSeed(seed, "user")), level: "call", toolbox };
+}
+
+interface Episode {
+  toolbox: Toolbox;
+  ctx: AgentContext;
+  plan: Plan;
+  texts: string[];
+}
+
+const user = new OfflineUser();
+
+async function runEpisode(toolbox: Toolbox, runSeed: number, index: number): Promise<Episode> {
+  const ctx = contextFor(toolbox, runSeed, index);
+  const plan = await user.plan(ctx);
+  const texts: string[] = [];
+  for (let r = 0; r < plan.requests.length; r++) texts.push(await user.instruct({ plan, request: r, dialogue: [] }, ctx));
+  return { toolbox, ctx, plan, texts };
+}
+
+function withheldValues(request: PlanRequest): unknown[] {
+  return request.withheld.map((key) => {
+    const [step, arg] = key.split(":") as [string, string];
+    return request.steps[Number(step)]?.args[arg];
+  });
+}
+
+function valueAt(body: unknown, path: string): unknown {
+  let node = body;
+  for (const seg of path.split(".")) {
+    if (Array.isArray(node)) node = node[Number(seg)];
+    else if (typeof node === "object" && node !== null) node = (node as Record<string, unknown>)[seg];
+    else return undefined;
+  }
+  return node;
+}
+
+let library: EpisodeToolset;
+let forecast: EpisodeToolset;
+let libraryBox: Toolbox;
+let forecastBox: Toolbox;
+/** Every toolbox the statistics run over: the fixtures and each bundled toolset that loads. */
+let boxes: Toolbox[];
+/** 500 episodes over all toolboxes (seed 2024). */
+let episodes: Episode[];
+
+beforeAll(async () => {
+  library = await toolsetFromSpec("library", parseYaml(readFileSync(join(FIXTURES, "library.openapi.yaml"), "utf8")) as object, {
+    fixtures: { "/books": [{ id: "bk-0001", title: "Dune", author: "Frank Herbert", year: 1965 }, { id: "bk-0002", title: "Emma", author: "Jane Austen", year: 1815 }] },
+  });
+  forecast = await toolsetFromSpec("forecast", parseYaml(readFileSync(join(FIXTURES, "forecast.openapi.yaml"), "utf8")) as object);
+  libraryBox = new Toolbox([library]);
+  forecastBox = new Toolbox([forecast]);
+  boxes = [libraryBox, forecastBox, new Toolbox([library, forecast]), ...(await bundledToolsets()).map((ts) => new Toolbox([ts]))];
+  episodes = [];
+  for (let i = 0; i < 500; i++) episodes.push(await runEpisode(boxes[i % boxes.length] as Toolbox, 2024, i));
+});
+
+describe("OfflineUser.plan", () => {
+  it("gives the same plan, instructions and replies for the same seed", async () => {
+    for (const box of boxes) {
+      for (let i = 0; i < 15; i++) {
+        const a = await runEpisode(box, 99, i);
+        const b = await runEpisode(box, 99, i);
+        expect(b.plan).toEqual(a.plan);
+        expect(b.texts).toEqual(a.texts);
+        const turn = { plan: a.plan, request: 0, dialogue: [] };
+        expect(await user.reply("Which one do you mean?", turn, b.ctx)).toBe(await user.reply("Which one do you mean?", turn, a.ctx));
+      }
+    }
+  });
+
+  it("varies with the seed", async () => {
+    const plans = new Set<string>();
+    for (let i = 0; i < 30; i++) plans.add(JSON.stringify((await runEpisode(libraryBox, 5, i)).plan));
+    expect(plans.size).toBeGreaterThan(20);
+  });
+
+  it("makes mostly one request, about one dialogue in five with two, never more than three; 1-3 steps each", () => {
+    const counts = [0, 0, 0, 0];
+    for (const e of episodes) counts[e.plan.requests.length] = (counts[e.plan.requests.length] ?? 0) + 1;
+    expect(counts[0]).toBe(0);
+    expect((counts[1] ?? 0) / episodes.length).toBeGreaterThan(0.65);
+    expect((counts[2] ?? 0) / episodes.length).toBeGreaterThan(0.1);
+    expect((counts[2] ?? 0) / episodes.length).toBeLessThan(0.3);
+    for (const e of episodes) {
+      expect(e.plan.requests.length).toBeLessThanOrEqual(3);
+      for (const r of e.plan.requests) {
+        expect(r.steps.length).toBeGreaterThanOrEqual(1);
+        expect(r.steps.length).toBeLessThanOrEqual(3);
+        for (const s of r.steps) expect(e.toolbox.get(s.tool)?.toolset.name).toBe(s.toolset);
+      }
+    }
+  });
+
+  it("plans chains: search then get by id, create then read, and coordinates from a search", async () => {
+    const found = { search: false, create: false, borrow: false, coordinates: false };
+    for (let i = 0; i < 300; i++) {
+      for (const box of [libraryBox, forecastBox]) {
+        const { plan } = await runEpisode(box, 7, i);
+        for (const r of plan.requests) {
+          const names = r.steps.map((s) => s.tool);
+          const [first, second] = r.steps;
+          if (!first || !second || second.links.length === 0) continue;
+          if (names[0] === "searchBooks" && names[1] === "getBook") {
+            expect(second.links).toEqual([{ arg: "bookId", fromStep: 0, field: "items.0.id" }]);
+            expect(second.args).not.toHaveProperty("bookId");
+            found.search = true;
+          }
+          if (names[0] === "addBook" && names[1] === "getBook") {
+            expect(second.links).toEqual([{ arg: "bookId", fromStep: 0, field: "id" }]);
+            found.create = true;
+          }
+          if (names[0] === "searchBooks" && names[1] === "borrowBook") {
+            expect(second.links).toEqual([{ arg: "bookId", fromStep: 0, field: "items.0.id" }]);
+            expect(second.args["memberEmail"]).toBeDefined();
+            found.borrow = true;
+          }
+          if (names[0] === "findPlaces" && names[1] === "getAirQuality") {
+            expect(second.links).toEqual([
+              { arg: "lat", fromStep: 0, field: "0.latitude" },
+              { arg: "lon", fromStep: 0, field: "0.longitude" },
+            ]);
+            found.coordinates = true;
+          }
+        }
+      }
+    }
+    expect(found).toEqual({ search: true, create: true, borrow: true, coordinates: true });
+  });
+
+  it("links fields that the earlier call's simulated result really has, and that make the later call valid", async () => {
+    let checked = 0;
+    for (const e of episodes) {
+      for (const r of e.plan.requests) {
+        const results: unknown[] = [];
+        for (const [i, step] of r.steps.entries()) {
+          const entry = e.toolbox.get(step.tool);
+          if (!entry) throw new Error(step.tool);
+          const args: Record<string, unknown> = { ...step.args };
+          for (const link of step.links) {
+            expect(link.fromStep).toBeLessThan(i);
+            const value = valueAt(results[link.fromStep], link.field);
+            expect(value, `${step.tool}.${link.arg} <- steps[${link.fromStep}].${link.field}`).toBeDefined();
+            args[link.arg] = value;
+            checked++;
+          }
+          const result = await simulateCall(entry.toolset.catalog, { name: entry.tool.name, arguments: args }, { seed: 1 });
+          if (step.links.length > 0) expect(result.errors, `${step.tool} ${JSON.stringify(args)}`).toEqual([]);
+          results.push(result.body);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
+  });
+
+  it("plans arguments that validate against the spec (linked ones come later)", () => {
+    let steps = 0;
+    for (const e of episodes) {
+      for (const r of e.plan.requests) {
+        for (const s of r.steps) {
+          const entry = e.toolbox.get(s.tool);
+          if (!entry) throw new Error(s.tool);
+          const checked = validateCall(entry.toolset.catalog, entry.tool.name, s.args);
+          const linked = new Set(s.links.map((l) => l.arg));
+          const errors = checked.ok ? [] : checked.errors.filter((x) => !(x.location[1] !== undefined && linked.has(x.location[1])));
+          expect(errors, `${s.tool} ${JSON.stringify(s.args)}`).toEqual([]);
+          // Required arguments are all planned (or linked); optional ones are few and not paging.
+          for (const req of entry.tool.required) expect(req in s.args || linked.has(req), `${s.tool}.${req}`).toBe(true);
+          expect(Object.keys(s.args)).not.toContain("limit");
+          expect(Object.keys(s.args)).not.toContain("offset");
+          steps++;
+        }
+      }
+    }
+    expect(steps).toBeGreaterThan(500);
+  });
+
+  it("withholds a required, unlinked value in about one request in five", () => {
+    let requests = 0;
+    let withholding = 0;
+    let episodesWithholding = 0;
+    for (const e of episodes) {
+      let any = false;
+      for (const r of e.plan.requests) {
+        requests++;
+        if (r.withheld.length === 0) continue;
+        withholding++;
+        any = true;
+        for (const key of r.withheld) {
+          expect(key).toMatch(/^\d+:.+$/);
+          const [stepText, arg] = key.split(":") as [string, string];
+          const step = r.steps[Number(stepText)];
+          if (!step) throw new Error(key);
+          const entry = e.toolbox.get(step.tool);
+          expect(entry?.tool.required).toContain(arg);
+          expect(step.links.map((l) => l.arg)).not.toContain(arg);
+          expect(step.args[arg]).toBeDefined();
+        }
+      }
+      if (any) episodesWithholding++;
+    }
+    const rate = withholding / requests;
+    expect(rate).toBeGreaterThanOrEqual(0.12);
+    expect(rate).toBeLessThanOrEqual(0.28);
+    expect(episodesWithholding / episodes.length).toBeGreaterThanOrEqual(0.12);
+    expect(episodesWithholding / episodes.length).toBeLessThanOrEqual(0.28);
+  });
+});
+
+describe("OfflineUser.instruct", () => {
+  it("never says a withheld value, and says the others", () => {
+    let said = 0;
+    for (const e of episodes) {
+      e.plan.requests.forEach((r, i) => {
+        const text = e.texts[i] ?? "";
+        for (const v of withheldValues(r)) expect(text.toLowerCase(), text).not.toContain(valueText(v).toLowerCase());
+        r.steps.forEach((s, si) => {
+          for (const [arg, v] of Object.entries(s.args)) {
+            if (r.withheld.includes(`${si}:${arg}`)) continue;
+            if (typeof v === "string" || typeof v === "number") {
+              expect(text, `${s.tool}.${arg}`).toContain(String(v));
+              said++;
+            }
+          }
+        });
+      });
+    }
+    expect(said).toBeGreaterThan(300);
+  });
+
+  it("names no tool and no operation, and leaks no code", () => {
+    for (const e of episodes) {
+      for (const text of e.texts) {
+        for (const entry of e.toolbox.entries) {
+          expect(text).not.toContain(entry.name);
+          if (entry.tool.operation.operationId !== undefined) expect(text).not.toContain(entry.tool.operation.operationId);
+        }
+        expect(text).not.toMatch(/undefined|\[object Object\]|NaN|\{|\}/);
+        expect(text).toMatch(/^[A-Z]/);
+        expect(text).toMatch(/[.?!"]$/);
+      }
+    }
+  });
+
+  it("uses at least 20 templates and the three styles", () => {
+    expect(INSTRUCTION_TEMPLATES.length).toBeGreaterThanOrEqual(20);
+    const templates = new Set<number>();
+    const styles = new Set<string>();
+    const openings = new Set<string>();
+    for (const e of episodes) {
+      for (const [i, r] of e.plan.requests.entries()) {
+        if (r.template !== undefined) templates.add(r.template);
+        styles.add(r.style);
+        if (i === 0) openings.add((e.texts[0] ?? "").split(" ").slice(0, 2).join(" "));
+      }
+    }
+    expect(templates.size).toBeGreaterThanOrEqual(20);
+    expect([...styles].sort()).toEqual(["first-person", "imperative", "question"]);
+    expect(openings.size).toBeGreaterThanOrEqual(20);
+  });
+
+  it("phrases a goal from the operation's summary, values by parameter name", async () => {
+    const get = forecast.catalog.get("getWeatherForecast");
+    if (!get) throw new Error("fixture");
+    const goal = operationGoal(get);
+    expect(goal.kind).toBe("get");
+    expect(goal.definite).toBe("the weather forecast");
+    const search = library.catalog.get("searchBooks");
+    if (!search) throw new Error("fixture");
+    expect(operationGoal(search).verbs).toContain("find");
+    const args = toolArguments(forecast.catalog, get);
+    const city = args.find((a) => a.name === "city");
+    const days = args.find((a) => a.name === "days");
+    const add = library.catalog.get("addBook");
+    const title = add ? toolArguments(library.catalog, add).find((a) => a.name === "title") : undefined;
+    if (!city || !days || !title || !add) throw new Error("fixture");
+    const rng = createRng(1);
+    expect(valuePhrase(city, "Paris", goal, rng)).toMatch(/^(in|for) Paris$/);
+    expect(valuePhrase(days, 3, goal, rng)).toBe("for 3 days");
+    expect(valuePhrase(title, "Dune", operationGoal(add), rng)).toMatch(/"Dune"/);
+
+    // The forecast request reads as a user's goal: a question about "the weather forecast", or a request to get it.
+    const texts: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      const e = await runEpisode(forecastBox, 11, i);
+      e.plan.requests.forEach((r, j) => {
+        if (r.steps.length === 1 && r.steps[0]?.tool === "getWeatherForecast") texts.push(e.texts[j] ?? "");
+      });
+    }
+    expect(texts.some((t) => /^What is the weather forecast (in|for) /.test(t))).toBe(true);
+    expect(texts.every((t) => !/Get weather forecast/.test(t))).toBe(true);
+  });
+
+  it("joins chains as one goal and plain steps with a connective", () => {
+    let chains = 0;
+    let plain = 0;
+    for (const e of episodes) {
+      e.plan.requests.forEach((r, i) => {
+        const text = e.texts[i] ?? "";
+        if (r.steps.length < 2) return;
+        expect(text).toMatch(/ and |, then |, and then |, and finally /);
+        if (r.steps.some((s) => s.links.length > 0)) {
+          chains++;
+          expect(text).toMatch(/\b(first|top|it|its|there)\b/);
+        } else plain++;
+      });
+    }
+    expect(chains).toBeGreaterThan(50);
+    expect(plain).toBeGreaterThan(30);
+  });
+
+  it("opens a later request of the dialogue as a follow-up", () => {
+    const later = episodes.filter((e) => e.texts.length > 1).map((e) => e.texts[1] ?? "");
+    expect(later.length).toBeGreaterThan(0);
+    for (const t of later) expect(t).toMatch(/^(Thanks!|Great, thanks\.|One more thing:|Also,|Next,|Perfect\. Now,) /);
+  });
+});
+
+describe("OfflineUser.reply", () => {
+  it("gives every withheld value when the question is vague", async () => {
+    let n = 0;
+    for (const e of episodes) {
+      for (const [i, r] of e.plan.requests.entries()) {
+        if (r.withheld.length === 0) continue;
+        const reply = await user.reply("Could you give me the details I still need?", { plan: e.plan, request: i, dialogue: [] }, e.ctx);
+        for (const v of withheldValues(r)) expect(reply, JSON.stringify(r.withheld)).toContain(valueText(v));
+        n++;
+      }
+    }
+    expect(n).toBeGreaterThan(50);
+  });
+
+  it("answers the argument the question asks about, by name or by its words", async () => {
+    let n = 0;
+    for (const e of episodes) {
+      for (const [i, r] of e.plan.requests.entries()) {
+        for (const key of r.withheld) {
+          const [stepText, arg] = key.split(":") as [string, string];
+          const value = r.steps[Number(stepText)]?.args[arg];
+          const turn = { plan: e.plan, request: i, dialogue: [] };
+          expect(await user.reply(`What ${humanize(arg)} should I use?`, turn, e.ctx)).toContain(valueText(value));
+          expect(await user.reply(`Please provide the required parameter \`${arg}\`.`, turn, e.ctx)).toContain(valueText(value));
+          n++;
+        }
+      }
+    }
+    expect(n).toBeGreaterThan(50);
+  });
+
+  it("picks the right value among several, fuzzily", async () => {
+    const plan: Plan = {
+      requests: [
+        {
+          steps: [{ toolset: "forecast", tool: "getWeatherForecast", args: { city: "Lima", days: 5, units: "imperial" }, links: [] }],
+          withheld: ["0:city"],
+          style: "question",
+          template: 0,
+        },
+      ],
+    };
+    const ctx = contextFor(forecastBox, 1, 0);
+    const turn = { plan, request: 0, dialogue: [] };
+    expect(await user.reply("Which city would you like the forecast for?", turn, ctx)).toContain("Lima");
+    expect(await user.reply("Where should I look?", turn, ctx)).toContain("Lima");
+    expect(await user.reply("For how many days?", turn, ctx)).toContain("5");
+    expect(await user.reply("Which unit sytem do you prefer?", turn, ctx)).toContain("imperial");
+    const both = await user.reply("What city, and for how many days?", turn, ctx);
+    expect(both).toContain("Lima");
+    expect(both).toContain("5");
+  });
+
+  it("points at the earlier result for a linked value, and politely has nothing more when nothing is withheld", async () => {
+    const plan: Plan = {
+      requests: [
+        {
+          steps: [
+            { toolset: "library", tool: "searchBooks", args: { q: "dune" }, links: [] },
+            { toolset: "library", tool: "getBook", args: {}, links: [{ arg: "bookId", fromStep: 0, field: "items.0.id" }] },
+          ],
+          withheld: [],
+          style: "imperative",
+          template: 9,
+        },
+      ],
+    };
+    const ctx = contextFor(libraryBox, 1, 0);
+    const turn = { plan, request: 0, dialogue: [] };
+    expect(await user.reply("Which book ID do you want the details of?", turn, ctx)).toMatch(/first|top/i);
+    const none = await user.reply("Do you have a preferred genre?", turn, ctx);
+    expect(none).toContain('"dune"');
+    expect(none).not.toMatch(/undefined/);
+    expect(await user.reply("Shall I go ahead with the search?", turn, ctx)).toMatch(/go ahead|do it/i);
+  });
+});
