@@ -69,7 +69,7 @@ const STOP_WORDS = new Set(
     "please can could would will shall should may might must let lets let's i'd i'm i'll id im ill want wants wanted like " +
     "need needs needed some any all just also too very so then than now what which who whom whose when where how why " +
     "tell give know help thanks thank hi hello hey okay ok sure yes no not one ones thing things get got have has had " +
-    "e g eg e.g etc via per up out over"
+    "e g eg e.g etc via per up out over against"
   ).split(/\s+/),
 );
 // Words kept although they look like stop words: they decide the operation.
@@ -98,8 +98,8 @@ function stem(word: string): string {
 
 /** Operation verbs: every word of a group also indexes its group name, so "find" meets "list" and "search". */
 const VERB_GROUPS: Record<string, string[]> = {
-  xsearch: ["search", "find", "look", "lookup", "list", "browse", "query", "filter", "discover", "explore"],
-  xget: ["get", "show", "detail", "details", "fetch", "retrieve", "read", "view", "display", "describe", "info", "information", "return", "returns", "open", "pull"],
+  xsearch: ["search", "find", "list", "browse", "query", "filter", "discover", "explore"],
+  xget: ["get", "show", "detail", "details", "fetch", "retrieve", "read", "view", "display", "describe", "info", "information", "return", "returns", "open", "lookup"],
   xcreate: ["create", "add", "new", "make", "register", "place", "post", "insert", "submit", "schedule", "start", "put", "save", "reserve"],
   xupdate: ["update", "change", "modify", "edit", "replace", "rename", "adjust", "patch", "set", "move", "reschedule"],
   xdelete: ["delete", "remove", "cancel", "withdraw", "erase", "drop", "clear", "unsubscribe", "discard"],
@@ -127,6 +127,24 @@ const SYNONYM: Map<string, string[]> = (() => {
   }
   return m;
 })();
+
+/** Two-word verbs rewritten to one word before indexing and searching ("look up" is a read, "set up" a create). */
+const PHRASAL: Array<[RegExp, string]> = [
+  [/\blook(?:s|ing)? up\b/gi, "lookup retrieve"],
+  [/\blook(?:s|ing)? for\b/gi, "search"],
+  [/\bpull(?:s|ing)? up\b/gi, "retrieve"],
+  [/\bset(?:s|ting)? up\b/gi, "create"],
+  [/\b(?:sign(?:s|ing)?|log(?:s|ging)?) (?:me )?in(?:to)?\b/gi, "login"],
+  [/\bsign(?:s|ing)? (?:me )?up\b/gi, "register"],
+  [/\bfind(?:s|ing)? out\b/gi, "check"],
+  [/\bturn(?:s|ing)? (on|off)\b/gi, "switch $1"],
+];
+
+function rewritePhrasal(text: string): string {
+  let out = text;
+  for (const [re, to] of PHRASAL) out = out.replace(re, to);
+  return out;
+}
 
 /** Turns a token into index terms: its stem plus its verb group; stop words give nothing. */
 function processTerm(term: string): string[] | null {
@@ -164,8 +182,12 @@ function escapeRegExp(s: string): string {
 }
 
 function normalizeKey(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]/g, "");
+  const k = s.toLowerCase().replace(/[^a-z0-9]/g, "");
+  return KEY_ALIASES[k] ?? k;
 }
+
+/** Names that mean the same value (`lat` and `latitude`). */
+const KEY_ALIASES: Record<string, string> = { lat: "latitude", lng: "longitude", lon: "longitude", long: "longitude", zip: "postalcode", zipcode: "postalcode", postcode: "postalcode" };
 
 function normalizeWords(s: string): string {
   return s.toLowerCase().replace(/[_\-\s]+/g, " ").trim();
@@ -274,6 +296,18 @@ function plainName(name: string, schema: Json): string {
   return head.replace(/^(the|a|an) /, "");
 }
 
+/** Every non-container parameter, nested properties included. */
+function leafParams(schema: Json, path: string[] = [], depth = 0): Param[] {
+  const out: Param[] = [];
+  for (const p of paramsOf(schema, path)) {
+    const type = schemaType(p.schema);
+    if (type === "object" && depth < 2) out.push(...leafParams(p.schema, p.path, depth + 1));
+    else if (type === "array" && isObject(p.schema["items"]) && schemaType(effectiveSchema(p.schema["items"])) === "object" && depth < 2) out.push(...leafParams(effectiveSchema(p.schema["items"]), p.path, depth + 1));
+    else out.push(p);
+  }
+  return out;
+}
+
 const ID_NAME = /(?:^|[a-z0-9_-])(?:id|ids|Id|Ids|ID|_id|uuid|key)$|^id$/;
 
 function isIdParam(p: Param): boolean {
@@ -322,7 +356,7 @@ class ToolIndex {
       tools.map((t, id) => ({
         id,
         name: t.name,
-        description: t.description,
+        description: rewritePhrasal(t.description),
         params: paramsOf(t.parameters)
           .map((p) => [p.name, ...(enumOf(p.schema) ?? []).filter((v): v is string => typeof v === "string")].join(" "))
           .join(" "),
@@ -334,7 +368,7 @@ class ToolIndex {
   scores(text: string): Map<number, number> {
     const out = new Map<number, number>();
     if (text.trim() === "") return out;
-    for (const r of this.search.search(text)) out.set(r.id as number, r.score);
+    for (const r of this.search.search(rewritePhrasal(text))) out.set(r.id as number, r.score);
     return out;
   }
 }
@@ -359,7 +393,10 @@ function toolIndex(tools: readonly OfflineToolSpec[]): ToolIndex {
 // Values in text
 // ---------------------------------------------------------------------------------------------------------
 
-type SpanKind = "quoted" | "url" | "email" | "datetime" | "date" | "time" | "id" | "number" | "code3" | "code2" | "proper";
+type SpanKind = "quoted" | "url" | "email" | "datetime" | "date" | "time" | "id" | "number" | "code3" | "code2" | "lang" | "proper";
+
+/** ISO 639-1 codes that are not also everyday English words. */
+const LANGUAGE_CODES = new Set(["en", "de", "fr", "es", "pt", "nl", "sv", "da", "fi", "pl", "cs", "ru", "uk", "tr", "el", "ar", "hi", "ja", "ko", "zh", "th", "vi", "ms", "ro", "hu", "bg", "hr", "sk", "sl", "et", "lv", "lt", "ca", "eu", "gl", "ga", "cy", "fa", "ur", "bn", "ta", "te", "sw", "af", "nb", "nn"]);
 
 interface Span {
   kind: SpanKind;
@@ -439,14 +476,21 @@ class TextFacts {
       const n = Number(m[0].replace(/[$€£,+]/g, ""));
       if (Number.isFinite(n)) add("number", m.index, m.index + m[0].length, n);
     });
-    scan(/\b[A-Z]{3}\b/g, (m) => add("code3", m.index, m.index + m[0].length, m[0]));
-    scan(/\b[A-Z]{2}\b/g, (m) => add("code2", m.index, m.index + m[0].length, m[0]));
+    scan(/(?<![\w.@/-])[a-z]{2,3}[-_](?:[A-Z]{2}|[A-Z][a-z]{3}|\d{3})(?![\w/-])/g, (m) => add("lang", m.index, m.index + m[0].length, m[0]));
+    scan(/(?<![\w/-])[A-Z]{3}(?![\w/-])/g, (m) => add("code3", m.index, m.index + m[0].length, m[0]));
+    scan(/(?<![\w/-])[A-Z]{2}(?![\w/-])/g, (m) => add("code2", m.index, m.index + m[0].length, m[0]));
+    scan(/(?<![\w/-])[a-z]{2}(?![\w/'’-])/g, (m) => {
+      if (LANGUAGE_CODES.has(m[0])) add("lang", m.index, m.index + m[0].length, m[0]);
+    });
+    // Time zones and other slash names ("Europe/London") and slugs with two hyphens ("co-brightline-analytics").
+    scan(/(?<![\w/-])[A-Z][A-Za-z]+(?:\/[A-Z][A-Za-z_-]+)+(?![\w/])/g, (m) => add("proper", m.index, m.index + m[0].length, m[0]));
+    scan(/(?<![\w.@/-])[a-z0-9]+(?:-[a-z0-9]+){2,}(?![\w@/-])/g, (m) => add("id", m.index, m.index + m[0].length, m[0]));
     // Proper names: runs of capitalised words (a lowercase joiner allowed between two of them).
     scan(/(?<![\p{L}\p{N}_-])[A-Z][\p{L}'’-]*(?:\s+(?:(?:of|de|la|le|du|van|von|der|del|at|on|in|the|and)\s+)?[A-Z][\p{L}'’-]*)*/gu, (m) => {
       let start = m.index;
       let words = m[0].split(/\s+/);
       const sentenceStart = /(^|[.!?]\s*|["“(]\s*)$/.test(text.slice(0, start));
-      while (words.length > 0 && (NOT_PROPER.has((words[0] ?? "").toLowerCase().replace(/[’']s$/, "")) || (sentenceStart && start === m.index && words.length === 1 && NOT_PROPER.has((words[0] ?? "").toLowerCase())))) {
+      while (words.length > 0 && (words[0] === "I" || (sentenceStart && NOT_PROPER.has((words[0] ?? "").toLowerCase().replace(/[’']s$/, ""))))) {
         start += (words[0] ?? "").length;
         const rest = text.slice(start);
         start += rest.length - rest.trimStart().length;
@@ -586,7 +630,14 @@ function acceptedKinds(p: Param): SpanKind[] {
   if (/date|day|birthday/.test(p.name.toLowerCase())) return ["date", "datetime", "quoted"];
   if (isIdParam(p)) return ["id", "quoted", "number", "code3"];
   if (/currenc|iso 4217|\bbase\b|\bsymbol\b/.test(name) || testPatternOnly(s, "USD")) return ["code3", "quoted"];
-  if (/country|iso 3166|alpha-2|language|iso 639|locale/.test(name) || testPatternOnly(s, "US")) return ["code2", "quoted", "proper"];
+  const flat = normalizeKey(p.name);
+  const isLanguage =
+    /^(lang|language|locale|hl|languagecode|langcode|acceptlanguage)$/.test(flat) ||
+    /iso 639|bcp ?47|\b(language|locale) (code|tag)\b/.test(p.description.toLowerCase()) ||
+    (/^(source|target|from|to)(lang|language)?$/.test(flat) && /language/i.test(p.description));
+  if (isLanguage) return ["lang", "code2", "quoted"];
+  if (/^(country|countrycode|countries|countrycodes|market)$/.test(flat) || /iso 3166|alpha-2/.test(p.description.toLowerCase()) || testPatternOnly(s, "US")) return ["code2", "quoted", "proper"];
+  if (/^(name|title|label|subject|summary|description|message|text|note|comment|content|q|query|displayname|fullname)$/i.test(p.name.replace(/[_-]/g, ""))) return ["quoted", "proper"];
   return ["quoted", "proper", "id", "code3", "code2", "email"];
 }
 
@@ -840,12 +891,14 @@ function fromObservations(p: Param, tool: OfflineToolSpec, records: readonly Obs
 /** Words that point at a value of some kinds of parameter ("in Paris" -> city). */
 const CUES: Array<{ test: RegExp; before: string[]; kinds: SpanKind[] }> = [
   { test: /city|location|place|town|address|destination|region|area|where|geo|country|venue/, before: ["in", "at", "near", "around", "for", "to"], kinds: ["quoted", "proper"] },
-  { test: /^(from|source|origin|base|sell|fromcurrency|sourcecurrency|basecurrency)$/, before: ["from", "\\d[\\d.,]*"], kinds: ["code3", "proper", "quoted"] },
-  { test: /^(to|target|destination|quote|buy|tocurrency|targetcurrency|quotecurrency|symbols?)$/, before: ["to", "into", "in"], kinds: ["code3", "proper", "quoted"] },
+  { test: /^(from|source|origin|base|sell|fromcurrency|sourcecurrency|basecurrency|sourcelang|sourcelanguage)$/, before: ["from", "\\d[\\d.,]*"], kinds: ["code3", "lang", "code2", "proper", "quoted"] },
+  { test: /^(to|target|destination|quote|buy|tocurrency|targetcurrency|quotecurrency|symbols?|targetlang|targetlanguage)$/, before: ["to", "into", "in"], kinds: ["code3", "lang", "code2", "proper", "quoted"] },
   { test: /author|artist|by|creator|composer|director|owner|organizer|host/, before: ["by", "from", "of"], kinds: ["quoted", "proper"] },
   { test: /^(q|query|search|keyword|keywords|term|terms|text|phrase|topic)$/, before: ["about", "for", "called", "named", "titled", "on", "matching", "mentioning", "with"], kinds: ["quoted", "proper"] },
   { test: /^(name|title|label|subject|summary)$/, before: ["called", "named", "titled", "entitled"], kinds: ["quoted"] },
-  { test: /date|day|on|when|start|end|from|to/, before: ["on", "for", "from", "until", "to", "by", "at"], kinds: ["date", "datetime"] },
+  { test: /^(start|from|since|after|begin|checkin|departure|depart|startdate|fromdate|starttime|startat|startsat)$/, before: ["from", "since", "after", "starting", "beginning", "on", "at"], kinds: ["datetime", "date"] },
+  { test: /^(end|to|until|before|checkout|return|enddate|todate|endtime|endat|endsat|due|deadline)$/, before: ["to", "until", "through", "till", "before", "by", "ending", "due"], kinds: ["datetime", "date"] },
+  { test: /date|day|when|time|^at$/, before: ["on", "for", "at", "of"], kinds: ["date", "datetime"] },
 ];
 
 const MIN_CUES = /\b(?:over|above|more than|at least|from|minimum|min|starting at|no less than)\s*$/;
@@ -877,9 +930,35 @@ function anchorsOf(p: Param): string[] {
   if (words.length > 1 && last !== undefined && last.length > 3 && !["id", "ids", "name", "type", "date", "time", "code"].includes(last) && !/^(min|max|start|end|from|to)/.test(words[0] ?? "")) out.add(last);
   const m = /(?:number|count|amount) of ([a-z]+)/i.exec(p.description);
   if (m?.[1]) out.add(m[1].toLowerCase());
+  // Coordinates: "from lat" is also "from latitude".
+  for (const a of [...out]) {
+    if (/\blat\b/.test(a)) out.add(a.replace(/\blat\b/, "latitude"));
+    if (/\b(lon|lng)\b/.test(a)) out.add(a.replace(/\b(lon|lng)\b/, "longitude"));
+  }
   // Singulars too: "5 day forecast" names `days`.
   for (const a of [...out]) if (/[^s]s$/.test(a) && a.length > 3) out.add(a.slice(0, -1));
   return [...out].filter((a) => a.length >= 2).sort((a, b) => b.length - a.length);
+}
+
+/** A plain string parameter without enum, format or id meaning. */
+function isFreeText(p: Param): boolean {
+  return schemaType(p.schema) === "string" && !enumOf(p.schema) && typeof p.schema["format"] !== "string" && !isIdParam(p) && typeof p.schema["pattern"] !== "string";
+}
+
+/** An id right after the resource it names ("company co-brightline-analytics", "order ord-50001"). */
+function idAfterResource(p: Param, tool: OfflineToolSpec, src: Source, st: FillState): { value: unknown; span: Span } | undefined {
+  if (!isIdParam(p)) return undefined;
+  for (const word of idResource(p, tool.name)) {
+    for (const [, end] of src.facts.find(word)) {
+      const rest = src.facts.text.slice(end);
+      const skip = /^(?:s?\s*(?:with\s+)?(?:id|ID|number|no\.?|#|:)?\s*)/.exec(rest)?.[0].length ?? 0;
+      const span = src.facts.spanAt(end + skip);
+      if (!span || st.used.has(spanKey(src, span)) || (span.kind !== "id" && span.kind !== "number" && span.kind !== "quoted")) continue;
+      const v = acceptsSpan(p, span);
+      if (v !== undefined) return { value: v, span };
+    }
+  }
+  return undefined;
 }
 
 function acceptsSpan(p: Param, span: Span): unknown {
@@ -900,13 +979,43 @@ function anchoredValue(p: Param, src: Source, st: FillState): { value: unknown; 
     for (const [, end] of src.facts.find(anchor)) {
       const rest = src.facts.text.slice(end);
       const skip = FILLER.exec(rest)?.[0].length ?? 0;
+      const before = src.facts.lower.slice(Math.max(0, end - anchor.length - 6), end - anchor.length);
       const pos = end + skip;
       const span = src.facts.spanAt(pos);
       if (span && !st.used.has(spanKey(src, span))) {
         const v = acceptsSpan(p, span) ?? (span.kind === "quoted" || span.kind === "proper" || span.kind === "id" ? coerce(span.value, p.schema) : undefined);
-        if (v !== undefined) return { value: v, span };
+        if (v !== undefined) {
+          // A free-text value goes on to the end of its phrase ("Living room", not "Living").
+          if (isFreeText(p) && span.kind !== "quoted") {
+            const longer = phraseAfter(src.facts, span.start, 4);
+            if (longer && longer.start === span.start && longer.value.length > String(span.value).length) {
+              const lv = coerce(longer.value, p.schema);
+              if (lv !== undefined) return { value: lv, span };
+            }
+          }
+          return { value: v, span };
+        }
       }
-      if (type === "string" || type === undefined || enumOf(p.schema)) {
+      // "the ingredient substitutes for buttermilk": the anchor names a compound; the value follows "for".
+      const compound = /^\s*([^\s,.;!?]+)\s+(?:for|of|about)\s+/i.exec(src.facts.text.slice(end));
+      if (compound && /\b(the|a|an|some)\s*$/.test(before) && !STOP_WORDS.has((compound[1] ?? "").toLowerCase()) && type !== "integer" && type !== "number") {
+        const at = end + compound[0].length;
+        const inner = src.facts.spanAt(at);
+        if (inner && !st.used.has(spanKey(src, inner))) {
+          const v = acceptsSpan(p, inner);
+          if (v !== undefined) return { value: v, span: inner };
+        }
+        const words = phraseAfter(src.facts, at, 4);
+        if (words && !st.used.has(`${src.index}:${words.start}`) && isFreeText(p)) {
+          const v = coerce(words.value, p.schema);
+          if (v !== undefined) return { value: v, span: words };
+        }
+        continue;
+      }
+      // "the ingredient substitutes": after "the <anchor>" a bare word is the head noun, unless "is"/":" says otherwise.
+      const separated = skip > 0 && /[:=]|\b(is|are|was|be|named|called|titled|to|as|equal)\b/i.test(rest.slice(0, skip));
+      const bareAllowed = separated || !/\b(the|a|an|some|this|that|my|your)\s*$/.test(before) || enumOf(p.schema) !== undefined;
+      if ((type === "string" || type === undefined || enumOf(p.schema)) && bareAllowed) {
         const word = phraseAfter(src.facts, pos, enumOf(p.schema) ? 3 : isIdParam(p) ? 1 : 4);
         if (word && !st.used.has(`${src.index}:${word.start}`)) {
           const en = enumOf(p.schema);
@@ -1079,7 +1188,9 @@ function cleanReply(text: string): string {
   let t = text.trim();
   for (let i = 0; i < 3; i++) {
     const before = t;
-    t = t.replace(/^(?:sure|ok(?:ay)?|yes|yeah|yep|of course|certainly|right|well|oh|hmm|no problem)\b[,!.]?\s*/i, "");
+    t = t.replace(/^(?:sure|ok(?:ay)?|yes|yeah|yep|of course|certainly|right|well|oh|hmm|no problem|sorry(?: about that)?|oops|apologies|my bad)\b[,!.:]?\s*/i, "");
+    t = t.replace(/^(?:let'?s go with|go with|let'?s use|we can use)\s+/i, "");
+    t = t.replace(/^[A-Za-z][\w ]{0,30}:\s+(?=\S)/, "");
     t = t.replace(/^(?:it'?s|it is|that'?s|that is|this is|use|please use|let'?s (?:say|use)|make it|call it|i'?d like|i want|i need|go with|try)\s+/i, "");
     t = t.replace(/^(?:the|my|our)\s+(?:[\w-]+\s+){0,3}?(?:is|are|should be|would be|will be)\s+/i, "");
     if (t === before) break;
@@ -1097,6 +1208,8 @@ interface FillOutcome {
   notes: string[];
   /** How many values came from the user's words. */
   fromText: number;
+  /** The text values used (`source:start`). */
+  used: ReadonlySet<string>;
 }
 
 interface FillInput {
@@ -1107,139 +1220,190 @@ interface FillInput {
   records: readonly ObsRecord[];
   /** Fill optional parameters too (only from strong evidence). */
   optional: boolean;
+  /** The part of the request this step serves (its values come first). */
+  clause?: string;
 }
+
+/** The stages of slot filling, run across all parameters in turn so strong evidence is taken first. */
+type FillStage = "named" | "typed" | "observed" | "guessed";
+const FILL_STAGES: readonly FillStage[] = ["named", "typed", "observed", "guessed"];
 
 /** Fills a tool's arguments from the dialogue and earlier observations. */
 function fillArguments(input: FillInput): FillOutcome {
   const st: FillState = { used: new Set() };
-  const sources: Source[] = [{ facts: input.request.facts, index: 0 }, ...input.request.replies.map((r, i) => ({ facts: r.facts, index: i + 1 }))];
+  const replies = input.request.replies.map((r, i) => ({ facts: r.facts, index: i + 1 }));
+  // The step's own clause first; the whole request only for required values the clause lacks.
+  const focus = input.clause !== undefined && input.clause !== input.request.text ? new TextFacts(input.clause) : input.request.facts;
+  const sources: Source[] = [{ facts: focus, index: 0 }, ...replies];
+  const wider: Source[] = focus === input.request.facts ? sources : [...sources, { facts: input.request.facts, index: replies.length + 1 }];
   const notes: string[] = [];
   let fromText = 0;
-  const fill = (params: Param[], depth: number): { args: Json; missing: Param[] } => {
-    const args: Json = {};
-    const missing: Param[] = [];
-    // Specific kinds first, so generic strings do not take an e-mail or a date.
-    const order = [...params].sort((a, b) => specificity(b) - specificity(a));
-    for (const p of order) {
-      if (!p.required && !input.optional) continue;
+  // Leaf parameters (object properties flattened), each with where its value goes.
+  interface Leaf {
+    p: Param;
+    value?: unknown;
+  }
+  const leaves: Leaf[] = [];
+  const containers: Array<{ p: Param; array: boolean; depth: number }> = [];
+  const collect = (params: Param[], depth: number, parentRequired: boolean): void => {
+    for (const p of params) {
+      const q = { ...p, required: p.required && parentRequired };
       const type = schemaType(p.schema);
       if (type === "object" && depth < 2) {
-        const sub = fill(paramsOf(p.schema, p.path), depth + 1);
-        if (Object.keys(sub.args).length > 0 && sub.missing.length === 0) args[p.name] = sub.args;
-        else if (p.required) {
-          if (sub.missing.length > 0) missing.push(...sub.missing);
-          else missing.push(p);
-        }
+        containers.push({ p: q, array: false, depth });
+        collect(paramsOf(p.schema, p.path), depth + 1, q.required);
         continue;
       }
       if (type === "array" && isObject(p.schema["items"]) && schemaType(effectiveSchema(p.schema["items"])) === "object" && depth < 2) {
-        if (!p.required) continue;
-        const sub = fill(paramsOf(effectiveSchema(p.schema["items"]), p.path), depth + 1);
-        if (sub.missing.length === 0 && Object.keys(sub.args).length > 0) args[p.name] = [sub.args];
-        else missing.push(...(sub.missing.length > 0 ? sub.missing : [p]));
+        if (!q.required) continue;
+        containers.push({ p: q, array: true, depth });
+        collect(paramsOf(effectiveSchema(p.schema["items"]), p.path), depth + 1, true);
         continue;
       }
-      const got = valueFor(p, sources, st, input);
-      if (got !== undefined) {
-        args[p.name] = got.value;
-        notes.push(got.note);
-        if (got.fromText) fromText++;
-      } else if (p.required) missing.push(p);
+      if (!q.required && !input.optional) continue;
+      leaves.push({ p: q });
+    }
+  };
+  collect(paramsOf(input.tool.parameters), 0, true);
+  // Specific kinds first, so generic strings do not take an e-mail or a date.
+  const order = leaves.map((l, i) => ({ l, i })).sort((a, b) => specificity(b.l.p) - specificity(a.l.p) || a.i - b.i).map((x) => x.l);
+  for (const stage of FILL_STAGES) {
+    for (const leaf of order) {
+      if (leaf.value !== undefined) continue;
+      if (!leaf.p.required && (stage === "guessed" || (stage === "observed" && !isIdParam(leaf.p)))) continue;
+      const got = valueFor(leaf.p, leaf.p.required ? wider : sources, st, input, stage);
+      if (got === undefined) continue;
+      leaf.value = got.value;
+      notes.push(got.note);
+      if (got.fromText) fromText++;
+    }
+  }
+  // Assemble nested values; a container counts when all its required leaves are there.
+  const valueAt = (path: string[]): unknown => leaves.find((l) => l.p.path.join("\u0000") === path.join("\u0000"))?.value;
+  const build = (params: Param[], depth: number): { args: Json; missing: Param[] } => {
+    const args: Json = {};
+    const missing: Param[] = [];
+    for (const p of params) {
+      const container = containers.find((c) => c.p.path.join("\u0000") === p.path.join("\u0000"));
+      if (container) {
+        const schema = container.array ? effectiveSchema(p.schema["items"] as Json) : p.schema;
+        const sub = build(paramsOf(schema, p.path), depth + 1);
+        const required = container.p.required;
+        if (Object.keys(sub.args).length > 0 && sub.missing.length === 0) args[p.name] = container.array ? [sub.args] : sub.args;
+        else if (required) missing.push(...(sub.missing.length > 0 ? sub.missing : [container.p]));
+        continue;
+      }
+      const leaf = leaves.find((l) => l.p.path.join("\u0000") === p.path.join("\u0000"));
+      if (!leaf) continue;
+      const v = valueAt(p.path);
+      if (v !== undefined) args[p.name] = v;
+      else if (leaf.p.required) missing.push(leaf.p);
     }
     return { args, missing };
   };
-  const { args, missing } = fill(paramsOf(input.tool.parameters), 0);
-  // Keep the schema's property order for stable output.
-  const ordered: Json = {};
-  for (const p of paramsOf(input.tool.parameters)) if (args[p.name] !== undefined) ordered[p.name] = args[p.name];
-  return { args: ordered, missing, notes, fromText };
+  const { args, missing } = build(paramsOf(input.tool.parameters), 0);
+  return { args, missing, notes, fromText, used: st.used };
 }
 
 function specificity(p: Param): number {
-  const type = schemaType(p.schema);
-  // Objects and arrays of objects last: their properties take what the plain arguments leave.
-  if (type === "object" || (type === "array" && isObject(p.schema["items"]) && schemaType(effectiveSchema(p.schema["items"])) === "object")) return -1;
   const kinds = acceptedKinds(p);
   let s = 0;
   if (enumOf(p.schema)) s += 6;
   if (kinds[0] === "email" || kinds[0] === "url" || kinds[0] === "datetime" || kinds[0] === "date" || kinds[0] === "time") s += 5;
   if (isIdParam(p)) s += 4;
-  if (kinds[0] === "code3" || kinds[0] === "code2") s += 3;
+  if (kinds[0] === "code3" || kinds[0] === "code2" || kinds[0] === "lang") s += 3;
   if (kinds[0] === "number") s += 2;
   if (p.required) s += 1;
+  if (p.path.length > 1) s -= 1;
   return s;
 }
 
-function valueFor(p: Param, sources: Source[], st: FillState, input: FillInput): { value: unknown; note: string; fromText: boolean } | undefined {
+const REFERS_TO_RESULT = /\b(first|top|last|second|third)\b.*\b(one|result|match|item|entry|offer|option)|\b(previous|earlier|last)\s+(step|result|call|answer|search)|\bone you (just )?(got|found)\b|\bfrom the results?\b/i;
+const STRONG_KINDS = new Set<SpanKind>(["email", "url", "date", "datetime", "time", "code3", "code2", "lang", "id"]);
+
+function valueFor(p: Param, sources: Source[], st: FillState, input: FillInput, stage: FillStage): { value: unknown; note: string; fromText: boolean } | undefined {
   const take = (src: Source, span: { start: number }, value: unknown, how: string): { value: unknown; note: string; fromText: boolean } => {
     st.used.add(spanKey(src, span));
     return { value, note: `${p.path.join(".")} ${how}`, fromText: true };
   };
-  const request = sources[0];
-  const replies = sources.slice(1);
-  // 1. Replies to a question that asked for this value.
+  const replies = sources.filter((src) => src.index >= 1 && src.index <= input.request.replies.length);
   const answering = replies.filter((src) => input.request.replies[src.index - 1]?.question.toLowerCase().includes(p.phrase.toLowerCase()));
-  for (const src of [...answering].reverse()) {
-    // "Just take the first result": the value is in an earlier observation.
-    if (/\b(first|top|last|second|third)\b.*\b(one|result|match|item|entry)|\b(previous|earlier|last)\s+(step|result|call|answer)|\bone you (just )?(got|found)\b|\bfrom the results?\b/i.test(src.facts.text)) {
-      const fromObs = fromObservations(p, input.tool, input.records, `${src.facts.text}\n${input.userText}`, true);
-      if (fromObs) return { value: fromObs.value, note: `${fromObs.note} (as the user said)`, fromText: false };
-    }
-    const a = anchoredValue(p, src, st);
-    if (a) return take(src, a.span, a.value, "from the user's reply");
-    const e = enumValue(p, src);
-    if (e !== undefined) return { value: e, note: `${p.path.join(".")} from the user's reply`, fromText: true };
-    const b = booleanValue(p, src);
-    if (b !== undefined) return { value: b, note: `${p.path.join(".")} from the user's reply`, fromText: true };
-    const t = typedValue(p, src, st, acceptedKinds(p));
-    if (t) return take(src, t.span, t.value, "from the user's reply");
-    const question = input.request.replies[src.index - 1]?.question ?? "";
-    const asked = question.split(/,| and /).length;
-    if (asked <= 2) {
-      const cleaned = cleanReply(src.facts.text);
-      if (cleaned !== "" && cleaned.split(/\s+/).length <= 12) {
-        const v = coerce(cleaned, p.schema) ?? (schemaType(p.schema) === "array" ? coerce(cleaned, { type: "array", items: { type: "string" } }) : undefined);
-        if (v !== undefined) {
-          st.used.add(`${src.index}:0`);
-          return { value: v, note: `${p.path.join(".")} = the user's reply`, fromText: true };
+  const kinds = acceptedKinds(p);
+  if (stage === "named") {
+    // 1. Replies to a question that asked for this value.
+    for (const src of [...answering].reverse()) {
+      // "Just take the first result": the value is in an earlier observation.
+      if (REFERS_TO_RESULT.test(src.facts.text)) {
+        const fromObs = fromObservations(p, input.tool, input.records, `${src.facts.text}\n${input.userText}`, true);
+        if (fromObs) return { value: fromObs.value, note: `${fromObs.note} (as the user said)`, fromText: false };
+      }
+      const a = anchoredValue(p, src, st);
+      if (a) return take(src, a.span, a.value, "from the user's reply");
+      const e = enumValue(p, src);
+      if (e !== undefined) return { value: e, note: `${p.path.join(".")} from the user's reply`, fromText: true };
+      const b = booleanValue(p, src);
+      if (b !== undefined) return { value: b, note: `${p.path.join(".")} from the user's reply`, fromText: true };
+      const question = (input.request.replies[src.index - 1]?.question ?? "").toLowerCase();
+      const asked = leafParams(input.tool.parameters).filter((x) => question.includes(x.phrase.toLowerCase())).length;
+      if (asked <= 1) {
+        const t = typedValue(p, src, st, kinds);
+        if (t) return take(src, t.span, t.value, "from the user's reply");
+        const cleaned = cleanReply(src.facts.text);
+        if (cleaned !== "" && cleaned.split(/\s+/).length <= 12) {
+          const v = coerce(cleaned, p.schema) ?? (schemaType(p.schema) === "array" ? coerce(cleaned, { type: "array", items: { type: "string" } }) : undefined);
+          if (v !== undefined) {
+            st.used.add(`${src.index}:0`);
+            return { value: v, note: `${p.path.join(".")} = the user's reply`, fromText: true };
+          }
         }
       }
     }
+    // 2. The user's words: named values, resource ids, cue words, enums, booleans.
+    for (const src of sources) {
+      const a = anchoredValue(p, src, st);
+      if (a) return take(src, a.span, a.value, "named in the request");
+    }
+    for (const src of sources) {
+      const r = idAfterResource(p, input.tool, src, st);
+      if (r) return take(src, r.span, r.value, "after the name of its resource");
+    }
+    for (const src of sources) {
+      const c = cuedValue(p, src, st);
+      if (c) return take(src, c.span, c.value, "from a cue word in the request");
+    }
+    for (const src of sources) {
+      const f = phraseValue(p, src, st);
+      if (f) return take(src, f.span, f.value, "from the words after a cue");
+    }
+    for (const src of sources) {
+      const e = enumValue(p, src);
+      if (e !== undefined) return { value: e, note: `${p.path.join(".")} = an allowed value mentioned`, fromText: true };
+      const b = booleanValue(p, src);
+      if (b !== undefined) return { value: b, note: `${p.path.join(".")} from the request's words`, fromText: true };
+    }
+    // Several values asked at once: the answer's typed values, in the order asked.
+    for (const src of [...answering].reverse()) {
+      const t = typedValue(p, src, st, kinds);
+      if (t) return take(src, t.span, t.value, "from the user's reply");
+    }
+    return undefined;
   }
-  // 2. The user's words: named values, cues, enums, booleans, typed values.
-  const all = [request, ...replies].filter((s): s is Source => s !== undefined);
-  for (const src of all) {
-    const a = anchoredValue(p, src, st);
-    if (a) return take(src, a.span, a.value, "named in the request");
+  if (stage === "typed") {
+    // Typed values count as evidence only for parameters whose first choice is that kind (an e-mail parameter).
+    const first = kinds[0];
+    const strongKinds = first !== undefined && STRONG_KINDS.has(first) && (first !== "id" || isIdParam(p)) ? kinds.filter((k) => STRONG_KINDS.has(k)) : [];
+    for (const src of sources) {
+      const t = typedValue(p, src, st, strongKinds);
+      if (t) return take(src, t.span, t.value, `= the ${t.span.kind} in the request`);
+    }
+    return undefined;
   }
-  for (const src of all) {
-    const c = cuedValue(p, src, st);
-    if (c) return take(src, c.span, c.value, "from a cue word in the request");
+  if (stage === "observed") {
+    const fromObs = fromObservations(p, input.tool, input.records, input.userText);
+    return fromObs ? { value: fromObs.value, note: fromObs.note, fromText: false } : undefined;
   }
-  for (const src of all) {
-    const f = phraseValue(p, src, st);
-    if (f) return take(src, f.span, f.value, "from the words after a cue");
-  }
-  for (const src of all) {
-    const e = enumValue(p, src);
-    if (e !== undefined) return { value: e, note: `${p.path.join(".")} = an allowed value mentioned`, fromText: true };
-    const b = booleanValue(p, src);
-    if (b !== undefined) return { value: b, note: `${p.path.join(".")} from the request's words`, fromText: true };
-  }
-  const kinds = acceptedKinds(p);
-  // Typed values count as evidence only for parameters whose first choice is that kind (an e-mail parameter).
-  const strong = new Set<SpanKind>(["email", "url", "date", "datetime", "time", "code3", "id"]);
-  const strongKinds = kinds[0] !== undefined && strong.has(kinds[0]) && (kinds[0] !== "id" || isIdParam(p)) ? kinds.filter((k) => strong.has(k)) : [];
-  for (const src of all) {
-    const t = typedValue(p, src, st, strongKinds);
-    if (t) return take(src, t.span, t.value, `= the ${t.span.kind} in the request`);
-  }
-  // 3. Earlier observations.
-  const fromObs = fromObservations(p, input.tool, input.records, input.userText);
-  if (fromObs && (p.required || isIdParam(p))) return { value: fromObs.value, note: fromObs.note, fromText: false };
-  if (!p.required) return undefined;
-  // 4. Weaker guesses for required values: the only number, a quoted string, a proper name.
-  for (const src of all) {
+  // Weaker guesses for required values: the only number, a quoted string, a proper name.
+  for (const src of sources) {
     const t = typedValue(p, src, st, kinds);
     if (t) return take(src, t.span, t.value, `= the ${t.span.kind} in the request`);
   }
@@ -1256,15 +1420,36 @@ const CLAUSE_VERBS =
   "what|which|how|when|where|who|is|are|do|does|can|could|let|also|see|view|subscribe|follow|rate|review|replace|put|store|upload|download|start|stop|" +
   "i'd|i\\s+would|i\\s+want|i\\s+need|please";
 
+/** The verbs of a catalogue: the first word of each tool name (`refresh`, `activate`, `apply`). */
+function catalogVerbs(tools: readonly OfflineToolSpec[]): string[] {
+  const out = new Set<string>();
+  for (const t of tools) {
+    const first = (tokenize(t.name)[0] ?? "").toLowerCase();
+    if (first.length >= 3 && /^[a-z]+$/.test(first) && !STOP_WORDS.has(first)) out.add(first);
+  }
+  return [...out].sort();
+}
+
 /** Splits a request into the parts that each ask for one operation ("find X, then show Y"). */
-function splitClauses(text: string): string[] {
-  const marked = text
+function splitClauses(text: string, extraVerbs: readonly string[] = []): string[] {
+  // Quoted text is never split ("Find and Replace").
+  const quotes: string[] = [];
+  const masked = text.replace(/"[^"]*"|“[^”]*”/g, (q) => {
+    quotes.push(q);
+    return `\u0003${quotes.length - 1}\u0003`;
+  });
+  const verbs = extraVerbs.length > 0 ? `${CLAUSE_VERBS}|${extraVerbs.map(escapeRegExp).join("|")}` : CLAUSE_VERBS;
+  const marked = masked
     .replace(/\s*(?:,\s*)?\b(?:and\s+)?then\b\s*/gi, " \u0001 ")
     .replace(/\s*\b(?:after that|afterwards|and also|once (?:that is|that's|it is|it's) done|when (?:that is|that's) done|finally)\b[,]?\s*/gi, " \u0001 ")
-    .replace(new RegExp(`\\s*(?:,\\s*)?\\band\\s+(?=(?:${CLAUSE_VERBS})\\b)`, "gi"), " \u0001 ")
-    .replace(new RegExp(`([.!?;])\\s+(?=(?:${CLAUSE_VERBS})\\b)`, "gi"), "$1 \u0001 ")
+    .replace(new RegExp(`\\s*(?:,\\s*)?\\band\\s+(?=(?:${verbs})\\b)`, "gi"), " \u0001 ")
+    .replace(new RegExp(`,\\s+(?=(?:${verbs})\\s+(?:the|a|an|my|it|its|them|all|some|me)\\b)`, "gi"), " \u0001 ")
+    .replace(new RegExp(`([.!?;])\\s+(?=(?:${verbs})\\b)`, "gi"), "$1 \u0001 ")
     .replace(/([.!?;])\s+(?=[A-Z])/g, "$1 \u0002 ");
-  const parts = marked.split("\u0001").map((p) => p.replace(/\u0002/g, " ").trim()).filter((p) => p !== "");
+  const parts = marked
+    .split("\u0001")
+    .map((p) => p.replace(/\u0002/g, " ").replace(/\u0003(\d+)\u0003/g, (_m, i: string) => quotes[Number(i)] ?? "").trim())
+    .filter((p) => p !== "");
   return parts.length > 0 ? parts : [text];
 }
 
@@ -1296,6 +1481,8 @@ function isToolSearcher(t: OfflineToolSpec): boolean {
   return /tool[_-]?search|search[_-]?tools?|tool[_-]?retriev|find[_-]?tools?/i.test(t.name);
 }
 
+const LEFTOVER_KINDS = new Set<SpanKind>(["date", "datetime", "email", "url", "id", "quoted", "number", "time"]);
+
 /** "Book a table" uses book as a verb: the query also says reserve. */
 function verbSense(text: string): string {
   return text.replace(/(^|[.!?]\s+|\b(?:to|please|you|and|then|also|me)\s+)(book)\b(?!s)/gi, "$1$2 reserve");
@@ -1311,7 +1498,7 @@ function rankTools(index: ToolIndex, tools: readonly OfflineToolSpec[], clause: 
   for (const id of ids) max = Math.max(max, (main.get(id) ?? 0) + 0.5 * (ctx.get(id) ?? 0) + 0.25 * (replies.get(id) ?? 0));
   if (max <= 0) return [];
   const clauseWords = new Set(tokenize(clause).map((w) => w.toLowerCase()));
-  const clauseGroups = new Set(tokenize(verbSense(clause)).flatMap((w) => (w.length > 4 && /ed$/i.test(w) ? [] : (SYNONYM.get(stem(w)) ?? []))));
+  const clauseGroups = new Set(tokenize(rewritePhrasal(verbSense(clause))).flatMap((w) => (w.length > 4 && /ed$/i.test(w) ? [] : (SYNONYM.get(stem(w)) ?? []))));
   const out: Ranked[] = [];
   for (const id of ids) {
     const tool = tools[id];
@@ -1337,8 +1524,12 @@ function rankTools(index: ToolIndex, tools: readonly OfflineToolSpec[], clause: 
     if (!tool) continue;
     const params = paramsOf(tool.parameters);
     const required = params.filter((p) => p.required).length;
-    const fill = fillArguments({ tool, request: { ...req, text: clause, facts: new TextFacts(clause) }, userText: clause, records: [], optional: true });
+    const facts = new TextFacts(clause);
+    const fill = fillArguments({ tool, request: { ...req, text: clause, facts, replies: [] }, userText: clause, records: [], optional: true });
     const filledRequired = required - fill.missing.length;
+    // Values the user gave that this tool has no place for count against it.
+    const leftover = facts.spans.filter((x) => LEFTOVER_KINDS.has(x.kind) && !fill.used.has(`0:${x.start}`)).length;
+    r.score -= 0.04 * Math.min(3, leftover);
     const optionalFilled = Object.keys(fill.args).length - filledRequired;
     r.score += required > 0 ? 0.15 * (filledRequired / required) : 0.05;
     r.score += 0.05 * Math.min(3, Math.max(0, optionalFilled));
@@ -1700,13 +1891,14 @@ export function decideOffline(messages: readonly BaseMessage[], boundTools: read
   const searcher = tools.find(isToolSearcher);
   const candidates = tools.filter((t) => !isToolSearcher(t));
   const index = toolIndex(candidates);
-  const clauses = splitClauses(req.text);
+  const clauses = splitClauses(req.text, catalogVerbs(candidates));
+  const nameStems = new Set(candidates.flatMap((t) => tokenize(t.name).map((w) => stem(w.toLowerCase()))));
   const steps: Step[] = [];
   const rankNotes: string[] = [];
   for (const [i, clause] of clauses.entries()) {
     if (i > 0 && !asksSomething(clause)) continue;
-    // Earlier clauses lend their nouns ("books"), not their verbs ("search").
-    const nouns = i > 0 ? tokenize(clauses.slice(0, i).join(" ")).filter((w) => !SYNONYM.has(stem(w)) || !Object.keys(VERB_GROUPS).some((g) => SYNONYM.get(stem(w))?.includes(g))) : [];
+    // Earlier clauses lend the resources they name ("books", "glossary"), not their verbs or values.
+    const nouns = i > 0 ? tokenize(clauses.slice(0, i).join(" ")).filter((w) => nameStems.has(stem(w.toLowerCase())) && !(SYNONYM.get(stem(w)) ?? []).some((g) => g in VERB_GROUPS)) : [];
     if (searcher) {
       const args = searcherArguments(searcher, searchKeywords(clause, nouns));
       const searched = req.calls.some((c) => c.name === searcher.name && stableStringify(c.args) === stableStringify(args));
@@ -1719,12 +1911,18 @@ export function decideOffline(messages: readonly BaseMessage[], boundTools: read
     const ranked = rankTools(index, candidates, clause, nouns.join(" "), i === 0 ? req : { ...req, replies: [] });
     const best = ranked[0];
     if (!best || best.bm25 <= 0) continue;
-    const tool = candidates[best.tool];
+    let pick = best;
+    // A later clause that lands on a planned tool usually means the next best one ("the details of the top article").
+    if (steps.some((x) => x.tool.name === candidates[best.tool]?.name)) {
+      const runner = ranked.find((r) => r !== best && !steps.some((x) => x.tool.name === candidates[r.tool]?.name));
+      if (!runner || runner.score < 0.75 * best.score) continue;
+      pick = runner;
+    }
+    const tool = candidates[pick.tool];
     if (!tool) continue;
-    if (steps.some((x) => x.tool.name === tool.name)) continue;
     steps.push({ tool, clause, implicit: false });
     const runner = ranked[1];
-    rankNotes.push(`"${clause.slice(0, 60)}" -> ${tool.name} (${best.score.toFixed(2)}${runner ? `, next ${candidates[runner.tool]?.name ?? "?"} ${runner.score.toFixed(2)}` : ""})`);
+    rankNotes.push(`"${clause.slice(0, 60)}" -> ${tool.name} (${pick.score.toFixed(2)}${runner ? `, next ${candidates[runner.tool]?.name ?? "?"} ${runner.score.toFixed(2)}` : ""})`);
   }
 
   if (steps.length === 0) {
@@ -1743,7 +1941,7 @@ export function decideOffline(messages: readonly BaseMessage[], boundTools: read
       expanded.push(step);
       continue;
     }
-    const fill = fillArguments({ tool: step.tool, request: req, userText, records, optional: true });
+    const fill = fillArguments({ tool: step.tool, request: req, userText, records, optional: true, clause: step.clause });
     const missingIds = fill.missing.filter(isIdParam);
     if (missingIds.length > 0 && !isLister(step.tool)) {
       const resource = idResource(missingIds[0] as Param, step.tool.name);
@@ -1754,7 +1952,7 @@ export function decideOffline(messages: readonly BaseMessage[], boundTools: read
         .map((t) => {
           const words = tokenize(`${t.name}`).map((w) => stem(w.toLowerCase()));
           const related = resource.filter((r) => words.includes(r)).length;
-          const f = fillArguments({ tool: t, request: req, userText: step.clause, records: [], optional: true });
+          const f = fillArguments({ tool: t, request: req, userText: step.clause, records: [], optional: true, clause: step.clause });
           let args = f.args;
           let fresh = Object.values(args).filter((v) => !stepValues.has(stableStringify(v))).length;
           if (fresh === 0) {
@@ -1788,7 +1986,7 @@ export function decideOffline(messages: readonly BaseMessage[], boundTools: read
   if (next.search === true) {
     return call(next.tool, next.args ?? {}, `Looking up tools for "${next.clause.slice(0, 80)}" with ${next.tool.name}.`);
   }
-  const fill = next.args ? { args: next.args, missing: [], notes: [`search arguments from the request`], fromText: 1 } : fillArguments({ tool: next.tool, request: req, userText, records, optional: true });
+  const fill = next.args ? { args: next.args, missing: [], notes: [`search arguments from the request`], fromText: 1, used: new Set<string>() } : fillArguments({ tool: next.tool, request: req, userText, records, optional: true, clause: next.clause });
   let args = fill.args;
   const notes = [...fill.notes];
   if (fill.missing.length > 0) {

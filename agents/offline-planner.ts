@@ -1,5 +1,7 @@
-import type { Rng } from "../specs/seed.js";
 import { stableStringify } from "../specs/stable-stringify.js";
+import { objectShape } from "../specs/object-properties.js";
+import { deriveSeed, type Rng } from "../specs/seed.js";
+import { synthesizeArguments } from "../specs/synthesize-call.js";
 import { validateCall } from "../specs/validate-call.js";
 import { templatesFor } from "./instruction-templates.js";
 import type { InstructionStyle, Plan, PlanLink, PlanRequest, PlanStep } from "./plan.js";
@@ -105,33 +107,94 @@ function fillStep(entry: ToolboxEntry, links: PlanLink[], shared: Map<string, un
     if (field) picked.push(field);
   }
   const chosen = new Set([...required, ...picked].map((a) => a.name));
+  // An optional body that is sent must have its own required properties.
+  const body = entry.tool.body;
+  if (body?.mode === "flat" && !body.required && [...chosen].some((n) => n in body.properties) && body.schemaPointer !== undefined) {
+    for (const r of objectShape(catalog.registry, "request", body.schemaPointer)?.required ?? []) if (!linked.has(r)) chosen.add(r);
+  }
   const args: Record<string, unknown> = {};
   for (const arg of infos) {
     if (!chosen.has(arg.name)) continue;
     const known = shared.get(arg.name);
-    args[arg.name] = known !== undefined && rng.chance(0.85) ? structuredClone(known) : chooseValue(entry, arg, rng).value;
+    const value = known !== undefined && rng.chance(0.85) ? structuredClone(known) : chooseValue(entry, arg, rng).value;
+    // An empty list or object says nothing: an optional one is left out.
+    const empty = (Array.isArray(value) && value.length === 0) || (typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0);
+    if (empty && !arg.required) continue;
+    args[arg.name] = value;
   }
+  makeConsistent(entry, infos, args, rng);
+  // Valid arguments from the synthesizer, drawn only when something needs repair or a stand-in.
+  let valid: Record<string, unknown> | undefined;
+  const validArgs = (): Record<string, unknown> => (valid ??= synthesizeArguments(catalog, entry.tool, { seed: rng.int(0, 0x7fffffff), optionals: 0 }));
   // Linked arguments are unknown until the earlier call answers: a stand-in value checks the rest.
   const standIns: Record<string, unknown> = {};
-  for (const arg of infos) if (linked.has(arg.name)) standIns[arg.name] = synthesizedValue(entry, arg, 1) ?? arg.examples[0] ?? (arg.type === "integer" || arg.type === "number" ? 1 : "x");
+  for (const arg of infos) {
+    if (linked.has(arg.name)) standIns[arg.name] = validArgs()[arg.name] ?? synthesizedValue(entry, arg, 1) ?? arg.examples[0] ?? (arg.type === "integer" || arg.type === "number" ? 1 : "x");
+  }
   for (let round = 0; round < 4; round++) {
     const checked = validateCall(catalog, entry.tool.name, { ...args, ...standIns });
     if (checked.ok) break;
     const bad = new Set(checked.errors.flatMap((e) => issueArgs(entry, e.location)));
     if (bad.size === 0) break;
     for (const name of bad) {
-      if (linked.has(name) || !(name in args)) continue;
+      if (linked.has(name)) continue;
       const info = infos.find((a) => a.name === name);
-      if (!info || !info.required || round >= 2) {
+      if (!info) {
         delete args[name];
         continue;
       }
-      // Examples and fixtures can be wrong; a synthesized value follows the schema.
-      args[name] = synthesizedValue(entry, info, 7919 * (round + 1) + rng.int(0, 1000)) ?? args[name];
+      if (!info.required && (round >= 1 || name in args)) {
+        delete args[name];
+        continue;
+      }
+      // Examples and fixtures can be wrong: the synthesizer's values follow the schema.
+      const repaired = round === 0 ? validArgs()[name] : synthesizedValue(entry, info, deriveSeed(round, rng.int(0, 0x7fffffff)));
+      if (repaired !== undefined) args[name] = repaired;
     }
   }
   for (const [name, value] of Object.entries(args)) if (!shared.has(name)) shared.set(name, value);
   return { entry, args, links };
+}
+
+const START = /^(start|from|since|after|begin|begins|check_in|departure|depart|min|earliest)$/;
+const END = /^(end|to|until|before|ends|check_out|return|max|latest)$/;
+const SOURCE = /^(from|source|origin|departure|src|sender)$/;
+const TARGET = /^(to|target|destination|arrival|dest|recipient)$/;
+
+/** The argument's words without the one that says which end it is (`startDate` -> `date`). */
+function pairKey(name: string, end: RegExp): string | undefined {
+  const words = identifierWords(name);
+  const i = words.findIndex((w) => end.test(w));
+  return i < 0 ? undefined : words.filter((_, j) => j !== i).join("_");
+}
+
+/**
+ * Makes related values agree as a user's would: a range ends after it starts (`startDate` <= `endDate`),
+ * and a trip or a translation goes somewhere else (`origin` != `destination`, `source` != `target`).
+ */
+function makeConsistent(entry: ToolboxEntry, infos: readonly ArgumentInfo[], args: Record<string, unknown>, rng: Rng): void {
+  const names = Object.keys(args);
+  for (const a of names) {
+    for (const b of names) {
+      if (a === b) continue;
+      const ka = pairKey(a, START);
+      const kb = pairKey(b, END);
+      const va = args[a];
+      const vb = args[b];
+      if (ka !== undefined && ka === kb && typeof va === "string" && typeof vb === "string" && /^\d{4}-\d{2}-\d{2}/.test(va) && /^\d{4}-\d{2}-\d{2}/.test(vb) && vb < va) {
+        args[a] = vb;
+        args[b] = va;
+      }
+      const sa = pairKey(a, SOURCE);
+      const tb = pairKey(b, TARGET);
+      if (sa !== undefined && sa === tb && typeof va === "string" && va === args[b]) {
+        const info = infos.find((x) => x.name === b);
+        if (!info) continue;
+        for (let i = 0; i < 4 && args[b] === va; i++) args[b] = chooseValue(entry, info, rng).value;
+        if (args[b] === va && info.enum) args[b] = info.enum.find((v) => v !== va) ?? va;
+      }
+    }
+  }
 }
 
 function chainSteps(chains: readonly ChainCandidate[], rng: Rng, shared: Map<string, unknown>): DraftStep[] {

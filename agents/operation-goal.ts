@@ -1,5 +1,5 @@
 import type { Tool } from "../specs/tool.js";
-import { identifierWords, singular } from "./words.js";
+import { articleFor, identifierWords, isPlural, singular } from "./words.js";
 
 /** What kind of thing an operation does for a user, as far as phrasing a request goes. */
 export type GoalKind = "get" | "list" | "search" | "create" | "update" | "delete" | "check" | "action";
@@ -36,8 +36,15 @@ const ACTION_VERBS = new Set([
   "summarize", "summarise", "generate", "play", "pause", "stop", "start", "turn", "lock", "unlock", "reprice", "re-price", "confirm", "approve",
   "reject", "subscribe", "follow", "unfollow", "like", "share", "download", "export", "import", "sync", "reset", "log", "track", "transfer", "pay",
   "order", "reserve", "rate", "review", "tag", "assign", "resolve", "reply", "forward", "archive", "restore", "shorten", "analyze", "analyse",
-  "classify", "recognize", "identify", "predict", "recommend", "lookup", "look",
+  "classify", "recognize", "identify", "predict", "recommend", "lookup", "look", "run", "execute", "perform", "trigger", "invoke", "process",
+  "publish", "unpublish", "enable", "disable", "attach", "detach", "request", "issue", "merge", "split", "copy", "clone", "duplicate", "count",
+  "render", "print", "scan", "decode", "encode", "parse", "authenticate", "authorize", "login", "logout", "scrape", "crawl", "append", "grant",
+  "notify", "ping", "upgrade", "downgrade", "renew", "extend", "accept", "decline", "submit", "mute", "unmute", "block", "unblock", "star",
+  "unstar", "pin", "unpin", "watch", "unwatch", "bookmark", "vote", "register", "deploy", "build", "install", "uninstall", "save", "sort", "filter",
 ]);
+
+/** Determiners that show the word before them is a verb ("Returns a list", "Book an offer"). */
+const DETERMINERS = /^(a|an|the|my|your|our|their|its|all|one|some|every|each|any|this|that|these|those|multiple|several|new|existing|specific|given|current)$/i;
 
 const PROCESS_NOUNS = /(ing|lookup|search|conversion|translation|detection|recognition|analysis|classification|prediction|recommendation|completion|autocomplete|suggestion)$/i;
 
@@ -90,14 +97,26 @@ function isVerbLike(first: string, second: string | undefined): boolean {
   const w = first.toLowerCase();
   if (w in VERB_KINDS || ACTION_VERBS.has(w)) return true;
   // "Book an offer", "Re-price an offer": a word followed by an article or a possessive is a verb.
-  return second !== undefined && /^(a|an|the|my|your|our|their|its|all|one|some)$/i.test(second) && !/(ing|tion|s)$/i.test(w);
+  return second !== undefined && DETERMINERS.test(second) && !/(ing|tion|s)$/i.test(w);
+}
+
+/** The base form of a summary's first word when it is a verb in the third person ("Returns", "Deletes", "Revalidates a"). */
+function thirdPerson(first: string, second: string | undefined): string | undefined {
+  if (!/^[A-Za-z-]+s$/.test(first) || /(ss|us|is)$/i.test(first)) return undefined;
+  if (second !== undefined && /^(of|for|in|at|by|between|from|to|on|with|per|and|or)$/i.test(second)) return undefined;
+  const base = baseForm(first);
+  if (base in VERB_KINDS) return base;
+  return second !== undefined && DETERMINERS.test(second) && base.length > 2 ? base : undefined;
 }
 
 /** Splits an imperative text into verb and object (`Look up a place` -> `look up` + `a place`). */
 function splitVerb(text: string): { verb: string; object: string } | undefined {
   const words = text.split(/\s+/);
-  const first = words[0];
-  if (first === undefined || !isVerbLike(first, words[1])) return undefined;
+  let first = words[0];
+  if (first === undefined) return undefined;
+  const base = isVerbLike(first, words[1]) ? undefined : thirdPerson(first, words[1]);
+  if (base !== undefined) first = base;
+  else if (!isVerbLike(first, words[1])) return undefined;
   let verb = first.toLowerCase();
   let rest = words.slice(1);
   if (rest[0] !== undefined && /^(up|out|in|off|on)$/i.test(rest[0]) && ["look", "sign", "log", "check", "find", "turn", "set", "pick", "clean", "opt"].includes(verb)) {
@@ -126,6 +145,18 @@ function headNoun(object: string): string {
   return singular(head.replace(/['’]s$/, "").toLowerCase());
 }
 
+/** "Get weather forecast" -> "the weather forecast", "Create event" -> "an event": summaries often drop articles. */
+function withArticle(object: string, kind: GoalKind): string {
+  if (object === "" || /^(a|an|the|my|your|our|their|its|all|some|any|every|each|one|two|\d|whether|to|for|on|from|with|into|at|in)\b/i.test(object)) return object;
+  if (kind === "list" || kind === "search" || kind === "check") return object;
+  const words = object.split(/\s+/);
+  const head = words.findIndex((w, i) => i > 0 && /^(of|for|in|at|between|by|on|from|to|with|near|about)$/i.test(w));
+  const noun = (head > 0 ? words[head - 1] : words[words.length - 1]) ?? "";
+  if (kind === "action") return object;
+  if (kind === "create") return isPlural(noun) || /^[A-Z]/.test(object) ? object : `${articleFor(object)} ${object}`;
+  return `the ${object}`;
+}
+
 function definiteOf(object: string): string {
   if (/^(the|my|your|our|their|its)\s/i.test(object)) return object;
   if (/^(a|an|one)\s/i.test(object)) return object.replace(/^(a|an|one)\s/i, "the ");
@@ -137,9 +168,12 @@ function fallbackText(tool: Tool): string {
   const id = tool.operation.operationId;
   if (id !== undefined) return identifierWords(id).join(" ");
   const segments = tool.operation.path.split("/").filter((s) => s !== "" && !s.startsWith("{"));
-  const last = identifierWords(segments[segments.length - 1] ?? "items").join(" ");
-  const byMethod: Record<string, string> = { get: "get", post: "create", put: "update", patch: "update", delete: "delete" };
-  return `${byMethod[tool.operation.method] ?? "call"} ${last}`;
+  const isItem = /\}$/.test(tool.operation.path);
+  const words = identifierWords(segments[segments.length - 1] ?? "items");
+  const lastWord = words.pop() ?? "items";
+  const noun = [...words, isItem || tool.operation.method === "post" ? singular(lastWord) : lastWord].join(" ");
+  const byMethod: Record<string, string> = { get: isItem ? "get" : "list", post: "create", put: "update", patch: "update", delete: "delete" };
+  return `${byMethod[tool.operation.method] ?? "call"} ${noun}`;
 }
 
 const goals = new WeakMap<Tool, OperationGoal>();
@@ -158,8 +192,11 @@ function goalOf(tool: Tool): OperationGoal {
   const full = tool.description.trim();
   const hasSummary = full !== "" && !/^[A-Z]+ \//.test(full);
   // The catalog description is "summary. description": the summary is the first sentence.
-  const summary = hasSummary ? (full.split(/(?<=[.!?])\s/)[0] ?? "").replace(/\.$/, "").trim() : fallbackText(tool);
-  const rest = hasSummary ? full.slice(summary.length).replace(/^[.\s]+/, "") : "";
+  const sentence = hasSummary ? (full.split(/(?<=[.!?])\s/)[0] ?? "") : "";
+  // Summaries carry markup and asides ("Write table elements #### Examples", "Search X, allowing Y"): the first clause says the goal.
+  const clause = (sentence.split(/\s*(?:[,;:(#[*`|]|\s-\s|\s—\s|\n)\s*/)[0] ?? "").replace(/[.\s]+$/, "").trim();
+  const summary = hasSummary && clause.split(/\s+/).length <= 14 && clause !== "" ? clause : hasSummary && clause !== "" && tool.operation.operationId === undefined ? clause.split(/\s+/).slice(0, 8).join(" ") : fallbackText(tool);
+  const rest = hasSummary ? full.slice(sentence.length).replace(/^[.\s]+/, "") : "";
   const method = tool.operation.method;
 
   // A summary asked as a question: "Is today a holiday?" -> "check whether today is a holiday".
@@ -177,15 +214,26 @@ function goalOf(tool: Tool): OperationGoal {
   const split = described ?? imperative;
   if (split) {
     const raw = split.verb.toLowerCase();
-    const verb = API_VERBS[raw] ?? raw;
-    const kind: GoalKind = VERB_KINDS[raw] ?? VERB_KINDS[verb] ?? (ACTION_VERBS.has(raw) || method !== "get" ? "action" : "get");
+    let verb = API_VERBS[raw] ?? raw;
+    let kind: GoalKind = VERB_KINDS[raw] ?? VERB_KINDS[verb] ?? (ACTION_VERBS.has(raw) || method !== "get" ? "action" : "get");
     let object = stripGenericQualifiers(lowerWords(split.object.trim())).replace(/^one\s/i, "a ");
+    // "List or search offices" -> "offices"; "Search for airports" -> "airports".
+    object = object.replace(/^or\s+\S+\s+/i, "");
+    if (kind === "search") object = object.replace(/^for\s+/i, "");
+    // "Returns a list of students", "Gets all events": a list.
+    const listOf = /^(?:a |the |an? entire |the full )?(?:list|array|collection|set) of (?:all )?(.+)$|^all (?:the )?(.+)$/i.exec(object);
+    if (listOf && (kind === "get" || kind === "search" || kind === "list" || (kind === "action" && method === "get"))) {
+      object = (listOf[1] ?? listOf[2] ?? object).trim();
+      kind = "list";
+      verb = "list";
+    }
     // A description's object carries its own filters ("places matching a free-form address"): the values say them.
     if (described !== undefined) object = object.replace(/\s+(matching|that|whose|which|with|where)\s.*$/i, "");
     if (kind === "search" && /^(the|my)\s/i.test(object)) {
       return { kind, verb: "search", verbs: ["search", "look through"], object, noun: headNoun(object) };
     }
     if (kind === "get" && object === "") object = "the details";
+    object = withArticle(object, kind);
     const verbs = [...new Set([verb, ...(VARIANTS[verb] ?? [])])];
     const goal: OperationGoal = { kind, verb, verbs, object, noun: headNoun(object) };
     if (kind === "get" && object !== "" && described === undefined) goal.definite = definiteOf(object);
@@ -195,7 +243,7 @@ function goalOf(tool: Tool): OperationGoal {
   // A noun phrase ("Latest exchange rates", "Daily forecast for a city"): get it.
   let object = stripGenericQualifiers(lowerWords(summary.replace(/\?$/, "")));
   if (/^(random|new)\b/i.test(object)) object = `a ${object}`;
-  else if (!/^(the|my|your|a|an)\s/i.test(object)) object = `the ${object}`;
+  else if (!/^(the|my|your|a|an|all|every|each|some)\s/i.test(object)) object = `the ${object}`;
   if (method === "get") {
     return { kind: "get", verb: "get", verbs: ["get", "look up", "check", "show me"], object, noun: headNoun(object), ...(/^a\s|^an\s/.test(object) ? {} : { definite: object }) };
   }

@@ -120,25 +120,62 @@ function typesFit(fieldType: string | undefined, argType: string | undefined, in
   return !inBody && argType === "string" && numeric(fieldType);
 }
 
-/** The best response field of `from` for argument `arg` of `to`, with its score (0: none). */
-function bestField(fields: readonly ResponseField[], arg: string, stem: string, argType: string | undefined, inBody: boolean): { field: ResponseField; score: number; direct: boolean } | undefined {
+/** A tool that can start a chain, with its response fields indexed for matching. */
+interface Source {
+  tool: Tool;
+  method: string;
+  /** Normalized names of its own arguments. */
+  argKeys: Set<string>;
+  /** Scalar response fields by normalized name (coordinates by axis). */
+  byKey: Map<string, IndexedField[]>;
+  /** Scalar fields named `id`, `uuid`, `key` or `slug`. */
+  idFields: IndexedField[];
+}
+
+interface IndexedField {
+  field: ResponseField;
+  key: string;
+  owner: string;
+}
+
+function sourceOf(catalog: Catalog, tool: Tool): Source | undefined {
+  const method = tool.operation.method;
+  if (tool.deprecated || (method !== "get" && method !== "post")) return undefined;
+  // A POST is a source only when it creates a resource (not an action such as "activate a scene").
+  if (method === "post" && resourceRoute(catalog, tool)?.kind !== "collection") return undefined;
+  const fields = responseFields(catalog, tool);
+  if (fields.length === 0) return undefined;
+  const byKey = new Map<string, IndexedField[]>();
+  const idFields: IndexedField[] = [];
+  for (const field of fields) {
+    if (field.type === "object" || field.type === "array") continue;
+    const indexed = { field, key: coordinateKey(field.name) ?? norm(field.name), owner: norm(singular(field.owner)) };
+    const list = byKey.get(indexed.key);
+    if (list) list.push(indexed);
+    else byKey.set(indexed.key, [indexed]);
+    if (/^(id|uuid|key|slug)$/i.test(field.name)) idFields.push(indexed);
+  }
+  return { tool, method, argKeys: new Set(toolArguments(catalog, tool).map((a) => norm(a.name))), byKey, idFields };
+}
+
+/** The best response field of a source for argument `arg` of a later tool, with its score. */
+function bestField(source: Source, arg: string, stem: string, argType: string | undefined, inBody: boolean): { field: ResponseField; score: number; direct: boolean } | undefined {
   let best: { field: ResponseField; score: number; direct: boolean } | undefined;
   const argKey = coordinateKey(arg) ?? norm(arg);
   const stemKey = norm(stem);
-  for (const f of fields) {
+  const idArg = isIdName(arg);
+  const candidates = [...(source.byKey.get(argKey) ?? []), ...(idArg ? source.idFields : [])];
+  for (const { field: f, key: fieldKey, owner } of candidates) {
     if (!typesFit(f.type, argType, inBody)) continue;
-    if (f.type === "object" || f.type === "array") continue;
     let score = 0;
-    const fieldKey = coordinateKey(f.name) ?? norm(f.name);
     if (fieldKey === argKey) score = 2.5;
-    const owner = norm(singular(f.owner));
     const ownerMatches = stemKey !== "" && owner !== "" && (owner.includes(stemKey) || stemKey.includes(owner));
-    if (isIdName(arg) && /^(id|uuid|key|slug)$/i.test(f.name) && ownerMatches) score = Math.max(score, 3);
+    if (idArg && /^(id|uuid|key|slug)$/i.test(f.name) && ownerMatches) score = Math.max(score, 3);
     if (score === 0) continue;
     // Shallow fields first: `items.0.id` rather than `items.0.tracks.0.id`.
     score -= f.path.length * 0.1;
     // The same name (`countryCode`, `symbol`) names the same thing; an id names its owner's item.
-    const direct = ownerMatches || (!isIdName(arg) && fieldKey === argKey);
+    const direct = ownerMatches || (!idArg && fieldKey === argKey);
     if (!best || score > best.score) best = { field: f, score, direct };
   }
   return best;
@@ -178,20 +215,17 @@ export function catalogChains(catalog: Catalog): CatalogChain[] {
   const hit = catalogCache.get(catalog);
   if (hit) return hit;
   const out: CatalogChain[] = [];
+  const sources = catalog.tools.map((t) => sourceOf(catalog, t)).filter((x): x is Source => x !== undefined);
   for (const to of catalog.tools) {
     if (to.deprecated) continue;
     const targets = toolArguments(catalog, to).filter((a) => a.required && !a.wrappedBody && (a.type === undefined || a.type === "string" || a.type === "integer" || a.type === "number") && isLinkableName(a.name));
     if (targets.length === 0) continue;
-    for (const from of catalog.tools) {
-      if (from === to || from.deprecated) continue;
-      const method = from.operation.method;
-      if (method !== "get" && method !== "post") continue;
-      const fromRoute = resourceRoute(catalog, from);
-      // A POST is a source only when it creates a resource (not an action such as "activate a scene").
-      if (method === "post" && fromRoute?.kind !== "collection") continue;
-      const fromArgs = new Set(toolArguments(catalog, from).map((a) => norm(a.name)));
-      const fields = responseFields(catalog, from);
-      if (fields.length === 0) continue;
+    const stems = new Map(targets.map((t) => [t.name, stemOf(catalog, to, t.name)]));
+    for (const source of sources) {
+      const from = source.tool;
+      if (from === to) continue;
+      const method = source.method;
+      const fromArgs = source.argKeys;
       const links: { arg: string; field: string; path: string[]; direct: boolean; stem: string }[] = [];
       let known = 0;
       for (const target of targets) {
@@ -200,8 +234,8 @@ export function catalogChains(catalog: Catalog): CatalogChain[] {
           known++;
           continue;
         }
-        const stem = stemOf(catalog, to, target.name);
-        const found = bestField(fields, target.name, stem, target.type, target.in === "body");
+        const stem = stems.get(target.name) ?? "";
+        const found = bestField(source, target.name, stem, target.type, target.in === "body");
         const noun = isIdName(target.name) ? identifierWords(target.name).slice(0, -1).join(" ") || stem : humanize(target.name);
         if (found) links.push({ arg: target.name, field: found.field.path.join("."), path: found.field.path, direct: found.direct, stem: noun });
       }

@@ -80,6 +80,15 @@ export function relevance(question: string, v: PlannedValue): number {
   return score;
 }
 
+/** Where a question first mentions a planned value (its name or one of its words), or the end. */
+function mentionAt(question: string, v: PlannedValue): number {
+  const q = question.toLowerCase();
+  const spots = [v.arg.toLowerCase(), humanize(v.arg).toLowerCase(), ...nameWords(v).filter((w) => w.length >= 3 && !STOP.has(w))]
+    .map((w) => q.indexOf(w))
+    .filter((i) => i >= 0);
+  return spots.length > 0 ? Math.min(...spots) : q.length;
+}
+
 function spoken(v: PlannedValue): string {
   return quoteIfText(v.arg, v.value);
 }
@@ -127,11 +136,13 @@ export function composeReply(question: string, request: PlanRequest, toolbox: To
   const best = Math.max(0, ...scored.map((s) => s.score));
   const threshold = 1.5;
   if (best >= threshold) {
+    // Several values are given in the order the question asks for them.
     const chosen = scored
       .filter((s) => s.score >= threshold && s.score >= best - 1.25)
       .sort((a, b) => b.score - a.score)
       .slice(0, 3)
-      .map((s) => s.v);
+      .map((s) => s.v)
+      .sort((a, b) => mentionAt(question, a) - mentionAt(question, b));
     // The question names several things: give the withheld ones it names along with the best one.
     return chosen.length === 1 ? answerOne(chosen[0] as PlannedValue, rng) : answerMany(chosen, rng);
   }

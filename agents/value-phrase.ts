@@ -17,6 +17,7 @@ export function valueText(value: unknown): string {
   if (typeof value === "number" || typeof value === "bigint") return String(value);
   if (typeof value === "boolean") return value ? "yes" : "no";
   if (value === null || value === undefined) return "none";
+  if (Array.isArray(value) && value.length === 0) return "none";
   if (Array.isArray(value)) return joinList(value.map((v) => (isObject(v) || Array.isArray(v) ? `(${valueText(v)})` : typeof v === "string" && /\s/.test(v) ? `"${v}"` : valueText(v))));
   return Object.entries(value as Json)
     .filter(([, v]) => v !== undefined)
@@ -124,9 +125,16 @@ export function valuePhrase(arg: ArgumentInfo, value: unknown, goal: OperationGo
   const quoted = quoteIfText(name, value);
   const human = wordsOf(name);
 
+  if (arg.wrappedBody) return Array.isArray(value) ? `with these items: ${text}` : pick(rng, [`with ${text}`, `with these details: ${text}`]);
+  // Credentials: a user gives them as such ("my API key is ...").
+  if (/(api_?key|apikey|secret|access_key|access_token|auth_token|^token$|_token$|^key$|password$)/.test(key) && words.length > 0 && !/^(new|current|old|refresh)$/.test(first)) {
+    if (/(key|secret|token)$/.test(key)) return pick(rng, [`(my ${human} is ${text})`, `using my ${human} ${text}`]);
+  }
   if (typeof value === "boolean") return booleanPhrase(name, value, goal, rng);
   if (Array.isArray(value)) return arrayPhrase(name, value, rng);
-  if (isObject(value)) return arg.wrappedBody ? pick(rng, [`with ${text}`, `with these details: ${text}`]) : `with ${human} ${quoted}`;
+  if (isObject(value)) return `with ${human} ${quoted}`;
+  // Headers are side details: said in passing.
+  if (arg.in === "header" || arg.in === "cookie") return `(${human}: ${quoted})`;
 
   // Identifiers: "the recipe with ID 42", "for recipe 42".
   if (isIdName(name)) {

@@ -11,7 +11,7 @@
  * Environment: BENCH_ROUNDS (default 7), BENCH_ROUND_MS (default 1000), BENCH_CORPUS_SPEC (an oas3 file
  * name of ../shared/corpora/openapi), BENCH_EPISODES (default 10000), BENCH_SIM_ROUNDS (default 3).
  */
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { EXECUTOR_PARTS, runExecutor } from "./executor.js";
 import { runSimulator, SIMULATOR_PARTS } from "./simulator.js";
 import { note } from "./stats.js";
@@ -51,7 +51,8 @@ async function main(): Promise<void> {
     return;
   }
   const cpu = cpus();
-  note(`toolsim bench: node ${process.version}, ${cpu.length} x ${cpu[0]?.model.trim() ?? "cpu"}, ${new Date().toISOString()}`);
+  const load = (): string => loadavg().map((l) => l.toFixed(2)).join(" ");
+  note(`toolsim bench: node ${process.version}, ${cpu.length} x ${cpu[0]?.model.trim() ?? "cpu"}, ${new Date().toISOString()}, load average ${load()}`);
   const start = performance.now();
   for (const { section, parts } of plan) {
     const t = performance.now();
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
     }
     note(`${section.name}: ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
-  note(`total ${((performance.now() - start) / 1000).toFixed(1)} s`);
+  note(`total ${((performance.now() - start) / 1000).toFixed(1)} s; load average ${load()} (above ${cpu.length}: other work shared these cores)`);
 }
 
 await main();

@@ -6,15 +6,37 @@ export type Listener<K extends SimEventType> = (event: SimEventOf<K>) => void;
 /** An injectable clock: real time by default, fixed in tests. */
 export type Clock = () => Date;
 
+/** Options of an event bus. */
+export interface EventBusOptions {
+  /**
+   * Receives the error of a subscriber that threw. Subscribers are observers: one that throws neither stops
+   * the others (the run's own journal writer among them) nor the episode. Default: a process warning.
+   */
+  onListenerError?: (error: unknown, event: SimEvent) => void;
+}
+
+function warnListenerError(error: unknown, event: SimEvent): void {
+  const message = error instanceof Error ? error.message : String(error);
+  process.emitWarning(`a subscriber to ${event.type} threw (episode ${event.episodeId}, seq ${event.seq}): ${message}`, "ToolsimListenerWarning");
+}
+
 /**
  * The typed publish/subscribe bus the agents talk over. Events are numbered per episode (seq) and delivered
- * synchronously in publication order, so every subscriber sees an episode's events in order.
+ * synchronously in publication order, so every subscriber sees an episode's events in order. A subscriber
+ * that throws is reported (see {@link EventBusOptions}) and does not affect the others.
  */
 export class EventBus {
   private readonly listeners = new Map<SimEventType | "*", Set<(e: SimEvent) => void>>();
   private readonly seqs = new Map<string, number>();
 
-  constructor(private readonly clock: Clock = () => new Date()) {}
+  private readonly onListenerError: (error: unknown, event: SimEvent) => void;
+
+  constructor(
+    private readonly clock: Clock = () => new Date(),
+    options: EventBusOptions = {},
+  ) {
+    this.onListenerError = options.onListenerError ?? warnListenerError;
+  }
 
   /** Subscribes to one type of event; returns the unsubscribe function. */
   on<K extends SimEventType>(type: K, listener: Listener<K>): () => void;
@@ -55,7 +77,16 @@ export class EventBus {
   }
 
   private deliver(event: SimEvent): void {
-    for (const fn of this.listeners.get(event.type) ?? []) fn(event);
-    for (const fn of this.listeners.get("*") ?? []) fn(event);
+    for (const key of [event.type, "*"] as const) {
+      const set = this.listeners.get(key);
+      if (!set) continue;
+      for (const fn of [...set]) {
+        try {
+          fn(event);
+        } catch (error) {
+          this.onListenerError(error, event);
+        }
+      }
+    }
   }
 }

@@ -71,7 +71,19 @@ function toSnake(name: string): string {
     .toLowerCase();
 }
 
+const singularCache = new Map<string, string>();
+
 function singular(word: string): string {
+  let hit = singularCache.get(word);
+  if (hit === undefined) {
+    hit = toSingular(word);
+    if (singularCache.size > 50_000) singularCache.clear();
+    singularCache.set(word, hit);
+  }
+  return hit;
+}
+
+function toSingular(word: string): string {
   if (/(ss|us|is)$/.test(word)) return word;
   if (word.endsWith("ies")) return word.slice(0, -3) + "y";
   if (/(sses|uses|xes|ches|shes)$/.test(word)) return word.slice(0, -2);
@@ -124,8 +136,13 @@ function titleCase(s: string): string {
   return s.replace(/\b([a-z])/g, (m) => m.toUpperCase());
 }
 
-function sentence(f: Faker, maxWords: number): string {
-  return f.lorem.sentence({ min: 4, max: maxWords });
+/** An English sentence (faker's lorem is Latin, which reads as filler). */
+function sentence(f: Faker, parents: string): string {
+  if (PRODUCT_PARENTS.test(parents)) return f.commerce.productDescription();
+  const pick = f.number.int({ min: 0, max: 2 });
+  if (pick === 0) return f.hacker.phrase();
+  if (pick === 1) return `${f.company.catchPhrase()}.`;
+  return f.commerce.productDescription();
 }
 
 const PERSON_PARENTS = /(user|person|people|customer|author|owner|member|contact|employee|staff|profile|account|client|patient|student|teacher|driver|passenger|player|artist|guest|sender|recipient|assignee|reporter|creator|buyer|seller|doctor|manager|admin)/;
@@ -210,7 +227,7 @@ function stringByFormat(f: Faker, format: string, snake: string, s: Json, parent
     case "uuid":
       return { value: f.string.uuid() };
     case "byte":
-      return { value: Buffer.from(f.lorem.words({ min: 2, max: 5 })).toString("base64") };
+      return { value: Buffer.from(f.word.words({ count: { min: 2, max: 5 } })).toString("base64") };
     case "password":
       return { value: f.internet.password({ length: 14 }) };
     case "phone":
@@ -338,7 +355,7 @@ const STRING_RULES: readonly StringRule[] = [
     t(/(^|_)(token|api_?key|access_key|secret|secret_key|client_secret|hash|checksum|signature|sha|sha1|sha256|md5|etag|nonce)$/),
     (f, _n, s) => ({ value: f.string.hexadecimal({ length: Math.min(32, maxLengthOf(s)), casing: "lower", prefix: "" }) }),
   ],
-  [t(/(^|_)slug$/), (f) => ({ value: f.lorem.slug({ min: 2, max: 4 }) })],
+  [t(/(^|_)slug$/), (f) => ({ value: f.helpers.slugify(f.word.words({ count: { min: 2, max: 4 } })).toLowerCase() })],
   [t(/(^|_)(mime_?type|content_?type|media_?type)$/), (f) => ({ value: f.system.mimeType() })],
   [t(/(^|_)(file_?name|filename)$/), (f) => ({ value: f.system.fileName() })],
   [t(/(^|_)(file_?path|directory|dir|folder)$/), (f) => ({ value: f.system.filePath() })],
@@ -353,13 +370,13 @@ const STRING_RULES: readonly StringRule[] = [
     (f, _n, _s, parents) => {
       if (/(book|novel)/.test(parents)) return { value: f.book.title() };
       if (/(job|position|employ)/.test(parents)) return { value: f.person.jobTitle() };
-      return { value: titleCase(f.lorem.words({ min: 2, max: 5 })), free: true };
+      return { value: titleCase(f.word.words({ count: { min: 2, max: 5 } })), free: true };
     },
   ],
   [t(/(^|_)name$|_name$/), (f, n, _s, parents) => ({ value: nameFor(f, n, parents) })],
   [
     t(/(description|summary|bio|biography|about|details|comment|comments|message|text|body|content|note|notes|remark|remarks|overview|excerpt|abstract|reason|instructions|review|feedback|answer|question|caption|story|explanation)$/),
-    (f) => ({ value: sentence(f, 14), free: true }),
+    (f, _n, _s, parents) => ({ value: sentence(f, parents), free: true }),
   ],
   [t(/(^|_)(tag|keyword|label|topic|hashtag|genre|category|department)$/), (f) => ({ value: f.word.noun(), free: true })],
   [t(/(^|_)(word|words|query|q|search|term|search_term|keywords|text_query)$/), (f) => ({ value: f.word.noun(), free: true })],

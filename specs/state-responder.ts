@@ -232,7 +232,7 @@ function list(ctx: ResponseContext, route: ResourceRoute, key: string): Responde
   const answer = schemaAnswer(ctx, selected);
   const slot = listSlot(answer.body);
   if (!slot) return answer;
-  if (known && (known.authoritative || known.items.size > 0)) {
+  if (known && (known.authoritative || known.items.size > 0 || known.deleted.size > 0)) {
     const items = filterAndPage(ctx, ctx.state.list(key)).map((i) => structuredClone(i));
     const body = conform(ctx, selected.schemaPointer, withItems(answer.body, slot, items), answer.body);
     return { ...answer, body, source: "state", notes: [] };

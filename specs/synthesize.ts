@@ -146,7 +146,12 @@ interface TransformState {
   /** Segments of the instance path of the generated node (names for realistic values). */
   base: string[];
   rootName?: string;
+  /** Prefix of the cache key of field hints (root name and base path). */
+  hintKey: string;
 }
+
+/** Field hints by root name, base path and path: computed once per shape, not per value. */
+const hints = new Map<string, FieldHint>();
 
 /** Everything `synthesize` caches for one registry and flavor: prepared schema copies, a node index, verbose validators. */
 class Synthesizer {
@@ -303,7 +308,10 @@ class Synthesizer {
             const others = list.filter(([s]) => !isNullSchema(s));
             if (nulls.length > 0 && others.length > 0) list = stop ? nulls : others;
           }
-          out[key] = list.map(([sub, i]) => this.clean(sub, at(`/${key}/${i}`), level, depth + 1));
+          // json-schema-faker generates oneOf branches with required properties only (sparse, and often
+          // matching several branches); as anyOf they get their optional properties too. The validator still checks oneOf.
+          const target = key === "oneOf" && out["anyOf"] === undefined && node["anyOf"] === undefined ? "anyOf" : key;
+          out[target] = list.map(([sub, i]) => this.clean(sub, at(`/${key}/${i}`), level, depth + 1));
           break;
         }
         default: {
@@ -347,9 +355,15 @@ class Synthesizer {
     if (!state || !state.realistic || value === undefined || value === null || typeof value === "object") return value;
     if (!isObject(schema)) return value;
     if (schema["examples"] !== undefined || schema["default"] !== undefined || schema["const"] !== undefined || schema["enum"] !== undefined) return value;
-    const segments = path === "/" ? [] : fromPointer(path);
-    const full = state.base.length > 0 ? [...state.base, ...segments] : segments;
-    const v = realisticValue(schema, hintOf(full, state.rootName), deriveSeed(state.seed, path));
+    const key = `${state.hintKey}${path}`;
+    let hint = hints.get(key);
+    if (hint === undefined) {
+      const segments = path === "/" ? [] : fromPointer(path);
+      hint = hintOf(state.base.length > 0 ? [...state.base, ...segments] : segments, state.rootName);
+      if (hints.size > 20_000) hints.clear();
+      hints.set(key, hint);
+    }
+    const v = realisticValue(schema, hint, deriveSeed(state.seed, path));
     return v === undefined ? value : v;
   };
 
@@ -357,7 +371,13 @@ class Synthesizer {
   jsf(schema: Node, seed: number, options: { realistic: boolean; examples: boolean; optionals: number; base: string[]; rootName?: string }): unknown {
     if (schema === false) return undefined;
     const saved = this.transformState;
-    this.transformState = { seed, realistic: options.realistic, base: options.base, ...(options.rootName !== undefined ? { rootName: options.rootName } : {}) };
+    this.transformState = {
+      seed,
+      realistic: options.realistic,
+      base: options.base,
+      hintKey: `${options.rootName ?? ""}\u0000${options.base.join("/")}\u0000`,
+      ...(options.rootName !== undefined ? { rootName: options.rootName } : {}),
+    };
     try {
       return generateSync(schema as JsonSchema, {
         seed: seed | 0 || 1,
@@ -369,6 +389,8 @@ class Synthesizer {
         useExamplesValue: options.examples,
         useDefaultValue: options.examples,
         failOnInvalidTypes: false,
+        // Built-in formats only: formats registered globally by other code must not change our output.
+        formats: {},
         outputTransform: this.transform,
       });
     } catch {
@@ -448,31 +470,30 @@ class Synthesizer {
     } catch {
       // The schema does not compile (a broken spec): generate without checking.
       const value = this.jsf(this.prepare(pointer, 0), deriveSeed(seed, "jsf"), { realistic: true, examples: true, optionals, base: [], ...(rootName !== undefined ? { rootName } : {}) });
-      return { value: value ?? null, valid: false, repairs: 0 };
+      return { value: detached(value ?? null), valid: false, repairs: 0 };
     }
     let value = this.jsf(this.prepare(pointer, 0), deriveSeed(seed, "jsf"), { realistic: true, examples: true, optionals, base: [], ...(rootName !== undefined ? { rootName } : {}) });
     if (value === undefined) value = this.own(getAt(this.doc, pointer), deriveSeed(seed, "own"), { minimal: false, base: [], rootName });
-    if (validate(value)) return { value, valid: true, repairs: 0 };
+    if (validate(value)) return { value: detached(value), valid: true, repairs: 0 };
 
     let repairs = 0;
     const verbose = this.verboseValidator(pointer);
     for (let round = 1; round <= MAX_ROUNDS; round++) {
       if (verbose(value)) break;
       const errors = verbose.errors ?? [];
-      if (process.env["SYNTH_DEBUG"] && round === 1) for (const e of errors) console.log("ERR", e.keyword, e.instancePath, JSON.stringify(e.params).slice(0, 80), JSON.stringify(e.parentSchema).slice(0, 150));
       const fixed = this.repair(value, errors, deriveSeed(seed, "repair", round), round, rootName);
       value = fixed.value;
       repairs += fixed.repairs;
-      if (validate(value)) return { value, valid: true, repairs };
+      if (validate(value)) return { value: detached(value), valid: true, repairs };
       if (fixed.repairs === 0) break;
     }
     // Last resort: generators of our own, from the schema as a whole.
     const root = getAt(this.doc, pointer);
     for (let attempt = 0; attempt < 6; attempt++) {
       const candidate = this.own(root, deriveSeed(seed, "fallback", attempt), { minimal: attempt % 2 === 1, base: [], rootName, branch: Math.floor(attempt / 2) });
-      if (validate(candidate)) return { value: candidate, valid: true, repairs: repairs + 1 };
+      if (validate(candidate)) return { value: detached(candidate), valid: true, repairs: repairs + 1 };
     }
-    return { value, valid: false, repairs };
+    return { value: detached(value), valid: false, repairs };
   }
 
   // ------------------------------------------------------------ repair
@@ -784,6 +805,11 @@ interface OwnOptions {
   /** Which branch of the first `oneOf`/`anyOf` met to take. */
   branch?: number;
   level?: number;
+}
+
+/** A copy that shares nothing with the schema (examples, enums and consts are picked by reference). */
+function detached(value: unknown): unknown {
+  return typeof value === "object" && value !== null ? structuredClone(value) : value;
 }
 
 const MISSING = Symbol("missing");

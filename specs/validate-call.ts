@@ -142,7 +142,7 @@ export function validateCall(catalog: Catalog, name: string, rawArgs: unknown): 
   const bodyValue = bodyOf(tool, args);
   if (body) {
     if (bodyValue === undefined) {
-      if (body.required) issues.push({ location: ["body"], code: "required", message: "request body is required", severity: "Error" });
+      if (body.required) issues.push({ location: ["body"], code: "required", message: "is required (the operation needs a request body)", severity: "Error" });
     } else if (body.schemaPointer !== undefined) {
       const validate = catalog.registry.validatorAt("request", body.schemaPointer, false);
       if (!validate(bodyValue)) issues.push(...issuesFromAjv(validate.errors, (segs) => ["body", ...segs]));

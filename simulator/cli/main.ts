@@ -38,9 +38,10 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   program.addCommand(runsCommand(io));
   program.addCommand(specCommand(io, setExit));
   program.addCommand(callCommand(io, setExit));
+  const hint = "(run with --help for usage)";
   for (const cmd of program.commands) {
-    cmd.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
-    for (const sub of cmd.commands) sub.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+    cmd.exitOverride().showHelpAfterError(hint).configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+    for (const sub of cmd.commands) sub.exitOverride().showHelpAfterError(hint).configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
   }
   try {
     await program.parseAsync(argv, { from: "user" });

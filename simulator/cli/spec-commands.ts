@@ -57,11 +57,11 @@ export function specCommand(io: CliIO, setExit: (code: number) => void): Command
           io.out(JSON.stringify({ file, ok: true, version: s.sourceVersion, operations, problems: s.warnings }) + "\n");
         } else {
           const w = s.warnings.length > 0 ? `, ${s.warnings.length} warning${s.warnings.length === 1 ? "" : "s"}` : "";
-          io.out(`ok   ${file} (OpenAPI ${s.sourceVersion}, ${operations} operation${operations === 1 ? "" : "s"}${w})\n`);
+          io.out(`ok   ${file} (${s.sourceVersion === "2.0" ? "Swagger" : "OpenAPI"} ${s.sourceVersion}, ${operations} operation${operations === 1 ? "" : "s"}${w})\n`);
           for (const p of s.warnings) io.out(`  ${formatProblem(p)}\n`);
         }
       }
-      if (!opts.json) io.out(`${files.length} specs: ${files.length - failed} loaded (${warned} with warnings), ${failed} failed\n`);
+      if (!opts.json) io.out(`${files.length} spec${files.length === 1 ? "" : "s"}: ${files.length - failed} loaded (${warned} with warnings), ${failed} failed\n`);
       setExit(failed > 0 ? 1 : 0);
     });
 

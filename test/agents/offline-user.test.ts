@@ -356,7 +356,7 @@ describe("OfflineUser.instruct", () => {
         expect(text).toMatch(/ and |, then |, and then |, and finally /);
         if (r.steps.some((s) => s.links.length > 0)) {
           chains++;
-          expect(text).toMatch(/\b(first|top|it|its|there)\b/);
+          expect(text).toMatch(/\b(first|top|it|its|there|new|saved)\b/);
         } else plain++;
       });
     }

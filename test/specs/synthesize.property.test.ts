@@ -13,7 +13,7 @@ const NAMES = ["id", "name", "email", "createdAt", "price", "tags", "status", "c
 const FORMATS = ["date", "date-time", "email", "uri", "uuid", "ipv4", "hostname", "byte"];
 const PATTERNS = ["^[a-z]{3,8}$", "^[A-Z]{2}-\\d{3}$", "^\\d{4}$", "^(red|green|blue)$", "^[a-f0-9]{6}$"];
 
-const stringSchema = fc.oneof(
+const stringSchema: fc.Arbitrary<Json> = fc.oneof(
   fc.record({ minLength: fc.nat(5), extra: fc.option(fc.nat(20), { nil: undefined }) }).map(({ minLength, extra }) => ({
     type: "string",
     ...(minLength > 0 ? { minLength } : {}),
@@ -42,7 +42,7 @@ const numberSchema = fc
 const leaf = fc.oneof(stringSchema, integerSchema, numberSchema, fc.constant({ type: "boolean" }));
 
 /** Large domains only: fit for `uniqueItems`. */
-const uniqueFriendly = fc.oneof(fc.constant({ type: "string" }), fc.constant({ type: "integer" }), fc.constantFrom(...FORMATS.filter((f) => f !== "byte")).map((format) => ({ type: "string", format })));
+const uniqueFriendly: fc.Arbitrary<Json> = fc.oneof(fc.constant({ type: "string" }), fc.constant({ type: "integer" }), fc.constantFrom(...FORMATS.filter((f) => f !== "byte")).map((format) => ({ type: "string", format })));
 
 const schemaArb: fc.Arbitrary<Json> = fc.letrec<{ schema: Json; object: Json; array: Json; composite: Json }>((tie) => ({
   schema: fc.oneof({ depthSize: "small", maxDepth: 4 }, leaf, leaf, tie("object"), tie("array"), tie("composite"), fc.constant({ $ref: "#/components/schemas/Tree" })),
@@ -62,7 +62,8 @@ const schemaArb: fc.Arbitrary<Json> = fc.letrec<{ schema: Json; object: Json; ar
     }),
   array: fc
     .record({ items: fc.oneof(tie("schema"), uniqueFriendly), min: fc.nat(3), extra: fc.nat(3), unique: fc.boolean() })
-    .map(({ items, min, extra, unique }) => {
+    .map(({ items: raw, min, extra, unique }) => {
+      const items = raw as Json;
       const friendly = !("$ref" in items) && (items["type"] === "string" || items["type"] === "integer") && items["enum"] === undefined && items["maxLength"] === undefined && items["pattern"] === undefined && items["maximum"] === undefined;
       return { type: "array", items, ...(min > 0 ? { minItems: min } : {}), maxItems: min + extra, ...(unique && friendly ? { uniqueItems: true } : {}) };
     }),

@@ -370,6 +370,16 @@ describe("synthesize: determinism", () => {
     expect(SEEDS.map((seed) => JSON.stringify(synthesize(b, "response", at("Order"), { seed })))).toEqual(first);
   });
 
+  it("returns values that share nothing with the spec: mutating one changes no later value", () => {
+    const reg = registryOf({
+      Box: { type: "object", required: ["meta"], properties: { meta: { type: "object", properties: { k: { type: "string" } }, example: { k: "v" } }, kind: { type: "string", enum: ["a"] } } },
+    });
+    const first = synthesize(reg, "response", at("Box"), { seed: 1 }).value as { meta: Json };
+    expect(first.meta).toEqual({ k: "v" });
+    first.meta["k"] = "changed";
+    expect(synthesize(reg, "response", at("Box"), { seed: 1 }).value).toEqual({ meta: { k: "v" }, ...(("kind" in first) ? { kind: "a" } : {}) });
+  });
+
   it("gives different values for different seeds", () => {
     const reg = registryOf(schemas);
     const values = new Set(SEEDS.map((seed) => JSON.stringify(synthesize(reg, "response", at("Order"), { seed }).value)));

@@ -245,7 +245,7 @@ describe("validateCall: schema keywords", () => {
   });
 
   it("a required body that is missing is one error at [body]", () => {
-    expect(invalid(validateCall(pets, "tagPet", { petId: 1 })).errors).toEqual([{ location: ["body"], code: "required", message: "request body is required", severity: "Error" }]);
+    expect(invalid(validateCall(pets, "tagPet", { petId: 1 })).errors).toEqual([{ location: ["body"], code: "required", message: "is required (the operation needs a request body)", severity: "Error" }]);
     // A flat required body reports its required properties instead.
     expect(where(invalid(validateCall(pets, "createPet", {})).errors)).toEqual(["body.name required", "body.status required"]);
   });
