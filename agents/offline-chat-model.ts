@@ -100,7 +100,7 @@ function stem(word: string): string {
 const VERB_GROUPS: Record<string, string[]> = {
   xsearch: ["search", "find", "list", "browse", "query", "filter", "discover", "explore"],
   xget: ["get", "show", "detail", "details", "fetch", "retrieve", "read", "view", "display", "describe", "info", "information", "return", "returns", "open", "lookup"],
-  xcreate: ["create", "add", "new", "make", "register", "place", "post", "insert", "submit", "schedule", "start", "put", "save", "reserve"],
+  xcreate: ["create", "add", "new", "make", "register", "post", "insert", "submit", "schedule", "start", "put", "save", "reserve"],
   xupdate: ["update", "change", "modify", "edit", "replace", "rename", "adjust", "patch", "set", "move", "reschedule"],
   xdelete: ["delete", "remove", "cancel", "withdraw", "erase", "drop", "clear", "unsubscribe", "discard"],
 };
@@ -136,6 +136,9 @@ const PHRASAL: Array<[RegExp, string]> = [
   [/\bset(?:s|ting)? up\b/gi, "create"],
   [/\b(?:sign(?:s|ing)?|log(?:s|ging)?) (?:me )?in(?:to)?\b/gi, "login"],
   [/\bsign(?:s|ing)? (?:me )?up\b/gi, "register"],
+  [/\b(?:sign(?:s|ing)?|log(?:s|ging)?) (?:me )?out\b/gi, "logout"],
+  [/\b(the|this|that|my|your) new\b/gi, "$1 created"],
+  [/\bplac(?:e|es|ing) (an?|the|my|new|another|one)\b/gi, "create $1"],
   [/\bfind(?:s|ing)? out\b/gi, "check"],
   [/\bturn(?:s|ing)? (on|off)\b/gi, "switch $1"],
 ];
@@ -267,7 +270,24 @@ function enumOf(schema: Json): unknown[] | undefined {
   return undefined;
 }
 
+const PARAMS = new WeakMap<Json, Map<string, Param[]>>();
+
 function paramsOf(schema: Json, path: string[] = []): Param[] {
+  let byPath = PARAMS.get(schema);
+  if (!byPath) {
+    byPath = new Map();
+    PARAMS.set(schema, byPath);
+  }
+  const key = path.join("\u0000");
+  let out = byPath.get(key);
+  if (!out) {
+    out = computeParams(schema, path);
+    byPath.set(key, out);
+  }
+  return out;
+}
+
+function computeParams(schema: Json, path: string[]): Param[] {
   const s = effectiveSchema(schema);
   const props = isObject(s["properties"]) ? s["properties"] : {};
   const required = Array.isArray(s["required"]) ? s["required"].filter((r): r is string => typeof r === "string") : [];
@@ -338,6 +358,8 @@ interface ToolDoc {
 
 class ToolIndex {
   private readonly search: MiniSearch<ToolDoc>;
+  /** The word stems of each tool's name, description and parameters. */
+  readonly stems: Array<Set<string>>;
 
   constructor(readonly tools: readonly OfflineToolSpec[]) {
     this.search = new MiniSearch<ToolDoc>({
@@ -350,8 +372,11 @@ class ToolIndex {
         prefix: (term) => term.length >= 5,
         fuzzy: (term) => (term.length >= 7 ? 0.15 : false),
         combineWith: "OR",
+        // Long descriptions are not penalised much: they are documentation, not noise.
+        bm25: { k: 1.2, b: 0.3, d: 0.5 },
       },
     });
+    this.stems = tools.map((t) => new Set(contentStems(`${t.name} ${rewritePhrasal(t.description)} ${paramsOf(t.parameters).map((p) => p.name).join(" ")}`)));
     this.search.addAll(
       tools.map((t, id) => ({
         id,
@@ -368,15 +393,32 @@ class ToolIndex {
   scores(text: string): Map<number, number> {
     const out = new Map<number, number>();
     if (text.trim() === "") return out;
-    for (const r of this.search.search(rewritePhrasal(text))) out.set(r.id as number, r.score);
+    for (const r of this.search.search(rewritePhrasal(text))) { out.set(r.id as number, r.score); if (process.env["TOOLSIM_DEBUG_RANK"]) console.log("bm25", this.tools[r.id as number]?.name, r.score.toFixed(2), JSON.stringify(r.match)); }
     return out;
   }
 }
 
 const INDEX_CACHE = new Map<string, ToolIndex>();
 
+const SCHEMA_IDS = new WeakMap<object, number>();
+let nextSchemaId = 0;
+
+/** A cheap identity of a tool list: names, descriptions and the identity of each parameters object. */
+function toolsKey(tools: readonly OfflineToolSpec[]): string {
+  return tools
+    .map((t) => {
+      let id = SCHEMA_IDS.get(t.parameters);
+      if (id === undefined) {
+        id = nextSchemaId++;
+        SCHEMA_IDS.set(t.parameters, id);
+      }
+      return `${t.name}\u0000${t.description}\u0000${id}`;
+    })
+    .join("\u0001");
+}
+
 function toolIndex(tools: readonly OfflineToolSpec[]): ToolIndex {
-  const key = stableStringify(tools.map((t) => [t.name, t.description, t.parameters]));
+  const key = toolsKey(tools);
   let index = INDEX_CACHE.get(key);
   if (!index) {
     index = new ToolIndex(tools);
@@ -514,12 +556,46 @@ class TextFacts {
 
   /** Start and end of each occurrence of a phrase as whole words. */
   find(phrase: string): Array<[number, number]> {
+    const cached = this.found.get(phrase);
+    if (cached) return cached;
     const out: Array<[number, number]> = [];
-    const flexible = escapeRegExp(phrase.toLowerCase()).replace(/\\?[ _-]+/g, "[\\s_-]*");
-    const re = new RegExp(`(?<![a-z0-9])${flexible}(?![a-z0-9])`, "g");
-    for (let m = re.exec(this.lower); m !== null; m = re.exec(this.lower)) out.push([m.index, m.index + m[0].length]);
+    const lowerPhrase = phrase.toLowerCase();
+    if (this.lower.includes(lowerPhrase.split(/[ _-]/)[0] ?? lowerPhrase)) {
+      const re = phraseRegExp(lowerPhrase);
+      re.lastIndex = 0;
+      for (let m = re.exec(this.lower); m !== null; m = re.exec(this.lower)) out.push([m.index, m.index + m[0].length]);
+    }
+    this.found.set(phrase, out);
     return out;
   }
+
+  private readonly found = new Map<string, Array<[number, number]>>();
+}
+
+const PHRASE_RES = new Map<string, RegExp>();
+
+function phraseRegExp(phrase: string): RegExp {
+  let re = PHRASE_RES.get(phrase);
+  if (!re) {
+    const flexible = escapeRegExp(phrase).replace(/\\?[ _-]+/g, "[\\s_-]*");
+    re = new RegExp(`(?<![a-z0-9])${flexible}(?![a-z0-9])`, "g");
+    if (PHRASE_RES.size > 5000) PHRASE_RES.clear();
+    PHRASE_RES.set(phrase, re);
+  }
+  return re;
+}
+
+const FACTS = new Map<string, TextFacts>();
+
+/** The facts of a text, shared between calls (texts repeat across the turns of a dialogue). */
+function factsOf(text: string): TextFacts {
+  let f = FACTS.get(text);
+  if (!f) {
+    f = new TextFacts(text);
+    if (FACTS.size > 2000) FACTS.clear();
+    FACTS.set(text, f);
+  }
+  return f;
 }
 
 const FILLER = /^(?:\s|[:=,]|\b(?:is|are|was|be|should|must|will|of|to|for|as|at|in|on|with|named|called|titled|equal|set|the|a|an|my|its|number|no\.?|#|please|use|be)\b)*/i;
@@ -578,8 +654,7 @@ function coerce(raw: string | number | boolean, schema: Json): unknown {
     const n = typeof raw === "number" ? raw : Number(String(raw).replace(/[$€£,]/g, ""));
     if (!Number.isFinite(n) || String(raw).trim() === "") return undefined;
     if (type === "integer" && !Number.isInteger(n)) return undefined;
-    if (typeof s["minimum"] === "number" && n < s["minimum"]) return undefined;
-    if (typeof s["maximum"] === "number" && n > s["maximum"]) return undefined;
+    // Bounds are the API's to check: a named value out of range is sent and repaired after the error.
     return n;
   }
   if (type === "boolean") {
@@ -604,6 +679,7 @@ function coerce(raw: string | number | boolean, schema: Json): unknown {
     if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(str)) return undefined;
   }
   if (format === "email" && !/^[^@\s]+@[^@\s]+$/.test(str)) return undefined;
+  if (format === "uuid" && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(str)) return undefined;
   if ((format === "uri" || format === "url") && !/^[a-z][a-z0-9+.-]*:/i.test(str)) return undefined;
   if (!testPattern(s["pattern"], str)) {
     if (testPattern(s["pattern"], str.toUpperCase())) str = str.toUpperCase();
@@ -616,7 +692,18 @@ function coerce(raw: string | number | boolean, schema: Json): unknown {
 }
 
 /** The kinds of text value a parameter accepts, best first. */
+const KINDS = new WeakMap<Json, SpanKind[]>();
+
 function acceptedKinds(p: Param): SpanKind[] {
+  let k = KINDS.get(p.schema);
+  if (!k || (k as SpanKind[] & { forName?: string }).forName !== p.name) {
+    k = Object.assign(computeKinds(p), { forName: p.name });
+    KINDS.set(p.schema, k);
+  }
+  return k;
+}
+
+function computeKinds(p: Param): SpanKind[] {
   const s = p.schema;
   const type = schemaType(s);
   const format = typeof s["format"] === "string" ? s["format"] : "";
@@ -715,12 +802,12 @@ function readHistory(messages: readonly BaseMessage[]): History {
     if (type === "human") {
       last = "user";
       if (current !== undefined && pendingQuestion !== undefined) {
-        current.replies.push({ text, facts: new TextFacts(text), question: pendingQuestion });
+        current.replies.push({ text, facts: factsOf(text), question: pendingQuestion });
       } else if (current !== undefined && !lastAiWasAnswer) {
         current.text = `${current.text}\n${text}`;
-        current.facts = new TextFacts(current.text);
+        current.facts = factsOf(current.text);
       } else {
-        current = { text, facts: new TextFacts(text), replies: [], questions: [], calls: [] };
+        current = { text, facts: factsOf(text), replies: [], questions: [], calls: [] };
         requests.push(current);
       }
       pendingQuestion = undefined;
@@ -730,7 +817,7 @@ function readHistory(messages: readonly BaseMessage[]): History {
       const ai = m as AIMessage;
       const calls = ai.tool_calls ?? [];
       if (!current) {
-        current = { text: "", facts: new TextFacts(""), replies: [], questions: [], calls: [] };
+        current = { text: "", facts: factsOf(""), replies: [], questions: [], calls: [] };
         requests.push(current);
       }
       if (calls.length > 0) {
@@ -823,6 +910,13 @@ const ORDINALS: Array<[RegExp, (n: number) => number]> = [
   [/\b(last|final)\b/, (n) => n - 1],
 ];
 
+/** Every scalar inside a value (arguments with nested objects and lists). */
+function scalarLeaves(v: unknown): unknown[] {
+  if (Array.isArray(v)) return v.flatMap(scalarLeaves);
+  if (isObject(v)) return Object.values(v).flatMap(scalarLeaves);
+  return [v];
+}
+
 function isScalar(v: unknown): v is string | number | boolean {
   return typeof v === "string" || typeof v === "number" || typeof v === "boolean";
 }
@@ -834,9 +928,11 @@ function fromObservations(p: Param, tool: OfflineToolSpec, records: readonly Obs
   const resource = isIdParam(p) ? idResource(p, tool.name) : [];
   type Cand = { record: ObsRecord; value: unknown; strength: number };
   const cands: Cand[] = [];
+  // Generic keys (`name`, `title`) of other things are not this parameter's value.
+  const generic = /^(name|title|description|type|status|label|summary|text|message|note|comment|content|kind|category|value|state|mode)$/.test(key) && !isIdParam(p);
   for (const r of records) {
     for (const [k, v] of Object.entries(r.fields)) {
-      if (!isScalar(v)) continue;
+      if (!isScalar(v) || generic) continue;
       if (normalizeKey(k) === key) cands.push({ record: r, value: v, strength: 3 });
     }
     const example = exampleOf(p.schema);
@@ -891,6 +987,7 @@ function fromObservations(p: Param, tool: OfflineToolSpec, records: readonly Obs
 /** Words that point at a value of some kinds of parameter ("in Paris" -> city). */
 const CUES: Array<{ test: RegExp; before: string[]; kinds: SpanKind[] }> = [
   { test: /city|location|place|town|address|destination|region|area|where|geo|country|venue/, before: ["in", "at", "near", "around", "for", "to"], kinds: ["quoted", "proper"] },
+  { test: /^(base|basecurrency)$/, before: ["relative to", "against", "versus", "vs", "base", "based on", "in terms of"], kinds: ["code3"] },
   { test: /^(from|source|origin|base|sell|fromcurrency|sourcecurrency|basecurrency|sourcelang|sourcelanguage)$/, before: ["from", "\\d[\\d.,]*"], kinds: ["code3", "lang", "code2", "proper", "quoted"] },
   { test: /^(to|target|destination|quote|buy|tocurrency|targetcurrency|quotecurrency|symbols?|targetlang|targetlanguage)$/, before: ["to", "into", "in"], kinds: ["code3", "lang", "code2", "proper", "quoted"] },
   { test: /author|artist|by|creator|composer|director|owner|organizer|host/, before: ["by", "from", "of"], kinds: ["quoted", "proper"] },
@@ -910,16 +1007,33 @@ interface FillState {
 
 interface Source {
   facts: TextFacts;
-  /** 0 is the request, 1.. the replies. */
+  /** 0 is the request (or the step's clause of it), 1.. the replies. */
   index: number;
+  /** Which text the offsets are in (`req`, `r1`...), so a clause and its request share used values. */
+  space?: string;
+  /** Where this text starts in that space. */
+  offset?: number;
 }
 
 function spanKey(src: Source, span: { start: number }): string {
-  return `${src.index}:${span.start}`;
+  return `${src.space ?? src.index}:${(src.offset ?? 0) + span.start}`;
 }
 
 /** Words that name the parameter in text: its plain words, its name, and nouns of its description. */
+const ANCHORS = new Map<string, string[]>();
+
 function anchorsOf(p: Param): string[] {
+  const key = `${p.name}\u0000${p.description}`;
+  let a = ANCHORS.get(key);
+  if (!a) {
+    a = computeAnchors(p);
+    if (ANCHORS.size > 5000) ANCHORS.clear();
+    ANCHORS.set(key, a);
+  }
+  return a;
+}
+
+function computeAnchors(p: Param): string[] {
   const out = new Set<string>();
   const plain = humanize(p.name);
   if (plain !== "search words") out.add(plain);
@@ -1006,7 +1120,7 @@ function anchoredValue(p: Param, src: Source, st: FillState): { value: unknown; 
           if (v !== undefined) return { value: v, span: inner };
         }
         const words = phraseAfter(src.facts, at, 4);
-        if (words && !st.used.has(`${src.index}:${words.start}`) && isFreeText(p)) {
+        if (words && !st.used.has(spanKey(src, words)) && isFreeText(p)) {
           const v = coerce(words.value, p.schema);
           if (v !== undefined) return { value: v, span: words };
         }
@@ -1017,7 +1131,7 @@ function anchoredValue(p: Param, src: Source, st: FillState): { value: unknown; 
       const bareAllowed = separated || !/\b(the|a|an|some|this|that|my|your)\s*$/.test(before) || enumOf(p.schema) !== undefined;
       if ((type === "string" || type === undefined || enumOf(p.schema)) && bareAllowed) {
         const word = phraseAfter(src.facts, pos, enumOf(p.schema) ? 3 : isIdParam(p) ? 1 : 4);
-        if (word && !st.used.has(`${src.index}:${word.start}`)) {
+        if (word && !st.used.has(spanKey(src, word))) {
           const en = enumOf(p.schema);
           if (en) {
             const words = word.value.split(/\s+/);
@@ -1052,6 +1166,16 @@ function cuedValue(p: Param, src: Source, st: FillState): { value: unknown; span
   const key = normalizeKey(p.name);
   const words = tokenize(p.name).map((w) => w.toLowerCase());
   const type = schemaType(p.schema);
+  if ((type === "number" || type === "integer") && /year/.test(key)) {
+    for (const span of src.facts.spans) {
+      if (span.kind !== "number" || st.used.has(spanKey(src, span)) || typeof span.value !== "number" || span.value < 1800 || span.value > 2200) continue;
+      const before = src.facts.lower.slice(Math.max(0, span.start - 12), span.start);
+      if (!/\b(in|for|of|during|year)\s+$/.test(before)) continue;
+      const v = coerce(span.value, p.schema);
+      if (v !== undefined) return { value: v, span };
+    }
+    return undefined;
+  }
   if (type === "number" || type === "integer") {
     const isMin = words[0] === "min" || words[0] === "minimum" || /^(from|lowest)/.test(key);
     const isMax = words[0] === "max" || words[0] === "maximum" || /^(to|highest)/.test(key);
@@ -1074,6 +1198,15 @@ function cuedValue(p: Param, src: Source, st: FillState): { value: unknown; span
       }
     }
     return undefined;
+  }
+  // "with USD as the base": the value comes before its name.
+  if (/^(base|basecurrency)$/.test(key)) {
+    for (const span of src.facts.spans) {
+      if (span.kind !== "code3" || st.used.has(spanKey(src, span))) continue;
+      if (!/^\s+as (?:the |a )?base\b/i.test(src.facts.text.slice(span.end))) continue;
+      const v = coerce(span.value, p.schema);
+      if (v !== undefined) return { value: v, span };
+    }
   }
   for (const cue of CUES) {
     if (!cue.test.test(key) && !words.some((w) => cue.test.test(w))) continue;
@@ -1101,6 +1234,57 @@ const PHRASE_CUES: Array<{ test: RegExp; cues: string[]; maxWords: number }> = [
 /** Cues that introduce a search text only when it is quoted (`find recipes for "curry"`). */
 const QUOTED_QUERY_CUES = ["for", "on", "search", "find", "look up"];
 
+/** The axis and prefix of a coordinate parameter (`fromLat` -> lat, from). */
+function coordinateAxis(name: string): { axis: "lat" | "lon"; prefix: string } | undefined {
+  const words = tokenize(name).map((w) => w.toLowerCase());
+  const last = words[words.length - 1] ?? "";
+  const axis = /^(lat|latitude)$/.test(last) ? "lat" : /^(lon|lng|long|longitude)$/.test(last) ? "lon" : undefined;
+  return axis ? { axis, prefix: words.slice(0, -1).join(" ") } : undefined;
+}
+
+/** A coordinate from a pair in the text ("from 48.85, 2.35 to 51.5, -0.12", "at 37.79, -122.39"). */
+function coordinateValue(p: Param, src: Source, st: FillState): { value: unknown; span: Span } | undefined {
+  const c = coordinateAxis(p.name);
+  if (!c) return undefined;
+  const numbers = src.facts.spans.filter((x) => x.kind === "number");
+  const cue =
+    /^(from|origin|start|source|begin)$/.test(c.prefix) ? /\b(from|origin|starting at|start(?:ing)? point)\s*$/ :
+    /^(to|destination|end|target|dest)$/.test(c.prefix) ? /\b(to|destination|end(?:ing)? point)\s*$/ :
+    c.prefix === "" ? /\b(at|near|around|coordinates?|location|point|of)\s*$|^$/ : undefined;
+  if (!cue) return undefined;
+  for (let i = 0; i + 1 < numbers.length; i++) {
+    const a = numbers[i] as Span;
+    const b = numbers[i + 1] as Span;
+    if (!/^\s*[,/;]?\s*$/.test(src.facts.text.slice(a.end, b.start))) continue;
+    const before = src.facts.lower.slice(Math.max(0, a.start - 24), a.start);
+    if (!cue.test(before) && !(c.prefix === "" && i === 0)) continue;
+    const pick = c.axis === "lat" ? a : b;
+    if (st.used.has(spanKey(src, pick))) continue;
+    const v = coerce(pick.value, p.schema);
+    if (v !== undefined) return { value: v, span: pick };
+  }
+  return undefined;
+}
+
+/** A list value goes on over "X, Y and Z" of the same kind ("for USD and GBP"). */
+function extendList(p: Param, src: Source, st: FillState, first: Span, value: unknown): unknown {
+  if (schemaType(p.schema) !== "array" || !Array.isArray(value)) return value;
+  const items = isObject(p.schema["items"]) ? p.schema["items"] : {};
+  const out = [...value];
+  let last = first;
+  for (const next of src.facts.spans) {
+    if (next.start <= last.start) continue;
+    if (next.kind !== first.kind || st.used.has(spanKey(src, next))) break;
+    if (!/^\s*(?:,|and|or|&|\/)?\s*(?:and|or)?\s*$/i.test(src.facts.text.slice(last.end, next.start))) break;
+    const v = coerce(next.value, items);
+    if (v === undefined) break;
+    out.push(v);
+    st.used.add(spanKey(src, next));
+    last = next;
+  }
+  return out;
+}
+
 /** A free-text value introduced by a cue phrase. */
 function phraseValue(p: Param, src: Source, st: FillState): { value: unknown; span: { start: number } } | undefined {
   if (schemaType(p.schema) !== "string" || enumOf(p.schema) || typeof p.schema["format"] === "string") return undefined;
@@ -1126,7 +1310,7 @@ function phraseValue(p: Param, src: Source, st: FillState): { value: unknown; sp
           if (v !== undefined) return { value: v, span };
         }
         const words = phraseAfter(src.facts, end, rule.maxWords);
-        if (!words || st.used.has(`${src.index}:${words.start}`)) continue;
+        if (!words || st.used.has(spanKey(src, words))) continue;
         const v = coerce(words.value, p.schema);
         if (v !== undefined) return { value: v, span: words };
       }
@@ -1177,6 +1361,8 @@ function typedValue(p: Param, src: Source, st: FillState, kinds: readonly SpanKi
     for (const span of src.facts.spans) {
       if (span.kind !== kind || st.used.has(spanKey(src, span))) continue;
       const v = acceptsSpan(p, span);
+      // An unnamed number must at least fit the parameter's range.
+      if (typeof v === "number" && ((typeof p.schema["minimum"] === "number" && v < p.schema["minimum"]) || (typeof p.schema["maximum"] === "number" && v > p.schema["maximum"]))) continue;
       if (v !== undefined) return { value: v, span };
     }
   }
@@ -1210,6 +1396,8 @@ interface FillOutcome {
   fromText: number;
   /** The text values used (`source:start`). */
   used: ReadonlySet<string>;
+  /** How many required values the tool needs (nested ones counted one by one). */
+  requiredCount: number;
 }
 
 interface FillInput {
@@ -1231,11 +1419,13 @@ const FILL_STAGES: readonly FillStage[] = ["named", "typed", "observed", "guesse
 /** Fills a tool's arguments from the dialogue and earlier observations. */
 function fillArguments(input: FillInput): FillOutcome {
   const st: FillState = { used: new Set() };
-  const replies = input.request.replies.map((r, i) => ({ facts: r.facts, index: i + 1 }));
+  const replies: Source[] = input.request.replies.map((r, i) => ({ facts: r.facts, index: i + 1, space: `r${i + 1}`, offset: 0 }));
   // The step's own clause first; the whole request only for required values the clause lacks.
-  const focus = input.clause !== undefined && input.clause !== input.request.text ? new TextFacts(input.clause) : input.request.facts;
-  const sources: Source[] = [{ facts: focus, index: 0 }, ...replies];
-  const wider: Source[] = focus === input.request.facts ? sources : [...sources, { facts: input.request.facts, index: replies.length + 1 }];
+  const focus = input.clause !== undefined && input.clause !== input.request.text ? factsOf(input.clause) : input.request.facts;
+  const at = input.request.text.indexOf(input.clause ?? "");
+  const clauseSource: Source = focus === input.request.facts ? { facts: focus, index: 0, space: "req", offset: 0 } : { facts: focus, index: 0, space: at >= 0 ? "req" : "clause", offset: Math.max(0, at) };
+  const sources: Source[] = [clauseSource, ...replies];
+  const wider: Source[] = focus === input.request.facts ? sources : [...sources, { facts: input.request.facts, index: replies.length + 1, space: "req", offset: 0 }];
   const notes: string[] = [];
   let fromText = 0;
   // Leaf parameters (object properties flattened), each with where its value goes.
@@ -1271,7 +1461,9 @@ function fillArguments(input: FillInput): FillOutcome {
     for (const leaf of order) {
       if (leaf.value !== undefined) continue;
       if (!leaf.p.required && (stage === "guessed" || (stage === "observed" && !isIdParam(leaf.p)))) continue;
-      const got = valueFor(leaf.p, leaf.p.required ? wider : sources, st, input, stage);
+      // Ids in other parts of the request belong to other steps: only named ones are taken from there.
+      const pool = leaf.p.required && (stage === "named" || !isIdParam(leaf.p)) ? wider : sources;
+      const got = valueFor(leaf.p, pool, st, input, stage);
       if (got === undefined) continue;
       leaf.value = got.value;
       notes.push(got.note);
@@ -1302,7 +1494,7 @@ function fillArguments(input: FillInput): FillOutcome {
     return { args, missing };
   };
   const { args, missing } = build(paramsOf(input.tool.parameters), 0);
-  return { args, missing, notes, fromText, used: st.used };
+  return { args, missing, notes, fromText, used: st.used, requiredCount: leaves.filter((l) => l.p.required).length };
 }
 
 function specificity(p: Param): number {
@@ -1324,7 +1516,8 @@ const STRONG_KINDS = new Set<SpanKind>(["email", "url", "date", "datetime", "tim
 function valueFor(p: Param, sources: Source[], st: FillState, input: FillInput, stage: FillStage): { value: unknown; note: string; fromText: boolean } | undefined {
   const take = (src: Source, span: { start: number }, value: unknown, how: string): { value: unknown; note: string; fromText: boolean } => {
     st.used.add(spanKey(src, span));
-    return { value, note: `${p.path.join(".")} ${how}`, fromText: true };
+    const full = "kind" in span ? extendList(p, src, st, span as Span, value) : value;
+    return { value: full, note: `${p.path.join(".")} ${how}`, fromText: true };
   };
   const replies = sources.filter((src) => src.index >= 1 && src.index <= input.request.replies.length);
   const answering = replies.filter((src) => input.request.replies[src.index - 1]?.question.toLowerCase().includes(p.phrase.toLowerCase()));
@@ -1352,7 +1545,7 @@ function valueFor(p: Param, sources: Source[], st: FillState, input: FillInput, 
         if (cleaned !== "" && cleaned.split(/\s+/).length <= 12) {
           const v = coerce(cleaned, p.schema) ?? (schemaType(p.schema) === "array" ? coerce(cleaned, { type: "array", items: { type: "string" } }) : undefined);
           if (v !== undefined) {
-            st.used.add(`${src.index}:0`);
+            st.used.add(spanKey(src, { start: 0 }));
             return { value: v, note: `${p.path.join(".")} = the user's reply`, fromText: true };
           }
         }
@@ -1366,6 +1559,10 @@ function valueFor(p: Param, sources: Source[], st: FillState, input: FillInput, 
     for (const src of sources) {
       const r = idAfterResource(p, input.tool, src, st);
       if (r) return take(src, r.span, r.value, "after the name of its resource");
+    }
+    for (const src of sources) {
+      const c = coordinateValue(p, src, st);
+      if (c) return take(src, c.span, c.value, "from a coordinate pair");
     }
     for (const src of sources) {
       const c = cuedValue(p, src, st);
@@ -1469,6 +1666,17 @@ function isLister(t: OfflineToolSpec): boolean {
 }
 
 /** The operation verb group of a tool, from the first word of its name (or of its description). */
+/** Every operation verb group a tool shows: its name's verb and the first verbs of its description's sentences. */
+function verbGroupsOf(t: OfflineToolSpec): Set<string> {
+  const out = new Set<string>();
+  const add = (word: string): void => {
+    for (const g of SYNONYM.get(stem(word)) ?? []) if (g in VERB_GROUPS) out.add(g);
+  };
+  add(tokenize(t.name)[0] ?? "");
+  for (const sentence of rewritePhrasal(t.description).split(/(?<=[.;])\s+/).slice(0, 2)) add(tokenize(sentence)[0] ?? "");
+  return out;
+}
+
 function verbGroupOf(t: OfflineToolSpec): string | undefined {
   const first = tokenize(t.name)[0] ?? "";
   const groups = (SYNONYM.get(stem(first)) ?? []).filter((g) => g in VERB_GROUPS);
@@ -1490,20 +1698,32 @@ function verbSense(text: string): string {
 
 /** Ranks tools for a clause: BM25 over names, descriptions and parameters, plus exact name words and fillability. */
 function rankTools(index: ToolIndex, tools: readonly OfflineToolSpec[], clause: string, context: string, req: RequestView): Ranked[] {
-  const main = index.scores(verbSense(clause));
+  // Values are not intent: quoted text, e-mails, dates, ids and numbers leave the query.
+  const clauseFacts = factsOf(clause);
+  let query = clause;
+  for (const span of [...clauseFacts.spans].reverse()) {
+    if (LEFTOVER_KINDS.has(span.kind)) query = query.slice(0, span.start) + " ".repeat(span.end - span.start) + query.slice(span.end);
+  }
+  const main = index.scores(verbSense(query));
   const ctx = context.trim() === "" ? new Map<number, number>() : index.scores(context);
   const replies = req.replies.length > 0 ? index.scores(req.replies.map((r) => r.text).join(" ")) : new Map<number, number>();
   const ids = new Set([...main.keys(), ...ctx.keys()]);
+  // Each source of words is normalised on its own: the clause leads, earlier clauses and replies help.
+  const maxOf = (m: Map<number, number>): number => Math.max(0, ...m.values());
+  const [maxMain, maxCtx, maxReplies] = [maxOf(main), maxOf(ctx), maxOf(replies)];
+  const combined = (id: number): number =>
+    (maxMain > 0 ? (main.get(id) ?? 0) / maxMain : 0) + (maxCtx > 0 ? (0.3 * (ctx.get(id) ?? 0)) / maxCtx : 0) + (maxReplies > 0 ? (0.2 * (replies.get(id) ?? 0)) / maxReplies : 0);
   let max = 0;
-  for (const id of ids) max = Math.max(max, (main.get(id) ?? 0) + 0.5 * (ctx.get(id) ?? 0) + 0.25 * (replies.get(id) ?? 0));
+  for (const id of ids) max = Math.max(max, combined(id));
   if (max <= 0) return [];
   const clauseWords = new Set(tokenize(clause).map((w) => w.toLowerCase()));
+  const queryStems = new Set(contentStems(rewritePhrasal(query)).filter((w) => !SYNONYM.has(w)));
   const clauseGroups = new Set(tokenize(rewritePhrasal(verbSense(clause))).flatMap((w) => (w.length > 4 && /ed$/i.test(w) ? [] : (SYNONYM.get(stem(w)) ?? []))));
   const out: Ranked[] = [];
   for (const id of ids) {
     const tool = tools[id];
     if (!tool) continue;
-    const bm25 = (main.get(id) ?? 0) + 0.5 * (ctx.get(id) ?? 0) + 0.25 * (replies.get(id) ?? 0);
+    const bm25 = combined(id);
     let score = bm25 / max;
     const nameWords = tokenize(tool.name).map((w) => w.toLowerCase());
     const exact = nameWords.filter((w) => w.length > 2 && clauseWords.has(w)).length;
@@ -1514,6 +1734,17 @@ function rankTools(index: ToolIndex, tools: readonly OfflineToolSpec[], clause: 
     // ...and when the words ask for a change, tools of another kind step back.
     const asksChange = ["xcreate", "xupdate", "xdelete"].some((g) => clauseGroups.has(g));
     if (asksChange && (group === undefined || !clauseGroups.has(group))) score -= 0.2;
+    // Words that only one or two tools know ("daily") point at them.
+    if (tools.length >= 4) {
+      let distinct = 0;
+      for (const w of queryStems) {
+        const holders = index.stems.filter((set) => set.has(w)).length;
+        if (holders > 0 && holders <= 2 && index.stems[id]?.has(w)) distinct++;
+      }
+      score += 0.1 * Math.min(2, distinct);
+    }
+    // A read that says how it reads ("search", "show") prefers tools that read that way.
+    if ([...verbGroupsOf(tool)].some((g) => (g === "xsearch" || g === "xget") && clauseGroups.has(g))) score += 0.1;
     out.push({ tool: id, score, bm25 });
   }
   out.sort((a, b) => b.score - a.score || a.tool - b.tool);
@@ -1522,21 +1753,31 @@ function rankTools(index: ToolIndex, tools: readonly OfflineToolSpec[], clause: 
   for (const r of top) {
     const tool = tools[r.tool];
     if (!tool) continue;
-    const params = paramsOf(tool.parameters);
-    const required = params.filter((p) => p.required).length;
-    const facts = new TextFacts(clause);
+    const facts = clauseFacts;
     const fill = fillArguments({ tool, request: { ...req, text: clause, facts, replies: [] }, userText: clause, records: [], optional: true });
+    const required = fill.requiredCount;
     const filledRequired = required - fill.missing.length;
-    // Values the user gave that this tool has no place for count against it.
-    const leftover = facts.spans.filter((x) => LEFTOVER_KINDS.has(x.kind) && !fill.used.has(`0:${x.start}`)).length;
-    r.score -= 0.04 * Math.min(3, leftover);
-    const optionalFilled = Object.keys(fill.args).length - filledRequired;
-    r.score += required > 0 ? 0.15 * (filledRequired / required) : 0.05;
-    r.score += 0.05 * Math.min(3, Math.max(0, optionalFilled));
+    // Values the user gave that this tool has no place for count against it (typed values most).
+    let leftover = 0;
+    for (const x of facts.spans) {
+      if (!LEFTOVER_KINDS.has(x.kind) || fill.used.has(spanKey({ facts, index: 0, space: "req", offset: 0 }, x))) continue;
+      leftover += x.kind === "quoted" || x.kind === "number" ? 0.03 : 0.1;
+    }
+    r.score -= Math.min(0.2, leftover);
+    // Tools that take the user's values score; tools that would need more than was said lose a little.
+    r.score += 0.1 * Math.min(3, fill.fromText) - 0.05 * Math.min(3, fill.missing.length);
     if (isToolSearcher(tool)) r.score -= 0.3;
+    if (process.env["TOOLSIM_DEBUG_RANK"]) console.log("rank", tool.name, JSON.stringify({ bm25: r.bm25.toFixed(2), main: (main.get(r.tool) ?? 0).toFixed(2), score: r.score.toFixed(3), leftover, filledRequired, required, fromText: fill.fromText }));
   }
   out.sort((a, b) => b.score - a.score || a.tool - b.tool);
   return out;
+}
+
+/** The tools ranked for a request text, best first (what the offline model would choose from; for tests and tuning). */
+export function rankToolsFor(text: string, tools: readonly OfflineToolSpec[]): Array<{ name: string; score: number }> {
+  const facts = factsOf(text);
+  const req: RequestView = { text, facts, replies: [], questions: [], calls: [] };
+  return rankTools(toolIndex(tools), tools, text, "", req).map((r) => ({ name: tools[r.tool]?.name ?? "", score: Number(r.score.toFixed(3)) }));
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -1946,7 +2187,7 @@ export function decideOffline(messages: readonly BaseMessage[], boundTools: read
     if (missingIds.length > 0 && !isLister(step.tool)) {
       const resource = idResource(missingIds[0] as Param, step.tool.name);
       // Values the step itself uses are not search terms ("replace a book ... genre mystery").
-      const stepValues = new Set(Object.values(fill.args).map((v) => stableStringify(v)));
+      const stepValues = new Set(scalarLeaves(fill.args).map((v) => stableStringify(v)));
       const lister = tools
         .filter((t) => t.name !== step.tool.name && isLister(t) && !isToolSearcher(t) && !steps.some((x) => x.tool.name === t.name && x !== step))
         .map((t) => {
@@ -1986,7 +2227,7 @@ export function decideOffline(messages: readonly BaseMessage[], boundTools: read
   if (next.search === true) {
     return call(next.tool, next.args ?? {}, `Looking up tools for "${next.clause.slice(0, 80)}" with ${next.tool.name}.`);
   }
-  const fill = next.args ? { args: next.args, missing: [], notes: [`search arguments from the request`], fromText: 1, used: new Set<string>() } : fillArguments({ tool: next.tool, request: req, userText, records, optional: true, clause: next.clause });
+  const fill = next.args ? { args: next.args, missing: [], notes: [`search arguments from the request`], fromText: 1, used: new Set<string>(), requiredCount: 0 } : fillArguments({ tool: next.tool, request: req, userText, records, optional: true, clause: next.clause });
   let args = fill.args;
   const notes = [...fill.notes];
   if (fill.missing.length > 0) {

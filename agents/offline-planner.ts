@@ -1,5 +1,6 @@
 import { stableStringify } from "../specs/stable-stringify.js";
 import { objectShape } from "../specs/object-properties.js";
+import { resourceRoute } from "../specs/resource-routes.js";
 import { deriveSeed, type Rng } from "../specs/seed.js";
 import { synthesizeArguments } from "../specs/synthesize-call.js";
 import { validateCall } from "../specs/validate-call.js";
@@ -17,7 +18,10 @@ import { identifierWords } from "./words.js";
 export interface PlannerOptions {
   /** Relative weights of dialogues with 1, 2 and 3 requests (API-Bank: about one in five has two). */
   requestWeights?: readonly [number, number, number];
-  /** Probability that a request withholds one required value (default 0.2). */
+  /**
+   * Probability that the first request of a dialogue withholds one required value (default 0.2); later
+   * requests withhold at half that rate, so that about one request and about one dialogue in five do.
+   */
   withholdRate?: number;
   /** Probability that a request is a chain, when its toolset allows one (default 0.4). */
   chainRate?: number;
@@ -91,7 +95,7 @@ function issueArgs(entry: ToolboxEntry, location: readonly string[]): string[] {
 }
 
 /** Fills a step's arguments: the required ones and sometimes one or two meaningful optional ones, valid against the spec. */
-function fillStep(entry: ToolboxEntry, links: PlanLink[], shared: Map<string, unknown>, rng: Rng): DraftStep {
+function fillStep(entry: ToolboxEntry, links: PlanLink[], shared: Map<string, unknown>, rng: Rng, item?: Record<string, unknown>): DraftStep {
   const catalog = entry.toolset.catalog;
   const infos = toolArguments(catalog, entry.tool);
   const linked = new Set(links.map((l) => l.arg));
@@ -120,8 +124,9 @@ function fillStep(entry: ToolboxEntry, links: PlanLink[], shared: Map<string, un
     // An empty list or object says nothing: an optional one is left out.
     const empty = (Array.isArray(value) && value.length === 0) || (typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0);
     if (empty && !arg.required) continue;
-    args[arg.name] = value;
+    args[arg.name] = withoutRepeats(value);
   }
+  if (item) matchItem(infos, args, item);
   makeConsistent(entry, infos, args, rng);
   // Valid arguments from the synthesizer, drawn only when something needs repair or a stand-in.
   let valid: Record<string, unknown> | undefined;
@@ -154,6 +159,42 @@ function fillStep(entry: ToolboxEntry, links: PlanLink[], shared: Map<string, un
   }
   for (const [name, value] of Object.entries(args)) if (!shared.has(name)) shared.set(name, value);
   return { entry, args, links };
+}
+
+/** A value whose lists hold no item twice (synthesized lists repeat items, which no user does). */
+function withoutRepeats(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const seen = new Set<string>();
+    return value.map(withoutRepeats).filter((v) => {
+      const key = stableStringify(v);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+  if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutRepeats(v)]));
+  return value;
+}
+
+const SEARCH_TEXT = /^(q|query|search|keyword|keywords|term|text)$/;
+
+/**
+ * Makes a search's filters find a given item of the initial state (the state answers from its fixtures,
+ * so "search books about lighthouses" would find nothing to chain from): filters the item has take the
+ * item's values, and the search text is the item's title or name.
+ */
+function matchItem(infos: readonly ArgumentInfo[], args: Record<string, unknown>, item: Record<string, unknown>): void {
+  for (const arg of infos) {
+    if (!(arg.name in args) || arg.in !== "query") continue;
+    const field = item[arg.name];
+    if (typeof field === "string" || typeof field === "number" || typeof field === "boolean") args[arg.name] = field;
+    else if (Array.isArray(field) && field.length > 0 && (typeof field[0] === "string" || typeof field[0] === "number")) args[arg.name] = arg.type === "array" ? [field[0]] : field[0];
+    else if (field === undefined && SEARCH_TEXT.test(arg.name)) {
+      const text = ["title", "name", "displayName", "label", "text", "summary"].map((k) => item[k]).find((v): v is string => typeof v === "string" && v.trim() !== "");
+      if (text !== undefined) args[arg.name] = text.split(/\s+/).length > 4 ? text.split(/\s+/).slice(0, 3).join(" ") : text;
+      else if (!arg.required) delete args[arg.name];
+    } else if (field !== undefined && !arg.required) delete args[arg.name]; // a filter the item cannot match (null, an object)
+  }
 }
 
 const START = /^(start|from|since|after|begin|begins|check_in|departure|depart|min|earliest)$/;
@@ -212,7 +253,15 @@ function chainSteps(chains: readonly ChainCandidate[], rng: Rng, shared: Map<str
       order.push({ entry: next.to, links: next.links.map((l) => ({ arg: l.arg, fromStep, field: l.field })) });
     }
   }
-  return order.map((o) => fillStep(o.entry, o.links, shared, rng));
+  // A search over the initial state is made to find one of its items, so the chain has something to follow.
+  let item: Record<string, unknown> | undefined;
+  const fixtures = first.from.toolset.fixtures;
+  const route = resourceRoute(first.from.toolset.catalog, first.from.tool);
+  if (first.kind === "search" && fixtures && route?.kind === "collection" && first.from.tool.operation.method === "get") {
+    const items = fixtures[route.collection];
+    if (items && items.length > 0) item = rng.pick(items) as Record<string, unknown>;
+  }
+  return order.map((o, i) => fillStep(o.entry, o.links, shared, rng, i === 0 ? item : undefined));
 }
 
 /** The required, unlinked, simple values of a request that could be held back: `step:arg`. */
@@ -245,7 +294,7 @@ function toRequest(steps: readonly DraftStep[], withheld: string[], style: Instr
 function planRequest(toolbox: Toolbox, toolset: string, position: number, rng: Rng, options: Required<PlannerOptions>): PlanRequest {
   const entries = toolbox.ofToolset(toolset).filter((e) => !e.tool.deprecated);
   const chains = chainCandidates(toolbox).filter((c) => c.from.toolset.name === toolset);
-  const withhold = rng.chance(options.withholdRate);
+  const withhold = rng.chance(position === 0 ? options.withholdRate : options.withholdRate / 2);
   let steps: DraftStep[] = [];
   let candidates: { key: string; value: unknown }[] = [];
   // When the request is to withhold a value, a few drafts are tried until one has a value to withhold.
@@ -273,13 +322,15 @@ function planRequest(toolbox: Toolbox, toolset: string, position: number, rng: R
     const same = stableStringify(candidate.value);
     const withheld = candidates.filter((c) => stableStringify(c.value) === same).map((c) => c.key);
     // Coordinates go together: holding back a latitude holds back its longitude.
-    const [stepText, argName] = candidate.key.split(":") as [string, string];
-    const axis = coordinateOf(argName);
-    if (axis) {
-      const step = steps[Number(stepText)] as DraftStep;
+    for (const key of [...withheld]) {
+      const [stepText, argName] = key.split(":") as [string, string];
+      const axis = coordinateOf(argName);
+      const step = steps[Number(stepText)];
+      if (!axis || !step) continue;
       for (const other of Object.keys(step.args)) {
         const c = coordinateOf(other);
-        if (c && c.prefix === axis.prefix && !withheld.includes(`${stepText}:${other}`)) withheld.push(`${stepText}:${other}`);
+        const partner = `${stepText}:${other}`;
+        if (c && c.prefix === axis.prefix && !withheld.includes(partner) && candidates.some((x) => x.key === partner)) withheld.push(partner);
       }
     }
     const request = toRequest(steps, withheld, style, template);

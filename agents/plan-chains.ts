@@ -1,6 +1,7 @@
 import type { Catalog } from "../specs/catalog.js";
 import { arrayItems, objectShape } from "../specs/object-properties.js";
 import { resourceRoute } from "../specs/resource-routes.js";
+import { responseExamples } from "../specs/schema-responder.js";
 import { selectResponse } from "../specs/select-response.js";
 import type { Tool } from "../specs/tool.js";
 import { toolArguments } from "./tool-arguments.js";
@@ -84,6 +85,17 @@ export function responseFields(catalog: Catalog, tool: Tool): ResponseField[] {
   if (selected.schemaPointer !== undefined) walk(selected.schemaPointer, [], "", 0, new Set());
   fieldCache.set(tool, out);
   return out;
+}
+
+/** The value at a dot path (`items.0.id`) of a body, if any. */
+export function valueAt(body: unknown, path: string): unknown {
+  let node = body;
+  for (const seg of path.split(".")) {
+    if (Array.isArray(node)) node = node[Number(seg)];
+    else if (isObject(node)) node = node[seg];
+    else return undefined;
+  }
+  return node;
 }
 
 function norm(s: string): string {
@@ -267,6 +279,10 @@ export function catalogChains(catalog: Catalog): CatalogChain[] {
         const ownNoun = stemOf(catalog, to, "id");
         if (kind !== "search" || !consistent.every((l) => isIdName(l.arg) && identifierWords(l.arg).length > 1 && norm(l.stem) !== ownNoun)) continue;
       }
+      // When the spec shows what the earlier call answers, the field must be in one of its examples
+      // (a search whose example has an empty `artists` list cannot give an artist's id).
+      const examples = responseExamples(catalog, selectResponse(catalog, from));
+      if (examples.length > 0 && !examples.some((ex) => consistent.every((l) => valueAt(ex, l.field) !== undefined))) continue;
       const noun = consistent.find((l) => coordinateOf(l.arg) === undefined)?.stem ?? "place";
       out.push({ from, to, links: consistent.map(({ arg, field }) => ({ arg, field })), kind, direct, coordinates, noun });
     }

@@ -1,6 +1,6 @@
 import { createRng, deriveSeed, type Rng } from "../specs/seed.js";
 import { stableStringify } from "../specs/stable-stringify.js";
-import { FOLLOW_UP_OPENERS, INSTRUCTION_TEMPLATES, templatesFor } from "./instruction-templates.js";
+import { FOLLOW_UP_OPENERS, INSTRUCTION_TEMPLATES, templatesFor, type TemplateSlots } from "./instruction-templates.js";
 import { operationGoal, type OperationGoal } from "./operation-goal.js";
 import type { PlanRequest, PlanStep } from "./plan.js";
 import { chainCandidates, type ChainCandidate, type ChainKind } from "./plan-chains.js";
@@ -19,7 +19,7 @@ type Form = "you" | "me" | "ing";
 
 function clauseText(c: Clause, form: Form): string {
   let verb = c.verb;
-  if (form === "me") verb = verb.replace(/^show me\b/, "see").replace(/^tell me\b/, "know").replace(/^help me\b/, "");
+  if (form === "me") verb = verb.replace(/^show me\b/, "see").replace(/^tell me\b/, "know");
   if (form === "ing") verb = gerundPhrase(verb);
   return [verb.trim(), c.rest].filter((s) => s !== "").join(" ");
 }
@@ -147,16 +147,8 @@ function linkedClause(toolbox: Toolbox, from: ToolboxEntry, entry: ToolboxEntry,
   return { verb, rest: `${object}${tail}` };
 }
 
-/** Everything a template needs, for one request. */
-export interface RequestWording {
-  vp: string;
-  selfVp: string;
-  ing: string;
-  np?: string;
-}
-
 /** Words a request: its steps as clauses joined naturally, chains as one goal. */
-export function requestWording(request: PlanRequest, toolbox: Toolbox, rng: Rng): RequestWording {
+export function requestWording(request: PlanRequest, toolbox: Toolbox, rng: Rng): TemplateSlots {
   const hiddenOf = (i: number): Set<string> =>
     new Set(request.withheld.filter((w) => w.startsWith(`${i}:`)).map((w) => w.slice(w.indexOf(":") + 1)));
   const entries = request.steps.map((s) => {
@@ -178,7 +170,7 @@ export function requestWording(request: PlanRequest, toolbox: Toolbox, rng: Rng)
     else connectors.push(request.steps.length > 2 ? rng.pick([", and then ", ", and finally "]) : rng.pick([", and then ", " and also ", ", then ", " and "]));
   });
   const join = (form: Form): string => clauses.map((c, i) => (i === 0 ? "" : connectors[i - 1]) + clauseText(c, form)).join("");
-  const out: RequestWording = { vp: join("you"), selfVp: join("me"), ing: join("ing") };
+  const out: TemplateSlots = { vp: join("you"), selfVp: join("me"), ing: join("ing") };
   const only = request.steps[0];
   const entry = entries[0];
   if (request.steps.length === 1 && only && entry && only.links.length === 0) {

@@ -183,7 +183,8 @@ export function valuePhrase(arg: ArgumentInfo, value: unknown, goal: OperationGo
   if (last === "email" || key === "e_mail") return pick(rng, [`for ${text}`, `with the email ${text}`, `using the email ${text}`]);
   if (last === "phone" || key === "phone_number" || key === "mobile") return `with the phone number ${text}`;
   if (last === "password" || last === "passcode") return `with the password ${text}`;
-  if (/^(username|user_name|login|handle|owner|user)$/.test(key)) return pick(rng, [`for ${text}`, `for user ${text}`]);
+  if (/^(owner|owned_by|creator|created_by)$/.test(key)) return pick(rng, [`owned by ${text}`, `of user ${text}`]);
+  if (/^(username|user_name|login|handle|user)$/.test(key)) return pick(rng, [`for ${text}`, `for user ${text}`]);
   // Names and free text.
   if (key === "title" || last === "title") return pick(rng, [`with the title ${quoted}`, `titled ${quoted}`, `called ${quoted}`]);
   if (key === "name" || /^(full|display|first|last|nick)_name$/.test(key)) return pick(rng, [`named ${quoted}`, `called ${quoted}`, `with the name ${quoted}`]);

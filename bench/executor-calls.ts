@@ -12,7 +12,8 @@
  * - `prism_dynamic` (context line only): the same client with `mock.dynamic: true` (faker bodies), closer
  *   to what toolsim does (a realistic body synthesized per distinct call, validated against its schema).
  *
- * Calls are awaited one after another. Rounds are interleaved (order reversed every other round, a full GC
+ * Calls are awaited one after another. Each round also measures this process's CPU time: calls per
+ * CPU-second (printed on a `#` line) hardly move when other work shares the cores, wall-clock rates do. Rounds are interleaved (order reversed every other round, a full GC
  * before each) after a warm-up round each (and the check pass); figures are medians, the ratio is toolsim's median over Prism's.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -58,13 +59,20 @@ function bookstoreSpec(tmp: string): string {
   return path;
 }
 
-type Runner = (sequence: readonly BenchCall[], ms: number) => Promise<number>;
+/** One round's rates: calls per wall-clock second, and per second of this process's CPU time. */
+interface Rate {
+  wall: number;
+  cpu: number;
+}
 
-/** Runs the sequence (cycling) until `ms` have passed; returns calls per second. */
+type Runner = (sequence: readonly BenchCall[], ms: number) => Promise<Rate>;
+
+/** Runs the sequence (cycling) until `ms` have passed; returns calls per second (wall and CPU). */
 function timed(step: (call: BenchCall, index: number) => Promise<unknown>): Runner {
   return async (sequence, ms) => {
     let done = 0;
     const start = nowMs();
+    const cpuStart = process.cpuUsage();
     let elapsed = 0;
     while (elapsed < ms) {
       for (let k = 0; k < 50; k++) {
@@ -73,7 +81,8 @@ function timed(step: (call: BenchCall, index: number) => Promise<unknown>): Runn
       }
       elapsed = nowMs() - start;
     }
-    return (done / elapsed) * 1000;
+    const cpu = process.cpuUsage(cpuStart);
+    return { wall: (done / elapsed) * 1000, cpu: (done / ((cpu.user + cpu.system) / 1000)) * 1000 };
   };
 }
 
@@ -112,6 +121,7 @@ async function benchSpec(label: string, path: string): Promise<void> {
   };
   const names = Object.keys(runners) as Array<keyof typeof runners>;
   const rounds: Record<keyof typeof runners, number[]> = { toolsim: [], toolsim_stateful: [], prism: [], prism_dynamic: [] };
+  const cpuRounds: Record<keyof typeof runners, number[]> = { toolsim: [], toolsim_stateful: [], prism: [], prism_dynamic: [] };
   // Warm-up, interleaved: Prism needs 2-3 s of calls before it reaches its speed (JIT, lazy validators).
   for (let w = 0; w < WARMUP_ROUNDS; w++) {
     for (const name of names) {
@@ -123,7 +133,9 @@ async function benchSpec(label: string, path: string): Promise<void> {
     const order = r % 2 === 0 ? names : [...names].reverse();
     for (const name of order) {
       await settle();
-      rounds[name].push(await runners[name](mix.sequence, ROUND_MS));
+      const rate = await runners[name](mix.sequence, ROUND_MS);
+      rounds[name].push(rate.wall);
+      cpuRounds[name].push(rate.cpu);
     }
   }
   const prismMedian = median(rounds.prism);
@@ -137,6 +149,12 @@ async function benchSpec(label: string, path: string): Promise<void> {
     `executor.calls_per_s_stateful_${label}`,
     { toolsim_stateful: rounds.toolsim_stateful },
     `(calls/s; state then schema responder, fresh ResourceStore per ${EPISODE_CALLS} calls; ratio vs the same prism rounds; median of per-round ratios ${pairedRatio(rounds.toolsim_stateful, rounds.prism).toFixed(2)})`,
+  );
+  const cpu = (name: keyof typeof runners): number => median(cpuRounds[name]);
+  note(
+    `executor.calls_per_s_${label} per CPU-second (robust to other load on the machine): toolsim ${Math.round(cpu("toolsim"))}, ` +
+      `toolsim_stateful ${Math.round(cpu("toolsim_stateful"))}, prism ${Math.round(cpu("prism"))}, prism_dynamic ${Math.round(cpu("prism_dynamic"))}; ` +
+      `ratios toolsim/prism ${(cpu("toolsim") / cpu("prism")).toFixed(2)}, stateful/prism ${(cpu("toolsim_stateful") / cpu("prism")).toFixed(2)}`,
   );
   note(
     `executor.calls_per_s_${label} context: prism dynamic (faker bodies) median ${Math.round(dynamicMedian)} calls/s, ` +

@@ -18,17 +18,25 @@ export async function benchLoad(): Promise<void> {
     return;
   }
   for (const file of files) {
+    const cpuMs: { toolsim: number[]; prism: number[] } = { toolsim: [], prism: [] };
     const toolsim = async (): Promise<number> => {
       const t = nowMs();
+      const c = process.cpuUsage();
       const result = await loadCatalog(file);
       const ms = nowMs() - t;
+      const used = process.cpuUsage(c);
       if (!result.ok) throw new Error(`toolsim could not load ${file}`);
+      cpuMs.toolsim.push((used.user + used.system) / 1000);
       return ms;
     };
     const prism = async (): Promise<number> => {
       const t = nowMs();
+      const c = process.cpuUsage();
       await prismLoad(file);
-      return nowMs() - t;
+      const ms = nowMs() - t;
+      const used = process.cpuUsage(c);
+      cpuMs.prism.push((used.user + used.system) / 1000);
+      return ms;
     };
     // Warm-up (first use of each code path), and a check that both see the same operations.
     const first = await loadCatalog(file);
@@ -47,6 +55,13 @@ export async function benchLoad(): Promise<void> {
     const theirs = median(rounds.prism);
     const label = figureLabel(file);
     printFigure(`executor.load_ms_${label}`, mine, theirs / mine);
-    printRounds(`executor.load_ms_${label}`, rounds, `(ms; prism median ${theirs.toFixed(1)} ms; median of per-round ratios ${pairedRatio(rounds.prism, rounds.toolsim).toFixed(2)})`);
+    const cpuMine = median(cpuMs.toolsim);
+    const cpuTheirs = median(cpuMs.prism);
+    printRounds(
+      `executor.load_ms_${label}`,
+      rounds,
+      `(ms; prism median ${theirs.toFixed(1)} ms; median of per-round ratios ${pairedRatio(rounds.prism, rounds.toolsim).toFixed(2)}; ` +
+        `CPU ms medians toolsim ${cpuMine.toFixed(1)}, prism ${cpuTheirs.toFixed(1)}, ratio ${(cpuTheirs / cpuMine).toFixed(2)})`,
+    );
   }
 }

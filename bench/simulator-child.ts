@@ -8,7 +8,7 @@
  * afterwards). Times each segment of the run, samples RSS at the end of each, stops starting episodes
  * after `maxSeconds`, and prints one `@@result {json}` line (`ChildResult` in `simulator.ts`).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_RUN_CONFIG } from "../simulator/run-config.js";
@@ -26,6 +26,7 @@ async function main(): Promise<void> {
   const { toolsets, problems } = await loadToolsets([bundledToolsetsDir()]);
   if (toolsets.length === 0) throw new Error(`no bundled toolset loaded: ${problems.map((p) => p.message).join("; ")}`);
   const loadSeconds = (performance.now() - loadStart) / 1000;
+  const rssBeforeRunMb = process.memoryUsage.rss() / MB;
   const dir = mkdtempSync(join(tmpdir(), "toolsim-bench-run-"));
   try {
     const sim = createSimulation({
@@ -43,11 +44,20 @@ async function main(): Promise<void> {
     let capped = false;
     const start = performance.now();
     let segmentStart = start;
+    let segmentCpu = process.cpuUsage();
     let segmentDone = 0;
     const closeSegment = (): void => {
       const now = performance.now();
-      segments.push({ episodes: done - segmentDone, seconds: (now - segmentStart) / 1000, rssMb: process.memoryUsage.rss() / MB });
+      const cpu = process.cpuUsage(segmentCpu);
+      segments.push({
+        episodes: done - segmentDone,
+        seconds: (now - segmentStart) / 1000,
+        cpuSeconds: (cpu.user + cpu.system) / 1e6,
+        rssMb: process.memoryUsage.rss() / MB,
+        heapUsedMb: process.memoryUsage().heapUsed / MB,
+      });
       segmentStart = now;
+      segmentCpu = process.cpuUsage();
       segmentDone = done;
     };
     const result = await sim.run({
@@ -68,7 +78,9 @@ async function main(): Promise<void> {
       accepted: result.summary.accepted,
       seconds,
       loadSeconds,
+      rssBeforeRunMb,
       segments,
+      runFiles: Object.fromEntries(readdirSync(join(dir, "run")).map((f) => [f, statSync(join(dir, "run", f)).size])),
       peakRssMb: (process.resourceUsage().maxRSS * 1024) / MB, // maxRSS is in kilobytes
       capped,
       concurrency: DEFAULT_RUN_CONFIG.concurrency,

@@ -17,6 +17,7 @@ const SEGMENTS = 5;
 const MAX_SECONDS = Number(process.env["BENCH_SIM_MAX_S"] ?? 210);
 const GOAL_EPS = 300;
 const GOAL_RSS_MB = 300;
+const MB = 1024 * 1024;
 
 export const SIMULATOR_PARTS = ["episodes"] as const;
 
@@ -24,8 +25,12 @@ export const SIMULATOR_PARTS = ["episodes"] as const;
 export interface Segment {
   episodes: number;
   seconds: number;
+  /** CPU time of the child during the segment (all its threads). */
+  cpuSeconds: number;
   /** RSS at the end of the segment, in MB. */
   rssMb: number;
+  /** V8 heap in use at the end of the segment, in MB. */
+  heapUsedMb: number;
 }
 
 /** What the child reports on its `@@result` line. */
@@ -37,7 +42,11 @@ export interface ChildResult {
   seconds: number;
   /** Loading the bundled toolsets, before the run. */
   loadSeconds: number;
+  /** RSS once the modules and the toolsets are loaded, before the first episode (MB). */
+  rssBeforeRunMb: number;
   segments: Segment[];
+  /** The run folder's files and their sizes in bytes, just before it is removed. */
+  runFiles: Record<string, number>;
   /** Peak resident set size of the child over its whole life, in MB. */
   peakRssMb: number;
   /** True when the time cap stopped the run early. */
@@ -85,10 +94,16 @@ export async function runSimulator(parts: ReadonlySet<string>): Promise<void> {
     { segments: rates },
     `(episodes/s per segment of ${Math.round(r.asked / SEGMENTS)} episodes; whole run ${(r.episodes / r.seconds).toFixed(1)}/s; goal ${GOAL_EPS}/s, ratio = eps / ${GOAL_EPS})`,
   );
+  const cpuRates = r.segments.filter((s) => s.episodes > 0).map((s) => s.episodes / s.cpuSeconds);
+  note(
+    `simulator.episodes_per_s per CPU-second (robust to other load on the machine): segments=[${cpuRates.map((v) => v.toFixed(1)).join(", ")}], ` +
+      `median ${cpuRates.length > 0 ? median(cpuRates).toFixed(1) : "-"}`,
+  );
   printFigure("simulator.peak_rss_mb", r.peakRssMb, GOAL_RSS_MB / r.peakRssMb);
   printRounds(
     "simulator.peak_rss_mb",
-    { rss_at_segment_end: r.segments.map((s) => s.rssMb) },
-    `(MB; peak = the child's maxRSS over the whole run; goal < ${GOAL_RSS_MB} MB, ratio = ${GOAL_RSS_MB} / peak)`,
+    { rss_at_segment_end: r.segments.map((s) => s.rssMb), heap_used_at_segment_end: r.segments.map((s) => s.heapUsedMb) },
+    `(MB; ${r.rssBeforeRunMb.toFixed(0)} MB before the first episode; peak = the child's maxRSS over the whole run; goal < ${GOAL_RSS_MB} MB, ratio = ${GOAL_RSS_MB} / peak)`,
   );
+  note(`simulator run folder: ${Object.entries(r.runFiles).map(([f, size]) => `${f} ${(size / MB).toFixed(1)} MB`).join(", ")}`);
 }

@@ -14,12 +14,17 @@ export class Progress {
   private lastDraw = 0;
   private lastPlainDecile = -1;
 
+  /**
+   * @param initialDone episodes already done when the display starts (a resumed run), for the rate and ETA;
+   *   when omitted, taken from the first update (which reports one episode more than were done before).
+   */
   constructor(
     private readonly io: CliIO,
-    private readonly initialDone = 0,
+    private initialDone?: number,
   ) {}
 
   update(c: ProgressCounts, force = false): void {
+    this.initialDone ??= Math.max(0, c.done - 1);
     const now = Date.now();
     if (this.io.isTTY) {
       if (!force && now - this.lastDraw < 100) return;
@@ -41,7 +46,7 @@ export class Progress {
 
   private line(c: ProgressCounts, now: number): string {
     const elapsed = Math.max(0.001, (now - this.started) / 1000);
-    const fresh = c.done - this.initialDone;
+    const fresh = c.done - (this.initialDone ?? 0);
     const rate = fresh / elapsed;
     const left = c.total - c.done;
     const eta = rate > 0 ? `${formatSeconds(left / rate)}` : "?";

@@ -61,23 +61,11 @@ export function episodeSeed(runSeed: number, index: number): number {
 export async function runEpisode(setup: EpisodeSetup, agents: EpisodeAgents, bus: EventBus): Promise<EpisodeOutcome> {
   const id = episodeId(setup.index);
   const seed = episodeSeed(setup.runSeed, setup.index);
-  const toolbox = new Toolbox(setup.toolsets);
-  const ctxFor = (role: Party): AgentContext => ({
-    runId: setup.runId,
-    episodeId: id,
-    index: setup.index,
-    seed,
-    rng: createRng(deriveSeed(seed, role)),
-    level: setup.level,
-    toolbox,
-  });
-  const ctx = { user: ctxFor("user"), assistant: ctxFor("assistant"), executor: ctxFor("executor"), tester: ctxFor("tester") };
   const send = <K extends Parameters<EventBus["publish"]>[0]>(type: K, from: Party, to: Party, payload: Parameters<EventBus["publish"]>[2] & object): void => {
     bus.publish(type, { runId: setup.runId, episodeId: id, from, to }, payload as never);
   };
   const maxSteps = setup.maxSteps ?? 8;
   const maxQuestions = setup.maxQuestions ?? 3;
-  const state = new EpisodeState(setup.toolsets);
   const dialogue: DialogueMessage[] = [];
   const calls: CallRecord[] = [];
   const ends: EpisodeEnd[] = [];
@@ -86,6 +74,20 @@ export async function runEpisode(setup: EpisodeSetup, agents: EpisodeAgents, bus
 
   send("episode.started", "simulator", "simulator", { index: setup.index, seed, level: setup.level, toolsets: setup.toolsets.map((t) => t.name) });
   try {
+    // The episode's world is built inside the try: a toolset whose tools or fixtures cannot be set up ends
+    // this episode with a reason instead of the run.
+    const toolbox = new Toolbox(setup.toolsets);
+    const state = new EpisodeState(setup.toolsets);
+    const ctxFor = (role: Party): AgentContext => ({
+      runId: setup.runId,
+      episodeId: id,
+      index: setup.index,
+      seed,
+      rng: createRng(deriveSeed(seed, role)),
+      level: setup.level,
+      toolbox,
+    });
+    const ctx = { user: ctxFor("user"), assistant: ctxFor("assistant"), executor: ctxFor("executor"), tester: ctxFor("tester") };
     plan = await agents.user.plan(ctx.user);
     send("user.plan", "user", "simulator", { plan });
     const index = setup.level === "call" ? undefined : new ToolIndex(toolbox);

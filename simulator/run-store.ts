@@ -53,6 +53,21 @@ export interface RunInfo {
   specHashes: Record<string, string>;
   /** Number of operations of each toolset, for the coverage figures of the summary. */
   operations?: Record<string, number>;
+  /** The files the toolsets were loaded from, in the run's toolset order (so `--resume` can reload them). */
+  toolsetFiles?: string[];
+}
+
+/** Settings recorded in `run.json` that do not change a run's content: a run may be resumed with other values. */
+export const NON_CONTENT_SETTINGS: readonly string[] = ["concurrency"];
+
+/** The content settings whose values differ between two configs, as `key a vs b` (empty: compatible). */
+export function configDifferences(recorded: Record<string, unknown>, requested: Record<string, unknown>): string[] {
+  const keys = [...new Set([...Object.keys(recorded), ...Object.keys(requested)])].filter((k) => !NON_CONTENT_SETTINGS.includes(k)).sort();
+  const show = (v: unknown): string => {
+    const text = v === undefined ? "(none)" : stableStringify(v);
+    return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+  };
+  return keys.filter((k) => stableStringify(recorded[k] ?? null) !== stableStringify(requested[k] ?? null)).map((k) => `${k} ${show(recorded[k])} vs ${show(requested[k])}`);
 }
 
 /** Options of a run store. */
@@ -337,7 +352,8 @@ export class RunStore {
 
   /**
    * Starts a run in `dir` (created if needed). A folder that is not empty is refused unless `resume` is set,
-   * in which case the run there is opened (and must have the same seed, config and spec hashes).
+   * in which case the run there is opened (and must have the same seed, config and spec hashes; settings
+   * that do not change the content, such as the concurrency, may differ).
    */
   static async create(dir: string, info: RunInfo, options: RunStoreOptions = {}): Promise<RunStore> {
     const entries = existsSync(dir) ? readdirSync(dir) : [];
@@ -356,7 +372,8 @@ export class RunStore {
       const store = await RunStore.open(dir, options);
       const mismatches: string[] = [];
       if (store.info.seed !== runInfo.seed) mismatches.push(`seed ${store.info.seed} vs ${runInfo.seed}`);
-      if (stableStringify(store.info.config) !== stableStringify(runInfo.config)) mismatches.push("config");
+      const settings = configDifferences(store.info.config, runInfo.config);
+      if (settings.length > 0) mismatches.push(`config (${settings.join("; ")})`);
       if (stableStringify(store.info.specHashes) !== stableStringify(runInfo.specHashes)) mismatches.push("spec hashes");
       if (mismatches.length > 0) {
         store.close();

@@ -13,9 +13,19 @@ export interface ScheduleOptions<T> {
   stopped?: () => boolean;
 }
 
+/** Lets the event loop turn: signal handlers (Ctrl-C), timers and I/O callbacks run. */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /**
  * Runs items with bounded concurrency and commits their results in index order, so that the output does
  * not depend on concurrency and always forms a prefix (resumable at the first uncommitted index).
+ *
+ * The event loop turns before every item: offline episodes never wait for I/O, so without it a whole run
+ * would be one chain of microtasks, and a Ctrl-C (or any timer) would only be seen after the last episode.
+ * When a task or a commit throws, no new item starts and nothing more is committed; the items in flight
+ * finish, then the first error is thrown (no work goes on behind the caller's back).
  */
 export async function schedule<T>(options: ScheduleOptions<T>): Promise<{ committed: number; next: number; stopped: boolean }> {
   const { start, end, task, commit } = options;
@@ -24,24 +34,33 @@ export async function schedule<T>(options: ScheduleOptions<T>): Promise<{ commit
   let next = start;
   let nextCommit = start;
   let stopped = false;
+  let failure: { error: unknown } | undefined;
   const worker = async (): Promise<void> => {
     for (;;) {
-      if (next >= end) return;
+      if (next >= end || failure) return;
+      await yieldToEventLoop();
+      if (next >= end || failure) return;
       if (options.stopped?.()) {
         stopped = true;
         return;
       }
       const i = next++;
-      const value = await task(i);
-      buffer.set(i, value);
-      while (buffer.has(nextCommit)) {
-        const v = buffer.get(nextCommit) as T;
-        buffer.delete(nextCommit);
-        commit(nextCommit, v);
-        nextCommit++;
+      try {
+        const value = await task(i);
+        buffer.set(i, value);
+        while (!failure && buffer.has(nextCommit)) {
+          const v = buffer.get(nextCommit) as T;
+          buffer.delete(nextCommit);
+          commit(nextCommit, v);
+          nextCommit++;
+        }
+      } catch (error) {
+        failure ??= { error };
+        return;
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, end - start)) }, () => worker()));
+  if (failure) throw failure.error;
   return { committed: nextCommit - start, next: nextCommit, stopped };
 }

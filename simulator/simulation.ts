@@ -171,14 +171,18 @@ export class Simulation {
       specHashes[t.name] = t.catalog.spec.hash;
       operations[t.name] = t.catalog.tools.length;
     }
+    // Toolsets loaded from files (see `toolsets/load-toolset.ts`) record where, so that a resume can reload them.
+    const files = o.toolsets.map((t) => (t as { file?: unknown }).file);
+    const toolsetFiles = files.every((f): f is string => typeof f === "string") ? files : undefined;
     return {
       id: this.runId,
-      createdAt: new Date().toISOString(),
+      createdAt: (o.clock ?? (() => new Date()))().toISOString(),
       seed: this.seed,
       config: { episodes: this.episodes, level: this.level, concurrency: o.concurrency ?? 4, maxSteps: o.maxSteps ?? 8, toolsets: o.toolsets.map((t) => t.name), ...o.config },
       versions: currentVersions(),
       specHashes,
       operations,
+      ...(toolsetFiles ? { toolsetFiles } : {}),
     };
   }
 }

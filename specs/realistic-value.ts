@@ -111,6 +111,8 @@ function regexOf(pattern: string): RegExp | null {
 interface Text {
   value: string;
   free?: boolean;
+  /** Other renderings of the same value, tried in order when a pattern or length rejects `value`. */
+  alternatives?: string[];
 }
 
 function isoSeconds(d: Date): string {
@@ -125,11 +127,17 @@ function pickDate(f: Faker, snake: string): Date {
   return f.date.between({ from: PAST_FROM, to: REFERENCE_DATE });
 }
 
-function dateText(f: Faker, snake: string, format: "date" | "date-time" | "time"): string {
+/** A date in the requested form, with the other usual renderings (for patterns such as `MM/DD/YYYY`). */
+function dateValue(f: Faker, snake: string, format: "date" | "date-time" | "time"): Text {
   const d = pickDate(f, snake);
-  if (format === "date") return d.toISOString().slice(0, 10);
-  if (format === "time") return d.toISOString().slice(11, 19) + "Z";
-  return isoSeconds(d);
+  const iso = d.toISOString();
+  const [y, m, day] = [iso.slice(0, 4), iso.slice(5, 7), iso.slice(8, 10)];
+  const time = iso.slice(11, 19);
+  const dates = [`${y}-${m}-${day}`, `${m}/${day}/${y}`, `${day}/${m}/${y}`, `${y}/${m}/${day}`, `${day}.${m}.${y}`, `${y}${m}${day}`];
+  const dateTimes = [isoSeconds(d), iso, `${y}-${m}-${day}T${time}`, `${y}-${m}-${day} ${time}`, `${y}-${m}-${day}T${time}+00:00`];
+  if (format === "time") return { value: `${time}Z`, alternatives: [time, time.slice(0, 5)] };
+  if (format === "date") return { value: dates[0] as string, alternatives: [...dates.slice(1), ...dateTimes] };
+  return { value: dateTimes[0] as string, alternatives: [...dateTimes.slice(1), ...dates] };
 }
 
 function titleCase(s: string): string {
@@ -207,7 +215,14 @@ function stringByFormat(f: Faker, format: string, snake: string, s: Json, parent
     case "date":
     case "date-time":
     case "time":
-      return { value: dateText(f, snake, format) };
+      return dateValue(f, snake, format);
+    case "datetime":
+    case "date_time":
+    case "timestamp":
+    case "iso8601":
+    case "iso-8601":
+    case "rfc3339":
+      return dateValue(f, snake, "date-time");
     case "email":
     case "idn-email":
       return { value: f.internet.email().toLowerCase() };
@@ -290,7 +305,9 @@ const STRING_RULES: readonly StringRule[] = [
     t(/(^|_)(phone|mobile|telephone|tel|fax|cell|msisdn)(_number|_no|_num)?$/),
     (f, _n, s) => ({ value: maxLengthOf(s) < 15 ? f.string.numeric(Math.min(10, maxLengthOf(s))) : f.phone.number({ style: "international" }) }),
   ],
-  [t(/^(first|given|fore)_?name$/), (f) => ({ value: f.person.firstName() })],
+  [(n, parents) => /^(first|given|fore)_?name$/.test(n) || (/^(first|given)$/.test(n) && /name$/.test(parents)), (f) => ({ value: f.person.firstName() })],
+  [(n, parents) => /^(last|family|sur)$/.test(n) && /name$/.test(parents), (f) => ({ value: f.person.lastName() })],
+  [(n, parents) => /^(middle)$/.test(n) && /name$/.test(parents), (f) => ({ value: f.person.middleName() })],
   [t(/^(last|family|sur)_?name$|^surname$/), (f) => ({ value: f.person.lastName() })],
   [t(/^middle_?name$/), (f) => ({ value: f.person.middleName() })],
   [t(/(^|_)(user_?name|login|handle|screen_name|nick_?name|nick|alias)$/), (f) => ({ value: f.internet.username() })],
@@ -316,13 +333,13 @@ const STRING_RULES: readonly StringRule[] = [
   [t(/(^|_)ip(_address|_addr|v4)?$/), (f) => ({ value: f.internet.ipv4() })],
   [t(/(^|_)mac(_address)?$/), (f) => ({ value: f.internet.mac() })],
   [t(/(^|_)(user_agent)$/), (f) => ({ value: f.internet.userAgent() })],
-  [t(/(^|_)(birth_?day|birth_?date|date_of_birth|dob)$/), (f, n) => ({ value: dateText(f, n, "date") })],
+  [t(/(^|_)(birth_?day|birth_?date|date_of_birth|dob)$/), (f, n) => dateValue(f, n, "date")],
   [
-    t(/(_at|_on|_date|_time|_datetime|_timestamp)$|^(date|time|datetime|timestamp|created|updated|modified|deleted|published|expires|expiry|expiration|last_seen|last_login)$/),
+    t(/(_at|_on|_date|_time|_datetime|_timestamp|_modified|_updated|_created)$|^(date|time|datetime|timestamp|created|updated|modified|deleted|published|expires|expiry|expiration|last_seen|last_login|dob)$/),
     (f, n, s) => {
-      if (/(^|_)time$/.test(n) && !/date/.test(n) && maxLengthOf(s) < 20) return { value: dateText(f, n, "time") };
-      const dateOnly = /(_on|date|day)$/.test(n) && !/datetime$/.test(n);
-      return { value: dateText(f, n, dateOnly ? "date" : "date-time") };
+      if (/(^|_)time$/.test(n) && !/date/.test(n) && maxLengthOf(s) < 20) return dateValue(f, n, "time");
+      const dateOnly = (/(_on|date|day)$/.test(n) && !/datetime$/.test(n)) || n === "dob";
+      return dateValue(f, n, dateOnly ? "date" : "date-time");
     },
   ],
   [t(/(^|_)currency(_code|_iso)?$/), (f) => ({ value: f.finance.currencyCode() })],
@@ -415,6 +432,16 @@ function genericString(f: Faker): Text {
 }
 
 function fitString(text: Text, s: Json, f: Faker): string | undefined {
+  const fitted = fitOne(text, s, f);
+  if (fitted !== undefined || !text.alternatives) return fitted;
+  for (const alternative of text.alternatives) {
+    const v = fitOne({ value: alternative }, s, f);
+    if (v !== undefined) return v;
+  }
+  return undefined;
+}
+
+function fitOne(text: Text, s: Json, f: Faker): string | undefined {
   let value = text.value;
   const minLength = typeof s["minLength"] === "number" ? s["minLength"] : 0;
   const maxLength = typeof s["maxLength"] === "number" ? s["maxLength"] : Infinity;
@@ -601,6 +628,79 @@ function booleanFor(snake: string, f: Faker): boolean {
   return f.datatype.boolean();
 }
 
+// ---------------------------------------------------------------- quick checks
+
+const DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:?\d\d)$/i;
+const DATE = /^\d{4}-\d\d-\d\d$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const URI = /^[a-z][a-z0-9+.-]*:[^\s]*$/i;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Formats whose values this quick check cannot vouch for. */
+const UNCHECKED_FORMATS = new Set(["byte", "ipv4", "ipv6", "hostname", "idn-hostname", "time", "duration", "uri-reference", "iri-reference", "json-pointer", "regex"]);
+
+function typeOfValue(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "number") return Number.isInteger(v) ? "integer" : "number";
+  return typeof v;
+}
+
+/** Whether a value's JSON type is one of a schema's `type` (an integer is a number). */
+export function typeAllows(type: unknown, v: unknown): boolean {
+  if (type === undefined) return true;
+  const types = Array.isArray(type) ? type : [type];
+  const actual = typeOfValue(v);
+  return types.some((t) => t === actual || (t === "number" && actual === "integer"));
+}
+
+const COMPOSITE_KEYWORDS = ["$ref", "allOf", "anyOf", "oneOf", "not", "if"] as const;
+
+/** A schema of primitive type(s) only, with no `$ref` or composition: `fitsPrimitive` can judge its values. */
+export function isPrimitiveSchema(s: unknown): s is Json {
+  if (!isObject(s) || COMPOSITE_KEYWORDS.some((k) => s[k] !== undefined)) return false;
+  const t = s["type"];
+  const types = Array.isArray(t) ? t : [t];
+  return t !== undefined && types.every((x) => x === "string" || x === "integer" || x === "number" || x === "boolean" || x === "null");
+}
+
+/**
+ * A quick, conservative check of a primitive value against a primitive schema (type, enum, const, lengths,
+ * pattern, bounds, multipleOf, common formats). True means valid; false may also mean "cannot tell".
+ */
+export function fitsPrimitive(s: Json, v: unknown): boolean {
+  if (v === undefined || (typeof v === "object" && v !== null)) return false;
+  if (!typeAllows(s["type"], v)) return false;
+  if (Array.isArray(s["enum"]) && !s["enum"].some((e) => e === v)) return false;
+  if (s["const"] !== undefined && s["const"] !== v) return false;
+  if (typeof v === "string") {
+    const len = [...v].length;
+    if (typeof s["minLength"] === "number" && len < s["minLength"]) return false;
+    if (typeof s["maxLength"] === "number" && len > s["maxLength"]) return false;
+    if (typeof s["pattern"] === "string") {
+      const re = regexOf(s["pattern"]);
+      if (!re || !re.test(v)) return false;
+    }
+    const f = s["format"];
+    if (f === "date-time" && !DATE_TIME.test(v)) return false;
+    if (f === "date" && !DATE.test(v)) return false;
+    if ((f === "email" || f === "idn-email") && !EMAIL.test(v)) return false;
+    if ((f === "uri" || f === "url" || f === "iri") && !URI.test(v)) return false;
+    if (f === "uuid" && !UUID.test(v)) return false;
+    if (typeof f === "string" && UNCHECKED_FORMATS.has(f)) return false;
+  }
+  if (typeof v === "number") {
+    if (!Number.isFinite(v)) return false;
+    if (typeof s["minimum"] === "number" && v < s["minimum"]) return false;
+    if (typeof s["maximum"] === "number" && v > s["maximum"]) return false;
+    if (typeof s["exclusiveMinimum"] === "number" && v <= s["exclusiveMinimum"]) return false;
+    if (typeof s["exclusiveMaximum"] === "number" && v >= s["exclusiveMaximum"]) return false;
+    if (s["exclusiveMinimum"] === true || s["exclusiveMaximum"] === true) return false; // 3.0 form: not judged here
+    if (typeof s["multipleOf"] === "number" && !isMultiple(v, s["multipleOf"])) return false;
+    if (s["format"] === "int32" && (v < -2147483648 || v > 2147483647)) return false;
+  }
+  return true;
+}
+
 // ---------------------------------------------------------------- entry point
 
 const PRIMITIVES = ["string", "integer", "number", "boolean"] as const;
@@ -618,6 +718,9 @@ function primitiveType(s: Json): Primitive | "any" | undefined {
   if (s["properties"] !== undefined || s["items"] !== undefined || s["additionalProperties"] !== undefined) return undefined;
   return "any";
 }
+
+/** A description that says the field is an identifier ("ID of the district", "Unique identifier"). */
+const ID_DESCRIPTION = /^\s*(the\s+)?(unique\s+)?(id|identifier|uuid)\b|\b(id|identifier)\s+(of|for)\s/i;
 
 /** The two innermost parent names, snake_case, space-separated (what the rules look at). */
 function parentsKey(parents: readonly string[] | undefined): string {
@@ -672,6 +775,7 @@ export function realisticValue(schema: unknown, field: FieldHint, seed: number):
   let text: Text | undefined;
   if (format !== undefined && type === "string") text = stringByFormat(f, format, snake, schema, parents);
   if (text === undefined) text = stringByName(f, snake, schema, parents) ?? (snakeOne !== snake ? stringByName(f, snakeOne, schema, parents) : undefined);
+  if (text === undefined && typeof schema["description"] === "string" && ID_DESCRIPTION.test(schema["description"])) text = { value: idText(f, snake, schema) };
   if (text === undefined) {
     if (type === "any") return undefined;
     if (typeof schema["pattern"] === "string") return undefined;

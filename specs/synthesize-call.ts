@@ -1,6 +1,6 @@
 import { derefNode, type Catalog } from "./catalog.js";
 import { getAt } from "./json-pointer.js";
-import { realisticValue } from "./realistic-value.js";
+import { fitsPrimitive, isPrimitiveSchema, realisticValue } from "./realistic-value.js";
 import { createRng, deriveSeed, type Rng } from "./seed.js";
 import { synthesize } from "./synthesize.js";
 import type { ParameterBinding, Tool } from "./tool.js";
@@ -77,6 +77,15 @@ class ArgumentBuilder {
     if (attempt === 0) {
       const example = this.validExample(examplesOf(this.doc, ownerOf(p.schemaPointer)), p.schemaPointer, true);
       if (example !== undefined) return example;
+      // A primitive schema (most parameters): its own example, else a realistic value, checked on the spot
+      // (no validator to compile; validateCall has the last word, and later attempts take the careful path).
+      const { schema } = this.catalog.registry.resolve("request", p.schemaPointer);
+      if (isPrimitiveSchema(schema)) {
+        const own = [...(Array.isArray(schema["examples"]) ? schema["examples"] : []), schema["example"]];
+        for (const v of own) if (!isPlaceholder(v) && fitsPrimitive(schema, v) && (p.in !== "path" || usablePathValue(v))) return v;
+        const v = realisticValue(schema, { name: p.name }, seed);
+        if (v !== undefined && v !== null && fitsPrimitive(schema, v) && (p.in !== "path" || usablePathValue(v))) return v;
+      }
     }
     // Parameters are checked as validateCall checks them: coerced from strings (which, inside a oneOf,
     // can turn a valid number into an invalid string), and path segments must not be empty.

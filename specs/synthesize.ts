@@ -3,7 +3,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { generateSync, type JsonSchema } from "json-schema-faker";
 import { fromPointer, getAt, toPointer } from "./json-pointer.js";
 import { addOpenApiFormats } from "./openapi-formats.js";
-import { numberIn, realisticValue, type FieldHint } from "./realistic-value.js";
+import { fitsPrimitive, isPrimitiveSchema, numberIn, realisticValue, type FieldHint } from "./realistic-value.js";
 import type { SchemaFlavor } from "./schema-flavor.js";
 import type { SchemaRegistry } from "./schema-registry.js";
 import { createRng, deriveSeed, type Rng } from "./seed.js";
@@ -43,6 +43,7 @@ const MAX_ROUNDS = 8;
 const REF_PREFIX = "#/~toolsim/";
 
 const KEYWORDS = new Set([
+  "description",
   "type", "enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
   "minLength", "maxLength", "pattern", "format", "items", "prefixItems", "additionalItems", "contains", "minContains",
   "maxContains", "minItems", "maxItems", "uniqueItems", "properties", "required", "additionalProperties",
@@ -53,7 +54,7 @@ const SUBSCHEMA_SINGLE = ["additionalProperties", "additionalItems", "contains",
 const SUBSCHEMA_LIST = ["allOf", "anyOf", "oneOf", "prefixItems"] as const;
 const SUBSCHEMA_MAP = ["properties", "patternProperties", "dependentSchemas"] as const;
 
-const NON_GENERATIVE = new Set(["examples", "default"]);
+const NON_GENERATIVE = new Set(["examples", "default", "description"]);
 
 /** A schema that accepts anything is generated as a string (rather than a random type): still valid, reads better. */
 function concrete(node: Node): Node {
@@ -64,79 +65,23 @@ function concrete(node: Node): Node {
   return node;
 }
 
+function isZeroValue(v: unknown): boolean {
+  if (v === null || v === 0 || v === "" || v === false) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return isObject(v) && Object.keys(v).length === 0;
+}
+
 function isNullSchema(s: unknown): boolean {
   return isObject(s) && s["type"] === "null" && Object.keys(s).every((k) => k === "type" || k === "description" || k === "title");
 }
 
 // ---------------------------------------------------------------- example checks
 
-const DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:?\d\d)$/i;
-const DATE = /^\d{4}-\d\d-\d\d$/;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const URI = /^[a-z][a-z0-9+.-]*:[^\s]*$/i;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function typeOfValue(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "array";
-  if (typeof v === "number") return Number.isInteger(v) ? "integer" : "number";
-  return typeof v;
-}
-
-function typeAllows(type: unknown, v: unknown): boolean {
-  if (type === undefined) return true;
-  const types = Array.isArray(type) ? type : [type];
-  const actual = typeOfValue(v);
-  return types.some((t) => t === actual || (t === "number" && actual === "integer"));
-}
-
-/** A quick check of a primitive example against its own schema node (no `$ref`s, no compositions). */
+/** An example worth using: valid for its node, and not an editor placeholder. */
 function primitiveFits(s: Json, v: unknown): boolean {
-  if (v === undefined || (typeof v === "object" && v !== null)) return false;
-  if (v === "string" || v === "") return false; // editor placeholders are not realistic values
-  if (!typeAllows(s["type"], v)) return false;
-  if (Array.isArray(s["enum"]) && !s["enum"].some((e) => e === v)) return false;
-  if (s["const"] !== undefined && s["const"] !== v) return false;
-  if (typeof v === "string") {
-    const len = [...v].length;
-    if (typeof s["minLength"] === "number" && len < s["minLength"]) return false;
-    if (typeof s["maxLength"] === "number" && len > s["maxLength"]) return false;
-    if (typeof s["pattern"] === "string") {
-      try {
-        if (!new RegExp(s["pattern"]).test(v)) return false;
-      } catch {
-        return false;
-      }
-    }
-    const f = s["format"];
-    if (f === "date-time" && !DATE_TIME.test(v)) return false;
-    if (f === "date" && !DATE.test(v)) return false;
-    if ((f === "email" || f === "idn-email") && !EMAIL.test(v)) return false;
-    if ((f === "uri" || f === "url" || f === "iri") && !URI.test(v)) return false;
-    if (f === "uuid" && !UUID.test(v)) return false;
-    if (f === "byte" || f === "ipv4" || f === "ipv6" || f === "hostname" || f === "time" || f === "duration") return false;
-  }
-  if (typeof v === "number") {
-    if (typeof s["minimum"] === "number" && v < s["minimum"]) return false;
-    if (typeof s["maximum"] === "number" && v > s["maximum"]) return false;
-    if (typeof s["exclusiveMinimum"] === "number" && v <= s["exclusiveMinimum"]) return false;
-    if (typeof s["exclusiveMaximum"] === "number" && v >= s["exclusiveMaximum"]) return false;
-    if (typeof s["multipleOf"] === "number") {
-      const q = v / s["multipleOf"];
-      if (q !== Math.trunc(q)) return false;
-    }
-    if (s["format"] === "int32" && (v < -2147483648 || v > 2147483647)) return false;
-  }
-  return true;
+  if (v === "string" || v === "") return false;
+  return fitsPrimitive(s, v);
 }
-
-const COMPOSITE = ["$ref", "allOf", "anyOf", "oneOf", "not", "if"] as const;
-const isPrimitiveNode = (s: Json): boolean => {
-  if (COMPOSITE.some((k) => s[k] !== undefined)) return false;
-  const t = s["type"];
-  const types = Array.isArray(t) ? t : [t];
-  return t !== undefined && types.every((x) => x === "string" || x === "integer" || x === "number" || x === "boolean" || x === "null");
-};
 
 // ---------------------------------------------------------------- per-registry state
 
@@ -213,8 +158,64 @@ class Synthesizer {
     return {};
   };
 
+  private readonly steps = new Map<string, number>();
+  private readonly refsInside = new Map<string, Set<string>>();
+
+  /**
+   * How much crossing a `$ref` to a target adds to the ref level: 0 for a small, non-recursive wrapper
+   * (`{data: ...}` envelopes should not make the entity inside them sparse), else 1.
+   */
+  private levelStep(target: string): number {
+    let step = this.steps.get(target);
+    if (step === undefined) {
+      const node = getAt(this.doc, target);
+      const props = isObject(node) && isObject(node["properties"]) ? Object.keys(node["properties"]).length : 0;
+      const small = isObject(node) && node["$ref"] === undefined && props <= 2 && node["allOf"] === undefined && node["anyOf"] === undefined && node["oneOf"] === undefined;
+      step = small && !this.recursive(target) ? 0 : 1;
+      this.steps.set(target, step);
+    }
+    return step;
+  }
+
+  /** The internal `$ref` targets used anywhere inside the schema at a pointer. */
+  private refsOf(pointer: string): Set<string> {
+    let refs = this.refsInside.get(pointer);
+    if (!refs) {
+      const found = new Set<string>();
+      const walk = (n: unknown, depth: number): void => {
+        if (typeof n !== "object" || n === null || depth > 64) return;
+        if (Array.isArray(n)) {
+          for (const x of n) walk(x, depth + 1);
+          return;
+        }
+        for (const [k, v] of Object.entries(n)) {
+          if (k === "$ref" && typeof v === "string" && v.startsWith("#")) found.add(decodeURIComponent(v.slice(1)));
+          else if (k !== "example" && k !== "examples" && k !== "default" && k !== "enum" && k !== "const") walk(v, depth + 1);
+        }
+      };
+      walk(getAt(this.doc, pointer), 0);
+      refs = found;
+      this.refsInside.set(pointer, refs);
+    }
+    return refs;
+  }
+
+  /** Whether the schema at a pointer can reach itself through `$ref`s. */
+  private recursive(pointer: string): boolean {
+    const seen = new Set<string>();
+    const stack = [...this.refsOf(pointer)];
+    while (stack.length > 0) {
+      const next = stack.pop() as string;
+      if (next === pointer || pointer.startsWith(next + "/")) return true;
+      if (seen.has(next) || seen.size > 5000) continue;
+      seen.add(next);
+      stack.push(...this.refsOf(next));
+    }
+    return false;
+  }
+
   private exampleFits(node: Json, pointer: string | undefined, value: unknown): boolean {
-    if (isPrimitiveNode(node)) return primitiveFits(node, value);
+    if (isPrimitiveSchema(node)) return primitiveFits(node, value);
     if (value === null || value === undefined || pointer === undefined) return false;
     const key = `${pointer}|${JSON.stringify(value)}`;
     let okay = this.exampleChecks.get(key);
@@ -245,8 +246,9 @@ class Synthesizer {
       if (!KEYWORDS.has(key) && key !== "example") continue;
       switch (key) {
         case "$ref": {
-          if (typeof value === "string" && value.startsWith("#/")) out["$ref"] = `${REF_PREFIX}${level + 1}${value.slice(1)}`;
-          else if (typeof value === "string" && value === "#") out["$ref"] = `${REF_PREFIX}${level + 1}`;
+          if (typeof value === "string" && value.startsWith("#/")) {
+            out["$ref"] = `${REF_PREFIX}${level + this.levelStep(decodeURIComponent(value.slice(1)))}${value.slice(1)}`;
+          } else if (typeof value === "string" && value === "#") out["$ref"] = `${REF_PREFIX}${level + 1}`;
           break;
         }
         case "type": {
@@ -327,7 +329,10 @@ class Synthesizer {
     if (node["example"] !== undefined) examples.push(node["example"]);
     const good = examples.filter((v) => this.exampleFits(node, pointer, v));
     if (good.length > 0) out["examples"] = good;
-    if (node["default"] !== undefined && this.exampleFits(node, pointer, node["default"])) out["default"] = node["default"];
+    // A default is what the server assumes when the value is left out: used only when there is no example,
+    // and not when it is a zero value (0, "", false, empty), which reads worse than a realistic value.
+    const dflt = node["default"];
+    if (good.length === 0 && dflt !== undefined && !isZeroValue(dflt) && this.exampleFits(node, pointer, dflt)) out["default"] = dflt;
     // Array lengths shrink as the level grows.
     const isArray = out["type"] === "array" || out["items"] !== undefined;
     if (isArray) {
@@ -461,7 +466,8 @@ class Synthesizer {
   // ------------------------------------------------------------ synthesis
 
   synthesize(pointer: string, options: SynthesizeOptions): Synthesized {
-    const seed = options.seed >>> 0;
+    // The pointer is part of the seed: two schemas under one seed do not share their values.
+    const seed = deriveSeed(options.seed >>> 0, pointer);
     const optionals = options.optionals ?? 0.75;
     const rootName = options.name;
     let validate: ValidateFunction;

@@ -1,12 +1,15 @@
 import { Command, Option } from "commander";
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { bundledToolsetsDir, loadToolsets } from "../../toolsets/load-toolset.js";
 import { formatProblem } from "../../specs/spec-problem.js";
 import { formatSummary } from "../format-summary.js";
 import { Progress } from "../progress.js";
 import { DEFAULT_RUN_CONFIG, readConfigFile, type RunConfig } from "../run-config.js";
+import { RUN_FILES, type RunInfo } from "../run-store.js";
 import { createSimulation } from "../simulation.js";
+import { ToolsimError } from "../../specs/toolsim-error.js";
 import { UsageError, UserError, type CliIO } from "./cli-io.js";
 import { parseInteger } from "./parse-options.js";
 import type { Level } from "../../agents/agent-context.js";
@@ -23,12 +26,45 @@ interface GenerateOptions {
   maxSteps?: string;
 }
 
+/** Run-store errors about the run folder itself, reported as user errors. */
+const RUN_FOLDER_ERRORS = new Set(["run.exists", "run.mismatch", "run.not-a-run", "run.corrupt"]);
+
 function timestampFolder(now: Date): string {
   const p = (n: number): string => String(n).padStart(2, "0");
   return `runs/${now.getFullYear()}${p(now.getMonth() + 1)}${p(now.getDate())}-${p(now.getHours())}${p(now.getMinutes())}${p(now.getSeconds())}`;
 }
 
-/** Settings from defaults, then the config file, then the command line. */
+/**
+ * The settings recorded in a run folder's `run.json`, for `--resume`: the run goes on as it was started
+ * (episodes, seed, level, steps, concurrency, toolset files) without repeating its options. Empty when the
+ * folder holds no readable run (the run store reports that).
+ */
+async function recordedConfig(dir: string): Promise<Partial<RunConfig>> {
+  const path = join(dir, RUN_FILES.run);
+  if (!existsSync(path)) return {};
+  let info: Partial<RunInfo>;
+  try {
+    info = JSON.parse(await readFile(path, "utf8")) as Partial<RunInfo>;
+  } catch {
+    return {};
+  }
+  const c = info.config ?? {};
+  const int = (v: unknown): number | undefined => (Number.isSafeInteger(v) ? (v as number) : undefined);
+  const out: Partial<RunConfig> = {};
+  const episodes = int(c["episodes"]);
+  const concurrency = int(c["concurrency"]);
+  const maxSteps = int(c["maxSteps"]);
+  const seed = int(info.seed);
+  if (episodes !== undefined) out.episodes = episodes;
+  if (concurrency !== undefined) out.concurrency = concurrency;
+  if (maxSteps !== undefined) out.maxSteps = maxSteps;
+  if (seed !== undefined) out.seed = seed;
+  if (c["level"] === "call" || c["level"] === "retrieve" || c["level"] === "plan") out.level = c["level"];
+  if (Array.isArray(info.toolsetFiles) && info.toolsetFiles.length > 0 && info.toolsetFiles.every((f) => typeof f === "string")) out.toolsets = info.toolsetFiles;
+  return out;
+}
+
+/** Settings from defaults, then the config file, then (with `--resume`) the run being resumed, then the command line. */
 async function resolveConfig(opts: GenerateOptions, io: CliIO): Promise<RunConfig> {
   let fromFile: Partial<RunConfig> = {};
   const configPath = opts.config ?? (existsSync("toolsim.config.yaml") ? "toolsim.config.yaml" : undefined);
@@ -39,7 +75,9 @@ async function resolveConfig(opts: GenerateOptions, io: CliIO): Promise<RunConfi
     if (fromFile.toolsets) fromFile.toolsets = fromFile.toolsets.map((t) => resolve(dirname(configPath), t));
     if (opts.config === undefined) io.err(`toolsim: using ${configPath}\n`);
   }
-  const config: RunConfig = { ...DEFAULT_RUN_CONFIG, ...fromFile };
+  const out = opts.out ?? fromFile.out;
+  const recorded = opts.resume && out !== undefined ? await recordedConfig(out) : {};
+  const config: RunConfig = { ...DEFAULT_RUN_CONFIG, ...fromFile, ...recorded };
   if (opts.toolsets && opts.toolsets.length > 0) config.toolsets = opts.toolsets;
   config.episodes = parseInteger("--episodes", opts.episodes, 1) ?? config.episodes;
   config.concurrency = parseInteger("--concurrency", opts.concurrency, 1) ?? config.concurrency;
@@ -82,7 +120,7 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
         out,
         resume: opts.resume === true,
       });
-      io.err(`toolsim: ${config.episodes} episodes over ${toolsets.length} toolsets (level ${config.level}, seed ${config.seed}) -> ${out}\n`);
+      io.err(`toolsim: ${opts.resume ? "resuming " : ""}${config.episodes} episodes over ${toolsets.length} toolsets (level ${config.level}, seed ${config.seed}) -> ${out}\n`);
       const progress = new Progress(io);
       let interrupts = 0;
       const onSigint = (): void => {
@@ -107,8 +145,8 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
           io.out(`corpus: ${join(out, "corpus.jsonl")} (${s.accepted} accepted), rejected: ${join(out, "rejected.jsonl")}\n`);
         }
       } catch (e) {
-        const code = (e as { code?: string }).code;
-        if (code === "run.exists" || code === "run.mismatch") throw new UserError((e as Error).message);
+        // A run folder that cannot be used (exists, mismatched, not a run, corrupt) is the user's to fix: no stack trace.
+        if (e instanceof ToolsimError && RUN_FOLDER_ERRORS.has(e.code)) throw new UserError(e.message);
         throw e;
       } finally {
         process.off("SIGINT", onSigint);

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AgentContext } from "../../agents/agent-context.js";
+import { EpisodeState } from "../../agents/episode-state.js";
 import { INSTRUCTION_TEMPLATES } from "../../agents/instruction-templates.js";
 import { OfflineUser } from "../../agents/offline-user.js";
 import { operationGoal } from "../../agents/operation-goal.js";
@@ -185,27 +186,37 @@ describe("OfflineUser.plan", () => {
 
   it("links fields that the earlier call's simulated result really has, and that make the later call valid", async () => {
     let checked = 0;
+    let missing = 0;
     for (const e of episodes) {
+      const state = new EpisodeState([...new Set(e.toolbox.entries.map((x) => x.toolset))]);
+      const ours = e.toolbox.entries.every((x) => x.toolset === library || x.toolset === forecast);
       for (const r of e.plan.requests) {
         const results: unknown[] = [];
         for (const [i, step] of r.steps.entries()) {
           const entry = e.toolbox.get(step.tool);
           if (!entry) throw new Error(step.tool);
           const args: Record<string, unknown> = { ...step.args };
+          let resolved = true;
           for (const link of step.links) {
             expect(link.fromStep).toBeLessThan(i);
             const value = valueAt(results[link.fromStep], link.field);
-            expect(value, `${step.tool}.${link.arg} <- steps[${link.fromStep}].${link.field}`).toBeDefined();
+            // The fixtures' chains always resolve; a bundled toolset's list may come back empty now and then.
+            if (ours) expect(value, `${step.tool}.${link.arg} <- steps[${link.fromStep}].${link.field}`).toBeDefined();
+            if (value === undefined) {
+              resolved = false;
+              missing++;
+            }
             args[link.arg] = value;
             checked++;
           }
-          const result = await simulateCall(entry.toolset.catalog, { name: entry.tool.name, arguments: args }, { seed: 1 });
-          if (step.links.length > 0) expect(result.errors, `${step.tool} ${JSON.stringify(args)}`).toEqual([]);
+          const result = await simulateCall(entry.toolset.catalog, { name: entry.tool.name, arguments: args }, { seed: 1, state: state.store(entry.toolset.name) });
+          if (step.links.length > 0 && resolved) expect(result.errors, `${step.tool} ${JSON.stringify(args)}`).toEqual([]);
           results.push(result.body);
         }
       }
     }
     expect(checked).toBeGreaterThan(50);
+    expect(missing / checked).toBeLessThan(0.05);
   });
 
   it("plans arguments that validate against the spec (linked ones come later)", () => {

@@ -80,12 +80,13 @@ const ALL = sources();
 afterAll(() => {
   if (tallies.size === 0) return;
   const pct = (a: number, b: number): string => (b === 0 ? "-" : `${((100 * a) / b).toFixed(2)}%`);
-  const lines = ["group        specs  calls  valid     bodies  first-pass  after-repair  repairs  unstable  ms/body  seconds"];
+  const lines = ["group        specs  sampled  calls  valid     bodies  first-pass  after-repair  repairs  unstable  ms/body  seconds"];
   for (const [group, t] of tallies) {
     lines.push(
       [
         group.padEnd(12),
         String(t.specs).padStart(5),
+        String(t.sampled).padStart(8),
         String(t.calls).padStart(6),
         pct(t.callsValid, t.calls).padStart(8),
         String(t.bodies).padStart(8),
