@@ -4,6 +4,7 @@ import { ToolsimError } from "../specs/toolsim-error.js";
 import type { AgentContext } from "./agent-context.js";
 import type { AssistantToolCall, AssistantTurn, DialogueMessage } from "./dialogue.js";
 import { argumentsFromObject, GIVE_UP_PREFIX, messageText, toLangChainMessages, type ToolResultTextOptions } from "./dialogue-messages.js";
+import { OfflineChatModel } from "./offline-chat-model.js";
 import type { AgentTool, AssistantAgent } from "./roles.js";
 
 /** The default system prompt of the assistant: tools first, ask for what is missing, answer only from results. */
@@ -28,6 +29,11 @@ export interface ChatModelAssistantOptions {
   callOptions?: Partial<BaseChatModelCallOptions>;
   /** Sees every model answer with its input (accounting, cassettes, debugging). */
   onMessage?: (message: AIMessage | AIMessageChunk, input: readonly BaseMessage[], ctx: AgentContext) => void;
+  /**
+   * Call the offline model directly instead of through `invoke` (same answer, no callback machinery; about
+   * twice as fast). Default: true when the model is an {@link OfflineChatModel} and no callbacks are set.
+   */
+  direct?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -123,13 +129,22 @@ export class ChatModelAssistant implements AssistantAgent {
   async step(dialogue: readonly DialogueMessage[], tools: readonly AgentTool[], ctx: AgentContext): Promise<AssistantTurn> {
     const input = this.messagesFor(dialogue, tools);
     const openAiTools = tools.map((t) => ({ type: "function" as const, function: { name: t.name, description: t.description, parameters: t.parameters } }));
+    const direct = this.options.direct ?? (this.model instanceof OfflineChatModel && this.options.callOptions?.callbacks === undefined);
+    if (direct && this.model instanceof OfflineChatModel) {
+      const message = this.model.respond(input, openAiTools);
+      this.options.onMessage?.(message, input, ctx);
+      return toAssistantTurn(message, previousCallCount(dialogue) + 1);
+    }
     let runnable: { invoke(input: BaseMessage[], options?: Partial<BaseChatModelCallOptions>): Promise<AIMessageChunk> };
     if (openAiTools.length === 0) runnable = this.model;
     else if (typeof this.model.bindTools === "function") runnable = this.model.bindTools(openAiTools);
     else throw new ToolsimError("model.no-tools", `The chat model ${this.model._llmType()} does not support bindTools.`);
     const message = await runnable.invoke(input, this.options.callOptions);
     this.options.onMessage?.(message, input, ctx);
-    const previousCalls = dialogue.reduce((n, m) => n + (m.role === "assistant" ? (m.toolCalls?.length ?? 0) : 0), 0);
-    return toAssistantTurn(message, previousCalls + 1);
+    return toAssistantTurn(message, previousCallCount(dialogue) + 1);
   }
+}
+
+function previousCallCount(dialogue: readonly DialogueMessage[]): number {
+  return dialogue.reduce((n, m) => n + (m.role === "assistant" ? (m.toolCalls?.length ?? 0) : 0), 0);
 }

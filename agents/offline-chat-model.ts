@@ -11,7 +11,18 @@ import { argumentsFromObject, GIVE_UP_PREFIX, messageText, parseToolResultText }
 /*
  * The offline assistant: a deterministic tool-calling chat model. It reads only the LangChain messages it is
  * given (never the user's plan) and, each turn, either calls one tool, asks the user one question, answers, or
- * gives up. Where it puts what:
+ * gives up. How it decides:
+ *   1. the latest request (a user message after an answer; later user messages after questions are replies)
+ *      is split into clauses ("find X, then show Y"); each clause gets the best tool by BM25 (minisearch over
+ *      split tool names, descriptions, parameter names and enum values, with verb groups and everyday
+ *      concepts), re-ranked by how many of the user's values the tool can take;
+ *   2. a step whose id nobody gave is preceded by a search tool that the user's words can fill;
+ *   3. arguments are filled in stages across all parameters: values named or cued in the clause and in replies,
+ *      then typed values (e-mails, dates, codes, ids), then earlier observations, then weaker guesses;
+ *   4. missing required values are asked for once, in plain words; still missing after that: the schema's
+ *      example, else give up; a failed call is repaired once from its validation errors, else explained;
+ *   5. when every step succeeded, the answer summarises the results with their own values.
+ * Where it puts what:
  *   - tool calls in `AIMessage.tool_calls` (ids `call_<n>`, n counting every call in the conversation);
  *   - the reasoning of the turn in `AIMessage.additional_kwargs.thought` (a string);
  *   - what the turn is in `AIMessage.additional_kwargs.intent`: "call" | "question" | "final" | "give-up";
@@ -361,7 +372,11 @@ class ToolIndex {
   /** The word stems of each tool's name, description and parameters. */
   readonly stems: Array<Set<string>>;
 
-  constructor(readonly tools: readonly OfflineToolSpec[]) {
+  constructor(
+    readonly tools: readonly OfflineToolSpec[],
+    /** The identity of the tool list (see {@link toolsKey}). */
+    readonly key: string,
+  ) {
     this.search = new MiniSearch<ToolDoc>({
       fields: ["name", "description", "params"],
       storeFields: [],
@@ -393,7 +408,7 @@ class ToolIndex {
   scores(text: string): Map<number, number> {
     const out = new Map<number, number>();
     if (text.trim() === "") return out;
-    for (const r of this.search.search(rewritePhrasal(text))) { out.set(r.id as number, r.score); if (process.env["TOOLSIM_DEBUG_RANK"]) console.log("bm25", this.tools[r.id as number]?.name, r.score.toFixed(2), JSON.stringify(r.match)); }
+    for (const r of this.search.search(rewritePhrasal(text))) out.set(r.id as number, r.score);
     return out;
   }
 }
@@ -402,6 +417,7 @@ const INDEX_CACHE = new Map<string, ToolIndex>();
 
 const SCHEMA_IDS = new WeakMap<object, number>();
 let nextSchemaId = 0;
+const SCHEMA_TEXT_IDS = new Map<string, number>();
 
 /** A cheap identity of a tool list: names, descriptions and the identity of each parameters object. */
 function toolsKey(tools: readonly OfflineToolSpec[]): string {
@@ -409,7 +425,14 @@ function toolsKey(tools: readonly OfflineToolSpec[]): string {
     .map((t) => {
       let id = SCHEMA_IDS.get(t.parameters);
       if (id === undefined) {
-        id = nextSchemaId++;
+        // Equal schemas share an id, so a new toolbox over the same toolsets finds its index again.
+        const text = JSON.stringify(t.parameters);
+        id = SCHEMA_TEXT_IDS.get(text);
+        if (id === undefined) {
+          id = nextSchemaId++;
+          if (SCHEMA_TEXT_IDS.size > 20000) SCHEMA_TEXT_IDS.clear();
+          SCHEMA_TEXT_IDS.set(text, id);
+        }
         SCHEMA_IDS.set(t.parameters, id);
       }
       return `${t.name}\u0000${t.description}\u0000${id}`;
@@ -421,7 +444,7 @@ function toolIndex(tools: readonly OfflineToolSpec[]): ToolIndex {
   const key = toolsKey(tools);
   let index = INDEX_CACHE.get(key);
   if (!index) {
-    index = new ToolIndex(tools);
+    index = new ToolIndex(tools, key);
     if (INDEX_CACHE.size >= 64) {
       const first = INDEX_CACHE.keys().next();
       if (!first.done) INDEX_CACHE.delete(first.value);
@@ -1396,8 +1419,6 @@ interface FillOutcome {
   fromText: number;
   /** The text values used (`source:start`). */
   used: ReadonlySet<string>;
-  /** How many required values the tool needs (nested ones counted one by one). */
-  requiredCount: number;
 }
 
 interface FillInput {
@@ -1416,8 +1437,28 @@ interface FillInput {
 type FillStage = "named" | "typed" | "observed" | "guessed";
 const FILL_STAGES: readonly FillStage[] = ["named", "typed", "observed", "guessed"];
 
-/** Fills a tool's arguments from the dialogue and earlier observations. */
+const FILLS = new Map<string, FillOutcome>();
+
+/** Fills a tool's arguments from the dialogue and earlier observations (remembered when no observation is involved). */
 function fillArguments(input: FillInput): FillOutcome {
+  if (input.records.length > 0) return computeFill(input);
+  const key = [
+    toolsKey([input.tool]),
+    input.optional ? "o" : "r",
+    input.clause ?? "",
+    input.request.text,
+    ...input.request.replies.flatMap((r) => [r.question, r.text]),
+  ].join("\u0002");
+  let out = FILLS.get(key);
+  if (!out) {
+    out = computeFill(input);
+    if (FILLS.size > 5000) FILLS.clear();
+    FILLS.set(key, out);
+  }
+  return out;
+}
+
+function computeFill(input: FillInput): FillOutcome {
   const st: FillState = { used: new Set() };
   const replies: Source[] = input.request.replies.map((r, i) => ({ facts: r.facts, index: i + 1, space: `r${i + 1}`, offset: 0 }));
   // The step's own clause first; the whole request only for required values the clause lacks.
@@ -1494,7 +1535,7 @@ function fillArguments(input: FillInput): FillOutcome {
     return { args, missing };
   };
   const { args, missing } = build(paramsOf(input.tool.parameters), 0);
-  return { args, missing, notes, fromText, used: st.used, requiredCount: leaves.filter((l) => l.p.required).length };
+  return { args, missing, notes, fromText, used: st.used };
 }
 
 function specificity(p: Param): number {
@@ -1697,7 +1738,21 @@ function verbSense(text: string): string {
 }
 
 /** Ranks tools for a clause: BM25 over names, descriptions and parameters, plus exact name words and fillability. */
+const RANKINGS = new Map<string, Ranked[]>();
+
+/** {@link computeRanking}, remembered: a request's clauses are ranked again on every turn of its dialogue. */
 function rankTools(index: ToolIndex, tools: readonly OfflineToolSpec[], clause: string, context: string, req: RequestView): Ranked[] {
+  const key = `${index.key}\u0002${clause}\u0002${context}\u0002${req.replies.map((r) => r.text).join("\u0003")}`;
+  let ranked = RANKINGS.get(key);
+  if (!ranked) {
+    ranked = computeRanking(index, tools, clause, context, req);
+    if (RANKINGS.size > 2000) RANKINGS.clear();
+    RANKINGS.set(key, ranked);
+  }
+  return ranked.map((r) => ({ ...r }));
+}
+
+function computeRanking(index: ToolIndex, tools: readonly OfflineToolSpec[], clause: string, context: string, req: RequestView): Ranked[] {
   // Values are not intent: quoted text, e-mails, dates, ids and numbers leave the query.
   const clauseFacts = factsOf(clause);
   let query = clause;
@@ -1755,8 +1810,6 @@ function rankTools(index: ToolIndex, tools: readonly OfflineToolSpec[], clause: 
     if (!tool) continue;
     const facts = clauseFacts;
     const fill = fillArguments({ tool, request: { ...req, text: clause, facts, replies: [] }, userText: clause, records: [], optional: true });
-    const required = fill.requiredCount;
-    const filledRequired = required - fill.missing.length;
     // Values the user gave that this tool has no place for count against it (typed values most).
     let leftover = 0;
     for (const x of facts.spans) {
@@ -1767,7 +1820,6 @@ function rankTools(index: ToolIndex, tools: readonly OfflineToolSpec[], clause: 
     // Tools that take the user's values score; tools that would need more than was said lose a little.
     r.score += 0.1 * Math.min(3, fill.fromText) - 0.05 * Math.min(3, fill.missing.length);
     if (isToolSearcher(tool)) r.score -= 0.3;
-    if (process.env["TOOLSIM_DEBUG_RANK"]) console.log("rank", tool.name, JSON.stringify({ bm25: r.bm25.toFixed(2), main: (main.get(r.tool) ?? 0).toFixed(2), score: r.score.toFixed(3), leftover, filledRequired, required, fromText: fill.fromText }));
   }
   out.sort((a, b) => b.score - a.score || a.tool - b.tool);
   return out;
@@ -2100,7 +2152,7 @@ export function decideOffline(messages: readonly BaseMessage[], boundTools: read
     intent: "call",
     text: "",
     thought,
-    calls: [{ id: nextId(), name: tool.name, args }],
+    calls: [{ id: nextId(), name: tool.name, args: structuredClone(args) }],
   });
 
   if (!req || req.text.trim() === "") return giveUp("there is no request to act on.", "No user message yet.");
@@ -2227,7 +2279,7 @@ export function decideOffline(messages: readonly BaseMessage[], boundTools: read
   if (next.search === true) {
     return call(next.tool, next.args ?? {}, `Looking up tools for "${next.clause.slice(0, 80)}" with ${next.tool.name}.`);
   }
-  const fill = next.args ? { args: next.args, missing: [], notes: [`search arguments from the request`], fromText: 1, used: new Set<string>(), requiredCount: 0 } : fillArguments({ tool: next.tool, request: req, userText, records, optional: true, clause: next.clause });
+  const fill = next.args ? { args: next.args, missing: [], notes: [`search arguments from the request`], fromText: 1, used: new Set<string>() } : fillArguments({ tool: next.tool, request: req, userText, records, optional: true, clause: next.clause });
   let args = fill.args;
   const notes = [...fill.notes];
   if (fill.missing.length > 0) {
@@ -2319,14 +2371,19 @@ export class OfflineChatModel extends BaseChatModel<OfflineChatModelCallOptions>
     return decideOffline(messages, specs, this.maxCallsPerRequest);
   }
 
-  async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"]): Promise<ChatResult> {
-    const decision = this.decide(messages, options.tools ?? []);
-    const message = new AIMessage({
+  /** The answer as an AIMessage without going through `invoke` (no callbacks): what `_generate` returns. */
+  respond(messages: readonly BaseMessage[], tools: readonly BindToolsInput[] = []): AIMessage {
+    const decision = this.decide(messages, tools);
+    return new AIMessage({
       content: decision.text,
       additional_kwargs: { thought: decision.thought, intent: decision.intent },
       tool_calls: decision.calls.map((c) => ({ id: c.id, name: c.name, args: c.args, type: "tool_call" as const })),
       response_metadata: { model: "toolsim-offline", finish_reason: decision.intent === "call" ? "tool_calls" : "stop" },
     });
-    return { generations: [{ text: decision.text, message }] };
+  }
+
+  async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"]): Promise<ChatResult> {
+    const message = this.respond(messages, options.tools ?? []);
+    return { generations: [{ text: messageText(message), message }] };
   }
 }

@@ -8,13 +8,13 @@
  * - `toolsim_stateful`: the default pipeline (state responder, then schema responder), with a fresh
  *   ResourceStore per batch of 8 calls (an episode's worth).
  * - `prism`: `client.request(url, {method, headers, body})` with static mocks and request validation.
- *
  * - `prism_dynamic` (context line only): the same client with `mock.dynamic: true` (faker bodies), closer
  *   to what toolsim does (a realistic body synthesized per distinct call, validated against its schema).
  *
- * Calls are awaited one after another. Each round also measures this process's CPU time: calls per
- * CPU-second (printed on a `#` line) hardly move when other work shares the cores, wall-clock rates do. Rounds are interleaved (order reversed every other round, a full GC
- * before each) after a warm-up round each (and the check pass); figures are medians, the ratio is toolsim's median over Prism's.
+ * Calls are awaited one after another. Rounds of ROUND_MS are interleaved (order reversed every other
+ * round, a full GC before each) after the check pass and one warm-up round each; figures are medians and
+ * the ratio is toolsim's median over Prism's. Each round also measures this process's CPU time: calls
+ * per CPU-second (on a `#` line) hardly move when other work shares the cores; wall-clock rates do.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

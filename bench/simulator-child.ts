@@ -5,7 +5,7 @@
  *
  * Loads the bundled toolsets and runs `createSimulation(...)` with the offline agents and the defaults of
  * `toolsim generate` (level call, concurrency 4, seed 1), streamed to a temporary run folder (removed
- * afterwards). Times each segment of the run, samples RSS at the end of each, stops starting episodes
+ * afterwards). Times each segment of the run, samples RSS and the live heap (after a full GC) at the end of each, stops starting episodes
  * after `maxSeconds`, and prints one `@@result {json}` line (`ChildResult` in `simulator.ts`).
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
@@ -15,8 +15,15 @@ import { DEFAULT_RUN_CONFIG } from "../simulator/run-config.js";
 import { createSimulation } from "../simulator/simulation.js";
 import { bundledToolsetsDir, loadToolsets } from "../toolsets/load-toolset.js";
 import { RESULT_PREFIX, type ChildResult, type Segment } from "./simulator.js";
+import { fullGc } from "./stats.js";
 
 const MB = 1024 * 1024;
+
+/** The live V8 heap: used heap right after a full garbage collection (flat across segments when nothing leaks). */
+function liveHeapMb(): number {
+  fullGc();
+  return process.memoryUsage().heapUsed / MB;
+}
 
 async function main(): Promise<void> {
   const episodes = Number(process.argv[2] ?? 10_000);
@@ -54,9 +61,10 @@ async function main(): Promise<void> {
         seconds: (now - segmentStart) / 1000,
         cpuSeconds: (cpu.user + cpu.system) / 1e6,
         rssMb: process.memoryUsage.rss() / MB,
-        heapUsedMb: process.memoryUsage().heapUsed / MB,
+        heapUsedMb: liveHeapMb(),
       });
-      segmentStart = now;
+      // The next segment starts after the measurement's full GC.
+      segmentStart = performance.now();
       segmentCpu = process.cpuUsage();
       segmentDone = done;
     };

@@ -29,7 +29,7 @@ export interface Segment {
   cpuSeconds: number;
   /** RSS at the end of the segment, in MB. */
   rssMb: number;
-  /** V8 heap in use at the end of the segment, in MB. */
+  /** Live V8 heap at the end of the segment (after a full GC), in MB. */
   heapUsedMb: number;
 }
 
@@ -102,7 +102,7 @@ export async function runSimulator(parts: ReadonlySet<string>): Promise<void> {
   printFigure("simulator.peak_rss_mb", r.peakRssMb, GOAL_RSS_MB / r.peakRssMb);
   printRounds(
     "simulator.peak_rss_mb",
-    { rss_at_segment_end: r.segments.map((s) => s.rssMb), heap_used_at_segment_end: r.segments.map((s) => s.heapUsedMb) },
+    { rss_at_segment_end: r.segments.map((s) => s.rssMb), live_heap_at_segment_end: r.segments.map((s) => s.heapUsedMb) },
     `(MB; ${r.rssBeforeRunMb.toFixed(0)} MB before the first episode; peak = the child's maxRSS over the whole run; goal < ${GOAL_RSS_MB} MB, ratio = ${GOAL_RSS_MB} / peak)`,
   );
   note(`simulator run folder: ${Object.entries(r.runFiles).map(([f, size]) => `${f} ${(size / MB).toFixed(1)} MB`).join(", ")}`);

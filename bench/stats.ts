@@ -69,7 +69,7 @@ export function nowMs(): number {
 let collect: (() => void) | undefined;
 
 /** A full garbage collection, so that one side's garbage is not collected during the other's round. */
-function fullGc(): void {
+export function fullGc(): void {
   if (collect === undefined) {
     const exposed = (globalThis as { gc?: () => void }).gc;
     if (exposed) collect = exposed;

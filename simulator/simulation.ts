@@ -8,7 +8,7 @@ import type { EpisodeToolset } from "../agents/toolbox.js";
 import { contentHash, currentVersions, RunStore, type RunInfo } from "./run-store.js";
 import type { RunSummary } from "./run-summary.js";
 import { SummaryBuilder } from "./run-summary.js";
-import { EventBus, type Clock, type Listener } from "./event-bus.js";
+import { EventBus, type Clock, type EventBusOptions, type Listener } from "./event-bus.js";
 import type { SimEvent, SimEventType } from "./events.js";
 import { runEpisode, type EpisodeAgents } from "./run-episode.js";
 import { schedule } from "./scheduler.js";
@@ -34,6 +34,8 @@ export interface SimulationOptions {
   clock?: Clock;
   /** Extra settings recorded in run.json. */
   config?: Record<string, unknown>;
+  /** Receives the errors of subscribers that throw (they never disturb the run); a process warning by default. */
+  onListenerError?: EventBusOptions["onListenerError"];
 }
 
 /** The outcome of `Simulation.run`. */
@@ -75,7 +77,7 @@ export class Simulation {
 
   constructor(private readonly options: SimulationOptions) {
     if (options.toolsets.length === 0) throw new RangeError("a simulation needs at least one toolset");
-    this.bus = new EventBus(options.clock);
+    this.bus = new EventBus(options.clock, options.onListenerError ? { onListenerError: options.onListenerError } : {});
     this.agents = { ...offlineAgents(), ...options.agents };
     this.runId = runIdFor({
       seed: this.seed,

@@ -40,7 +40,11 @@ const STOP_LEVEL = 6;
 /** Beyond this ref level nothing more is generated. */
 const HARD_LEVEL = 12;
 const MAX_ROUNDS = 8;
+/** Optional properties holding objects or lists kept per object below the top level. */
+const MAX_OPTIONAL_NESTED = 4;
 const REF_PREFIX = "#/~toolsim/";
+/** Where a prepared copy keeps the real `maxLength` of a string whose generation bound was lowered. */
+const ORIGINAL_MAX_LENGTH = "x-toolsim-maxLength";
 
 const KEYWORDS = new Set([
   "description",
@@ -63,6 +67,15 @@ function concrete(node: Node): Node {
     return { type: "string" };
   }
   return node;
+}
+
+/** A schema of an object, a list, a `$ref` or a composition (as opposed to a scalar). */
+function isNested(s: unknown): boolean {
+  if (!isObject(s)) return false;
+  if (s["$ref"] !== undefined || s["allOf"] !== undefined || s["anyOf"] !== undefined || s["oneOf"] !== undefined) return true;
+  const t = s["type"];
+  const types = Array.isArray(t) ? t : [t];
+  return types.includes("object") || types.includes("array") || s["properties"] !== undefined || s["items"] !== undefined;
 }
 
 function isZeroValue(v: unknown): boolean {
@@ -276,10 +289,13 @@ class Synthesizer {
           const hidden = this.flavor === "request" ? "readOnly" : "writeOnly";
           const keepOptional = level < REQUIRED_ONLY_LEVEL || (typeof node["minProperties"] === "number" && node["minProperties"] > required.size);
           const props: Json = {};
+          let nested = 0;
           for (const [name, sub] of Object.entries(value)) {
             if (!required.has(name)) {
               if (!keepOptional) continue;
               if (isObject(sub) && sub[hidden] === true) continue;
+              // Below the top, only the first few optional nested objects and lists: bodies stay readable.
+              if (level >= 1 && isNested(sub) && ++nested > MAX_OPTIONAL_NESTED) continue;
             }
             props[name] = concrete(this.clean(sub, at(`/properties${toPointer([name])}`), level, depth + 1));
           }
@@ -347,7 +363,15 @@ class Synthesizer {
         out["maxItems"] = Math.max(lo, Math.min(max, 2));
       }
     }
-    // Integers and numbers without bounds: keep them small and positive (realism); the schema still decides validity.
+    // Long plain strings: json-schema-faker builds them one random character at a time, and realistic values
+    // replace them anyway; a shorter upper bound for generation keeps them cheap (and still valid).
+    if (typeof out["maxLength"] === "number" && out["pattern"] === undefined) {
+      const min = typeof out["minLength"] === "number" ? out["minLength"] : 0;
+      if (out["maxLength"] > Math.max(min, 40)) {
+        out[ORIGINAL_MAX_LENGTH] = out["maxLength"];
+        out["maxLength"] = Math.max(min, 40);
+      }
+    }
     return out;
   }
 
@@ -368,7 +392,8 @@ class Synthesizer {
       if (hints.size > 20_000) hints.clear();
       hints.set(key, hint);
     }
-    const v = realisticValue(schema, hint, deriveSeed(state.seed, path));
+    const original = schema[ORIGINAL_MAX_LENGTH];
+    const v = realisticValue(typeof original === "number" ? { ...schema, maxLength: original } : schema, hint, deriveSeed(state.seed, path));
     return v === undefined ? value : v;
   };
 
@@ -484,9 +509,16 @@ class Synthesizer {
 
     let repairs = 0;
     const verbose = this.verboseValidator(pointer);
+    let fewest = Infinity;
+    let stale = 0;
     for (let round = 1; round <= MAX_ROUNDS; round++) {
       if (verbose(value)) break;
       const errors = verbose.errors ?? [];
+      // No progress for two rounds: the rest is likely unsatisfiable; leave it to the last resort.
+      if (errors.length < fewest) {
+        fewest = errors.length;
+        stale = 0;
+      } else if (++stale >= 2) break;
       const fixed = this.repair(value, errors, deriveSeed(seed, "repair", round), round, rootName);
       value = fixed.value;
       repairs += fixed.repairs;

@@ -1,0 +1,31 @@
+/**
+ * The library API of toolsim in one import: create and run a simulation from code, subscribe to its events,
+ * plug in custom agents (see the README's "Library" section). Everything here is also importable from its
+ * own module; this file only gathers the public names.
+ */
+
+// Simulation, events and runs.
+export { createSimulation, offlineAgents, Simulation, type RunResult, type SimulationOptions } from "./simulation.js";
+export { EventBus, type Clock, type EventBusOptions, type Listener } from "./event-bus.js";
+export { EVENT_TYPES, type EventPayloads, type Party, type SimEvent, type SimEventOf, type SimEventType } from "./events.js";
+export { episodeId, episodeSeed, runEpisode, type EpisodeAgents, type EpisodeOutcome, type EpisodeSetup } from "./run-episode.js";
+export { readJournal, RUN_FILES, RunStore, type RunInfo } from "./run-store.js";
+export type { RunSummary } from "./run-summary.js";
+export { projectEpisode, type CorpusRecord, type RejectedRecord } from "./corpus-projection.js";
+
+// Toolsets.
+export { bundledToolsetsDir, loadToolset, loadToolsets } from "../toolsets/load-toolset.js";
+export type { LoadedToolset } from "../toolsets/toolset.js";
+
+// The agents: the four role interfaces and the offline strategies.
+export type { AgentTool, AssistantAgent, CallRecord, EpisodeEnd, EpisodeTranscript, Tester, ToolExecutor, UserAgent, UserTurn } from "../agents/roles.js";
+export type { AgentContext, Level } from "../agents/agent-context.js";
+export type { AssistantToolCall, AssistantTurn, DialogueMessage } from "../agents/dialogue.js";
+export type { Plan, PlanRequest, PlanStep } from "../agents/plan.js";
+export type { StageVerdict, TesterStage, Verdict } from "../agents/verdict.js";
+export type { EpisodeToolset } from "../agents/toolbox.js";
+export { OfflineUser } from "../agents/offline-user.js";
+export { ChatModelAssistant } from "../agents/chat-model-assistant.js";
+export { OfflineChatModel } from "../agents/offline-chat-model.js";
+export { SimulatedExecutor } from "../agents/simulated-executor.js";
+export { RuleTester } from "../agents/offline-tester.js";
