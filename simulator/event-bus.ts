@@ -10,14 +10,22 @@ export type Clock = () => Date;
 export interface EventBusOptions {
   /**
    * Receives the error of a subscriber that threw. Subscribers are observers: one that throws neither stops
-   * the others (the run's own journal writer among them) nor the episode. Default: a process warning.
+   * the others (the run's own journal writer among them) nor the episode. Default: a process warning, once
+   * per event type and message.
    */
   onListenerError?: (error: unknown, event: SimEvent) => void;
 }
 
-function warnListenerError(error: unknown, event: SimEvent): void {
-  const message = error instanceof Error ? error.message : String(error);
-  process.emitWarning(`a subscriber to ${event.type} threw (episode ${event.episodeId}, seq ${event.seq}): ${message}`, "ToolsimListenerWarning");
+/** The default report of a subscriber's error: a process warning, once per event type and message (no flood). */
+function warnListenerError(): (error: unknown, event: SimEvent) => void {
+  const seen = new Set<string>();
+  return (error, event) => {
+    const message = error instanceof Error ? error.message : String(error);
+    const key = `${event.type}\n${message}`;
+    if (seen.has(key) || seen.size >= 100) return;
+    seen.add(key);
+    process.emitWarning(`a subscriber to ${event.type} threw (episode ${event.episodeId}, seq ${event.seq}): ${message}`, "ToolsimListenerWarning");
+  };
 }
 
 /**
@@ -35,7 +43,7 @@ export class EventBus {
     private readonly clock: Clock = () => new Date(),
     options: EventBusOptions = {},
   ) {
-    this.onListenerError = options.onListenerError ?? warnListenerError;
+    this.onListenerError = options.onListenerError ?? warnListenerError();
   }
 
   /** Subscribes to one type of event; returns the unsubscribe function. */

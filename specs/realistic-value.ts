@@ -473,7 +473,8 @@ function fitOne(text: Text, s: Json, f: Faker): string | undefined {
 
 // ---------------------------------------------------------------- numbers
 
-interface NumberRule {
+/** A preferred range for a number: bounds and decimal places. */
+export interface NumberRule {
   min: number;
   max: number;
   /** Decimal places of a `number` (integers ignore it). */

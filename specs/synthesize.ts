@@ -55,8 +55,6 @@ const KEYWORDS = new Set([
   "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "$ref", "default", "examples",
 ]);
 const SUBSCHEMA_SINGLE = ["additionalProperties", "additionalItems", "contains", "propertyNames", "not", "if", "then", "else"] as const;
-const SUBSCHEMA_LIST = ["allOf", "anyOf", "oneOf", "prefixItems"] as const;
-const SUBSCHEMA_MAP = ["properties", "patternProperties", "dependentSchemas"] as const;
 
 const NON_GENERATIVE = new Set(["examples", "default", "description"]);
 

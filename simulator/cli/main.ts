@@ -7,6 +7,9 @@ import { callCommand, specCommand } from "./spec-commands.js";
 
 const require = createRequire(import.meta.url);
 
+/** File-system errors that come from the paths the user gave (exit 1, the message without a stack trace). */
+const FILE_ERRORS = new Set(["ENOENT", "EACCES", "EPERM", "EISDIR", "ENOTDIR", "EEXIST", "EROFS", "ENOSPC", "ENAMETOOLONG"]);
+
 /** The toolsim version (from package.json). */
 export function toolsimVersion(): string {
   for (const p of ["../../package.json", "../../../package.json"]) {
@@ -60,7 +63,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
       return 1;
     }
     const err = e as NodeJS.ErrnoException;
-    if (err && (err.code === "ENOENT" || err.code === "EACCES" || err.code === "EISDIR")) {
+    if (err && typeof err.code === "string" && FILE_ERRORS.has(err.code)) {
       io.err(`toolsim: ${err.message}\n`);
       return 1;
     }

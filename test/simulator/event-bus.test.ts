@@ -120,12 +120,13 @@ describe("EventBus", () => {
     const onWarning = (w: Error): void => void warnings.push(w.message);
     process.on("warning", onWarning);
     try {
-      expect(() => loud.publish("user.reply", header("ep-1"), { text: "a" })).not.toThrow();
+      for (let i = 0; i < 5; i++) expect(() => loud.publish("user.reply", header("ep-1"), { text: "a" })).not.toThrow();
       await new Promise((resolve) => setImmediate(resolve));
     } finally {
       process.off("warning", onWarning);
     }
-    expect(seen).toEqual(["user.reply", "user.reply"]);
-    expect(warnings.some((w) => w.includes("subscriber bug"))).toBe(true);
+    expect(seen).toEqual(Array.from({ length: 6 }, () => "user.reply"));
+    // Once per event type and message, not once per event.
+    expect(warnings.filter((w) => w.includes("subscriber bug"))).toHaveLength(1);
   });
 });

@@ -108,8 +108,7 @@ describe("toolsim generate (default: the bundled toolsets, offline)", () => {
         checked++;
         // The call event names the operation and the HTTP request the call maps to.
         expect(step.call.operation).toMatchObject({ method: entry.tool.operation.method, path: entry.tool.operation.path });
-        expect(step.call.request?.method).toBe(v.value.request.method);
-        expect(step.call.request?.path).toBe(v.value.request.path);
+        expect(step.call.request, `${where(i)}: request`).toEqual(v.value.request);
         if (obs.status < 400) {
           const issues = validateResponse(entry.toolset.catalog, entry.tool, obs.status, obs.body, obs.contentType);
           expect(issues, `${where(i)}: response ${obs.status} of ${step.call.name}`).toEqual([]);
@@ -185,6 +184,17 @@ describe("toolsim generate: bad input is reported, never a stack trace", () => {
     expect(ran.code).toBe(1);
     expect(ran.err).toContain("holds no run.json");
     expect(ran.err).not.toMatch(STACK);
+  });
+
+  it("--out naming a file: exit 1 with the file-system message", async () => {
+    const file = fresh();
+    writeFileSync(file, "not a folder");
+    for (const out of [file, join(file, "sub")]) {
+      const ran = await cli(["generate", "--episodes", "1", "--toolsets", bundled("holidays"), "--out", out]);
+      expect(ran.code).toBe(1);
+      expect(ran.err).toContain("ENOTDIR");
+      expect(ran.err).not.toMatch(STACK);
+    }
   });
 
   it("a missing toolset path: exit 1", async () => {
