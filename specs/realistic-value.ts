@@ -1,4 +1,6 @@
-import { Faker, base, en, type Randomizer } from "@faker-js/faker";
+import type { Faker, LocaleDefinition, Randomizer } from "@faker-js/faker";
+// The English-only entry point: the package root loads every locale (about 30 MB more memory).
+import { faker as englishFaker } from "@faker-js/faker/locale/en";
 
 /** Where a value sits: its field name and the names of the fields around it (outermost first). */
 export interface FieldHint {
@@ -37,7 +39,8 @@ const PAST_FROM = new Date("2019-01-01T00:00:00Z");
 const FUTURE_TO = new Date("2027-12-31T00:00:00Z");
 
 const randomizer = fastRandomizer();
-const faker = new Faker({ locale: [en, base], randomizer });
+const FakerClass = englishFaker.constructor as new (options: { locale: LocaleDefinition; randomizer: Randomizer }) => Faker;
+const faker = new FakerClass({ locale: englishFaker.rawDefinitions, randomizer });
 const next = (): number => randomizer.next();
 faker.setDefaultRefDate(REFERENCE_DATE);
 

@@ -15,15 +15,17 @@ import { RUN_FILES } from "../../simulator/run-store.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const ENTRY = fileURLToPath(new URL("../fixtures/cli-entry.ts", import.meta.url));
-/**
- * 200 episodes by default: three runs of it (the reference, the killed one, the interrupted one) are most of
- * this suite's time. `TOOLSIM_RESUME_EPISODES=400` runs the longer variant.
- */
-const EPISODES = Number(process.env["TOOLSIM_RESUME_EPISODES"] ?? 200);
+/** Episodes of each run (the reference, the killed one, the interrupted one); `TOOLSIM_RESUME_EPISODES` overrides. */
+const EPISODES = Number(process.env["TOOLSIM_RESUME_EPISODES"] ?? 400);
 const ARGS = ["generate", "--episodes", String(EPISODES), "--concurrency", "4", "--seed", "11"];
 
 const root = mkdtempSync(join(tmpdir(), "toolsim-resume-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+/** Children still running when the tests end (a failed wait) are stopped, each by its own handle. */
+const running = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of running) child.kill("SIGKILL");
+  rmSync(root, { recursive: true, force: true });
+});
 
 interface Exit {
   code: number | null;
@@ -34,13 +36,17 @@ interface Exit {
 
 function start(args: string[]): { child: ChildProcess; exit: Promise<Exit> } {
   const child = spawn(process.execPath, ["--import", "tsx", ENTRY, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  running.add(child);
   let out = "";
   let err = "";
   child.stdout?.on("data", (d: Buffer) => void (out += d.toString()));
   child.stderr?.on("data", (d: Buffer) => void (err += d.toString()));
   const exit = new Promise<Exit>((resolve, reject) => {
     child.on("error", reject);
-    child.on("close", (code, signal) => resolve({ code, signal, out, err }));
+    child.on("close", (code, signal) => {
+      running.delete(child);
+      resolve({ code, signal, out, err });
+    });
   });
   return { child, exit };
 }
