@@ -9,6 +9,7 @@ import { simulateCall } from "../../specs/simulate-call.js";
 import { formatProblem } from "../../specs/spec-problem.js";
 import { synthesizeArguments } from "../../specs/synthesize-call.js";
 import { toolArgumentsSchema } from "../../specs/tool-schema.js";
+import { loadToolset } from "../../toolsets/load-toolset.js";
 import type { CliIO } from "./cli-io.js";
 import { UserError } from "./cli-io.js";
 import { parseInteger, parseJsonOption } from "./parse-options.js";
@@ -16,8 +17,13 @@ import { parseInteger, parseJsonOption } from "./parse-options.js";
 /** Loads a catalog for a command, or fails with the spec's problems as a user error. */
 export async function catalogOrFail(path: string): Promise<Catalog> {
   const loaded = await loadCatalog(path);
-  if (!loaded.ok) throw new UserError(loaded.errors.map(formatProblem).join("\n"));
-  return loaded.value;
+  if (loaded.ok) return loaded.value;
+  // A toolset file (name, introduction, ..., openapi) stands for its spec.
+  if (loaded.errors.some((p) => p.code === "not-openapi")) {
+    const toolset = await loadToolset(path);
+    if (toolset.ok) return toolset.value.catalog;
+  }
+  throw new UserError(loaded.errors.map(formatProblem).join("\n"));
 }
 
 /** `toolsim spec check|tools|sample`. */
