@@ -67,7 +67,7 @@ export interface CassetteResponse {
   finish_reason?: string;
 }
 
-/** One line of `cassette.jsonl`. */
+/** One line of `cassette.jsonl` (`error` only for calls that failed for good). */
 export interface CassetteEntry {
   key: string;
   episodeId?: string;
@@ -77,6 +77,11 @@ export interface CassetteEntry {
   request: NormalizedRequest;
   response: CassetteResponse;
   usage: CassetteUsage;
+  /**
+   * Set when the call failed for good (retries spent, request refused): replay fails the same way, so the
+   * episode ends with the same reason. The response is then empty.
+   */
+  error?: { code: string; message: string };
 }
 
 // ------------------------------------------------------------------------------------------------ secrets
@@ -104,10 +109,11 @@ function isSecretKey(key: string): boolean {
 
 const REDACTED = "[redacted]";
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}/g;
-const KEY_LIKE = /\b(sk|pk|rk)-[A-Za-z0-9_-]{16,}\b/g;
+const KEY_LIKE = /\b(sk|pk|rk)-[A-Za-z0-9_*.-]{12,}/g;
 const AUTH_HEADER = /\b(authorization|x-api-key|api-key)\s*[:=]\s*[^\s,;"']+/gi;
 
-function redactString(s: string, secrets: readonly string[]): string {
+/** A text with the given secret values, bearer tokens, `sk-...` keys (masked ones too) and auth headers replaced. */
+export function redactText(s: string, secrets: readonly string[] = []): string {
   let out = s;
   for (const secret of secrets) if (secret.length >= 4 && out.includes(secret)) out = out.split(secret).join(REDACTED);
   return out.replace(BEARER, `$1 ${REDACTED}`).replace(KEY_LIKE, REDACTED).replace(AUTH_HEADER, `$1: ${REDACTED}`);
@@ -120,12 +126,12 @@ function redactString(s: string, secrets: readonly string[]): string {
  * (`max_tokens`, `prompt_tokens`) are not secrets and stay.
  */
 export function redactSecretsDeep(value: unknown, secrets: readonly string[] = []): unknown {
-  if (typeof value === "string") return redactString(value, secrets);
+  if (typeof value === "string") return redactText(value, secrets);
   if (Array.isArray(value)) return value.map((v) => redactSecretsDeep(v, secrets));
   if (isObject(value)) {
     const out: Json = {};
     for (const [k, v] of Object.entries(value)) {
-      const key = redactString(k, secrets);
+      const key = redactText(k, secrets);
       // Only plain values under secret keys: an object there is a schema or a container, scrubbed inside.
       out[key] = isSecretKey(k) && v !== null && v !== undefined && typeof v !== "object" ? REDACTED : redactSecretsDeep(v, secrets);
     }

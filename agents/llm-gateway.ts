@@ -12,6 +12,7 @@ import {
   type CassetteUsage,
   messageFromResponse,
   normalizeRequest,
+  redactText,
   requestKey,
   responseFromMessage,
 } from "./cassette.js";
@@ -507,7 +508,8 @@ class GatewayCore {
       }
       if (!failure.retryable || attempt > this.retries) {
         const after = failure.retryable ? ` after ${attempt} attempt${attempt === 1 ? "" : "s"}` : "";
-        return { ok: false, attempts: attempt, error: new ToolsimError(CODE_OF[failure.kind], `${this.model}: ${failure.message}${after}`, { cause }) };
+        const message = redactText(`${this.model}: ${failure.message}${after}`, this.secrets);
+        return { ok: false, attempts: attempt, error: new ToolsimError(CODE_OF[failure.kind], message, { cause }) };
       }
       this.stats.retries++;
       try {
@@ -641,7 +643,8 @@ export class GatewayChatModel extends BaseChatModel<GatewayCallOptions> {
     const role = optRole ?? this.role;
     const request = this.normalize(messages, options);
     const key = requestKey(request);
-    const occurrence = core.nextOccurrence(episodeId, key);
+    // Occurrences matter only to cassettes; without one nothing is counted (no memory held per episode).
+    const occurrence = core.mode === "off" ? 0 : core.nextOccurrence(episodeId, key);
     const base = { role, model: core.model, key, ...(episodeId !== undefined ? { episodeId } : {}) };
     const result = (message: BaseMessage, usage: CassetteUsage): ChatResult => ({
       generations: [{ text: typeof message.content === "string" ? message.content : "", message }],
@@ -650,6 +653,11 @@ export class GatewayChatModel extends BaseChatModel<GatewayCallOptions> {
 
     if (core.mode === "replay") {
       const hit = core.cassette?.lookup(key, episodeId, occurrence);
+      if (hit?.error !== undefined) {
+        const error = new ToolsimError(hit.error.code, hit.error.message);
+        this.report({ ...base, usage: hit.usage, durationMs: core.now() - started, cached: true, attempts: 0, error: error.message, errorCode: error.code });
+        throw error;
+      }
       if (hit) {
         const message = messageFromResponse(hit.response, hit.usage, core.model);
         this.report({ ...base, usage: hit.usage, durationMs: core.now() - started, cached: true, attempts: 0 });
@@ -667,15 +675,23 @@ export class GatewayChatModel extends BaseChatModel<GatewayCallOptions> {
     }
 
     const callOptions: Json = { ...rest };
+    const recording = core.cassette !== undefined && (core.mode === "record" || core.mode === "replay");
     const live = await core.callLive(messages, callOptions, signal);
     if (!live.ok) {
       const { error, attempts } = live;
+      if (recording && error.code !== "llm.aborted") {
+        // A failure for good is part of the run: replay fails the same way (an abort is the caller's choice, not recorded).
+        const empty = { content: "", tool_calls: [], additional_kwargs: {} };
+        const usage = { promptTokens: 0, completionTokens: 0 };
+        const entry: CassetteEntry = { key, ...(episodeId !== undefined ? { episodeId } : {}), occurrence, role, model: core.model, request, response: empty, usage, error: { code: error.code, message: error.message } };
+        core.cassette?.append(entry, core.secrets);
+      }
       this.report({ ...base, usage: { promptTokens: 0, completionTokens: 0 }, durationMs: core.now() - started, cached: false, attempts, error: error.message, errorCode: error.code });
       throw error;
     }
     const usage = usageOf(live.message);
     let response = responseFromMessage(live.message);
-    if (core.cassette !== undefined && (core.mode === "record" || core.mode === "replay")) {
+    if (recording && core.cassette !== undefined) {
       const entry: CassetteEntry = { key, ...(episodeId !== undefined ? { episodeId } : {}), occurrence, role, model: core.model, request, response, usage };
       response = core.cassette.append(entry, core.secrets).response;
     }

@@ -198,7 +198,9 @@ export function parseModelSpec(text: string, options: ModelSpecOptions = {}): Re
 
   const keyEnv = nonEmpty(options.apiKeyEnv);
   if (keyEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv)) {
-    problems.push({ code: "model.bad-setting", message: `--api-key-env takes the NAME of an environment variable, not "${keyEnv.length > 8 ? `${keyEnv.slice(0, 3)}…` : keyEnv}"` });
+    // Never echo the value: it may be the key itself, pasted by mistake.
+    problems.push({ code: "model.bad-setting", message: "--api-key-env takes the NAME of an environment variable (e.g. MY_API_KEY), not a key" });
+    return fail(problems);
   }
   const envName = keyEnv ?? "OPENAI_API_KEY";
   let apiKey = nonEmpty(env[envName]);
@@ -235,7 +237,7 @@ export function describeModelSpec(spec: ModelSpec): string {
   if (spec.provider === "offline") return "offline";
   const parts = [`openai:${spec.model}`, `at ${spec.baseURL ?? DEFAULT_OPENAI_BASE_URL}`];
   if (spec.apiKeyEnv) parts.push(`key from ${spec.apiKeyEnv}`);
-  else parts.push("no key (local endpoint)");
+  else parts.push(spec.local ? "no key (local endpoint)" : "no key");
   return parts.join(" ");
 }
 

@@ -7,7 +7,13 @@ const STOP = new Set(["a", "an", "the", "of", "to", "in", "on", "for", "and", "o
 
 /** Lower-case word tokens of a text without punctuation and common function words. */
 export function normalizedTokens(text: string): string[] {
-  const words = text.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").match(/[\p{L}\p{N}]+/gu) ?? [];
+  const plain = text
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/n['\u2019]t\b/g, " not")
+    .replace(/['\u2019](s|re|ll|m|d|ve)\b/g, "");
+  const words = plain.match(/[\p{L}\p{N}]+/gu) ?? [];
   const kept = words.filter((w) => !STOP.has(w));
   return kept.length > 0 ? kept : words;
 }

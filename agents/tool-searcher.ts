@@ -20,8 +20,21 @@ function splitWords(text: string): string {
   return text.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_\-/{}]+/g, " ");
 }
 
+const INDEXES = new WeakMap<Toolbox, ToolIndex>();
+
 /** BM25 search over a toolbox's tool names, descriptions and parameter names. */
 export class ToolIndex {
+  /** The index of a toolbox, built once per toolbox (toolboxes are read-only and shared, see `Toolbox.for`). */
+  static for(toolbox: Toolbox): ToolIndex {
+    let index = INDEXES.get(toolbox);
+    if (!index) {
+      index = new ToolIndex(toolbox);
+      INDEXES.set(toolbox, index);
+    }
+    return index;
+  }
+
+
   private readonly index: MiniSearch<{ id: string; name: string; description: string; params: string; toolset: string }>;
 
   constructor(private readonly toolbox: Toolbox) {
@@ -46,8 +59,7 @@ export class ToolIndex {
     return this.index
       .search(splitWords(query), { combineWith: "OR" })
       .slice(0, limit)
-      .map((hit) => this.toolbox.get(String(hit.id)))
-      .filter((e): e is NonNullable<typeof e> => e !== undefined)
-      .map((e) => ({ name: e.name, description: e.description, parameters: e.parameters }));
+      .map((hit) => this.toolbox.tool(String(hit.id)))
+      .filter((t): t is AgentTool => t !== undefined);
   }
 }

@@ -13,6 +13,7 @@
  */
 import { cpus, loadavg } from "node:os";
 import { EXECUTOR_PARTS, runExecutor } from "./executor.js";
+import { LLM_PARTS, runLlm } from "./llm-tokens.js";
 import { runSimulator, SIMULATOR_PARTS } from "./simulator.js";
 import { note } from "./stats.js";
 
@@ -25,6 +26,7 @@ interface Section {
 const SECTIONS: Section[] = [
   { name: "executor", parts: EXECUTOR_PARTS, run: runExecutor },
   { name: "simulator", parts: SIMULATOR_PARTS, run: runSimulator },
+  { name: "llm", parts: LLM_PARTS, run: runLlm },
 ];
 
 /** The parts of a section the filters select (all of them with no filter). */

@@ -76,7 +76,8 @@ export async function runEpisode(setup: EpisodeSetup, agents: EpisodeAgents, bus
   try {
     // The episode's world is built inside the try: a toolset whose tools or fixtures cannot be set up ends
     // this episode with a reason instead of the run.
-    const toolbox = new Toolbox(setup.toolsets);
+    // Shared by every episode over the same toolsets (built once per run, read-only).
+    const toolbox = Toolbox.for(setup.toolsets);
     const state = new EpisodeState(setup.toolsets);
     const ctxFor = (role: Party): AgentContext => ({
       runId: setup.runId,
@@ -90,8 +91,8 @@ export async function runEpisode(setup: EpisodeSetup, agents: EpisodeAgents, bus
     const ctx = { user: ctxFor("user"), assistant: ctxFor("assistant"), executor: ctxFor("executor"), tester: ctxFor("tester") };
     plan = await agents.user.plan(ctx.user);
     send("user.plan", "user", "simulator", { plan });
-    const index = setup.level === "call" ? undefined : new ToolIndex(toolbox);
-    const allTools: AgentTool[] = toolbox.entries.map((e) => ({ name: e.name, description: e.description, parameters: e.parameters }));
+    const index = setup.level === "call" ? undefined : ToolIndex.for(toolbox);
+    const allTools = toolbox.tools();
     const found = new Map<string, AgentTool>();
     requests: for (let r = 0; r < plan.requests.length; r++) {
       const text = await agents.user.instruct({ plan, request: r, dialogue }, ctx.user);

@@ -1,6 +1,5 @@
 import type { Level } from "../agents/agent-context.js";
-import { ChatModelAssistant } from "../agents/chat-model-assistant.js";
-import { OfflineChatModel } from "../agents/offline-chat-model.js";
+import { OfflineAssistant } from "../agents/offline-assistant.js";
 import { RuleTester } from "../agents/offline-tester.js";
 import { OfflineUser } from "../agents/offline-user.js";
 import { SimulatedExecutor } from "../agents/simulated-executor.js";
@@ -50,11 +49,15 @@ export interface RunResult {
   interrupted: boolean;
 }
 
-/** The offline agents: deterministic, no network. */
+/**
+ * The offline agents: deterministic, no network. The assistant is the offline chat model called directly
+ * (`OfflineAssistant`: the same turns as `new ChatModelAssistant(new OfflineChatModel())`, without loading
+ * LangChain).
+ */
 export function offlineAgents(): EpisodeAgents {
   return {
     user: new OfflineUser(),
-    assistant: new ChatModelAssistant(new OfflineChatModel()),
+    assistant: new OfflineAssistant(),
     executor: new SimulatedExecutor(),
     tester: new RuleTester(),
   };

@@ -271,7 +271,7 @@ function stringByFormat(f: Faker, format: string, snake: string, s: Json, parent
     case "color":
       return { value: f.color.rgb() };
     default:
-      return stringByName(f, snake, s, parents);
+      return undefined; // by name: the caller's next step
   }
 }
 
@@ -416,7 +416,8 @@ const STRING_RULES: readonly StringRule[] = [
 
 const ruleCache = new Map<string, number>();
 
-function stringByName(f: Faker, snake: string, s: Json, parents = ""): Text | undefined {
+/** The first rule whose test matches a snake_case name (with its parents), if any. */
+function ruleOf(snake: string, parents: string): StringRule | undefined {
   if (snake === "") return undefined;
   const key = `${snake}|${parents}`;
   let index = ruleCache.get(key);
@@ -425,8 +426,7 @@ function stringByName(f: Faker, snake: string, s: Json, parents = ""): Text | un
     if (ruleCache.size > 50_000) ruleCache.clear();
     ruleCache.set(key, index);
   }
-  const rule = STRING_RULES[index];
-  return rule ? rule[1](f, snake, s, parents) : undefined;
+  return STRING_RULES[index];
 }
 
 /** Any other string: a few real words, so that plain strings read naturally. */
@@ -622,14 +622,15 @@ export function numberIn(s: Json, integer: boolean, rule: NumberRule, next: () =
 
 // ---------------------------------------------------------------- booleans
 
-function booleanFor(snake: string, f: Faker): boolean {
+/** How likely a flag of this name is true (undefined: even odds). */
+function booleanProbability(snake: string): number | undefined {
   if (/(deleted|archived|disabled|blocked|banned|locked|error|failed|failure|private|hidden|deprecated|suspended|spam|expired|canceled|cancelled|test|draft|nsfw|explicit|is_bot|bot)$/.test(snake)) {
-    return f.datatype.boolean({ probability: 0.15 });
+    return 0.15;
   }
   if (/(active|enabled|available|verified|visible|public|published|success|successful|ok|valid|approved|confirmed|open|online|in_stock|exists)$/.test(snake)) {
-    return f.datatype.boolean({ probability: 0.85 });
+    return 0.85;
   }
-  return f.datatype.boolean();
+  return undefined;
 }
 
 // ---------------------------------------------------------------- quick checks
@@ -738,20 +739,27 @@ function parentsKey(parents: readonly string[] | undefined): string {
   return out.join(" ");
 }
 
+/** A realistic-value generator prepared for one schema and one field: `(seed) => value` (undefined when nothing fits). */
+export type RealisticGenerator = (seed: number) => unknown;
+
+const LOOSE_TEXT_FORMATS = new Set(["binary", "text", "textarea", "html", "markdown"]);
+
 /**
- * A realistic value for a primitive schema, chosen by the schema's own constraints first (`const`, `enum`),
- * then its format, then the field's name (and the names around it), with a faker seeded by `seed`.
- * The value respects type, bounds, lengths and pattern; undefined when nothing better than a generic
- * generator is known (objects, arrays, compositions, unknown names under a pattern...).
+ * The generator behind `realisticValue`, with the work that depends only on the schema and the field
+ * (names, rules, formats) done once: callers that generate many values for one schema keep it.
+ * Undefined when `realisticValue` would always give up (objects, arrays, compositions).
  */
-export function realisticValue(schema: unknown, field: FieldHint, seed: number): unknown {
+export function realisticGenerator(schema: unknown, field: FieldHint): RealisticGenerator | undefined {
   if (!isObject(schema)) return undefined;
-  if (schema["const"] !== undefined) return schema["const"];
+  const constant = schema["const"];
+  if (constant !== undefined) return () => constant;
   if (Array.isArray(schema["enum"]) && schema["enum"].length > 0) {
     const values = schema["enum"].filter((v) => v !== null);
     const pool = values.length > 0 ? values : schema["enum"];
-    seededFaker(seed);
-    return pool[Math.floor(next() * pool.length)];
+    return (seed) => {
+      seededFaker(seed);
+      return pool[Math.floor(next() * pool.length)];
+    };
   }
   if (schema["$ref"] !== undefined || schema["allOf"] !== undefined || schema["anyOf"] !== undefined || schema["oneOf"] !== undefined || schema["not"] !== undefined) {
     return undefined;
@@ -762,29 +770,56 @@ export function realisticValue(schema: unknown, field: FieldHint, seed: number):
   const snake = snakeName(rawName);
   const snakeOne = singular(snake);
   const parents = parentsKey(field.parents);
-  const f = seededFaker(seed);
 
-  if (type === "boolean") return booleanFor(snake, f);
+  if (type === "boolean") {
+    const probability = booleanProbability(snake);
+    return (seed) => {
+      const f = seededFaker(seed);
+      return probability === undefined ? f.datatype.boolean() : f.datatype.boolean({ probability });
+    };
+  }
   if (type === "integer" || type === "number") {
     const integer = type === "integer" || schema["format"] === "int32" || schema["format"] === "int64";
     const rule =
       numberRule(snake, parents, integer) ??
       numberRule(snakeOne, parents, integer) ??
       (integer ? { min: 1, max: 100, decimals: 0 } : { min: 1, max: 1000, decimals: 2 });
-    return numberIn(schema, integer, rule, next);
+    return (seed) => {
+      seededFaker(seed);
+      return numberIn(schema, integer, rule, next);
+    };
   }
 
   // Strings ("any" only when the name is telling).
-  const format = typeof schema["format"] === "string" ? schema["format"] : undefined;
-  let text: Text | undefined;
-  if (format !== undefined && type === "string") text = stringByFormat(f, format, snake, schema, parents);
-  if (text === undefined) text = stringByName(f, snake, schema, parents) ?? (snakeOne !== snake ? stringByName(f, snakeOne, schema, parents) : undefined);
-  if (text === undefined && typeof schema["description"] === "string" && ID_DESCRIPTION.test(schema["description"])) text = { value: idText(f, snake, schema) };
-  if (text === undefined) {
-    if (type === "any") return undefined;
-    if (typeof schema["pattern"] === "string") return undefined;
-    if (format !== undefined && !["binary", "text", "textarea", "html", "markdown"].includes(format)) return undefined;
-    text = genericString(f);
-  }
-  return fitString(text, schema, f);
+  const format = typeof schema["format"] === "string" && type === "string" ? schema["format"] : undefined;
+  const rawFormat = typeof schema["format"] === "string" ? schema["format"] : undefined;
+  const byName = ruleOf(snake, parents);
+  const byNameOne = byName === undefined && snakeOne !== snake ? ruleOf(snakeOne, parents) : undefined;
+  const nameRule = byName ?? byNameOne;
+  const ruleName = byName !== undefined ? snake : snakeOne;
+  const idDescription = typeof schema["description"] === "string" && ID_DESCRIPTION.test(schema["description"]);
+  const giveUp = type === "any" || typeof schema["pattern"] === "string" || (rawFormat !== undefined && !LOOSE_TEXT_FORMATS.has(rawFormat));
+  return (seed) => {
+    const f = seededFaker(seed);
+    let text: Text | undefined;
+    if (format !== undefined) text = stringByFormat(f, format, snake, schema, parents);
+    if (text === undefined && nameRule !== undefined) text = nameRule[1](f, ruleName, schema, parents);
+    if (text === undefined && idDescription) text = { value: idText(f, snake, schema) };
+    if (text === undefined) {
+      if (giveUp) return undefined;
+      text = genericString(f);
+    }
+    return fitString(text, schema, f);
+  };
+}
+
+/**
+ * A realistic value for a primitive schema, chosen by the schema's own constraints first (`const`, `enum`),
+ * then its format, then the field's name (and the names around it), with a faker seeded by `seed`.
+ * The value respects type, bounds, lengths and pattern; undefined when nothing better than a generic
+ * generator is known (objects, arrays, compositions, unknown names under a pattern...).
+ */
+export function realisticValue(schema: unknown, field: FieldHint, seed: number): unknown {
+  const generate = realisticGenerator(schema, field);
+  return generate === undefined ? undefined : generate(seed);
 }

@@ -7,6 +7,20 @@ import { fitsPrimitive, isPrimitiveSchema, numberIn, realisticValue, type FieldH
 import type { SchemaFlavor } from "./schema-flavor.js";
 import type { SchemaRegistry } from "./schema-registry.js";
 import { createRng, deriveSeed, type Rng } from "./seed.js";
+import { CompiledGenerators, GenerationRun, type GeneratorHost } from "./compiled-generator.js";
+import {
+  cloneJson,
+  HARD_LEVEL,
+  isNested,
+  isNullSchema,
+  isZeroValue,
+  KEYWORDS,
+  MAX_OPTIONAL_NESTED,
+  NON_GENERATIVE,
+  ONE_ITEM_LEVEL,
+  REQUIRED_ONLY_LEVEL,
+  STOP_LEVEL,
+} from "./synthesis-rules.js";
 
 /** Options of `synthesize`. */
 export interface SynthesizeOptions {
@@ -31,32 +45,12 @@ type Node = Json | boolean;
 
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Ref levels (nested `$ref`s crossed) from which only required properties are generated. */
-const REQUIRED_ONLY_LEVEL = 3;
-/** Ref level from which arrays hold at most one item (below it, one or two). */
-const ONE_ITEM_LEVEL = 2;
-/** Ref level from which arrays hold only `minItems` items and nullable values are null: recursion stops here. */
-const STOP_LEVEL = 6;
-/** Beyond this ref level nothing more is generated. */
-const HARD_LEVEL = 12;
 const MAX_ROUNDS = 8;
-/** Optional properties holding objects or lists kept per object below the top level. */
-const MAX_OPTIONAL_NESTED = 4;
 const REF_PREFIX = "#/~toolsim/";
 /** Where a prepared copy keeps the real `maxLength` of a string whose generation bound was lowered. */
 const ORIGINAL_MAX_LENGTH = "x-toolsim-maxLength";
 
-const KEYWORDS = new Set([
-  "description",
-  "type", "enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
-  "minLength", "maxLength", "pattern", "format", "items", "prefixItems", "additionalItems", "contains", "minContains",
-  "maxContains", "minItems", "maxItems", "uniqueItems", "properties", "required", "additionalProperties",
-  "patternProperties", "minProperties", "maxProperties", "propertyNames", "dependentRequired", "dependentSchemas",
-  "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "$ref", "default", "examples",
-]);
 const SUBSCHEMA_SINGLE = ["additionalProperties", "additionalItems", "contains", "propertyNames", "not", "if", "then", "else"] as const;
-
-const NON_GENERATIVE = new Set(["examples", "default", "description"]);
 
 /** A schema that accepts anything is generated as a string (rather than a random type): still valid, reads better. */
 function concrete(node: Node): Node {
@@ -65,25 +59,6 @@ function concrete(node: Node): Node {
     return { type: "string" };
   }
   return node;
-}
-
-/** A schema of an object, a list, a `$ref` or a composition (as opposed to a scalar). */
-function isNested(s: unknown): boolean {
-  if (!isObject(s)) return false;
-  if (s["$ref"] !== undefined || s["allOf"] !== undefined || s["anyOf"] !== undefined || s["oneOf"] !== undefined) return true;
-  const t = s["type"];
-  const types = Array.isArray(t) ? t : [t];
-  return types.includes("object") || types.includes("array") || s["properties"] !== undefined || s["items"] !== undefined;
-}
-
-function isZeroValue(v: unknown): boolean {
-  if (v === null || v === 0 || v === "" || v === false) return true;
-  if (Array.isArray(v)) return v.length === 0;
-  return isObject(v) && Object.keys(v).length === 0;
-}
-
-function isNullSchema(s: unknown): boolean {
-  return isObject(s) && s["type"] === "null" && Object.keys(s).every((k) => k === "type" || k === "description" || k === "title");
 }
 
 // ---------------------------------------------------------------- example checks
@@ -110,8 +85,10 @@ interface TransformState {
 const hints = new Map<string, FieldHint>();
 
 /** Everything `synthesize` caches for one registry and flavor: prepared schema copies, a node index, verbose validators. */
-class Synthesizer {
+class Synthesizer implements GeneratorHost {
   readonly doc: Json;
+  private readonly compiled: CompiledGenerators = new CompiledGenerators(this);
+  private readonly usable = new WeakMap<object, readonly unknown[]>();
   private readonly prepared = new Map<string, Node>();
   private readonly preparedTrees = new WeakMap<object, Map<number, Node>>();
   private index: WeakMap<object, string> | undefined;
@@ -176,7 +153,7 @@ class Synthesizer {
    * How much crossing a `$ref` to a target adds to the ref level: 0 for a small, non-recursive wrapper
    * (`{data: ...}` envelopes should not make the entity inside them sparse), else 1.
    */
-  private levelStep(target: string): number {
+  levelStep(target: string): number {
     let step = this.steps.get(target);
     if (step === undefined) {
       const node = getAt(this.doc, target);
@@ -486,6 +463,45 @@ class Synthesizer {
     }
   }
 
+  // ------------------------------------------------------------ compiled generators (their host)
+
+  nodeAt(pointer: string): unknown {
+    return getAt(this.doc, pointer);
+  }
+
+  usableExamples(node: Json, pointer: string): readonly unknown[] {
+    let hit = this.usable.get(node);
+    if (hit === undefined) {
+      const examples: unknown[] = [];
+      if (Array.isArray(node["examples"])) examples.push(...node["examples"]);
+      if (node["example"] !== undefined) examples.push(node["example"]);
+      const good = examples.filter((v) => this.exampleFits(node, pointer, v));
+      // A default is what the server assumes when the value is left out: used only when there is no example,
+      // and not when it is a zero value (0, "", false, empty), which reads worse than a realistic value.
+      const dflt = node["default"];
+      if (good.length === 0 && dflt !== undefined && !isZeroValue(dflt) && this.exampleFits(node, pointer, dflt)) good.push(dflt);
+      hit = good;
+      this.usable.set(node, hit);
+    }
+    return hit;
+  }
+
+  general(pointer: string, level: number, names: readonly string[], seed: number, optionals: number): unknown {
+    const value = this.jsf(this.prepare(pointer, level), seed, { realistic: true, examples: true, optionals, base: [...names] });
+    return detached(value);
+  }
+
+  /** A value from the compiled generators, or undefined when the schema's root is left to json-schema-faker. */
+  private fast(pointer: string, seed: number, optionals: number, rootName: string | undefined): unknown {
+    const gen = this.compiled.root(pointer, rootName);
+    if (gen === undefined) return undefined;
+    try {
+      return gen(new GenerationRun(seed, optionals));
+    } catch {
+      return undefined;
+    }
+  }
+
   // ------------------------------------------------------------ synthesis
 
   synthesize(pointer: string, options: SynthesizeOptions): Synthesized {
@@ -501,6 +517,9 @@ class Synthesizer {
       const value = this.jsf(this.prepare(pointer, 0), deriveSeed(seed, "jsf"), { realistic: true, examples: true, optionals, base: [], ...(rootName !== undefined ? { rootName } : {}) });
       return { value: detached(value ?? null), valid: false, repairs: 0 };
     }
+    // The compiled generators first (values are fresh: nothing to detach); json-schema-faker and repairs when they fail.
+    const quick = this.fast(pointer, deriveSeed(seed, "compiled"), optionals, rootName);
+    if (quick !== undefined && validate(quick)) return { value: quick, valid: true, repairs: 0 };
     let value = this.jsf(this.prepare(pointer, 0), deriveSeed(seed, "jsf"), { realistic: true, examples: true, optionals, base: [], ...(rootName !== undefined ? { rootName } : {}) });
     if (value === undefined) value = this.own(getAt(this.doc, pointer), deriveSeed(seed, "own"), { minimal: false, base: [], rootName });
     if (validate(value)) return { value: detached(value), valid: true, repairs: 0 };
@@ -845,7 +864,7 @@ interface OwnOptions {
 
 /** A copy that shares nothing with the schema (examples, enums and consts are picked by reference). */
 function detached(value: unknown): unknown {
-  return typeof value === "object" && value !== null ? structuredClone(value) : value;
+  return cloneJson(value);
 }
 
 const MISSING = Symbol("missing");
