@@ -256,8 +256,8 @@ export class LenientReader {
   }
 
   /**
-   * Reads a quoted string with escapes. A quote that does not end the string (not followed by a delimiter,
-   * as in `'Dave's book'`) is kept as a character; an unclosed string is an error.
+   * Reads a quoted string with escapes. A closing quote directly followed by a letter or digit (as in
+   * `'Dave's book'`) is kept as a character; an unclosed string is an error.
    */
   string(): string {
     const open = this.peek();
@@ -275,10 +275,9 @@ export class LenientReader {
       }
       if (ch === close || (close === "\u201d" && ch === "\u201c")) {
         // Does this quote end the string? Only when a delimiter (or the end) follows.
-        let j = this.pos + 1;
-        while (j < this.text.length && (this.text[j] === " " || this.text[j] === "\t")) j++;
-        const next = this.text[j] ?? "";
-        if (next === "" || /[,:=}\])\r\n]/.test(next) || /^\s*(["'])[^"'\n]*\1\s*[:=]/.test(this.text.slice(this.pos + 1, this.pos + 200))) {
+        // A quote directly followed by a letter or digit is taken as part of the text (an apostrophe).
+        const next = this.text[this.pos + 1] ?? "";
+        if (!/[\p{L}\p{N}]/u.test(next)) {
           this.pos++;
           return out;
         }
@@ -346,7 +345,7 @@ export class LenientReader {
     let depth = 0;
     while (end < this.text.length) {
       const ch = this.text[end] ?? "";
-      if (depth === 0 && stops.includes(ch)) break;
+      if (depth === 0 && (stops.includes(ch) || ch === "}" || ch === "]" || ch === ")")) break;
       if (ch === "\n" && depth === 0) break;
       if (ch === "(") depth++;
       if (ch === ")" && depth > 0) depth--;

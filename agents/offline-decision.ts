@@ -1,6 +1,7 @@
 import MiniSearch from "minisearch";
 import { stableStringify } from "../specs/stable-stringify.js";
 import { argumentsFromObject, GIVE_UP_PREFIX, messageText, parseToolResultText } from "./dialogue-text.js";
+import { Memo } from "./memo.js";
 
 /*
  * The offline assistant: a deterministic tool-calling chat model. It reads only the LangChain messages it is
@@ -94,8 +95,29 @@ function tokenize(text: string): string[] {
     .filter((t) => t !== "");
 }
 
+const TOKENS = new Memo<string, readonly string[]>(4096);
+
+/** {@link tokenize} of a short text (a name, a key), remembered; the list is shared: do not change it. */
+function tokens(text: string): readonly string[] {
+  if (text.length > 80) return tokenize(text);
+  return TOKENS.getOrCompute(text, tokenize);
+}
+
+/** The lowercase word tokens of a short text, remembered (shared: do not change the list). */
+function lowerTokens(text: string): readonly string[] {
+  if (text.length > 80) return tokenize(text).map((w) => w.toLowerCase());
+  return LOWER_TOKENS.getOrCompute(text, (t) => tokenize(t).map((w) => w.toLowerCase()));
+}
+
+const LOWER_TOKENS = new Memo<string, readonly string[]>(4096);
+const STEMS = new Memo<string, string>(8192);
+
 /** A light English stemmer: plural, -ing, -ed and a final -e go, so create/created/creating meet. */
 function stem(word: string): string {
+  return STEMS.getOrCompute(word, computeStem);
+}
+
+function computeStem(word: string): string {
   let w = word.toLowerCase();
   if (w.length > 4 && w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
   else if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is")) w = w.slice(0, -1);
@@ -388,14 +410,47 @@ class ToolIndex {
     );
   }
 
-  /** BM25 score per tool index for a text (tools that do not match are absent). */
-  scores(text: string): Map<number, number> {
-    const out = new Map<number, number>();
-    if (text.trim() === "") return out;
-    for (const r of this.search.search(rewritePhrasal(text))) out.set(r.id as number, r.score);
-    return out;
+  private readonly scoreMemo = new Memo<string, ReadonlyMap<number, number>>(128);
+
+  /** BM25 score per tool index for a text (tools that do not match are absent); shared: do not change it. */
+  scores(text: string): ReadonlyMap<number, number> {
+    if (text.trim() === "") return EMPTY_SCORES;
+    return this.scoreMemo.getOrCompute(text, (t) => {
+      const out = new Map<number, number>();
+      for (const r of this.search.search(rewritePhrasal(t))) out.set(r.id as number, r.score);
+      return out;
+    });
+  }
+
+  private holders: Map<string, number> | undefined;
+
+  /** How many tools of the index have a word stem. */
+  stemHolders(w: string): number {
+    if (!this.holders) {
+      this.holders = new Map();
+      for (const set of this.stems) for (const x of set) this.holders.set(x, (this.holders.get(x) ?? 0) + 1);
+    }
+    return this.holders.get(w) ?? 0;
+  }
+
+  private verbs: string[] | undefined;
+
+  /** {@link catalogVerbs} of the tools. */
+  catalogVerbs(): string[] {
+    this.verbs ??= catalogVerbs(this.tools);
+    return this.verbs;
+  }
+
+  private names: Set<string> | undefined;
+
+  /** The stems of the words of the tools' names. */
+  nameStems(): ReadonlySet<string> {
+    this.names ??= new Set(this.tools.flatMap((t) => toolTraits(t).nameStems));
+    return this.names;
   }
 }
+
+const EMPTY_SCORES: ReadonlyMap<number, number> = new Map();
 
 const INDEX_CACHE = new Map<string, ToolIndex>();
 
@@ -403,25 +458,46 @@ const SCHEMA_IDS = new WeakMap<object, number>();
 let nextSchemaId = 0;
 const SCHEMA_TEXT_IDS = new Map<string, number>();
 
-/** A cheap identity of a tool list: names, descriptions and the identity of each parameters object. */
+function schemaId(parameters: object): number {
+  let id = SCHEMA_IDS.get(parameters);
+  if (id === undefined) {
+    // Equal schemas share an id, so a new toolbox over the same toolsets finds its index again.
+    const text = JSON.stringify(parameters);
+    id = SCHEMA_TEXT_IDS.get(text);
+    if (id === undefined) {
+      id = nextSchemaId++;
+      if (SCHEMA_TEXT_IDS.size > 20000) SCHEMA_TEXT_IDS.clear();
+      SCHEMA_TEXT_IDS.set(text, id);
+    }
+    SCHEMA_IDS.set(parameters, id);
+  }
+  return id;
+}
+
+const SPEC_IDS = new WeakMap<OfflineToolSpec, { name: string; description: string; parameters: object; id: number }>();
+let nextSpecId = 0;
+const SPEC_TEXT_IDS = new Map<string, number>();
+
+/** The identity of a tool: equal for tools with the same name, description and parameters (numbered once per tool object). */
+function specId(t: OfflineToolSpec): number {
+  const hit = SPEC_IDS.get(t);
+  if (hit && hit.name === t.name && hit.description === t.description && hit.parameters === t.parameters) return hit.id;
+  const text = `${schemaId(t.parameters)}\u0000${t.name}\u0000${t.description}`;
+  let id = SPEC_TEXT_IDS.get(text);
+  if (id === undefined) {
+    id = nextSpecId++;
+    if (SPEC_TEXT_IDS.size > 20000) SPEC_TEXT_IDS.clear();
+    SPEC_TEXT_IDS.set(text, id);
+  }
+  SPEC_IDS.set(t, { name: t.name, description: t.description, parameters: t.parameters, id });
+  return id;
+}
+
+/** A cheap identity of a tool list: the identity of each tool (name, description and parameters), in order. */
 function toolsKey(tools: readonly OfflineToolSpec[]): string {
-  return tools
-    .map((t) => {
-      let id = SCHEMA_IDS.get(t.parameters);
-      if (id === undefined) {
-        // Equal schemas share an id, so a new toolbox over the same toolsets finds its index again.
-        const text = JSON.stringify(t.parameters);
-        id = SCHEMA_TEXT_IDS.get(text);
-        if (id === undefined) {
-          id = nextSchemaId++;
-          if (SCHEMA_TEXT_IDS.size > 20000) SCHEMA_TEXT_IDS.clear();
-          SCHEMA_TEXT_IDS.set(text, id);
-        }
-        SCHEMA_IDS.set(t.parameters, id);
-      }
-      return `${t.name}\u0000${t.description}\u0000${id}`;
-    })
-    .join("\u0001");
+  let key = "";
+  for (const t of tools) key += `${specId(t)},`;
+  return key;
 }
 
 function toolIndex(tools: readonly OfflineToolSpec[]): ToolIndex {
@@ -1666,21 +1742,41 @@ function catalogVerbs(tools: readonly OfflineToolSpec[]): string[] {
   return [...out].sort();
 }
 
-/** Splits a request into the parts that each ask for one operation ("find X, then show Y"). */
-function splitClauses(text: string, extraVerbs: readonly string[] = []): string[] {
+/** The three splitting expressions for a list of extra verbs (compiled once per catalogue). */
+const SPLITTERS = new Memo<string, readonly [RegExp, RegExp, RegExp]>(64);
+
+function splitters(extraVerbs: readonly string[]): readonly [RegExp, RegExp, RegExp] {
+  return SPLITTERS.getOrCompute(extraVerbs.join("|"), () => {
+    const verbs = extraVerbs.length > 0 ? `${CLAUSE_VERBS}|${extraVerbs.map(escapeRegExp).join("|")}` : CLAUSE_VERBS;
+    return [
+      new RegExp(`\\s*(?:,\\s*)?\\band\\s+(?=(?:${verbs})\\b)`, "gi"),
+      new RegExp(`,\\s+(?=(?:${verbs})\\s+(?:the|a|an|my|it|its|them|all|some|me)\\b)`, "gi"),
+      new RegExp(`([.!?;])\\s+(?=(?:${verbs})\\b)`, "gi"),
+    ];
+  });
+}
+
+const CLAUSES = new Memo<string, readonly string[]>(512);
+
+/** Splits a request into the parts that each ask for one operation ("find X, then show Y"); shared: do not change it. */
+function splitClauses(text: string, extraVerbs: readonly string[] = []): readonly string[] {
+  return CLAUSES.getOrCompute(`${extraVerbs.join("|")}\u0000${text}`, () => computeClauses(text, extraVerbs));
+}
+
+function computeClauses(text: string, extraVerbs: readonly string[]): string[] {
   // Quoted text is never split ("Find and Replace").
   const quotes: string[] = [];
   const masked = text.replace(/"[^"]*"|“[^”]*”/g, (q) => {
     quotes.push(q);
     return `\u0003${quotes.length - 1}\u0003`;
   });
-  const verbs = extraVerbs.length > 0 ? `${CLAUSE_VERBS}|${extraVerbs.map(escapeRegExp).join("|")}` : CLAUSE_VERBS;
+  const [andVerb, commaVerb, stopVerb] = splitters(extraVerbs);
   const marked = masked
     .replace(/\s*(?:,\s*)?\b(?:and\s+)?then\b\s*/gi, " \u0001 ")
     .replace(/\s*\b(?:after that|afterwards|and also|once (?:that is|that's|it is|it's) done|when (?:that is|that's) done|finally)\b[,]?\s*/gi, " \u0001 ")
-    .replace(new RegExp(`\\s*(?:,\\s*)?\\band\\s+(?=(?:${verbs})\\b)`, "gi"), " \u0001 ")
-    .replace(new RegExp(`,\\s+(?=(?:${verbs})\\s+(?:the|a|an|my|it|its|them|all|some|me)\\b)`, "gi"), " \u0001 ")
-    .replace(new RegExp(`([.!?;])\\s+(?=(?:${verbs})\\b)`, "gi"), "$1 \u0001 ")
+    .replace(andVerb, " \u0001 ")
+    .replace(commaVerb, " \u0001 ")
+    .replace(stopVerb, "$1 \u0001 ")
     .replace(/([.!?;])\s+(?=[A-Z])/g, "$1 \u0002 ");
   const parts = marked
     .split("\u0001")
@@ -1697,8 +1793,40 @@ interface Ranked {
 
 const LISTER = /^(list|search|find|query|browse|lookup|filter|get(?:all|many)?[A-Z_]\w*s$)|(?:^|_)(search|list|find)(?:_|$)/;
 
+/** What the planning reads of a tool's name and description, computed once per tool object. */
+interface ToolTraits {
+  /** The lowercase words of the name. */
+  nameWords: readonly string[];
+  /** Their stems. */
+  nameStems: readonly string[];
+  lister: boolean;
+  searcher: boolean;
+  verbGroup: string | undefined;
+  verbGroups: ReadonlySet<string>;
+}
+
+const TOOL_TRAITS = new WeakMap<OfflineToolSpec, ToolTraits & { name: string; description: string }>();
+
+function toolTraits(t: OfflineToolSpec): ToolTraits {
+  const hit = TOOL_TRAITS.get(t);
+  if (hit && hit.name === t.name && hit.description === t.description) return hit;
+  const nameWords = lowerTokens(t.name);
+  const traits = {
+    name: t.name,
+    description: t.description,
+    nameWords,
+    nameStems: nameWords.map(stem),
+    lister: isLister(t),
+    searcher: isToolSearcher(t),
+    verbGroup: verbGroupOf(t),
+    verbGroups: verbGroupsOf(t),
+  };
+  TOOL_TRAITS.set(t, traits);
+  return traits;
+}
+
 function isLister(t: OfflineToolSpec): boolean {
-  const words = tokenize(t.name).map((w) => w.toLowerCase());
+  const words = lowerTokens(t.name);
   if (["list", "search", "find", "query", "browse", "lookup", "filter", "all"].includes(words[0] ?? "")) return true;
   if (words.some((w) => w === "search" || w === "list")) return true;
   return LISTER.test(t.name) || /\b(search|list|lists|find|finds|searches)\b/i.test(t.description.split(/[.;]/)[0] ?? "");
@@ -1736,7 +1864,7 @@ function verbSense(text: string): string {
 }
 
 /** Ranks tools for a clause: BM25 over names, descriptions and parameters, plus exact name words and fillability. */
-const RANKINGS = new Map<string, Ranked[]>();
+const RANKINGS = new Memo<string, Ranked[]>(512);
 
 /** {@link computeRanking}, remembered: a request's clauses are ranked again on every turn of its dialogue. */
 function rankTools(index: ToolIndex, tools: readonly OfflineToolSpec[], clause: string, context: string, req: RequestView): Ranked[] {
@@ -1744,7 +1872,6 @@ function rankTools(index: ToolIndex, tools: readonly OfflineToolSpec[], clause: 
   let ranked = RANKINGS.get(key);
   if (!ranked) {
     ranked = computeRanking(index, tools, clause, context, req);
-    if (RANKINGS.size > 2000) RANKINGS.clear();
     RANKINGS.set(key, ranked);
   }
   return ranked.map((r) => ({ ...r }));
@@ -1758,11 +1885,11 @@ function computeRanking(index: ToolIndex, tools: readonly OfflineToolSpec[], cla
     if (LEFTOVER_KINDS.has(span.kind)) query = query.slice(0, span.start) + " ".repeat(span.end - span.start) + query.slice(span.end);
   }
   const main = index.scores(verbSense(query));
-  const ctx = context.trim() === "" ? new Map<number, number>() : index.scores(context);
-  const replies = req.replies.length > 0 ? index.scores(req.replies.map((r) => r.text).join(" ")) : new Map<number, number>();
+  const ctx = context.trim() === "" ? EMPTY_SCORES : index.scores(context);
+  const replies = req.replies.length > 0 ? index.scores(req.replies.map((r) => r.text).join(" ")) : EMPTY_SCORES;
   const ids = new Set([...main.keys(), ...ctx.keys()]);
   // Each source of words is normalised on its own: the clause leads, earlier clauses and replies help.
-  const maxOf = (m: Map<number, number>): number => Math.max(0, ...m.values());
+  const maxOf = (m: ReadonlyMap<number, number>): number => Math.max(0, ...m.values());
   const [maxMain, maxCtx, maxReplies] = [maxOf(main), maxOf(ctx), maxOf(replies)];
   const combined = (id: number): number =>
     (maxMain > 0 ? (main.get(id) ?? 0) / maxMain : 0) + (maxCtx > 0 ? (0.3 * (ctx.get(id) ?? 0)) / maxCtx : 0) + (maxReplies > 0 ? (0.2 * (replies.get(id) ?? 0)) / maxReplies : 0);
@@ -1778,11 +1905,11 @@ function computeRanking(index: ToolIndex, tools: readonly OfflineToolSpec[], cla
     if (!tool) continue;
     const bm25 = combined(id);
     let score = bm25 / max;
-    const nameWords = tokenize(tool.name).map((w) => w.toLowerCase());
-    const exact = nameWords.filter((w) => w.length > 2 && clauseWords.has(w)).length;
+    const traits = toolTraits(tool);
+    const exact = traits.nameWords.filter((w) => w.length > 2 && clauseWords.has(w)).length;
     score += Math.min(2, exact) * 0.12;
     // Tools that change things are chosen only when the words ask for a change.
-    const group = verbGroupOf(tool);
+    const group = traits.verbGroup;
     if ((group === "xcreate" || group === "xupdate" || group === "xdelete") && !clauseGroups.has(group)) score -= 0.3;
     // ...and when the words ask for a change, tools of another kind step back.
     const asksChange = ["xcreate", "xupdate", "xdelete"].some((g) => clauseGroups.has(g));
@@ -1791,13 +1918,18 @@ function computeRanking(index: ToolIndex, tools: readonly OfflineToolSpec[], cla
     if (tools.length >= 4) {
       let distinct = 0;
       for (const w of queryStems) {
-        const holders = index.stems.filter((set) => set.has(w)).length;
+        const holders = index.stemHolders(w);
         if (holders > 0 && holders <= 2 && index.stems[id]?.has(w)) distinct++;
       }
       score += 0.1 * Math.min(2, distinct);
     }
     // A read that says how it reads ("search", "show") prefers tools that read that way.
-    if ([...verbGroupsOf(tool)].some((g) => (g === "xsearch" || g === "xget") && clauseGroups.has(g))) score += 0.1;
+    for (const g of traits.verbGroups) {
+      if ((g === "xsearch" || g === "xget") && clauseGroups.has(g)) {
+        score += 0.1;
+        break;
+      }
+    }
     out.push({ tool: id, score, bm25 });
   }
   out.sort((a, b) => b.score - a.score || a.tool - b.tool);
@@ -1817,7 +1949,7 @@ function computeRanking(index: ToolIndex, tools: readonly OfflineToolSpec[], cla
     r.score -= Math.min(0.2, leftover);
     // Tools that take the user's values score; tools that would need more than was said lose a little.
     r.score += 0.1 * Math.min(3, fill.fromText) - 0.05 * Math.min(3, fill.missing.length);
-    if (isToolSearcher(tool)) r.score -= 0.3;
+    if (toolTraits(tool).searcher) r.score -= 0.3;
   }
   out.sort((a, b) => b.score - a.score || a.tool - b.tool);
   return out;
@@ -2179,11 +2311,11 @@ export function decideOffline(messages: readonly ChatMessageLike[], boundTools: 
 
   // Plan: one tool per clause, in order. With a tool searcher (API-Bank's retrieve and plan levels), each
   // clause is first looked up in the catalogue, then matched against what the search found.
-  const searcher = tools.find(isToolSearcher);
-  const candidates = tools.filter((t) => !isToolSearcher(t));
+  const searcher = tools.find((t) => toolTraits(t).searcher);
+  const candidates = tools.filter((t) => !toolTraits(t).searcher);
   const index = toolIndex(candidates);
-  const clauses = splitClauses(req.text, catalogVerbs(candidates));
-  const nameStems = new Set(candidates.flatMap((t) => tokenize(t.name).map((w) => stem(w.toLowerCase()))));
+  const clauses = splitClauses(req.text, index.catalogVerbs());
+  const nameStems = index.nameStems();
   const steps: Step[] = [];
   const rankNotes: string[] = [];
   for (const [i, clause] of clauses.entries()) {
@@ -2234,14 +2366,14 @@ export function decideOffline(messages: readonly ChatMessageLike[], boundTools: 
     }
     const fill = fillArguments({ tool: step.tool, request: req, userText, records, optional: true, clause: step.clause });
     const missingIds = fill.missing.filter(isIdParam);
-    if (missingIds.length > 0 && !isLister(step.tool)) {
+    if (missingIds.length > 0 && !toolTraits(step.tool).lister) {
       const resource = idResource(missingIds[0] as Param, step.tool.name);
       // Values the step itself uses are not search terms ("replace a book ... genre mystery").
       const stepValues = new Set(scalarLeaves(fill.args).map((v) => stableStringify(v)));
       const lister = tools
-        .filter((t) => t.name !== step.tool.name && isLister(t) && !isToolSearcher(t) && !steps.some((x) => x.tool.name === t.name && x !== step))
+        .filter((t) => t.name !== step.tool.name && toolTraits(t).lister && !toolTraits(t).searcher && !steps.some((x) => x.tool.name === t.name && x !== step))
         .map((t) => {
-          const words = tokenize(`${t.name}`).map((w) => stem(w.toLowerCase()));
+          const words = toolTraits(t).nameStems;
           const related = resource.filter((r) => words.includes(r)).length;
           const f = fillArguments({ tool: t, request: req, userText: step.clause, records: [], optional: true, clause: step.clause });
           let args = f.args;

@@ -47,7 +47,18 @@ export interface EventPayloads {
   "assistant.final": { request: number; text: string };
   "assistant.gave-up": { request: number; reason: string };
   "tester.verdict": { verdict: Verdict };
-  "llm.call": { role: Party; model: string; usage: LlmUsage; durationMs: number; cached: boolean; error?: string };
+  "llm.call": {
+    role: Party;
+    model: string;
+    usage: LlmUsage;
+    /** Cost in USD from the price table (0 for local or unknown models). */
+    cost: number;
+    /** Wall time of the call (a time: may differ between a run and its replay). */
+    durationMs: number;
+    /** Answered from a consistency cache instead of the model. */
+    cached: boolean;
+    error?: string;
+  };
   "episode.finished": {
     outcome: "accepted" | "rejected" | "error";
     reason?: string;

@@ -15,6 +15,38 @@ export interface RunConfig {
   maxSteps: number;
   /** Output folder; `runs/<time>` when absent. */
   out?: string;
+  /** Model settings; absent: every role offline. */
+  llm?: LlmSettings;
+}
+
+/** The model settings of a run, as the CLI flags and the config file give them (no secrets). */
+export interface LlmSettings {
+  /** The model of every role unless a role has its own: `offline` or `openai:<model>[@<base-url>]`. */
+  model?: string;
+  userModel?: string;
+  assistantModel?: string;
+  executorModel?: string;
+  testerModel?: string;
+  baseUrl?: string;
+  /** The environment variable holding the API key (default OPENAI_API_KEY). */
+  apiKeyEnv?: string;
+  temperature?: number;
+  maxTokens?: number;
+  timeoutMs?: number;
+  retries?: number;
+  /** Requests in flight per endpoint. */
+  llmConcurrency?: number;
+  /** Requests per minute per endpoint. */
+  rpm?: number;
+  assistantFormat?: "native" | "react" | "apibank";
+  dfsdt?: boolean;
+  judgeVotes?: number;
+  /** Share executor answers across the run. */
+  runCache?: boolean;
+  maxCost?: number;
+  maxCalls?: number;
+  /** Prices per model, USD per million tokens: `{ "gpt-4o-mini": { input: 0.15, output: 0.6 } }`. */
+  prices?: Record<string, { input: number; output: number }>;
 }
 
 /** Defaults of a run: 100 episodes of the bundled toolsets at level `call`, seed 1, 4 at a time. */
@@ -29,6 +61,31 @@ const configSchema = z
     level: z.enum(["call", "retrieve", "plan"]).optional(),
     maxSteps: z.number().int().min(1).max(100).optional(),
     out: z.string().optional(),
+    llm: z
+      .object({
+        model: z.string().optional(),
+        userModel: z.string().optional(),
+        assistantModel: z.string().optional(),
+        executorModel: z.string().optional(),
+        testerModel: z.string().optional(),
+        baseUrl: z.string().optional(),
+        apiKeyEnv: z.string().optional(),
+        temperature: z.number().min(0).max(2).optional(),
+        maxTokens: z.number().int().min(1).optional(),
+        timeoutMs: z.number().int().min(1).optional(),
+        retries: z.number().int().min(0).max(20).optional(),
+        llmConcurrency: z.number().int().min(1).optional(),
+        rpm: z.number().positive().optional(),
+        assistantFormat: z.enum(["native", "react", "apibank"]).optional(),
+        dfsdt: z.boolean().optional(),
+        judgeVotes: z.number().int().min(1).max(15).optional(),
+        runCache: z.boolean().optional(),
+        maxCost: z.number().positive().optional(),
+        maxCalls: z.number().int().min(1).optional(),
+        prices: z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0) }).strict()).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 

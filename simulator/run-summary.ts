@@ -44,9 +44,27 @@ export interface RunSummary {
   /** Per toolset: operations with a successful call in an accepted episode, out of its total (when known). */
   operations: Record<string, { covered: number; total: number | null; calls: number }>;
   levels: Record<string, { episodes: number; accepted: number }>;
-  llm: { calls: number; cached: number; errors: number; promptTokens: number; completionTokens: number };
+  llm: LlmSummary;
   /** From the events' times: first start, last finish, their span, the sum of episode durations, and the rate. */
   time: { firstAt: string | null; lastAt: string | null; wallSeconds: number; episodeSeconds: number; episodesPerSecond: number };
+}
+
+/** Model calls, tokens and cost of one role (or of the whole run). */
+export interface LlmFigures {
+  calls: number;
+  errors: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** USD, from the price table. */
+  cost: number;
+}
+
+/** LLM accounting of a run: totals, per role, per episode and per accepted instance. */
+export interface LlmSummary extends LlmFigures {
+  cached: number;
+  byRole: Record<string, LlmFigures>;
+  perEpisode: { calls: number; tokens: number; cost: number };
+  perAccepted: { calls: number; tokens: number; cost: number };
 }
 
 /** The top reasons kept per stage in the summary. */
@@ -105,7 +123,8 @@ export class SummaryBuilder {
   private readonly covered = new Map<string, Set<string>>();
   private readonly toolsetCalls = new Map<string, number>();
   private readonly levels = new Map<string, { episodes: number; accepted: number }>();
-  private readonly llm = { calls: 0, cached: 0, errors: 0, promptTokens: 0, completionTokens: 0 };
+  private readonly llm = { calls: 0, cached: 0, errors: 0, promptTokens: 0, completionTokens: 0, cost: 0 };
+  private readonly llmByRole = new Map<string, LlmFigures>();
   private firstAt: string | null = null;
   private lastAt: string | null = null;
   private episodeMs = 0;
@@ -168,6 +187,16 @@ export class SummaryBuilder {
           if (e.error !== undefined) this.llm.errors++;
           this.llm.promptTokens += e.usage.promptTokens;
           this.llm.completionTokens += e.usage.completionTokens;
+          this.llm.cost += e.cost ?? 0;
+          {
+            const r = this.llmByRole.get(e.role) ?? { calls: 0, errors: 0, promptTokens: 0, completionTokens: 0, cost: 0 };
+            r.calls++;
+            if (e.error !== undefined) r.errors++;
+            r.promptTokens += e.usage.promptTokens;
+            r.completionTokens += e.usage.completionTokens;
+            r.cost += e.cost ?? 0;
+            this.llmByRole.set(e.role, r);
+          }
           break;
         case "episode.finished":
           outcome = e.outcome;
@@ -223,6 +252,15 @@ export class SummaryBuilder {
   }
 
   /** The summary so far. */
+  private llmSummary(episodes: number): LlmSummary {
+    const tokens = this.llm.promptTokens + this.llm.completionTokens;
+    const per = (d: number): { calls: number; tokens: number; cost: number } =>
+      d === 0 ? { calls: 0, tokens: 0, cost: 0 } : { calls: round(this.llm.calls / d, 3), tokens: round(tokens / d, 1), cost: round(this.llm.cost / d, 6) };
+    const byRole: Record<string, LlmFigures> = {};
+    for (const [role, f] of [...this.llmByRole].sort(([a], [b]) => a.localeCompare(b))) byRole[role] = { ...f, cost: round(f.cost, 6) };
+    return { ...this.llm, cost: round(this.llm.cost, 6), byRole, perEpisode: per(episodes), perAccepted: per(this.accepted) };
+  }
+
   toJSON(): RunSummary {
     const n = this.episodes;
     const stages: Partial<Record<TesterStage, StageSummary>> = {};
@@ -266,7 +304,7 @@ export class SummaryBuilder {
       calls: { ...this.calls, perEpisode: n === 0 ? 0 : round(this.calls.total / n, 3) },
       operations,
       levels,
-      llm: { ...this.llm },
+      llm: this.llmSummary(n),
       time: {
         firstAt: this.firstAt,
         lastAt: this.lastAt,

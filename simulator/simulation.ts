@@ -8,8 +8,8 @@ import { contentHash, currentVersions, RunStore, type RunInfo } from "./run-stor
 import type { RunSummary } from "./run-summary.js";
 import { SummaryBuilder } from "./run-summary.js";
 import { EventBus, type Clock, type EventBusOptions, type Listener } from "./event-bus.js";
-import type { SimEvent, SimEventType } from "./events.js";
-import { runEpisode, type EpisodeAgents } from "./run-episode.js";
+import type { EventPayloads, SimEvent, SimEventType } from "./events.js";
+import { episodeId, runEpisode, type EpisodeAgents } from "./run-episode.js";
 import { schedule } from "./scheduler.js";
 import { stableStringify } from "../specs/stable-stringify.js";
 
@@ -27,8 +27,13 @@ export interface SimulationOptions {
   out?: string;
   /** Continue the run in `out`. */
   resume?: boolean;
-  /** Replace any of the four agents; the offline ones by default. */
-  agents?: Partial<EpisodeAgents>;
+  /**
+   * Replace any of the four agents; the offline ones by default. A function is called once per episode
+   * (LLM agents bind their model to the episode there, to account and record its calls).
+   */
+  agents?: Partial<EpisodeAgents> | AgentFactory;
+  /** Stop starting episodes once the run's model calls or cost reach these (the run stays resumable). */
+  budget?: { maxCalls?: number; maxCost?: number };
   /** Injectable clock (event times). */
   clock?: Clock;
   /** Extra settings recorded in run.json. */
@@ -36,6 +41,18 @@ export interface SimulationOptions {
   /** Receives the errors of subscribers that throw (they never disturb the run); a process warning by default. */
   onListenerError?: EventBusOptions["onListenerError"];
 }
+
+/** What an agent factory learns about the episode it makes agents for. */
+export interface EpisodeBinding {
+  runId: string;
+  episodeId: string;
+  index: number;
+  /** Publishes an `llm.call` event in this episode (for accounting, budgets and the journal). */
+  reportLlmCall(payload: EventPayloads["llm.call"]): void;
+}
+
+/** Makes (some of) the agents of one episode. */
+export type AgentFactory = (episode: EpisodeBinding) => Partial<EpisodeAgents>;
 
 /** The outcome of `Simulation.run`. */
 export interface RunResult {
@@ -45,8 +62,10 @@ export interface RunResult {
   summary: RunSummary;
   /** Episodes run in this call (a resumed run counts only the new ones). */
   ran: number;
-  /** True when the run stopped early (`stop()`, Ctrl-C); resumable. */
+  /** True when the run stopped early (`stop()`, Ctrl-C, a budget); resumable. */
   interrupted: boolean;
+  /** Why it stopped early. */
+  stopReason?: "stopped" | "budget";
 }
 
 /**
@@ -76,12 +95,15 @@ export class Simulation {
   readonly bus: EventBus;
   readonly runId: string;
   private readonly agents: EpisodeAgents;
+  private readonly factory: AgentFactory | undefined;
+  private spent = { calls: 0, cost: 0 };
   private stopping = false;
 
   constructor(private readonly options: SimulationOptions) {
     if (options.toolsets.length === 0) throw new RangeError("a simulation needs at least one toolset");
     this.bus = new EventBus(options.clock, options.onListenerError ? { onListenerError: options.onListenerError } : {});
-    this.agents = { ...offlineAgents(), ...options.agents };
+    this.factory = typeof options.agents === "function" ? options.agents : undefined;
+    this.agents = { ...offlineAgents(), ...(typeof options.agents === "function" ? {} : options.agents) };
     this.runId = runIdFor({
       seed: this.seed,
       episodes: this.episodes,
@@ -137,16 +159,31 @@ export class Simulation {
     });
     const start = store?.nextIndex ?? 0;
     let ran = 0;
+    if (store) {
+      const before = store.summary().llm;
+      this.spent = { calls: before.calls, cost: before.cost ?? 0 };
+    }
+    const unsubscribeBudget = this.bus.on("llm.call", (e) => {
+      this.spent.calls++;
+      this.spent.cost += e.cost;
+    });
+    let budgetHit = false;
+    const overBudget = (): boolean => {
+      const b = o.budget;
+      if (!b) return false;
+      budgetHit ||= (b.maxCalls !== undefined && this.spent.calls >= b.maxCalls) || (b.maxCost !== undefined && this.spent.cost >= b.maxCost);
+      return budgetHit;
+    };
     try {
       const result = await schedule({
         start,
         end: this.episodes,
         concurrency: o.concurrency ?? 4,
-        stopped: () => this.stopping,
+        stopped: () => this.stopping || overBudget(),
         task: async (index) => {
           const outcome = await runEpisode(
             { runId: this.runId, index, runSeed: this.seed, level: this.level, toolsets: this.toolsetsFor(index), ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}) },
-            this.agents,
+            this.agentsFor(index),
             this.bus,
           );
           const events = pending.get(outcome.episodeId) ?? [];
@@ -161,11 +198,34 @@ export class Simulation {
         },
       });
       const summary = store ? store.summary() : (memory as SummaryBuilder).toJSON();
-      return { runId: this.runId, ...(o.out !== undefined ? { dir: o.out } : {}), summary, ran, interrupted: result.stopped && result.next < this.episodes };
+      const interrupted = result.stopped && result.next < this.episodes;
+      return {
+        runId: this.runId,
+        ...(o.out !== undefined ? { dir: o.out } : {}),
+        summary,
+        ran,
+        interrupted,
+        ...(interrupted ? { stopReason: budgetHit ? ("budget" as const) : ("stopped" as const) } : {}),
+      };
     } finally {
       unsubscribe();
+      unsubscribeBudget();
       store?.close();
     }
+  }
+
+  private agentsFor(index: number): EpisodeAgents {
+    if (!this.factory) return this.agents;
+    const id = episodeId(index);
+    const made = this.factory({
+      runId: this.runId,
+      episodeId: id,
+      index,
+      reportLlmCall: (payload) => {
+        this.bus.publish("llm.call", { runId: this.runId, episodeId: id, from: payload.role, to: "simulator" }, payload);
+      },
+    });
+    return { ...this.agents, ...made };
   }
 
   private runInfo(): RunInfo {

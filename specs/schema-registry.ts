@@ -19,6 +19,12 @@ export class SchemaRegistry {
   private readonly source: unknown;
   private readonly ajvs = new Map<"coerce" | "strict", Ajv>();
   private readonly cache = new Map<string, ValidateFunction>();
+  /** Validators by coercion, flavor and pointer, looked up without building a key. */
+  private readonly byPointer = {
+    strict: { request: new Map<string, ValidateFunction>(), response: new Map<string, ValidateFunction>() },
+    coerce: { request: new Map<string, ValidateFunction>(), response: new Map<string, ValidateFunction>() },
+  };
+  private readonly resolved = { request: new Map<string, { pointer: string; schema: unknown }>(), response: new Map<string, { pointer: string; schema: unknown }>() };
 
   constructor(document: unknown, dialect: SchemaDialect) {
     this.dialect = dialect;
@@ -63,6 +69,16 @@ export class SchemaRegistry {
 
   /** Follows document-internal `$ref`s from a pointer; returns the final pointer and node (stops on cycles). */
   resolve(flavor: SchemaFlavor, pointer: string): { pointer: string; schema: unknown } {
+    const cache = this.resolved[flavor];
+    let hit = cache.get(pointer);
+    if (hit === undefined) {
+      hit = this.follow(flavor, pointer);
+      cache.set(pointer, hit);
+    }
+    return { pointer: hit.pointer, schema: hit.schema };
+  }
+
+  private follow(flavor: SchemaFlavor, pointer: string): { pointer: string; schema: unknown } {
     const seen = new Set<string>();
     let current = pointer;
     let node = this.at(flavor, current);
@@ -90,7 +106,13 @@ export class SchemaRegistry {
 
   /** A validator for the schema at a pointer. */
   validatorAt(flavor: SchemaFlavor, pointer: string, coerce = false): ValidateFunction {
-    return this.compile(this.ref(flavor, pointer), { coerce, key: `${flavor}${pointer}` });
+    const cache = this.byPointer[coerce ? "coerce" : "strict"][flavor];
+    let fn = cache.get(pointer);
+    if (fn === undefined) {
+      fn = this.compile(this.ref(flavor, pointer), { coerce, key: `${flavor}${pointer}` });
+      cache.set(pointer, fn);
+    }
+    return fn;
   }
 
   private ajv(coerce: boolean): Ajv {

@@ -1,8 +1,10 @@
 import { derefNode } from "./catalog.js";
 import { getAt } from "./json-pointer.js";
 import type { Responder, ResponderAnswer, ResponseContext } from "./responder.js";
-import { isJsonMediaType, selectResponse, type SelectedResponse } from "./select-response.js";
+import { perSelection, selectedResponse } from "./response-cache.js";
+import { isJsonMediaType, type SelectedResponse } from "./select-response.js";
 import { synthesize } from "./synthesize.js";
+import { cloneJson } from "./synthesis-rules.js";
 import type { Catalog } from "./catalog.js";
 
 type Json = Record<string, unknown>;
@@ -13,6 +15,36 @@ function isObject(v: unknown): v is Json {
 
 /** The spec's examples of a response, in order of preference: media `example`, media `examples`, schema `example`. */
 export function responseExamples(catalog: Catalog, selected: SelectedResponse): unknown[] {
+  return [...examplesOf(catalog, selected)];
+}
+
+function examplesOf(catalog: Catalog, selected: SelectedResponse): readonly unknown[] {
+  return perSelection(catalog, selected, "examples", () => findExamples(catalog, selected));
+}
+
+/** The first example that validates against the response schema, and how many examples there are. */
+function validExampleOf(catalog: Catalog, selected: SelectedResponse, schemaPointer: string): { count: number; valid?: { value: unknown } } {
+  return perSelection(catalog, selected, "valid-example", () => {
+    const validate = catalog.registry.validatorAt("response", schemaPointer);
+    const examples = examplesOf(catalog, selected);
+    for (const example of examples) if (validate(example)) return { count: examples.length, valid: { value: example } };
+    return { count: examples.length };
+  });
+}
+
+/** Response answers whose body was validated against the selected response's schema, by that schema's pointer. */
+const checkedAnswers = new WeakMap<ResponderAnswer, { schemaPointer: string; body: unknown }>();
+
+/**
+ * Whether an answer of `schemaAnswer` carries a body already validated against the schema at a pointer
+ * (so that the check stage need not validate it again). Only answers returned as they were made count.
+ */
+export function validatedBody(answer: ResponderAnswer): { schemaPointer: string; body: unknown } | undefined {
+  const known = checkedAnswers.get(answer);
+  return known !== undefined && known.body === answer.body ? known : undefined;
+}
+
+function findExamples(catalog: Catalog, selected: SelectedResponse): unknown[] {
   const doc = catalog.spec.document as unknown;
   const out: unknown[] = [];
   if (selected.mediaPointer === undefined) return out;
@@ -37,26 +69,29 @@ export function responseExamples(catalog: Catalog, selected: SelectedResponse): 
  * Answers a call from its response schema: a valid example from the spec when there is one, else a
  * seeded synthesized body that is validated and repaired against the schema.
  */
-export function schemaAnswer(ctx: ResponseContext, selected: SelectedResponse = selectResponse(ctx.catalog, ctx.call.tool, ctx.status)): ResponderAnswer {
+export function schemaAnswer(ctx: ResponseContext, selected: SelectedResponse = selectedResponse(ctx.catalog, ctx.call.tool, ctx.status)): ResponderAnswer {
   const base = { status: selected.status, ...(selected.mediaType !== undefined ? { contentType: selected.mediaType } : {}) };
   if (selected.schemaPointer === undefined) {
-    const examples = responseExamples(ctx.catalog, selected);
+    const examples = examplesOf(ctx.catalog, selected);
     if (examples.length > 0) return { ...base, body: examples[0], source: "example" };
     return { ...base, body: undefined, source: "schema" };
   }
   const notes: string[] = [];
   if (ctx.useExamples !== false && isJsonMediaType(selected.mediaType)) {
-    const validate = ctx.catalog.registry.validatorAt("response", selected.schemaPointer);
-    const examples = responseExamples(ctx.catalog, selected);
-    for (const example of examples) {
-      if (validate(example)) return { ...base, body: structuredClone(example), source: "example" };
+    const example = validExampleOf(ctx.catalog, selected, selected.schemaPointer);
+    if (example.valid !== undefined) {
+      const answer: ResponderAnswer = { ...base, body: cloneJson(example.valid.value), source: "example" };
+      checkedAnswers.set(answer, { schemaPointer: selected.schemaPointer, body: answer.body });
+      return answer;
     }
-    if (examples.length > 0) notes.push("the spec's example does not match its schema; synthesized instead");
+    if (example.count > 0) notes.push("the spec's example does not match its schema; synthesized instead");
   }
   const result = synthesize(ctx.catalog.registry, "response", selected.schemaPointer, { seed: ctx.seed });
   if (result.repairs > 0) notes.push(`synthesized body repaired ${result.repairs} time(s)`);
   if (!result.valid) notes.push("synthesized body could not be made valid");
-  return { ...base, body: result.value, source: "schema", ...(notes.length > 0 ? { notes } : {}) };
+  const answer: ResponderAnswer = { ...base, body: result.value, source: "schema", ...(notes.length > 0 ? { notes } : {}) };
+  if (result.valid) checkedAnswers.set(answer, { schemaPointer: selected.schemaPointer, body: answer.body });
+  return answer;
 }
 
 /** The last responder: examples first, then seeded synthesis. Always answers. */

@@ -1,10 +1,11 @@
-import type { ErrorObject } from "ajv";
+import type { ErrorObject, ValidateFunction } from "ajv";
 import type { Catalog } from "./catalog.js";
 import { bodyOf, toHttpRequest, type HttpRequest } from "./http-request.js";
 import { nearestNames } from "./nearest-names.js";
 import type { ProblemDetails, ValidationIssue } from "./problem-details.js";
 import { fromPointer } from "./json-pointer.js";
-import type { Tool } from "./tool.js";
+import { cloneJson } from "./synthesis-rules.js";
+import type { ParameterBinding, Tool } from "./tool.js";
 
 /** A call that passed validation: coerced arguments and the HTTP request they stand for. */
 export interface ValidatedCall {
@@ -68,7 +69,44 @@ export function parseArguments(raw: unknown): { ok: true; value: Json } | { ok: 
       return { ok: false, message: `arguments are not valid JSON: ${(e as Error).message}` };
     }
   }
-  return isObject(raw) ? { ok: true, value: structuredClone(raw) } : { ok: false, message: "arguments must be an object" };
+  return isObject(raw) ? { ok: true, value: cloneJson(raw) } : { ok: false, message: "arguments must be an object" };
+}
+
+/** What validating a tool's calls needs, worked out once per tool: the parameters' validator and lookups. */
+interface CallPlan {
+  byArg: Map<string, ParameterBinding>;
+  /** One object schema over all the parameters, compiled with coercion (undefined: no parameters). */
+  params: ValidateFunction | undefined;
+  /** A flat body whose schema allows properties beyond its declared ones. */
+  allowsExtra: boolean;
+}
+
+const plans = new WeakMap<Catalog, WeakMap<Tool, CallPlan>>();
+
+function planOf(catalog: Catalog, tool: Tool): CallPlan {
+  let byTool = plans.get(catalog);
+  if (!byTool) {
+    byTool = new WeakMap();
+    plans.set(catalog, byTool);
+  }
+  let plan = byTool.get(tool);
+  if (!plan) {
+    const registry = catalog.registry;
+    const params =
+      tool.parameters.length === 0
+        ? undefined
+        : registry.compile(
+            {
+              type: "object",
+              properties: Object.fromEntries(tool.parameters.map((p) => [p.arg, p.schemaPointer !== undefined ? registry.ref("request", p.schemaPointer) : {}])),
+              required: tool.parameters.filter((p) => p.required).map((p) => p.arg),
+            },
+            { coerce: true, key: `params:${tool.name}` },
+          );
+    plan = { byArg: new Map(tool.parameters.map((p) => [p.arg, p])), params, allowsExtra: tool.body?.mode === "flat" && bodyAllowsExtra(catalog, tool) };
+    byTool.set(tool, plan);
+  }
+  return plan;
 }
 
 /**
@@ -93,8 +131,9 @@ export function validateCall(catalog: Catalog, name: string, rawArgs: unknown): 
   const issues: ValidationIssue[] = [];
 
   // Parameters: one object schema over all of them, validated with coercion.
+  const plan = planOf(catalog, tool);
+  const byArg = plan.byArg;
   const paramValues: Json = {};
-  const byArg = new Map(tool.parameters.map((p) => [p.arg, p]));
   for (const p of tool.parameters) {
     const v = args[p.arg];
     if (v === null) {
@@ -105,31 +144,23 @@ export function validateCall(catalog: Catalog, name: string, rawArgs: unknown): 
     }
     if (v !== undefined) paramValues[p.arg] = v;
   }
-  if (tool.parameters.length > 0) {
-    const registry = catalog.registry;
-    const validate = registry.compile(
-      {
-        type: "object",
-        properties: Object.fromEntries(tool.parameters.map((p) => [p.arg, p.schemaPointer !== undefined ? registry.ref("request", p.schemaPointer) : {}])),
-        required: tool.parameters.filter((p) => p.required).map((p) => p.arg),
-      },
-      { coerce: true, key: `params:${tool.name}` },
-    );
-    if (!validate(paramValues)) {
+  const validateParams = plan.params;
+  if (validateParams !== undefined) {
+    if (!validateParams(paramValues)) {
       issues.push(
-        ...issuesFromAjv(validate.errors, (segs) => {
+        ...issuesFromAjv(validateParams.errors, (segs) => {
           const [arg, ...rest] = segs;
           const p = arg !== undefined ? byArg.get(arg) : undefined;
           return p ? [p.in, p.name, ...rest] : ["arguments", ...segs];
         }),
       );
     }
-    for (const [k, v] of Object.entries(paramValues)) args[k] = v;
+    for (const key in paramValues) args[key] = paramValues[key];
   }
 
   // Unknown arguments: anything that is neither a parameter nor (for a flat body) a body property.
   const body = tool.body;
-  const allowsExtra = body?.mode === "flat" && bodyAllowsExtra(catalog, tool);
+  const allowsExtra = plan.allowsExtra;
   for (const key of Object.keys(args)) {
     if (byArg.has(key)) continue;
     if (body?.mode === "wrapped" && key === body.arg) continue;

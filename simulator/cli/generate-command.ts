@@ -13,8 +13,11 @@ import { ToolsimError } from "../../specs/toolsim-error.js";
 import { UsageError, UserError, type CliIO } from "./cli-io.js";
 import { parseInteger } from "./parse-options.js";
 import type { Level } from "../../agents/agent-context.js";
+import { createLlmAgents, type LlmAgents } from "../llm-agents.js";
+import type { LlmSettings } from "../run-config.js";
+import { addLlmOptions, llmRunOptions, mergeLlmSettings, usesModels, type LlmFlags } from "./llm-options.js";
 
-interface GenerateOptions {
+interface GenerateOptions extends LlmFlags {
   toolsets?: string[];
   episodes?: string;
   concurrency?: string;
@@ -61,6 +64,8 @@ async function recordedConfig(dir: string): Promise<Partial<RunConfig>> {
   if (seed !== undefined) out.seed = seed;
   if (c["level"] === "call" || c["level"] === "retrieve" || c["level"] === "plan") out.level = c["level"];
   if (Array.isArray(info.toolsetFiles) && info.toolsetFiles.length > 0 && info.toolsetFiles.every((f) => typeof f === "string")) out.toolsets = info.toolsetFiles;
+  const llm = c["llm"];
+  if (llm !== null && typeof llm === "object" && !Array.isArray(llm)) out.llm = llm as LlmSettings;
   return out;
 }
 
@@ -85,12 +90,15 @@ async function resolveConfig(opts: GenerateOptions, io: CliIO): Promise<RunConfi
   config.maxSteps = parseInteger("--max-steps", opts.maxSteps, 1) ?? config.maxSteps;
   if (opts.level) config.level = opts.level;
   if (opts.out) config.out = opts.out;
+  const llm = mergeLlmSettings(config.llm, opts);
+  if (usesModels(llm)) config.llm = llm;
+  else delete config.llm;
   return config;
 }
 
 /** `toolsim generate`: runs a simulation and writes a run folder. */
 export function generateCommand(io: CliIO, setExit: (code: number) => void): Command {
-  return new Command("generate")
+  const cmd = new Command("generate")
     .description("simulate episodes over toolsets and write a run folder (offline by default: no network, no model)")
     .option("--toolsets <paths...>", "toolset files or folders (default: the bundled toolsets)")
     .option("--episodes <n>", `number of episodes (default ${DEFAULT_RUN_CONFIG.episodes})`)
@@ -100,8 +108,8 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
     .option("--max-steps <n>", `assistant steps per request (default ${DEFAULT_RUN_CONFIG.maxSteps})`)
     .option("--out <dir>", "run folder (default runs/<time>)")
     .option("--resume", "continue the run in --out after an interruption")
-    .option("--config <file>", "settings file (default ./toolsim.config.yaml when present)")
-    .action(async (opts: GenerateOptions) => {
+    .option("--config <file>", "settings file (default ./toolsim.config.yaml when present)");
+  return addLlmOptions(cmd).action(async (opts: GenerateOptions) => {
       const config = await resolveConfig(opts, io);
       if (opts.resume && !opts.out && !config.out) throw new UsageError("--resume needs --out DIR: the run folder to continue");
       const paths = config.toolsets.length > 0 ? config.toolsets : [bundledToolsetsDir()];
@@ -110,7 +118,17 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
       for (const p of problems) io.err(`toolsim: skipped: ${formatProblem(p)}\n`);
       if (toolsets.length === 0) throw new UserError(`no toolset could be loaded from ${paths.join(", ")}`);
       const out = config.out ?? timestampFolder(new Date());
+      let llm: LlmAgents | undefined;
+      if (config.llm) {
+        llm = await createLlmAgents(llmRunOptions(config.llm, out, config.seed, opts.replay));
+        io.err(`toolsim: models: ${Object.entries(llm.describe).map(([role, m]) => `${role} ${m}`).join(", ")}${opts.replay ? ` (replaying ${opts.replay})` : ""}\n`);
+      }
+      const budget = config.llm && (config.llm.maxCost !== undefined || config.llm.maxCalls !== undefined)
+        ? { ...(config.llm.maxCost !== undefined ? { maxCost: config.llm.maxCost } : {}), ...(config.llm.maxCalls !== undefined ? { maxCalls: config.llm.maxCalls } : {}) }
+        : undefined;
       const sim = createSimulation({
+        ...(llm ? { agents: llm.factory, config: { llm: config.llm } } : {}),
+        ...(budget ? { budget } : {}),
         toolsets,
         episodes: config.episodes,
         seed: config.seed,
@@ -138,7 +156,10 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
         const s = result.summary;
         progress.finish({ done: s.episodes, total: config.episodes, accepted: s.accepted, errors: s.errors });
         io.out(formatSummary(s, out));
-        if (result.interrupted) {
+        if (result.interrupted && result.stopReason === "budget") {
+          io.out(`budget reached after ${s.episodes} of ${config.episodes} episodes (${s.llm.calls} model calls, $${s.llm.cost.toFixed(4)}); raise --max-cost/--max-calls and continue with:\n  npx toolsim generate --resume --out ${out}\n`);
+          setExit(3);
+        } else if (result.interrupted) {
           io.out(`interrupted after ${s.episodes} of ${config.episodes} episodes; continue with:\n  npx toolsim generate --resume --out ${out}\n`);
           setExit(130);
         } else {
@@ -150,6 +171,7 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
         throw e;
       } finally {
         process.off("SIGINT", onSigint);
+        llm?.close();
       }
     });
 }

@@ -219,7 +219,17 @@ describe("run summary", () => {
       // Accepted episodes 1, 2 and 6 call GET /books and GET /books/{id}; the run declares 4 operations.
       operations: { books: { covered: 2, total: 4, calls: 13 } },
       levels: { call: { episodes: 4, accepted: 2 }, plan: { episodes: 3, accepted: 2 }, retrieve: { episodes: 3, accepted: 2 } },
-      llm: { calls: 9, cached: 3, errors: 0, promptTokens: 900, completionTokens: 180 },
+      llm: {
+        calls: 9,
+        cached: 3,
+        errors: 0,
+        promptTokens: 900,
+        completionTokens: 180,
+        cost: 0.0009,
+        byRole: { assistant: { calls: 9, errors: 0, promptTokens: 900, completionTokens: 180, cost: 0.0009 } },
+        perEpisode: { calls: 0.9, tokens: 108, cost: 0.00009 },
+        perAccepted: { calls: 1.5, tokens: 180, cost: 0.00015 },
+      },
       // Episode i starts at i s and its events are 7 ms apart: 67 + 29 = 96 gaps of 7 ms in total.
       time: { firstAt: "2025-01-01T00:00:00.000Z", lastAt: "2025-01-01T00:00:09.056Z", wallSeconds: 9.056, episodeSeconds: 0.672, episodesPerSecond: 1.1 },
     });
