@@ -363,6 +363,8 @@ export class LenientReader {
       if (raw.startsWith("+") || raw.startsWith(".") || raw.endsWith(".")) this.note("read a loose number");
       return Number(raw);
     }
+    const next = /\s["']?([A-Za-z_][\w.\-]*)["']?\s*(?:=|:(?!\/\/))/.exec(raw);
+    if (next) this.fail(`a ',' seems to be missing before ${JSON.stringify(next[1])} (or quote the text ${JSON.stringify(raw.slice(0, 30))})`, start + next.index + 1);
     this.note("quoted unquoted text");
     return raw;
   }

@@ -262,8 +262,19 @@ function schemaType(schema: Json): string | undefined {
   return undefined;
 }
 
-/** The first non-null alternative of a union schema, merged with its own keywords. */
+const EFFECTIVE = new WeakMap<Json, Json>();
+
+/** The first non-null alternative of a union schema, merged with its own keywords (one object per schema: read-only). */
 function effectiveSchema(schema: Json): Json {
+  let out = EFFECTIVE.get(schema);
+  if (!out) {
+    out = computeEffectiveSchema(schema);
+    EFFECTIVE.set(schema, out);
+  }
+  return out;
+}
+
+function computeEffectiveSchema(schema: Json): Json {
   for (const key of ["anyOf", "oneOf"]) {
     const list = schema[key];
     if (Array.isArray(list)) {
@@ -348,18 +359,77 @@ function leafParams(schema: Json, path: string[] = [], depth = 0): Param[] {
 const ID_NAME = /(?:^|[a-z0-9_-])(?:id|ids|Id|Ids|ID|_id|uuid|key)$|^id$/;
 
 function isIdParam(p: Param): boolean {
+  return paramTraits(p).isId;
+}
+
+function computeIsId(p: Param): boolean {
   if (schemaType(p.schema) === "object" || schemaType(p.schema) === "array") return false;
   return ID_NAME.test(p.name) || /\bidentifier\b/i.test(p.description);
 }
 
-/** The resource an id names: `bookId` -> `book`; a bare `id` borrows the tool's resource word. */
-function idResource(p: Param, toolName: string): string[] {
-  const words = tokenize(p.name).map((w) => w.toLowerCase()).filter((w) => w !== "id" && w !== "ids" && w !== "uuid" && w !== "key");
-  if (words.length > 0) return words.map(stem);
-  return tokenize(toolName)
-    .map((w) => w.toLowerCase())
-    .filter((w) => !STOP_WORDS.has(w) && !SYNONYM.has(stem(w)) && w !== "by" && w !== "id")
-    .map(stem);
+/** The resource an id names: `bookId` -> `book`; a bare `id` borrows the tool's resource word (shared list: do not change it). */
+function idResource(p: Param, toolName: string): readonly string[] {
+  const t = paramTraits(p);
+  if (t.idResource.length > 0) return t.idResource;
+  return TOOL_RESOURCES.getOrCompute(toolName, (name) =>
+    lowerTokens(name)
+      .filter((w) => !STOP_WORDS.has(w) && !SYNONYM.has(stem(w)) && w !== "by" && w !== "id")
+      .map(stem),
+  );
+}
+
+const TOOL_RESOURCES = new Memo<string, readonly string[]>(1024);
+
+/** What slot filling reads of a parameter, computed once per parameter object (parameters are read-only). */
+interface ParamTraits {
+  /** The lowercase words of the name. */
+  words: readonly string[];
+  /** {@link normalizeKey} of the name. */
+  key: string;
+  /** The name's path, joined. */
+  pathKey: string;
+  isId: boolean;
+  /** The id's resource words from the name (empty: the tool's name says it). */
+  idResource: readonly string[];
+  /** The cue rules that apply, each with its words-before expression compiled. */
+  cues: ReadonlyArray<{ kinds: readonly SpanKind[]; before: RegExp }>;
+  kinds?: SpanKind[];
+  anchors?: string[];
+  specificity?: number;
+}
+
+const PARAM_TRAITS = new WeakMap<Param, ParamTraits>();
+
+function paramTraits(p: Param): ParamTraits {
+  let t = PARAM_TRAITS.get(p);
+  if (!t) {
+    const words = lowerTokens(p.name);
+    const key = normalizeKey(p.name);
+    const resource = words.filter((w) => w !== "id" && w !== "ids" && w !== "uuid" && w !== "key");
+    t = {
+      words,
+      key,
+      pathKey: p.path.join("\u0000"),
+      isId: computeIsId(p),
+      idResource: resource.map(stem),
+      cues: CUES.filter((cue) => cue.test.test(key) || words.some((w) => cue.test.test(w))).map((cue) => ({ kinds: cue.kinds, before: cueBefore(cue.before) })),
+    };
+    PARAM_TRAITS.set(p, t);
+  }
+  return t;
+}
+
+const CUE_BEFORE = new Map<string, RegExp>();
+
+/** `\b(?:in|at|near)\s+(?:the\s+)?$`: one of the cue words just before a value (one expression per cue list). */
+function cueBefore(words: readonly string[]): RegExp {
+  const key = words.join("|");
+  let re = CUE_BEFORE.get(key);
+  if (!re) {
+    re = new RegExp(`\\b(?:${key})\\s+(?:the\\s+)?$`);
+    CUE_BEFORE.set(key, re);
+  }
+  return re;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -715,13 +785,18 @@ function matchEnum(values: readonly unknown[], text: string): unknown {
   return undefined;
 }
 
+const PATTERNS = new Memo<string, RegExp | null>(1024);
+
 function testPattern(pattern: unknown, value: string): boolean {
   if (typeof pattern !== "string") return true;
-  try {
-    return new RegExp(pattern, "u").test(value);
-  } catch {
-    return true;
-  }
+  const re = PATTERNS.getOrCompute(pattern, (source) => {
+    try {
+      return new RegExp(source, "u");
+    } catch {
+      return null;
+    }
+  });
+  return re === null ? true : re.test(value);
 }
 
 /** A value coerced to a schema, or undefined when it cannot be one. */
@@ -775,15 +850,10 @@ function coerce(raw: string | number | boolean, schema: Json): unknown {
 }
 
 /** The kinds of text value a parameter accepts, best first. */
-const KINDS = new WeakMap<Json, SpanKind[]>();
-
 function acceptedKinds(p: Param): SpanKind[] {
-  let k = KINDS.get(p.schema);
-  if (!k || (k as SpanKind[] & { forName?: string }).forName !== p.name) {
-    k = Object.assign(computeKinds(p), { forName: p.name });
-    KINDS.set(p.schema, k);
-  }
-  return k;
+  const t = paramTraits(p);
+  t.kinds ??= computeKinds(p);
+  return t.kinds;
 }
 
 function computeKinds(p: Param): SpanKind[] {
@@ -1117,17 +1187,10 @@ function spanKey(src: Source, span: { start: number }): string {
 }
 
 /** Words that name the parameter in text: its plain words, its name, and nouns of its description. */
-const ANCHORS = new Map<string, string[]>();
-
 function anchorsOf(p: Param): string[] {
-  const key = `${p.name}\u0000${p.description}`;
-  let a = ANCHORS.get(key);
-  if (!a) {
-    a = computeAnchors(p);
-    if (ANCHORS.size > 5000) ANCHORS.clear();
-    ANCHORS.set(key, a);
-  }
-  return a;
+  const t = paramTraits(p);
+  t.anchors ??= computeAnchors(p);
+  return t.anchors;
 }
 
 function computeAnchors(p: Param): string[] {
@@ -1260,8 +1323,9 @@ function anchoredValue(p: Param, src: Source, st: FillState): { value: unknown; 
 
 /** A value signalled by a cue word before it ("in Paris", "by Maren Sollberg", "under $25", "from USD to EUR"). */
 function cuedValue(p: Param, src: Source, st: FillState): { value: unknown; span: Span } | undefined {
-  const key = normalizeKey(p.name);
-  const words = tokenize(p.name).map((w) => w.toLowerCase());
+  const traits = paramTraits(p);
+  const key = traits.key;
+  const words = traits.words;
   const type = schemaType(p.schema);
   if ((type === "number" || type === "integer") && /year/.test(key)) {
     for (const span of src.facts.spans) {
@@ -1305,12 +1369,11 @@ function cuedValue(p: Param, src: Source, st: FillState): { value: unknown; span
       if (v !== undefined) return { value: v, span };
     }
   }
-  for (const cue of CUES) {
-    if (!cue.test.test(key) && !words.some((w) => cue.test.test(w))) continue;
+  for (const cue of traits.cues) {
     for (const span of src.facts.spans) {
       if (!cue.kinds.includes(span.kind) || st.used.has(spanKey(src, span))) continue;
       const before = src.facts.lower.slice(Math.max(0, span.start - 12), span.start);
-      if (!cue.before.some((w) => new RegExp(`\\b${w}\\s+(?:the\\s+)?$`).test(before))) continue;
+      if (!cue.before.test(before)) continue;
       const v = coerce(span.value, p.schema);
       if (v !== undefined) return { value: v, span };
     }
@@ -1552,7 +1615,7 @@ function computeFill(input: FillInput): FillOutcome {
   const containers: Array<{ p: Param; array: boolean; depth: number }> = [];
   const collect = (params: Param[], depth: number, parentRequired: boolean): void => {
     for (const p of params) {
-      const q = { ...p, required: p.required && parentRequired };
+      const q = p.required && !parentRequired ? optionalCopy(p) : p;
       const type = schemaType(p.schema);
       if (type === "object" && depth < 2) {
         containers.push({ p: q, array: false, depth });
@@ -1586,12 +1649,16 @@ function computeFill(input: FillInput): FillOutcome {
     }
   }
   // Assemble nested values; a container counts when all its required leaves are there.
-  const valueAt = (path: string[]): unknown => leaves.find((l) => l.p.path.join("\u0000") === path.join("\u0000"))?.value;
+  const leafAt = new Map<string, Leaf>();
+  for (const l of leaves) if (!leafAt.has(paramTraits(l.p).pathKey)) leafAt.set(paramTraits(l.p).pathKey, l);
+  const containerAt = new Map<string, (typeof containers)[number]>();
+  for (const c of containers) if (!containerAt.has(paramTraits(c.p).pathKey)) containerAt.set(paramTraits(c.p).pathKey, c);
+  const valueAt = (p: Param): unknown => leafAt.get(paramTraits(p).pathKey)?.value;
   const build = (params: Param[], depth: number): { args: Json; missing: Param[] } => {
     const args: Json = {};
     const missing: Param[] = [];
     for (const p of params) {
-      const container = containers.find((c) => c.p.path.join("\u0000") === p.path.join("\u0000"));
+      const container = containerAt.get(paramTraits(p).pathKey);
       if (container) {
         const schema = container.array ? effectiveSchema(p.schema["items"] as Json) : p.schema;
         const sub = build(paramsOf(schema, p.path), depth + 1);
@@ -1600,9 +1667,9 @@ function computeFill(input: FillInput): FillOutcome {
         else if (required) missing.push(...(sub.missing.length > 0 ? sub.missing : [container.p]));
         continue;
       }
-      const leaf = leaves.find((l) => l.p.path.join("\u0000") === p.path.join("\u0000"));
+      const leaf = leafAt.get(paramTraits(p).pathKey);
       if (!leaf) continue;
-      const v = valueAt(p.path);
+      const v = valueAt(p);
       if (v !== undefined) args[p.name] = v;
       else if (leaf.p.required) missing.push(leaf.p);
     }
@@ -1612,7 +1679,25 @@ function computeFill(input: FillInput): FillOutcome {
   return { args, missing, notes, fromText, used: st.used };
 }
 
+const OPTIONAL_COPIES = new WeakMap<Param, Param>();
+
+/** A required parameter under an optional parent: the same parameter, not required (one copy per parameter). */
+function optionalCopy(p: Param): Param {
+  let q = OPTIONAL_COPIES.get(p);
+  if (!q) {
+    q = { ...p, required: false };
+    OPTIONAL_COPIES.set(p, q);
+  }
+  return q;
+}
+
 function specificity(p: Param): number {
+  const t = paramTraits(p);
+  t.specificity ??= computeSpecificity(p);
+  return t.specificity;
+}
+
+function computeSpecificity(p: Param): number {
   const kinds = acceptedKinds(p);
   let s = 0;
   if (enumOf(p.schema)) s += 6;
@@ -1634,10 +1719,13 @@ function valueFor(p: Param, sources: Source[], st: FillState, input: FillInput, 
     const full = "kind" in span ? extendList(p, src, st, span as Span, value) : value;
     return { value: full, note: `${p.path.join(".")} ${how}`, fromText: true };
   };
-  const replies = sources.filter((src) => src.index >= 1 && src.index <= input.request.replies.length);
-  const answering = replies.filter((src) => input.request.replies[src.index - 1]?.question.toLowerCase().includes(p.phrase.toLowerCase()));
   const kinds = acceptedKinds(p);
   if (stage === "named") {
+    const phrase = p.phrase.toLowerCase();
+    const answering =
+      input.request.replies.length === 0
+        ? []
+        : sources.filter((src) => src.index >= 1 && src.index <= input.request.replies.length && input.request.replies[src.index - 1]?.question.toLowerCase().includes(phrase));
     // 1. Replies to a question that asked for this value.
     for (const src of [...answering].reverse()) {
       // "Just take the first result": the value is in an earlier observation.

@@ -152,7 +152,8 @@ export function contentHash(text: string | Uint8Array): string {
   return `sha256:${createHash("sha256").update(text).digest("hex")}`;
 }
 
-const SECRET_KEY = /(api[-_]?key|secret|token|password|passwd|authorization|credential|bearer)/i;
+// Key names that hold secrets (`maxTokens` and `promptTokens` are counts, not secrets).
+const SECRET_KEY = /(api[-_]?key|secret|(^|[-_])token$|^token|access[-_]?token|auth[-_]?token|password|passwd|authorization|credential|bearer)/i;
 
 /** A copy of a value with the values of secret-looking keys replaced by `[redacted]`. */
 export function redactSecrets(value: unknown): unknown {
@@ -356,7 +357,8 @@ export class RunStore {
    * that do not change the content, such as the concurrency, may differ).
    */
   static async create(dir: string, info: RunInfo, options: RunStoreOptions = {}): Promise<RunStore> {
-    const entries = existsSync(dir) ? readdirSync(dir) : [];
+    // An empty cassette opened for this run before the store is not content of an earlier run.
+    const entries = (existsSync(dir) ? readdirSync(dir) : []).filter((f) => !(f === "cassette.jsonl" && statSync(join(dir, f)).size === 0));
     const runInfo = { ...info, config: redactSecrets(info.config) as Record<string, unknown> };
     if (entries.length > 0) {
       if (!options.resume) {

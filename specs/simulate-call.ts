@@ -1,7 +1,7 @@
 import type { Catalog } from "./catalog.js";
 import type { Responder, ResponderAnswer, ResponseContext } from "./responder.js";
 import { ResourceStore } from "./resource-store.js";
-import { schemaResponder } from "./schema-responder.js";
+import { schemaResponder, validatedBody } from "./schema-responder.js";
 import { deriveSeed } from "./seed.js";
 import { stableStringify } from "./stable-stringify.js";
 import { stateResponder } from "./state-responder.js";
@@ -24,11 +24,15 @@ export interface SimulationStages {
   check: (ctx: ResponseContext, answer: ResponderAnswer) => ToolResult["responseErrors"];
 }
 
+/** The default check: the answer's status and body against the operation (a body the schema responder validated as it made it is not validated twice). */
+const checkAnswer: SimulationStages["check"] = (ctx, answer) =>
+  validateResponse(ctx.catalog, ctx.call.tool, answer.status, answer.body, answer.contentType, validatedBody(answer));
+
 /** The default stages: ajv validation, state then schema responders, response validation. */
 export const defaultStages: SimulationStages = {
   validate: (catalog, call) => validateCall(catalog, call.name, call.arguments),
   responders: [stateResponder, schemaResponder],
-  check: (ctx, answer) => validateResponse(ctx.catalog, ctx.call.tool, answer.status, answer.body, answer.contentType),
+  check: checkAnswer,
 };
 
 /** Options of one simulated call. */
@@ -46,7 +50,7 @@ export interface SimulateOptions {
 
 /** Routes, validates and answers one tool call against a catalog; bad calls get problem details, never a throw. */
 export async function simulateCall(catalog: Catalog, call: ToolCall, options: SimulateOptions = {}): Promise<ToolResult> {
-  const stages = { ...defaultStages, ...options.stages };
+  const stages = options.stages === undefined ? defaultStages : { ...defaultStages, ...options.stages };
   const checked = stages.validate(catalog, call);
   if (!checked.ok) {
     return {

@@ -96,6 +96,15 @@ async function resolveConfig(opts: GenerateOptions, io: CliIO): Promise<RunConfi
   return config;
 }
 
+/**
+ * The model settings that determine a run's content (recorded in run.json, compared on resume). Budgets,
+ * rate limits, timeouts and retries only change how the run goes, so a resumed run may change them.
+ */
+function contentSettings(settings: LlmSettings): LlmSettings {
+  const { maxCost: _cost, maxCalls: _calls, llmConcurrency: _conc, rpm: _rpm, timeoutMs: _timeout, retries: _retries, ...content } = settings;
+  return content;
+}
+
 /** `toolsim generate`: runs a simulation and writes a run folder. */
 export function generateCommand(io: CliIO, setExit: (code: number) => void): Command {
   const cmd = new Command("generate")
@@ -127,7 +136,7 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
         ? { ...(config.llm.maxCost !== undefined ? { maxCost: config.llm.maxCost } : {}), ...(config.llm.maxCalls !== undefined ? { maxCalls: config.llm.maxCalls } : {}) }
         : undefined;
       const sim = createSimulation({
-        ...(llm ? { agents: llm.factory, config: { llm: config.llm } } : {}),
+        ...(llm ? { agents: llm.factory, config: { llm: contentSettings(config.llm ?? {}) } } : {}),
         ...(budget ? { budget } : {}),
         toolsets,
         episodes: config.episodes,

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { createRequire } from "node:module";
 import { processIO, UsageError, UserError, type CliIO } from "./cli-io.js";
+import { doctorCommand } from "./doctor-command.js";
 import { generateCommand } from "./generate-command.js";
 import { runsCommand } from "./runs-command.js";
 import { callCommand, specCommand } from "./spec-commands.js";
@@ -39,6 +40,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     .exitOverride();
   program.addCommand(generateCommand(io, setExit));
   program.addCommand(runsCommand(io));
+  program.addCommand(doctorCommand(io, setExit));
   program.addCommand(specCommand(io, setExit));
   program.addCommand(callCommand(io, setExit));
   const hint = "(run with --help for usage)";

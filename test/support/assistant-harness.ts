@@ -1,4 +1,3 @@
-import type { BaseMessage } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
 import type { Plan } from "../../agents/plan.js";
 import type { AssistantAgent, EpisodeTranscript, Tester, UserAgent, UserTurn } from "../../agents/roles.js";
@@ -92,5 +91,3 @@ export function lastUserText(request: ReceivedRequest | undefined): string {
   const user = sentMessages(request).filter(([role]) => role === "user");
   return user[user.length - 1]?.[1] ?? "";
 }
-
-export type { BaseMessage };

@@ -1,0 +1,173 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../simulator/cli/main.js";
+import type { CliIO } from "../../simulator/cli/cli-io.js";
+import { startOpenAIServer, type OpenAIServer, type ReceivedRequest, type ScriptedReply } from "../support/openai-server.js";
+
+const SECRET = "sk-test-SECRET-0123456789abcdef";
+const TOOLSETS = ["toolsets/bundled/holidays.yaml", "toolsets/bundled/weather.yaml"];
+
+function capture(): CliIO & { stdout: string; stderr: string } {
+  const io = { stdout: "", stderr: "", isTTY: false, out: (t: string) => void (io.stdout += t), err: (t: string) => void (io.stderr += t) };
+  return io;
+}
+
+function systemText(req: ReceivedRequest): string {
+  const messages = (req.body["messages"] ?? []) as { role: string; content: unknown }[];
+  const first = messages[0];
+  return first && typeof first.content === "string" ? first.content : "";
+}
+
+/** A plausible OpenAI-compatible model for every role, told apart by their prompts. */
+function roleScript(req: ReceivedRequest): ScriptedReply {
+  const sys = systemText(req);
+  const messages = (req.body["messages"] ?? []) as { role: string; content: unknown }[];
+  const last = messages[messages.length - 1];
+  if (sys.startsWith("You simulate one operation")) return { kind: "text", content: '{"status": 200, "body": {"note": "simulated"}}' };
+  if (sys.startsWith("You review a dialogue")) return { kind: "text", content: '{"solvable": true, "process_correct": true, "response_correct": true, "verdict": "pass", "reason": "fine"}' };
+  if (sys.startsWith("You play the user in a conversation")) return { kind: "text", content: "Sure, use what I said." };
+  if (sys.startsWith("You play a user")) return { kind: "text", content: "1. Could you look that up for me please?" };
+  const tools = req.body["tools"] as { function: { name: string } }[] | undefined;
+  if (tools && tools.length > 0) {
+    if (last?.role === "tool") return { kind: "text", content: "Here is what the service returned." };
+    return { kind: "tool-calls", calls: [{ name: tools[0]!.function.name, arguments: "{}" }] };
+  }
+  return { kind: "text", content: "OK." };
+}
+
+function normalizedJournal(dir: string): string[] {
+  return readFileSync(join(dir, "events.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => {
+      const e = JSON.parse(line) as Record<string, unknown>;
+      delete e["at"];
+      if (e["type"] === "llm.call") delete e["durationMs"];
+      return JSON.stringify(e);
+    });
+}
+
+function filesContaining(dir: string, needle: string): string[] {
+  return readdirSync(dir).filter((f) => readFileSync(join(dir, f), "utf8").includes(needle));
+}
+
+describe("generate with LLM agents in all four roles (real ChatOpenAI, local OpenAI-protocol server)", () => {
+  let server: OpenAIServer;
+  const dirs: string[] = [];
+  const tmp = (): string => {
+    const d = mkdtempSync(join(tmpdir(), "toolsim-llm-"));
+    dirs.push(d);
+    return d;
+  };
+  const savedKey = process.env["OPENAI_API_KEY"];
+
+  beforeAll(async () => {
+    server = await startOpenAIServer(roleScript);
+  });
+  afterAll(async () => {
+    await server.close();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  afterEach(() => {
+    if (savedKey === undefined) delete process.env["OPENAI_API_KEY"];
+    else process.env["OPENAI_API_KEY"] = savedKey;
+  });
+
+  it("records a run, never writes the key, and replays it with no endpoint into the same journal", async () => {
+    process.env["OPENAI_API_KEY"] = SECRET;
+    const a = join(tmp(), "run");
+    const common = ["generate", "--toolsets", ...TOOLSETS, "--episodes", "4", "--seed", "3", "--model", "openai:test-model", "--base-url", server.baseURL];
+    const io = capture();
+    const code = await main([...common, "--out", a], io);
+    expect(io.stderr).not.toContain("internal error");
+    expect(code).toBe(0);
+    const summary = JSON.parse(readFileSync(join(a, "summary.json"), "utf8")) as {
+      episodes: number;
+      llm: { calls: number; byRole: Record<string, { calls: number }>; promptTokens: number };
+    };
+    expect(summary.episodes).toBe(4);
+    expect(Object.keys(summary.llm.byRole).sort()).toEqual(["assistant", "executor", "tester", "user"]);
+    expect(summary.llm.calls).toBeGreaterThan(8);
+    expect(summary.llm.promptTokens).toBeGreaterThan(0);
+    expect(readFileSync(join(a, "cassette.jsonl"), "utf8").trim().split("\n").length).toBe(summary.llm.calls);
+    expect(filesContaining(a, SECRET)).toEqual([]);
+    // The server saw the key: the requests were really authorised with it.
+    expect(server.requests.some((r) => r.headers["authorization"] === `Bearer ${SECRET}`)).toBe(true);
+
+    delete process.env["OPENAI_API_KEY"];
+    const before = server.requests.length;
+    const b = join(tmp(), "replay");
+    const replayIO = capture();
+    const replayCode = await main([...common, "--replay", a, "--out", b], replayIO);
+    expect(replayIO.stderr).not.toContain("internal error");
+    expect(replayCode).toBe(0);
+    expect(server.requests.length).toBe(before);
+    expect(normalizedJournal(b)).toEqual(normalizedJournal(a));
+    expect(readFileSync(join(b, "corpus.jsonl"), "utf8")).toBe(readFileSync(join(a, "corpus.jsonl"), "utf8"));
+  });
+
+  it("survives 429s, 500s, hangs and garbage: retries, then ends only the affected episodes", async () => {
+    process.env["OPENAI_API_KEY"] = SECRET;
+    let n = 0;
+    const flaky = await startOpenAIServer((req) => {
+      n++;
+      if (n === 1) return { kind: "status", status: 429, headers: { "retry-after": "0" } };
+      if (n === 2) return { kind: "status", status: 500 };
+      if (n === 3) return { kind: "hang" };
+      return roleScript(req);
+    });
+    try {
+      const dir = join(tmp(), "flaky");
+      const io = capture();
+      const code = await main(
+        ["generate", "--toolsets", TOOLSETS[0]!, "--episodes", "2", "--model", "openai:test-model", "--base-url", flaky.baseURL, "--timeout", "400", "--retries", "4", "--out", dir],
+        io,
+      );
+      expect(io.stderr).not.toContain("internal error");
+      expect(code).toBe(0);
+      const summary = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")) as { episodes: number; errors: number };
+      expect(summary.episodes).toBe(2);
+      expect(summary.errors).toBe(0);
+    } finally {
+      await flaky.close();
+    }
+
+    const garbage = await startOpenAIServer(() => ({ kind: "raw", status: 200, text: "{not json" }));
+    try {
+      const dir = join(tmp(), "garbage");
+      const io = capture();
+      const code = await main(
+        ["generate", "--toolsets", TOOLSETS[0]!, "--episodes", "2", "--assistant-model", "openai:test-model", "--base-url", garbage.baseURL, "--retries", "1", "--out", dir],
+        io,
+      );
+      expect(io.stderr).not.toContain("internal error");
+      expect(code).toBe(0);
+      const summary = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")) as { episodes: number; errors: number; errorReasons: { reason: string }[] };
+      expect(summary.episodes).toBe(2);
+      expect(summary.errors).toBe(2);
+      expect(summary.errorReasons[0]?.reason).toMatch(/model|llm|response|json/i);
+      expect(filesContaining(dir, SECRET)).toEqual([]);
+    } finally {
+      await garbage.close();
+    }
+  });
+
+  it("stops cleanly at --max-calls and resumes", async () => {
+    process.env["OPENAI_API_KEY"] = SECRET;
+    const dir = join(tmp(), "budget");
+    const args = ["generate", "--toolsets", TOOLSETS[0]!, "--episodes", "6", "--assistant-model", "openai:test-model", "--base-url", server.baseURL, "--out", dir];
+    const io = capture();
+    const code = await main([...args, "--max-calls", "3"], io);
+    expect(code).toBe(3);
+    expect(io.stdout).toContain("budget reached");
+    const partial = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")) as { episodes: number };
+    expect(partial.episodes).toBeGreaterThan(0);
+    expect(partial.episodes).toBeLessThan(6);
+    const resumed = capture();
+    expect(await main(["generate", "--resume", "--out", dir, "--max-calls", "1000"], resumed)).toBe(0);
+    const done = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")) as { episodes: number };
+    expect(done.episodes).toBe(6);
+  });
+});
