@@ -52,7 +52,7 @@ export type AssistantStep = (dialogue: readonly DialogueMessage[], tools: readon
 
 /**
  * Where a node stands: `pending` (sent to the loop, waiting for its results), `open` (results in, the
- * branch goes on), `succeeded` (a final answer), `failed` (abandoned; `reason` says why).
+ * branch goes on), `succeeded` (on the path to the final answer), `failed` (abandoned; `reason` says why).
  */
 export type DfsdtNodeStatus = "pending" | "open" | "succeeded" | "failed";
 
@@ -354,7 +354,7 @@ export class DfsdtAssistant implements AssistantAgent {
       node.turn = out;
       node.emitted = true;
       if (out.kind === "final") {
-        node.status = "succeeded";
+        for (const n of pathTo(tree, node)) n.status = "succeeded";
         tree.outcome = "succeeded";
       }
       ep.pending = { tree, node };

@@ -481,13 +481,42 @@ class ToolIndex {
   }
 
   private readonly scoreMemo = new Memo<string, ReadonlyMap<number, number>>(128);
+  private readonly termMemo = new Memo<string, ReadonlyMap<number, number>>(2048);
 
-  /** BM25 score per tool index for a text (tools that do not match are absent); shared: do not change it. */
+  /**
+   * BM25 score per tool index for a text (tools that do not match are absent); shared: do not change it.
+   * The same scores as `search(rewritePhrasal(text))` with the index's options (OR over the query's terms:
+   * the sum of each term's score, times the number of distinct terms that matched), computed from each
+   * term's scores, which are remembered: the words of requests repeat, their combinations do not.
+   */
   scores(text: string): ReadonlyMap<number, number> {
     if (text.trim() === "") return EMPTY_SCORES;
     return this.scoreMemo.getOrCompute(text, (t) => {
+      const terms = tokenize(rewritePhrasal(t))
+        .flatMap((term) => processTerm(term))
+        .filter((term): term is string => !!term);
+      const acc = new Map<number, { score: number; terms: string[] }>();
+      for (const term of terms) {
+        for (const [id, score] of this.termScores(term)) {
+          const hit = acc.get(id);
+          if (!hit) acc.set(id, { score, terms: [term] });
+          else {
+            hit.score = hit.score + score;
+            if (!hit.terms.includes(term)) hit.terms.push(term);
+          }
+        }
+      }
       const out = new Map<number, number>();
-      for (const r of this.search.search(rewritePhrasal(t))) out.set(r.id as number, r.score);
+      for (const [id, { score, terms: matched }] of acc) out.set(id, score * (matched.length || 1));
+      return out;
+    });
+  }
+
+  /** The score of each tool for one processed query term (its exact, prefix and fuzzy matches). */
+  private termScores(term: string): ReadonlyMap<number, number> {
+    return this.termMemo.getOrCompute(term, (t) => {
+      const out = new Map<number, number>();
+      for (const r of this.search.search(t, { tokenize: (s) => [s], processTerm: (x) => x })) out.set(r.id as number, r.score);
       return out;
     });
   }

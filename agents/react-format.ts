@@ -159,15 +159,17 @@ function kindOf(label: string): LabelKind {
   return "question";
 }
 
-/** Whether a label found at `index` counts: at a line start always; mid-line only when capitalized and core. */
+/**
+ * Whether a label found at `index` counts: at a line start (after markdown) always; mid-line (one-line
+ * outputs such as `Thought: ... Action: x Action Input: {...}`) only capitalized, after white space, and
+ * not for Observation or Question.
+ */
 function acceptLabel(text: string, index: number, label: string, kind: LabelKind): boolean {
   const lineStart = text.lastIndexOf("\n", index - 1) + 1;
   const before = text.slice(lineStart, index);
   if (/^[\s>*#_`\-\d.)]*$/.test(before)) return true;
   if (kind === "observation" || kind === "question") return false;
-  if (!/^[A-Z]/.test(label)) return false;
-  // Mid-line: after a sentence end or a closing bracket, as in one-line outputs "Thought: ... Action: x".
-  return /[.!?:;)\]}"'`]\s*$|\s{2,}$|^\s*$/.test(before) || /\s$/.test(before);
+  return /^[A-Z]/.test(label) && /\s$/.test(before);
 }
 
 /** The end of a JSON value (or code fence) starting at `from`, by bracket matching; undefined when unbalanced. */
@@ -201,8 +203,8 @@ function jsonEnd(text: string, from: number): number | undefined {
 
 function segmentsOf(text: string): { segments: Segment[]; lead: string } {
   const matches = [...text.matchAll(LABEL)]
-    .map((m) => ({ index: m.index, length: m[0].length, label: m[1] ?? "", kind: kindOf(m[1] ?? "") }))
-    .filter((m) => acceptLabel(text, m.index, m.label, m.kind));
+    .map((m) => ({ index: m.index, length: m[0].length, label: m[1] ?? "", kind: kindOf(m[1] ?? ""), at: m.index + m[0].search(/[A-Za-z]/) }))
+    .filter((m) => acceptLabel(text, m.at, m.label, m.kind));
   const segments: Segment[] = [];
   let skipUntil = 0;
   for (let i = 0; i < matches.length; i++) {

@@ -26,6 +26,8 @@ export interface GeneratorHost {
   readonly flavor: SchemaFlavor;
   /** The node at a pointer of the document. */
   nodeAt(pointer: string): unknown;
+  /** Whether a value is valid for the schema at a pointer (false when that schema does not compile). */
+  validAt(pointer: string, value: unknown): boolean;
   /** How much crossing a `$ref` to a target adds to the ref level (0 or 1). */
   levelStep(target: string): number;
   /** The values a node may take as they are: its valid examples, else its valid, non-zero default. */
@@ -83,8 +85,8 @@ const NO_NAMES: Names = {};
 /** Keywords the compiled generators do not handle: nodes with them go to the general generator. */
 const GENERAL_ONLY = new Set([
   "not", "if", "then", "else", "patternProperties", "dependentSchemas", "dependentRequired", "propertyNames",
-  "contains", "minContains", "maxContains", "prefixItems", "additionalItems", "uniqueItems", "minProperties",
-  "maxProperties", "unevaluatedProperties", "unevaluatedItems", "dependencies",
+  "contains", "minContains", "maxContains", "prefixItems", "additionalItems", "unevaluatedProperties",
+  "unevaluatedItems", "dependencies",
 ]);
 
 /** Formats whose values ajv checks: a string of such a format needs a generator that knows it. */
@@ -202,7 +204,9 @@ export class CompiledGenerators {
 
     const ref = node["$ref"];
     if (ref !== undefined) {
-      if (generative > 1 || typeof ref !== "string" || !ref.startsWith("#")) return this.toGeneral(pointer, level, names);
+      // Beside a `$ref`, only a `type` (which the target states anyway) is left to the final validation.
+      const extra = generative - 1 - (node["type"] !== undefined ? 1 : 0);
+      if (extra > 0 || typeof ref !== "string" || !ref.startsWith("#")) return this.toGeneral(pointer, level, names);
       return this.refTo(ref, level, names);
     }
     if (node["allOf"] !== undefined) return this.allOf(node, pointer, level, names, depth, generative);
@@ -314,12 +318,32 @@ export class CompiledGenerators {
         hi = Math.max(lo, Math.min(max, 2));
       }
     }
+    if (node["uniqueItems"] !== true) {
+      return (run) => {
+        const count = run.int(lo, hi);
+        const out: unknown[] = [];
+        for (let i = 0; i < count; i++) {
+          const v = item(run);
+          if (v !== undefined) out.push(v);
+        }
+        return out;
+      };
+    }
+    // Unique items: a repeated item is drawn again (a few times), else left out.
     return (run) => {
       const count = run.int(lo, hi);
       const out: unknown[] = [];
+      const seen = new Set<string>();
       for (let i = 0; i < count; i++) {
-        const v = item(run);
-        if (v !== undefined) out.push(v);
+        for (let t = 0; t < 4; t++) {
+          const v = item(run);
+          if (v === undefined) continue;
+          const key = typeof v === "object" && v !== null ? JSON.stringify(v) : `${typeof v}:${String(v)}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          out.push(v);
+          break;
+        }
       }
       return out;
     };
@@ -338,49 +362,113 @@ export class CompiledGenerators {
       if (Array.isArray(list)) for (const r of list) if (typeof r === "string") required.add(r);
     }
     const hidden = this.host.flavor === "request" ? "readOnly" : "writeOnly";
-    const fields: Array<{ key: string; required: boolean; gen: Generator }> = [];
-    const seen = new Set<string>();
+    // Every definition of each property, over the parts, in order of first appearance.
+    const definitions = new Map<string, Array<{ sub: unknown; at: string; level: number }>>();
     for (const part of parts) {
       const props = part.node["properties"];
       if (props === undefined) continue;
       if (!isObject(props)) return this.toGeneral(pointer, level, names);
-      const keepOptional = part.level < REQUIRED_ONLY_LEVEL;
-      let nested = 0;
       for (const key of Object.keys(props)) {
-        if (seen.has(key) || key === "__proto__") return this.toGeneral(pointer, level, names);
-        seen.add(key);
-        const sub = props[key];
-        const isRequired = required.has(key);
-        if (!isRequired) {
-          if (!keepOptional) continue;
-          if (isObject(sub) && sub[hidden] === true) continue;
-          // Below the top, only the first few optional nested objects and lists: bodies stay readable.
-          if (part.level >= 1 && isNested(sub) && ++nested > MAX_OPTIONAL_NESTED) continue;
+        if (key === "__proto__") return this.toGeneral(pointer, level, names);
+        let list = definitions.get(key);
+        if (!list) {
+          list = [];
+          definitions.set(key, list);
         }
-        const at = `${part.pointer}/properties${toPointer([key])}`;
-        const childNames = /^\d+$/.test(key) ? names : { name: key, ...(names.name !== undefined ? { p1: names.name } : {}), ...(names.p1 !== undefined ? { p2: names.p1 } : {}) };
-        const gen = sub === true || isBare(sub) ? this.stringLeaf({ type: "string", ...(isObject(sub) ? sub : {}) }, at, part.level, childNames) : this.compile(sub, at, part.level, childNames, depth + 1);
-        fields.push({ key, required: isRequired, gen });
+        list.push({ sub: props[key], at: `${part.pointer}/properties${toPointer([key])}`, level: part.level });
       }
     }
+    const fields: Array<{ key: string; required: boolean; gen: Generator }> = [];
+    const seen = new Set<string>(definitions.keys());
+    const nestedByLevel = new Map<number, number>();
+    for (const [key, defs] of definitions) {
+      const first = defs[0] as { sub: unknown; at: string; level: number };
+      const isRequired = required.has(key);
+      if (!isRequired) {
+        if (first.level >= REQUIRED_ONLY_LEVEL) continue;
+        if (defs.some((d) => isObject(d.sub) && d.sub[hidden] === true)) continue;
+        // Below the top, only the first few optional nested objects and lists: bodies stay readable.
+        if (first.level >= 1 && isNested(first.sub)) {
+          const nested = (nestedByLevel.get(first.level) ?? 0) + 1;
+          nestedByLevel.set(first.level, nested);
+          if (nested > MAX_OPTIONAL_NESTED) continue;
+        }
+      }
+      const childNames = /^\d+$/.test(key) ? names : { name: key, ...(names.name !== undefined ? { p1: names.name } : {}), ...(names.p1 !== undefined ? { p2: names.p1 } : {}) };
+      let gen: Generator;
+      if (defs.length === 1 || defs.every((d) => sameShape(d.sub, first.sub))) {
+        const sub = first.sub;
+        gen = sub === true || isBare(sub) ? this.stringLeaf({ type: "string", ...(isObject(sub) ? sub : {}) }, first.at, first.level, childNames) : this.compile(sub, first.at, first.level, childNames, depth + 1);
+      } else {
+        // Several parts define it differently: merged when all are plain objects, else left to the general generator.
+        const subParts: Part[] = [];
+        if (!defs.every((d) => this.objectParts(d.sub, d.at, d.level, subParts, 0))) return this.toGeneral(pointer, level, names);
+        gen = this.object(subParts, first.at, first.level, childNames, depth + 1);
+      }
+      fields.push({ key, required: isRequired, gen });
+    }
     // Required names no part describes: the additional-properties schema, else a realistic string by name.
+    const extraPart = parts.find((p) => isObject(p.node["additionalProperties"]));
+    const extraGen = (key: string): Generator => {
+      const childNames = /^\d+$/.test(key) ? names : { name: key, ...(names.name !== undefined ? { p1: names.name } : {}), ...(names.p1 !== undefined ? { p2: names.p1 } : {}) };
+      return extraPart
+        ? this.compile(extraPart.node["additionalProperties"], `${extraPart.pointer}/additionalProperties`, extraPart.level, childNames, depth + 1)
+        : this.stringLeaf({ type: "string" }, pointer, level, childNames);
+    };
     for (const key of required) {
       if (seen.has(key)) continue;
       if (key === "__proto__") return this.toGeneral(pointer, level, names);
-      const childNames = { name: key, ...(names.name !== undefined ? { p1: names.name } : {}), ...(names.p1 !== undefined ? { p2: names.p1 } : {}) };
-      const extra = parts.find((p) => isObject(p.node["additionalProperties"]));
-      const gen = extra ? this.compile(extra.node["additionalProperties"], `${extra.pointer}/additionalProperties`, extra.level, childNames, depth + 1) : this.stringLeaf({ type: "string" }, pointer, level, childNames);
-      fields.push({ key, required: true, gen });
+      fields.push({ key, required: true, gen: extraGen(key) });
     }
-    // A map (no properties, an additional-properties schema): left to the general generator.
-    if (fields.length === 0 && parts.some((p) => isObject(p.node["additionalProperties"]))) return this.toGeneral(pointer, level, names);
+    // Property counts (one part only: counts over merged parts are left to the general generator).
+    let minProperties = 0;
+    let maxProperties = Infinity;
+    for (const part of parts) {
+      const lo = part.node["minProperties"];
+      const hi = part.node["maxProperties"];
+      if (lo === undefined && hi === undefined) continue;
+      if (parts.length > 1 || (lo !== undefined && typeof lo !== "number") || (hi !== undefined && typeof hi !== "number")) return this.toGeneral(pointer, level, names);
+      if (typeof lo === "number") minProperties = lo;
+      if (typeof hi === "number") maxProperties = hi;
+    }
+    const requiredCount = fields.filter((f) => f.required).length;
+    if (requiredCount > maxProperties || minProperties > maxProperties) return this.toGeneral(pointer, level, names);
+    const open = parts.every((p) => p.node["additionalProperties"] !== false);
+    // Too few properties otherwise: every declared one, then made-up names where the object is open.
+    const everyOptional = minProperties > requiredCount;
+    const padding: Array<{ key: string; gen: Generator }> = [];
+    if (everyOptional) {
+      const declared = fields.length;
+      if (declared < minProperties) {
+        if (!open) return this.toGeneral(pointer, level, names);
+        for (let i = 1; declared + padding.length < minProperties && i < 100; i++) {
+          const key = `key${i}`;
+          if (!seen.has(key)) padding.push({ key, gen: extraGen(key) });
+        }
+      }
+    }
+    // A map (no declared properties, values by an additional-properties schema) stays empty unless counted.
     return (run) => {
       const out: Json = {};
-      const optionals = run.optionals;
+      const optionals = everyOptional ? 1 : run.optionals;
+      let count = 0;
+      let optionalRoom = maxProperties - requiredCount;
       for (const field of fields) {
-        if (!field.required && run.next() >= optionals) continue;
+        if (!field.required) {
+          if (optionalRoom <= 0 || run.next() >= optionals) continue;
+        }
         const v = field.gen(run);
-        if (v !== undefined) out[field.key] = v;
+        if (v === undefined) continue;
+        out[field.key] = v;
+        count++;
+        if (!field.required) optionalRoom--;
+      }
+      for (const extra of padding) {
+        if (count >= minProperties) break;
+        const v = extra.gen(run);
+        if (v === undefined) continue;
+        out[extra.key] = v;
+        count++;
       }
       return out;
     };
@@ -446,33 +534,110 @@ export class CompiledGenerators {
   private union(node: Json, pointer: string, level: number, names: Names, depth: number, generative: number): Generator {
     const key = node["anyOf"] !== undefined ? "anyOf" : "oneOf";
     const list = node[key];
-    if (generative !== 1 || !Array.isArray(list) || list.length === 0) return this.toGeneral(pointer, level, names);
+    // Beside the union, only a `type` (which the branches state anyway) is left to the final validation.
+    const extra = generative - 1 - (node["type"] !== undefined ? 1 : 0);
+    if (extra > 0 || node["anyOf"] !== undefined && node["oneOf"] !== undefined || !Array.isArray(list) || list.length === 0) return this.toGeneral(pointer, level, names);
     const branches = list.map((s, i) => [s, i] as const);
     const nulls = branches.filter(([s]) => isNullSchema(s));
     const others = branches.filter(([s]) => !isNullSchema(s));
     if (others.length === 0 || (nulls.length > 0 && level >= STOP_LEVEL)) return () => null;
-    if (key === "oneOf" && others.length > 1 && !this.disjoint(others.map(([s]) => s))) return this.toGeneral(pointer, level, names);
     const gens = others.map(([s, i]) => this.compile(s, `${pointer}/${key}/${i}`, level, names, depth + 1));
-    if (gens.some((g) => this.general.has(g))) return this.toGeneral(pointer, level, names);
+    if (gens.every((g) => this.general.has(g))) return this.toGeneral(pointer, level, names);
+    const typed = node["type"];
+    if (typed !== undefined) {
+      // The sibling `type` holds too: a branch's value of another type is no value (an optional property is left out).
+      const types = typesOf(node) ?? [];
+      return (run) => {
+        const start = Math.floor(run.next() * gens.length);
+        for (let k = 0; k < gens.length; k++) {
+          const v = (gens[(start + k) % gens.length] as Generator)(run);
+          if (v !== undefined && ofTypes(types, v) && (key === "anyOf" || gens.length === 1 || this.host.validAt(pointer, v))) return v;
+        }
+        return undefined;
+      };
+    }
     if (gens.length === 1) return gens[0] as Generator;
-    return (run) => (gens[Math.floor(run.next() * gens.length)] as Generator)(run);
+    if (key === "anyOf" || this.disjoint(others.map(([s]) => s))) return (run) => (gens[Math.floor(run.next() * gens.length)] as Generator)(run);
+    // Branches that may overlap: a value is kept when exactly one branch accepts it (each branch tried in turn).
+    const host = this.host;
+    const pointers = list.map((_, i) => `${pointer}/${key}/${i}`);
+    return (run) => {
+      const start = Math.floor(run.next() * gens.length);
+      for (let k = 0; k < gens.length; k++) {
+        const v = (gens[(start + k) % gens.length] as Generator)(run);
+        if (v === undefined) continue;
+        let matches = 0;
+        for (const p of pointers) if (host.validAt(p, v) && ++matches > 1) break;
+        if (matches === 1) return v;
+      }
+      return undefined;
+    };
   }
 
-  /** Whether no value can match two of these schemas: each has one plain type, all different (integer counts as number). */
+  /**
+   * Whether no value can match two of these schemas: each has one plain type, all different (integer counts
+   * as number), or all are objects told apart by a required property with disjoint `enum`/`const` values.
+   */
   private disjoint(schemas: readonly unknown[]): boolean {
-    const seen = new Set<string>();
+    const resolved: Json[] = [];
     for (let s of schemas) {
       for (let guard = 0; isObject(s) && typeof s["$ref"] === "string" && guard < 8; guard++) {
         const ref = s["$ref"];
         if (!ref.startsWith("#")) return false;
         s = this.host.nodeAt(ref === "#" ? "" : decodeURIComponent(ref.slice(1)));
       }
-      if (!isObject(s) || typeof s["type"] !== "string") return false;
-      const type = s["type"] === "integer" ? "number" : s["type"];
-      if (seen.has(type)) return false;
-      seen.add(type);
+      if (!isObject(s)) return false;
+      resolved.push(s);
     }
-    return true;
+    const types = new Set<string>();
+    let distinctTypes = true;
+    for (const s of resolved) {
+      const type = s["type"] === "integer" ? "number" : s["type"];
+      if (typeof type !== "string" || types.has(type)) {
+        distinctTypes = false;
+        break;
+      }
+      types.add(type);
+    }
+    return distinctTypes || this.discriminated(resolved);
+  }
+
+  /** Objects with a common required property whose allowed values (`enum`/`const`, through `$ref`s) never overlap. */
+  private discriminated(schemas: readonly Json[]): boolean {
+    const first = schemas[0];
+    if (first === undefined || !Array.isArray(first["required"])) return false;
+    for (const name of first["required"]) {
+      if (typeof name !== "string") continue;
+      const seen = new Set<string>();
+      let ok = true;
+      for (const s of schemas) {
+        const values = Array.isArray(s["required"]) && s["required"].includes(name) && isObject(s["properties"]) ? this.allowedValues(s["properties"][name]) : undefined;
+        if (values === undefined) {
+          ok = false;
+          break;
+        }
+        for (const v of values) {
+          const key = JSON.stringify(v);
+          if (seen.has(key)) ok = false;
+          seen.add(key);
+        }
+        if (!ok) break;
+      }
+      if (ok) return true;
+    }
+    return false;
+  }
+
+  private allowedValues(schema: unknown): unknown[] | undefined {
+    for (let guard = 0; isObject(schema) && typeof schema["$ref"] === "string" && guard < 8; guard++) {
+      const ref = schema["$ref"];
+      if (!ref.startsWith("#/")) return undefined;
+      schema = this.host.nodeAt(decodeURIComponent(ref.slice(1)));
+    }
+    if (!isObject(schema)) return undefined;
+    if (schema["const"] !== undefined) return [schema["const"]];
+    if (Array.isArray(schema["enum"]) && schema["enum"].length > 0) return schema["enum"];
+    return undefined;
   }
 }
 
@@ -505,11 +670,30 @@ function typesOf(node: Json): string[] | undefined {
   return ["string"];
 }
 
+/** Whether a value's JSON type is one of these (an integer is a number). */
+function ofTypes(types: readonly string[], v: unknown): boolean {
+  const actual = v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "number" ? (Number.isInteger(v) ? "integer" : "number") : typeof v;
+  return types.some((t) => t === actual || (t === "number" && actual === "integer"));
+}
+
 /** A schema that says nothing about its value (beside a description): generated as a string. */
 function isBare(node: unknown): boolean {
   if (!isObject(node)) return false;
   for (const key in node) if (KEYWORDS.has(key) && key !== "description") return false;
   return true;
+}
+
+/** Two property schemas that generate alike: equal once descriptions, examples and vendor keys are set aside. */
+function sameShape(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  return JSON.stringify(shapeOf(a)) === JSON.stringify(shapeOf(b));
+}
+
+function shapeOf(node: unknown): unknown {
+  if (!isObject(node)) return node;
+  const out: Json = {};
+  for (const key of Object.keys(node).sort()) if (KEYWORDS.has(key) && !NON_GENERATIVE.has(key)) out[key] = node[key];
+  return out;
 }
 
 function isLooseFormat(format: string): boolean {
@@ -549,7 +733,10 @@ function fill(minLength: number, maxLength: number): string {
   return maxLength < s.length ? s.slice(0, Math.max(minLength, maxLength)) : s;
 }
 
-/** A string matching a pattern (json-schema-faker's pattern generator, checked), else the fallback generator. */
+/**
+ * A string matching a pattern (json-schema-faker's pattern generator, checked), else the general generator's
+ * value if it matches; undefined when neither does (an optional property is then left out).
+ */
 function patternString(pattern: string, minLength: number, maxLength: number, fallback: Generator): Generator {
   let re: RegExp | undefined;
   try {
@@ -557,6 +744,7 @@ function patternString(pattern: string, minLength: number, maxLength: number, fa
   } catch {
     return fallback;
   }
+  const fits = (s: unknown): s is string => typeof s === "string" && s.length >= minLength && s.length <= maxLength && (re as RegExp).test(s);
   const schema = { type: "string", pattern, ...(minLength > 0 ? { minLength } : {}), ...(maxLength < Infinity ? { maxLength } : {}) };
   return (run) => {
     for (let t = 0; t < 4; t++) {
@@ -566,8 +754,9 @@ function patternString(pattern: string, minLength: number, maxLength: number, fa
       } catch {
         s = undefined;
       }
-      if (typeof s === "string" && s.length >= minLength && s.length <= maxLength && (re as RegExp).test(s)) return s;
+      if (fits(s)) return s;
     }
-    return fallback(run);
+    const s = fallback(run);
+    return fits(s) ? s : undefined;
   };
 }

@@ -469,6 +469,14 @@ class Synthesizer implements GeneratorHost {
     return getAt(this.doc, pointer);
   }
 
+  validAt(pointer: string, value: unknown): boolean {
+    try {
+      return this.registry.validatorAt(this.flavor, pointer)(value) === true;
+    } catch {
+      return false;
+    }
+  }
+
   usableExamples(node: Json, pointer: string): readonly unknown[] {
     let hit = this.usable.get(node);
     if (hit === undefined) {
@@ -487,7 +495,6 @@ class Synthesizer implements GeneratorHost {
   }
 
   general(pointer: string, level: number, names: readonly string[], seed: number, optionals: number): unknown {
-    const st = ((globalThis as any).__st ??= {}); st.general = (st.general ?? 0) + 1; (st.gp ??= new Map()).set(pointer, JSON.stringify(getAt(this.doc, pointer)).slice(0, 300));
     const value = this.jsf(this.prepare(pointer, level), seed, { realistic: true, examples: true, optionals, base: [...names] });
     return detached(value);
   }
@@ -520,10 +527,6 @@ class Synthesizer implements GeneratorHost {
     }
     // The compiled generators first (values are fresh: nothing to detach); json-schema-faker and repairs when they fail.
     const quick = this.fast(pointer, deriveSeed(seed, "compiled"), optionals, rootName);
-    const st = ((globalThis as any).__st ??= {});
-    if (quick === undefined) { st.rootGeneral = (st.rootGeneral ?? 0) + 1; (st.rg ??= new Map()).set(pointer, JSON.stringify(getAt(this.doc, pointer)).slice(0, 300)); }
-    else if (!validate(quick)) { st.invalid = (st.invalid ?? 0) + 1; (st.inv ??= []).push(JSON.stringify(validate.errors?.slice(0, 2)).slice(0, 400)); }
-    else st.ok = (st.ok ?? 0) + 1;
     if (quick !== undefined && validate(quick)) return { value: quick, valid: true, repairs: 0 };
     let value = this.jsf(this.prepare(pointer, 0), deriveSeed(seed, "jsf"), { realistic: true, examples: true, optionals, base: [], ...(rootName !== undefined ? { rootName } : {}) });
     if (value === undefined) value = this.own(getAt(this.doc, pointer), deriveSeed(seed, "own"), { minimal: false, base: [], rootName });

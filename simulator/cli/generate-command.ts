@@ -93,6 +93,8 @@ async function resolveConfig(opts: GenerateOptions, io: CliIO): Promise<RunConfi
   const llm = mergeLlmSettings(config.llm, opts);
   if (usesModels(llm)) config.llm = llm;
   else delete config.llm;
+  // DFSDT sends every tried branch through the loop: give the search room (its default budget is 16 steps).
+  if (config.llm?.dfsdt && opts.maxSteps === undefined && config.maxSteps < 16) config.maxSteps = 16;
   return config;
 }
 

@@ -173,6 +173,11 @@ describe("parseApiBank: broken requests get precise errors", () => {
     expect(e?.message).toBe("expected ',' or ')' after the value of formula in the call to Calculator, near \"])\"");
   });
 
+  it("a missing comma between arguments (not read as one unquoted text)", () => {
+    const [e] = errors("API-Request: [AddReminder(token=abc content='sales report', time='2023-01-05 15:00:00')]");
+    expect(e?.message).toContain(`a ',' seems to be missing before "content"`);
+  });
+
   it("a missing value", () => {
     expect(errors("API-Request: [Calculator(formula=)]")[0]?.message).toContain("expected a value");
   });
