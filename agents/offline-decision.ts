@@ -208,7 +208,7 @@ function contentStems(text: string): string[] {
 /** Plain words for a parameter name: `bookId` -> `book id`, `min_price` -> `min price`, `q` -> `search words`. */
 export function humanize(name: string): string {
   if (/^q$/i.test(name)) return "search words";
-  const words = tokenize(name).map((w) => w.toLowerCase());
+  const words = lowerTokens(name);
   return words.length > 0 ? words.join(" ") : name.toLowerCase();
 }
 
@@ -754,27 +754,25 @@ class TextFacts {
   private readonly found = new Map<string, Array<[number, number]>>();
 }
 
-const PHRASE_RES = new Map<string, RegExp>();
+const PHRASE_RES = new Memo<string, RegExp>(1024);
 
 function phraseRegExp(phrase: string): RegExp {
   let re = PHRASE_RES.get(phrase);
   if (!re) {
     const flexible = escapeRegExp(phrase).replace(/\\?[ _-]+/g, "[\\s_-]*");
     re = new RegExp(`(?<![a-z0-9])${flexible}(?![a-z0-9])`, "g");
-    if (PHRASE_RES.size > 5000) PHRASE_RES.clear();
     PHRASE_RES.set(phrase, re);
   }
   return re;
 }
 
-const FACTS = new Map<string, TextFacts>();
+const FACTS = new Memo<string, TextFacts>(256);
 
 /** The facts of a text, shared between calls (texts repeat across the turns of a dialogue). */
 function factsOf(text: string): TextFacts {
   let f = FACTS.get(text);
   if (!f) {
     f = new TextFacts(text);
-    if (FACTS.size > 2000) FACTS.clear();
     FACTS.set(text, f);
   }
   return f;
@@ -1425,7 +1423,7 @@ const QUOTED_QUERY_CUES = ["for", "on", "search", "find", "look up"];
 
 /** The axis and prefix of a coordinate parameter (`fromLat` -> lat, from). */
 function coordinateAxis(name: string): { axis: "lat" | "lon"; prefix: string } | undefined {
-  const words = tokenize(name).map((w) => w.toLowerCase());
+  const words = lowerTokens(name);
   const last = words[words.length - 1] ?? "";
   const axis = /^(lat|latitude)$/.test(last) ? "lat" : /^(lon|lng|long|longitude)$/.test(last) ? "lon" : undefined;
   return axis ? { axis, prefix: words.slice(0, -1).join(" ") } : undefined;
@@ -1603,23 +1601,23 @@ interface FillInput {
 type FillStage = "named" | "typed" | "observed" | "guessed";
 const FILL_STAGES: readonly FillStage[] = ["named", "typed", "observed", "guessed"];
 
-const FILLS = new Map<string, FillOutcome>();
+const FILLS = new Memo<string, Map<string, FillOutcome>>(256);
 
 /** Fills a tool's arguments from the dialogue and earlier observations (remembered when no observation is involved). */
 function fillArguments(input: FillInput): FillOutcome {
   if (input.records.length > 0) return computeFill(input);
-  const key = [
-    toolsKey([input.tool]),
-    input.optional ? "o" : "r",
-    input.clause ?? "",
-    input.request.text,
-    ...input.request.replies.flatMap((r) => [r.question, r.text]),
-  ].join("\u0002");
-  let out = FILLS.get(key);
+  // Keyed by the request's text first (a string seen again and again), then by the rest.
+  let byRequest = FILLS.get(input.request.text);
+  if (!byRequest) {
+    byRequest = new Map();
+    FILLS.set(input.request.text, byRequest);
+  }
+  let key = `${specId(input.tool)}\u0002${input.optional ? "o" : "r"}\u0002${input.clause === undefined ? "\u0003" : input.clause}`;
+  for (const r of input.request.replies) key += `\u0002${r.question}\u0002${r.text}`;
+  let out = byRequest.get(key);
   if (!out) {
     out = computeFill(input);
-    if (FILLS.size > 5000) FILLS.clear();
-    FILLS.set(key, out);
+    byRequest.set(key, out);
   }
   return out;
 }
@@ -1859,12 +1857,23 @@ function catalogVerbs(tools: readonly OfflineToolSpec[]): string[] {
   return [...out].sort();
 }
 
-/** The three splitting expressions for a list of extra verbs (compiled once per catalogue). */
+/** The three splitting expressions for a list of extra verbs (compiled once per list). */
 const SPLITTERS = new Memo<string, readonly [RegExp, RegExp, RegExp]>(64);
 
-function splitters(extraVerbs: readonly string[]): readonly [RegExp, RegExp, RegExp] {
-  return SPLITTERS.getOrCompute(extraVerbs.join("|"), () => {
-    const verbs = extraVerbs.length > 0 ? `${CLAUSE_VERBS}|${extraVerbs.map(escapeRegExp).join("|")}` : CLAUSE_VERBS;
+const BASE_VERBS = new Set(CLAUSE_VERBS.split("|"));
+
+/**
+ * The extra verbs that change the splitting expressions: the ones not already among the clause verbs, each
+ * once, sorted (an alternation matches the same with or without repeats, in any order), joined by `|`.
+ */
+function extraVerbsKey(extraVerbs: readonly string[]): string {
+  if (extraVerbs.length === 0) return "";
+  return [...new Set(extraVerbs.map(escapeRegExp))].filter((v) => !BASE_VERBS.has(v)).sort().join("|");
+}
+
+function splitters(verbsKey: string): readonly [RegExp, RegExp, RegExp] {
+  return SPLITTERS.getOrCompute(verbsKey, () => {
+    const verbs = verbsKey !== "" ? `${CLAUSE_VERBS}|${verbsKey}` : CLAUSE_VERBS;
     return [
       new RegExp(`\\s*(?:,\\s*)?\\band\\s+(?=(?:${verbs})\\b)`, "gi"),
       new RegExp(`,\\s+(?=(?:${verbs})\\s+(?:the|a|an|my|it|its|them|all|some|me)\\b)`, "gi"),
@@ -1877,17 +1886,18 @@ const CLAUSES = new Memo<string, readonly string[]>(512);
 
 /** Splits a request into the parts that each ask for one operation ("find X, then show Y"); shared: do not change it. */
 function splitClauses(text: string, extraVerbs: readonly string[] = []): readonly string[] {
-  return CLAUSES.getOrCompute(`${extraVerbs.join("|")}\u0000${text}`, () => computeClauses(text, extraVerbs));
+  const verbsKey = extraVerbsKey(extraVerbs);
+  return CLAUSES.getOrCompute(`${verbsKey}\u0000${text}`, () => computeClauses(text, verbsKey));
 }
 
-function computeClauses(text: string, extraVerbs: readonly string[]): string[] {
+function computeClauses(text: string, verbsKey: string): string[] {
   // Quoted text is never split ("Find and Replace").
   const quotes: string[] = [];
   const masked = text.replace(/"[^"]*"|“[^”]*”/g, (q) => {
     quotes.push(q);
     return `\u0003${quotes.length - 1}\u0003`;
   });
-  const [andVerb, commaVerb, stopVerb] = splitters(extraVerbs);
+  const [andVerb, commaVerb, stopVerb] = splitters(verbsKey);
   const marked = masked
     .replace(/\s*(?:,\s*)?\b(?:and\s+)?then\b\s*/gi, " \u0001 ")
     .replace(/\s*\b(?:after that|afterwards|and also|once (?:that is|that's|it is|it's) done|when (?:that is|that's) done|finally)\b[,]?\s*/gi, " \u0001 ")

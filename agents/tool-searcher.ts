@@ -1,4 +1,5 @@
 import MiniSearch from "minisearch";
+import { Memo } from "./memo.js";
 import type { AgentTool } from "./roles.js";
 import type { Toolbox } from "./toolbox.js";
 
@@ -34,7 +35,6 @@ export class ToolIndex {
     return index;
   }
 
-
   private readonly index: MiniSearch<{ id: string; name: string; description: string; params: string; toolset: string }>;
 
   constructor(private readonly toolbox: Toolbox) {
@@ -54,12 +54,18 @@ export class ToolIndex {
     );
   }
 
+  /** Answers to recent queries (the keywords of requests repeat across episodes). */
+  private readonly answers = new Memo<string, readonly AgentTool[]>(512);
+
   /** The best-matching tools for a query, best first. */
   search(query: string, limit = 3): AgentTool[] {
-    return this.index
-      .search(splitWords(query), { combineWith: "OR" })
-      .slice(0, limit)
-      .map((hit) => this.toolbox.tool(String(hit.id)))
-      .filter((t): t is AgentTool => t !== undefined);
+    const hits = this.answers.getOrCompute(`${limit}\u0000${query}`, () =>
+      this.index
+        .search(splitWords(query), { combineWith: "OR" })
+        .slice(0, limit)
+        .map((hit) => this.toolbox.tool(String(hit.id)))
+        .filter((t): t is AgentTool => t !== undefined),
+    );
+    return [...hits];
   }
 }

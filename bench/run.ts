@@ -14,6 +14,7 @@
 import { cpus, loadavg } from "node:os";
 import { EXECUTOR_PARTS, runExecutor } from "./executor.js";
 import { LLM_PARTS, runLlm } from "./llm-tokens.js";
+import { LLM_THROUGHPUT_PARTS, runLlmThroughput } from "./llm-throughput.js";
 import { runSimulator, SIMULATOR_PARTS } from "./simulator.js";
 import { note } from "./stats.js";
 
@@ -27,6 +28,7 @@ const SECTIONS: Section[] = [
   { name: "executor", parts: EXECUTOR_PARTS, run: runExecutor },
   { name: "simulator", parts: SIMULATOR_PARTS, run: runSimulator },
   { name: "llm", parts: LLM_PARTS, run: runLlm },
+  { name: "llm", parts: LLM_THROUGHPUT_PARTS, run: runLlmThroughput },
 ];
 
 /** The parts of a section the filters select (all of them with no filter). */

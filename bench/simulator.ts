@@ -1,10 +1,17 @@
 /**
  * Section `simulator` (issue 3, item 10): offline episodes per second and peak RSS over 10,000 episodes
- * streamed to a temporary run folder. The run happens in a child process (`bench/simulator-child.ts`) so
- * that the peak RSS is the child's own (`process.resourceUsage().maxRSS`). One run of 10,000 episodes
- * already takes minutes at today's speed, so the rounds are the run's five consecutive segments of 2,000
- * episodes: the figure is the median of their rates, and the RSS at the end of each segment shows whether
- * memory stays flat. No peer: the ratios are against the goals, 300 episodes/s and 300 MB.
+ * streamed to a temporary run folder. The run happens in a child process (`bench/simulator-child.mjs`) so
+ * that the peak RSS is the child's own (`process.resourceUsage().maxRSS`). The rounds are the run's five
+ * consecutive segments of 2,000 episodes: the figure is the median of their rates, and the RSS at the end of
+ * each segment shows whether memory stays flat. No peer: the ratios are against the goals, 300 episodes/s
+ * and 300 MB.
+ *
+ * What is measured is what users run: `toolsim generate` runs the compiled `dist/` with plain `node`
+ * (`bin/toolsim.js`), so this section builds `dist/` first (`tsc -p tsconfig.build.json`, as `npm run build`)
+ * and runs the child with plain `node`, without the TypeScript loader the bench itself runs under (tsx costs
+ * the child about 25 MB and a second of start-up, and is not in a user's process). Environment:
+ * BENCH_SIM_BUILD=0 skips the build (measures `dist/` as it is); BENCH_SIM_TSX=1 also runs the child on the
+ * TypeScript sources through tsx and prints its figures on a `#` line, for comparison.
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
@@ -15,6 +22,8 @@ const EPISODES = Number(process.env["BENCH_EPISODES"] ?? 10_000);
 const SEGMENTS = 5;
 /** The child stops starting episodes after this long (keeps the whole bench near 5 minutes). */
 const MAX_SECONDS = Number(process.env["BENCH_SIM_MAX_S"] ?? 210);
+const BUILD = process.env["BENCH_SIM_BUILD"] !== "0";
+const ALSO_TSX = process.env["BENCH_SIM_TSX"] === "1";
 const GOAL_EPS = 300;
 const GOAL_RSS_MB = 300;
 const MB = 1024 * 1024;
@@ -35,13 +44,22 @@ export interface Segment {
 
 /** What the child reports on its `@@result` line. */
 export interface ChildResult {
+  /** `dist`: the compiled code with plain node; `ts`: the sources through tsx. */
+  source: "dist" | "ts";
   /** Episodes asked for, and run. */
   asked: number;
   episodes: number;
   accepted: number;
   seconds: number;
+  /** CPU time of the child during the run (all its threads). */
+  cpuSeconds: number;
+  /** Importing toolsim's modules. */
+  importSeconds: number;
   /** Loading the bundled toolsets, before the run. */
   loadSeconds: number;
+  /** RSS and heap once toolsim's modules are imported (MB). */
+  rssAfterImportMb: number;
+  heapAfterImportMb: number;
   /** RSS once the modules and the toolsets are loaded, before the first episode (MB). */
   rssBeforeRunMb: number;
   segments: Segment[];
@@ -58,35 +76,60 @@ export interface ChildResult {
 
 export const RESULT_PREFIX = "@@result ";
 
-function runChild(): Promise<ChildResult> {
-  return new Promise((resolveResult, reject) => {
-    const args = ["--import", "tsx", join(ROOT, "bench", "simulator-child.ts"), String(EPISODES), String(SEGMENTS), String(MAX_SECONDS)];
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+/** Runs a command to its end; resolves with its exit code and output. */
+function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
     child.on("error", reject);
-    child.on("close", (code) => {
-      const line = out.split("\n").find((l) => l.startsWith(RESULT_PREFIX));
-      if (code !== 0 || line === undefined) {
-        reject(new Error(`simulator child exited with ${code}: ${(err || out).trim().split("\n").slice(-8).join("\n")}`));
-        return;
-      }
-      resolveResult(JSON.parse(line.slice(RESULT_PREFIX.length)) as ChildResult);
-    });
+    child.on("close", (code) => resolveRun({ code, out, err }));
   });
+}
+
+/** `tsc -p tsconfig.build.json` (the `build` script): `dist/` from the current sources. */
+async function build(): Promise<void> {
+  const t = performance.now();
+  const r = await run(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"]);
+  const seconds = ((performance.now() - t) / 1000).toFixed(1);
+  if (r.code === 0) note(`simulator: built dist/ (tsc -p tsconfig.build.json) in ${seconds} s`);
+  else note(`simulator: tsc -p tsconfig.build.json exited with ${r.code} after ${seconds} s (dist/ emitted anyway): ${(r.out + r.err).trim().split("\n").slice(0, 3).join(" | ")}`);
+}
+
+async function runChild(source: "dist" | "ts"): Promise<ChildResult> {
+  const script = join(ROOT, "bench", "simulator-child.mjs");
+  const args = [...(source === "ts" ? ["--import", "tsx"] : []), script, String(EPISODES), String(SEGMENTS), String(MAX_SECONDS)];
+  const r = await run(process.execPath, args, { ...process.env, TOOLSIM_BENCH_SOURCE: source });
+  const line = r.out.split("\n").find((l) => l.startsWith(RESULT_PREFIX));
+  if (r.code !== 0 || line === undefined) {
+    throw new Error(`simulator child (${source}) exited with ${r.code}: ${(r.err || r.out).trim().split("\n").slice(-8).join("\n")}`);
+  }
+  return JSON.parse(line.slice(RESULT_PREFIX.length)) as ChildResult;
+}
+
+/** Episodes per second of each segment that ran episodes. */
+function segmentRates(r: ChildResult): number[] {
+  return r.segments.filter((s) => s.episodes > 0).map((s) => s.episodes / s.seconds);
+}
+
+function describe(r: ChildResult): string {
+  return (
+    `${r.episodes} of ${r.asked} episodes over ${r.toolsets} bundled toolsets (offline agents, level ${r.level}, concurrency ${r.concurrency}), ` +
+    `streamed to a temp run folder in a child process running ${r.source === "dist" ? "the compiled dist/ with plain node" : "the TypeScript sources through tsx"}; ` +
+    `${r.accepted} accepted; run ${r.seconds.toFixed(1)} s (${r.cpuSeconds.toFixed(1)} CPU-s) after ${r.importSeconds.toFixed(2)} s of imports ` +
+    `(RSS ${r.rssAfterImportMb.toFixed(0)} MB, heap ${r.heapAfterImportMb.toFixed(0)} MB) and ${r.loadSeconds.toFixed(1)} s of loading` +
+    (r.capped ? `; STOPPED by the ${MAX_SECONDS} s cap (BENCH_SIM_MAX_S)` : "")
+  );
 }
 
 export async function runSimulator(parts: ReadonlySet<string>): Promise<void> {
   if (!parts.has("episodes")) return;
-  const r = await runChild();
-  note(
-    `simulator: ${r.episodes} of ${r.asked} episodes over ${r.toolsets} bundled toolsets (offline agents, level ${r.level}, concurrency ${r.concurrency}), ` +
-      `streamed to a temp run folder in a child process; ${r.accepted} accepted; run ${r.seconds.toFixed(1)} s after ${r.loadSeconds.toFixed(1)} s of loading` +
-      (r.capped ? `; STOPPED by the ${MAX_SECONDS} s cap (BENCH_SIM_MAX_S)` : ""),
-  );
-  const rates = r.segments.filter((s) => s.episodes > 0).map((s) => s.episodes / s.seconds);
+  if (BUILD) await build();
+  const r = await runChild("dist");
+  note(`simulator: ${describe(r)}`);
+  const rates = segmentRates(r);
   const eps = rates.length > 0 ? median(rates) : r.episodes / r.seconds;
   printFigure("simulator.episodes_per_s", eps, eps / GOAL_EPS);
   printRounds(
@@ -106,4 +149,15 @@ export async function runSimulator(parts: ReadonlySet<string>): Promise<void> {
     `(MB; ${r.rssBeforeRunMb.toFixed(0)} MB before the first episode; peak = the child's maxRSS over the whole run; goal < ${GOAL_RSS_MB} MB, ratio = ${GOAL_RSS_MB} / peak)`,
   );
   note(`simulator run folder: ${Object.entries(r.runFiles).map(([f, size]) => `${f} ${(size / MB).toFixed(1)} MB`).join(", ")}`);
+  if (ALSO_TSX) {
+    const t = await runChild("ts");
+    const tsRates = segmentRates(t);
+    const tsEps = tsRates.length > 0 ? median(tsRates) : t.episodes / t.seconds;
+    note(`simulator (through tsx, for comparison; not a figure): ${describe(t)}`);
+    note(
+      `simulator (through tsx): episodes_per_s ${tsEps.toFixed(1)} (segments [${tsRates.map((v) => v.toFixed(1)).join(", ")}]), ` +
+        `peak_rss_mb ${t.peakRssMb.toFixed(0)} (${(t.peakRssMb - r.peakRssMb).toFixed(0)} MB more than compiled), ` +
+        `live heap at segment ends [${t.segments.map((s) => s.heapUsedMb.toFixed(1)).join(", ")}] MB`,
+    );
+  }
 }

@@ -35,6 +35,8 @@ function warnListenerError(): (error: unknown, event: SimEvent) => void {
  */
 export class EventBus {
   private readonly listeners = new Map<SimEventType | "*", Set<(e: SimEvent) => void>>();
+  /** A snapshot of each set of listeners, delivered to (rebuilt after a subscribe or unsubscribe). */
+  private readonly snapshots = new Map<SimEventType | "*", ReadonlyArray<(e: SimEvent) => void>>();
   private readonly seqs = new Map<string, number>();
 
   private readonly onListenerError: (error: unknown, event: SimEvent) => void;
@@ -57,7 +59,12 @@ export class EventBus {
     }
     const fn = listener as (e: SimEvent) => void;
     set.add(fn);
-    return () => set.delete(fn);
+    this.snapshots.delete(type);
+    return () => {
+      const removed = set.delete(fn);
+      if (removed) this.snapshots.delete(type);
+      return removed;
+    };
   }
 
   /** Publishes an event: stamps seq and time, then delivers it to the type's subscribers and to `*`. */
@@ -85,15 +92,24 @@ export class EventBus {
   }
 
   private deliver(event: SimEvent): void {
-    for (const key of [event.type, "*"] as const) {
+    this.deliverTo(event.type, event);
+    this.deliverTo("*", event);
+  }
+
+  /** Calls the listeners subscribed when delivery starts (a listener that (un)subscribes affects later events). */
+  private deliverTo(key: SimEventType | "*", event: SimEvent): void {
+    let list = this.snapshots.get(key);
+    if (!list) {
       const set = this.listeners.get(key);
-      if (!set) continue;
-      for (const fn of [...set]) {
-        try {
-          fn(event);
-        } catch (error) {
-          this.onListenerError(error, event);
-        }
+      if (!set) return;
+      list = [...set];
+      this.snapshots.set(key, list);
+    }
+    for (const fn of list) {
+      try {
+        fn(event);
+      } catch (error) {
+        this.onListenerError(error, event);
       }
     }
   }

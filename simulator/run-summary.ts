@@ -81,20 +81,38 @@ export function reasonTemplate(reason: string): string {
     .replace(/N(?:, N)+/g, "N");
 }
 
+/** Most frequent first, then in code-unit order of the reason. */
+function byCountThenReason(a: readonly [string, number], b: readonly [string, number]): number {
+  return b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+}
+
 class ReasonCounter {
   private readonly counts = new Map<string, number>();
+  /** The last `top` answer, until the next `add` (summaries are taken after every episode). */
+  private cached: { n: number; top: ReadonlyArray<readonly [string, number]> } | undefined;
 
   add(reason: string): void {
     let key = reasonTemplate(reason);
     if (!this.counts.has(key) && this.counts.size >= MAX_TEMPLATES) key = "(other reasons)";
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    this.cached = undefined;
   }
 
   top(n: number): ReasonCount[] {
-    return [...this.counts]
-      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-      .slice(0, n)
-      .map(([reason, count]) => ({ reason, count }));
+    if (n <= 0) return [];
+    if (this.cached?.n !== n) {
+      // The n best in one pass (the counter holds up to MAX_TEMPLATES reasons; n is small).
+      const best: Array<readonly [string, number]> = [];
+      for (const entry of this.counts) {
+        if (best.length === n && byCountThenReason(entry, best[n - 1] as readonly [string, number]) >= 0) continue;
+        let i = best.length;
+        while (i > 0 && byCountThenReason(entry, best[i - 1] as readonly [string, number]) < 0) i--;
+        best.splice(i, 0, entry);
+        if (best.length > n) best.pop();
+      }
+      this.cached = { n, top: best };
+    }
+    return this.cached.top.map(([reason, count]) => ({ reason, count }));
   }
 }
 

@@ -1,9 +1,10 @@
 import { generateSync } from "json-schema-faker";
 import { toPointer } from "./json-pointer.js";
-import { realisticGenerator, type FieldHint, type RealisticGenerator } from "./realistic-value.js";
+import { realisticGenerator, type FieldHint } from "./realistic-value.js";
 import type { SchemaFlavor } from "./schema-flavor.js";
 import {
   cloneJson,
+  FORMAT_VALUES,
   HARD_LEVEL,
   isNested,
   isNullSchema,
@@ -21,8 +22,7 @@ const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null 
 
 /** What the compiled generators need from the synthesizer that owns them. */
 export interface GeneratorHost {
-  /** The converted document the pointers address. */
-  readonly doc: Json;
+  /** Which side of the exchange: requests leave `readOnly` properties out, responses `writeOnly` ones. */
   readonly flavor: SchemaFlavor;
   /** The node at a pointer of the document. */
   nodeAt(pointer: string): unknown;
@@ -96,28 +96,8 @@ const CHECKED_FORMATS = new Set([
   "relative-json-pointer", "byte", "int32", "int64", "float", "double",
 ]);
 
-/** Known-good values of checked formats, for when no realistic value fits the other constraints. */
-const FORMAT_VALUES: Record<string, string> = {
-  "date-time": "2024-05-17T09:30:00Z",
-  "iso-date-time": "2024-05-17T09:30:00Z",
-  date: "2024-05-17",
-  time: "09:30:00Z",
-  "iso-time": "09:30:00Z",
-  email: "jane.doe@example.com",
-  uri: "https://example.com/resource",
-  url: "https://example.com/resource",
-  "uri-reference": "https://example.com/resource",
-  "uri-template": "https://example.com/{id}",
-  hostname: "api.example.com",
-  ipv4: "192.168.1.20",
-  ipv6: "2001:db8::1",
-  uuid: "3fa85f64-5717-4562-b3fc-2c963f66afa6",
-  byte: "ZXhhbXBsZQ==",
-  duration: "PT15M",
-  "json-pointer": "/items/0",
-  "relative-json-pointer": "1/items",
-  regex: "^[a-z]+$",
-};
+/** Checked formats that realistic values are made for. */
+const REALISTIC_FORMATS = new Set(["date", "time", "date-time", "duration", "uri", "uri-reference", "url", "email", "hostname", "ipv4", "ipv6", "uuid", "byte", "int32", "int64", "float", "double"]);
 
 const MAX_COMPILE_DEPTH = 48;
 
@@ -148,15 +128,12 @@ export class CompiledGenerators {
     const key = `${level}|${names.name ?? ""}\u0001${names.p1 ?? ""}\u0001${names.p2 ?? ""}|${pointer}`;
     let gen = this.cache.get(key);
     if (gen === undefined) {
-      // A placeholder first: a node reached again while it compiles (recursion without a level step) goes
-      // through the cache lazily.
-      let compiled: Generator | undefined;
-      const lazy: Generator = (run) => (compiled as Generator)(run);
-      this.cache.set(key, lazy);
-      compiled = this.compile(this.host.nodeAt(pointer), pointer, level, names, 0);
-      this.cache.set(key, compiled);
-      if (this.general.has(compiled)) this.general.add(lazy);
-      gen = compiled;
+      try {
+        gen = this.compile(this.host.nodeAt(pointer), pointer, level, names, 0);
+      } catch {
+        gen = this.toGeneral(pointer, level, names);
+      }
+      this.cache.set(key, gen);
     }
     return gen;
   }
@@ -180,9 +157,8 @@ export class CompiledGenerators {
     // Keywords that shape the value (vendor keys, titles, readOnly... do not).
     let generative = 0;
     for (const key in node) {
-      if (!KEYWORDS.has(key)) continue;
       if (GENERAL_ONLY.has(key)) return this.toGeneral(pointer, level, names);
-      if (!NON_GENERATIVE.has(key)) generative++;
+      if (KEYWORDS.has(key) && !NON_GENERATIVE.has(key)) generative++;
     }
 
     // The spec's own values first.
@@ -262,8 +238,12 @@ export class CompiledGenerators {
     const maxLength = typeof schema["maxLength"] === "number" ? schema["maxLength"] : Infinity;
     if (minLength > maxLength) return this.toGeneral(pointer, level, names);
     const checked = format !== undefined && CHECKED_FORMATS.has(format);
-    // An unchecked format (`phone`, `binary`, a vendor's own) constrains nothing: realistic by name then.
-    const realistic = realisticGenerator(format !== undefined && !checked && !isLooseFormat(format) ? withoutFormat(schema) : schema, hintOf(names));
+    // An unchecked format (`phone`, `binary`, a vendor's own) constrains nothing: realistic by name then. A
+    // checked format realistic values do not know (`json-pointer`, `regex`...) takes its known-good value.
+    const realistic =
+      checked && !REALISTIC_FORMATS.has(format)
+        ? undefined
+        : realisticGenerator(format !== undefined && !checked && !isLooseFormat(format) ? withoutFormat(schema) : schema, hintOf(names));
     // Without a format or pattern, any words of the right length do.
     const generic = !checked && pattern === undefined ? realisticGenerator({ type: "string", ...(minLength > 0 ? { minLength } : {}), ...(maxLength < Infinity ? { maxLength } : {}) }, NO_NAMES) : undefined;
     const known = format !== undefined ? FORMAT_VALUES[format] : undefined;

@@ -212,8 +212,8 @@ function idText(f: Faker, snake: string, s: Json): string {
   return f.string.alphanumeric({ length, casing: "lower" });
 }
 
-/** A realistic string by format, then by name; undefined when nothing fits. */
-function stringByFormat(f: Faker, format: string, snake: string, s: Json, parents: string): Text | undefined {
+/** A realistic string by format; undefined for formats it does not know (the field's name decides then). */
+function stringByFormat(f: Faker, format: string, snake: string): Text | undefined {
   switch (format) {
     case "date":
     case "date-time":
@@ -444,11 +444,24 @@ function fitString(text: Text, s: Json, f: Faker): string | undefined {
   return undefined;
 }
 
+/** Length in code points (what JSON Schema's `minLength`/`maxLength` count). */
+function lengthOf(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      n--;
+      i++;
+    }
+  }
+  return n;
+}
+
 function fitOne(text: Text, s: Json, f: Faker): string | undefined {
   let value = text.value;
   const minLength = typeof s["minLength"] === "number" ? s["minLength"] : 0;
   const maxLength = typeof s["maxLength"] === "number" ? s["maxLength"] : Infinity;
-  if ([...value].length > maxLength) {
+  if (lengthOf(value) > maxLength) {
     if (!text.free) return undefined;
     const words = value.split(" ");
     value = "";
@@ -460,12 +473,12 @@ function fitOne(text: Text, s: Json, f: Faker): string | undefined {
     if (value === "") value = words[0]?.slice(0, maxLength) ?? "";
     value = value.replace(/[\s.,;:]+$/, "");
   }
-  if ([...value].length < minLength) {
+  if (lengthOf(value) < minLength) {
     if (!text.free) return undefined;
     let guard = 0;
     while (value.length < minLength && guard++ < 200) value = `${value} ${f.word.sample()}`.trim();
     if (value.length > maxLength) value = value.slice(0, maxLength);
-    if ([...value].length < minLength) return undefined;
+    if (lengthOf(value) < minLength) return undefined;
   }
   if (typeof s["pattern"] === "string") {
     const re = regexOf(s["pattern"]);
@@ -802,7 +815,7 @@ export function realisticGenerator(schema: unknown, field: FieldHint): Realistic
   return (seed) => {
     const f = seededFaker(seed);
     let text: Text | undefined;
-    if (format !== undefined) text = stringByFormat(f, format, snake, schema, parents);
+    if (format !== undefined) text = stringByFormat(f, format, snake);
     if (text === undefined && nameRule !== undefined) text = nameRule[1](f, ruleName, schema, parents);
     if (text === undefined && idDescription) text = { value: idText(f, snake, schema) };
     if (text === undefined) {

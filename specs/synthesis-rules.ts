@@ -31,6 +31,35 @@ export const KEYWORDS: ReadonlySet<string> = new Set([
 /** Keywords that say nothing about the value's shape. */
 export const NON_GENERATIVE: ReadonlySet<string> = new Set(["examples", "default", "description"]);
 
+/** Known-good values of string formats, for when no realistic value fits the other constraints. */
+export const FORMAT_VALUES: Readonly<Record<string, string>> = {
+  "date-time": "2024-05-17T09:30:00Z",
+  "iso-date-time": "2024-05-17T09:30:00Z",
+  date: "2024-05-17",
+  time: "09:30:00Z",
+  "iso-time": "09:30:00Z",
+  email: "jane.doe@example.com",
+  "idn-email": "jane.doe@example.com",
+  uri: "https://example.com/resource",
+  url: "https://example.com/resource",
+  iri: "https://example.com/resource",
+  "uri-reference": "https://example.com/resource",
+  "iri-reference": "https://example.com/resource",
+  "uri-template": "https://example.com/{id}",
+  hostname: "api.example.com",
+  "idn-hostname": "api.example.com",
+  ipv4: "192.168.1.20",
+  ipv6: "2001:db8::1",
+  uuid: "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+  byte: "ZXhhbXBsZQ==",
+  duration: "PT15M",
+  "json-pointer": "/items/0",
+  "relative-json-pointer": "1/items",
+  regex: "^[a-z]+$",
+  int32: "42",
+  int64: "42",
+};
+
 /** A schema of an object, a list, a `$ref` or a composition (as opposed to a scalar). */
 export function isNested(s: unknown): boolean {
   if (!isObject(s)) return false;

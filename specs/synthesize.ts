@@ -10,6 +10,7 @@ import { createRng, deriveSeed, type Rng } from "./seed.js";
 import { CompiledGenerators, GenerationRun, type GeneratorHost } from "./compiled-generator.js";
 import {
   cloneJson,
+  FORMAT_VALUES,
   HARD_LEVEL,
   isNested,
   isNullSchema,
@@ -992,31 +993,6 @@ function emptyFlat(): Flat {
   };
 }
 
-const FORMAT_VALUES: Record<string, string> = {
-  "date-time": "2024-05-17T09:30:00Z",
-  date: "2024-05-17",
-  time: "09:30:00Z",
-  email: "jane.doe@example.com",
-  "idn-email": "jane.doe@example.com",
-  uri: "https://example.com/resource",
-  url: "https://example.com/resource",
-  iri: "https://example.com/resource",
-  "uri-reference": "https://example.com/resource",
-  "iri-reference": "https://example.com/resource",
-  "uri-template": "https://example.com/{id}",
-  hostname: "api.example.com",
-  "idn-hostname": "api.example.com",
-  ipv4: "192.168.1.20",
-  ipv6: "2001:db8::1",
-  uuid: "3fa85f64-5717-4562-b3fc-2c963f66afa6",
-  byte: "ZXhhbXBsZQ==",
-  duration: "PT15M",
-  "json-pointer": "/items/0",
-  "relative-json-pointer": "1/items",
-  regex: "^[a-z]+$",
-  int32: "42",
-  int64: "42",
-};
 
 class OwnGenerator {
   constructor(
@@ -1347,9 +1323,11 @@ function synthesizerOf(registry: SchemaRegistry, flavor: SchemaFlavor): Synthesi
 }
 
 /**
- * Synthesizes a value for the schema at a pointer of a spec: json-schema-faker, seeded, with realistic
- * values by field name and valid examples; then validated against the schema and repaired until valid
- * (bounded rounds, then generators of our own). Same registry, pointer and seed -> the same value.
+ * Synthesizes a value for the schema at a pointer of a spec, seeded, with realistic values by field name and
+ * valid examples: generators compiled once per schema node first (json-schema-faker for the shapes they
+ * leave to it), always validated against the schema; when that value fails, json-schema-faker on the whole
+ * schema, repaired until valid (bounded rounds, then generators of our own). Same registry, pointer and seed
+ * -> the same value.
  */
 export function synthesize(registry: SchemaRegistry, flavor: SchemaFlavor, pointer: string, options: SynthesizeOptions): Synthesized {
   return synthesizerOf(registry, flavor).synthesize(pointer, options);

@@ -7,7 +7,7 @@ import { buildCatalog } from "../specs/catalog.js";
 import { loadSpec } from "../specs/load-spec.js";
 import type { Result } from "../specs/result.js";
 import type { SpecProblem } from "../specs/spec-problem.js";
-import type { LoadedToolset, ToolsetAuth } from "./toolset.js";
+import type { LoadedToolset, ToolsetAuth, ToolsetTask } from "./toolset.js";
 
 type Json = Record<string, unknown>;
 
@@ -75,10 +75,15 @@ export async function loadToolset(path: string): Promise<Result<LoadedToolset, S
       ...(typeof data["link"] === "string" ? { link: data["link"] } : {}),
       ...(auth !== undefined ? { auth: auth as ToolsetAuth } : {}),
       ...(data["fixtures"] !== undefined ? { fixtures: data["fixtures"] as LoadedToolset["fixtures"] & object } : {}),
+      ...(Array.isArray(data["tasks"]) ? { tasks: data["tasks"].filter(isTask) } : {}),
       catalog,
       file,
     },
   };
+}
+
+function isTask(v: unknown): v is ToolsetTask {
+  return isObject(v) && typeof v["instruction"] === "string" && (v["calls"] === undefined || Array.isArray(v["calls"]));
 }
 
 function isFixtures(v: unknown): boolean {

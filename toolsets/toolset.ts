@@ -9,6 +9,31 @@ export interface ToolsetAuth {
   credentials: string[];
 }
 
+/** One call of a task's reference solution. */
+export interface ToolsetTaskCall {
+  /** The tool (operationId) called. */
+  tool: string;
+  /** The arguments; placeholders of the source (`${id from search}`) are kept as strings. */
+  arguments: Record<string, unknown>;
+  /** The arguments as the source wrote them, when they were not plain JSON. */
+  raw?: string;
+  /** A step the solution may skip (ToolAlpaca's `[Optional]` actions). */
+  optional?: boolean;
+}
+
+/**
+ * An evaluation task kept with a toolset: an instruction and the calls of a reference solution
+ * (ToolAlpaca's golden answers).
+ */
+export interface ToolsetTask {
+  instruction: string;
+  calls?: ToolsetTaskCall[];
+  /** What the assistant has to ask the user first (ToolAlpaca's `getDetails` steps). */
+  questions?: string[];
+  /** Where the task came from, e.g. `toolalpaca:eval_simulated.json#Axolotl/3`. */
+  source?: string;
+}
+
 /**
  * A toolset file: ToolAlpaca's quintuple (name, introduction, description, functions, openapi) plus
  * optional category, link, auth and fixtures (initial state, as API-Bank's databases).
@@ -25,6 +50,8 @@ export interface ToolsetFile {
   link?: string;
   auth?: ToolsetAuth;
   fixtures?: Fixtures;
+  /** Evaluation tasks (instructions with reference calls), kept in the file rather than in a sidecar. */
+  tasks?: ToolsetTask[];
 }
 
 /** A loaded toolset: its file, a unique slug and the catalog of its spec. */
@@ -40,6 +67,7 @@ export interface LoadedToolset {
   link?: string;
   auth?: ToolsetAuth;
   fixtures?: Fixtures;
+  tasks?: ToolsetTask[];
   catalog: Catalog;
   /** Where it was loaded from. */
   file: string;

@@ -13,6 +13,7 @@ import { ToolsimError } from "../../specs/toolsim-error.js";
 import { UsageError, UserError, type CliIO } from "./cli-io.js";
 import { parseInteger } from "./parse-options.js";
 import type { Level } from "../../agents/agent-context.js";
+import { MODEL_DEFAULTS } from "../../agents/model-spec.js";
 import { createLlmAgents, type LlmAgents } from "../llm-agents.js";
 import type { LlmSettings } from "../run-config.js";
 import { addLlmOptions, llmRunOptions, mergeLlmSettings, usesModels, type LlmFlags } from "./llm-options.js";
@@ -133,6 +134,11 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
       if (config.llm) {
         llm = await createLlmAgents(llmRunOptions(config.llm, out, config.seed, opts.replay));
         io.err(`toolsim: models: ${Object.entries(llm.describe).map(([role, m]) => `${role} ${m}`).join(", ")}${opts.replay ? ` (replaying ${opts.replay})` : ""}\n`);
+        // Episodes in flight beyond the endpoint's cap just wait for it: say so, since it silently caps throughput.
+        const cap = config.llm.llmConcurrency ?? MODEL_DEFAULTS.concurrency;
+        if (!opts.replay && config.concurrency > cap) {
+          io.err(`toolsim: note: --concurrency ${config.concurrency} with --llm-concurrency ${cap}: at most ${cap} model calls in flight per endpoint; raise --llm-concurrency if the endpoint allows\n`);
+        }
       }
       const budget = config.llm && (config.llm.maxCost !== undefined || config.llm.maxCalls !== undefined)
         ? { ...(config.llm.maxCost !== undefined ? { maxCost: config.llm.maxCost } : {}), ...(config.llm.maxCalls !== undefined ? { maxCalls: config.llm.maxCalls } : {}) }

@@ -2,8 +2,10 @@ import { Command, CommanderError } from "commander";
 import { createRequire } from "node:module";
 import { processIO, UsageError, UserError, type CliIO } from "./cli-io.js";
 import { doctorCommand } from "./doctor-command.js";
+import { exportCommand } from "./export-command.js";
 import { generateCommand } from "./generate-command.js";
 import { runsCommand } from "./runs-command.js";
+import { diffCommand, replayCommand } from "./replay-command.js";
 import { callCommand, specCommand } from "./spec-commands.js";
 
 const require = createRequire(import.meta.url);
@@ -43,6 +45,9 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   program.addCommand(doctorCommand(io, setExit));
   program.addCommand(specCommand(io, setExit));
   program.addCommand(callCommand(io, setExit));
+  program.addCommand(exportCommand(io));
+  program.addCommand(replayCommand(io, setExit));
+  program.addCommand(diffCommand(io, setExit));
   const hint = "(run with --help for usage)";
   for (const cmd of program.commands) {
     cmd.exitOverride().showHelpAfterError(hint).configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });

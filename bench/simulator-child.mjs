@@ -1,37 +1,64 @@
+// @ts-check
 /**
  * The `simulator` bench's run, in its own process so that its peak RSS is its own:
  *
- *   node --import tsx bench/simulator-child.ts [episodes] [segments] [maxSeconds]
+ *   node bench/simulator-child.mjs [episodes] [segments] [maxSeconds]                 (the compiled dist/)
+ *   node --import tsx bench/simulator-child.mjs [episodes] [segments] [maxSeconds]    (with TOOLSIM_BENCH_SOURCE=ts)
+ *
+ * Plain JavaScript on purpose: run by plain `node`, it measures the compiled code users run (`bin/toolsim.js`
+ * runs `dist/`), with no TypeScript loader in the process; `bench/simulator.ts` builds `dist/` first. With
+ * TOOLSIM_BENCH_SOURCE=ts (and `--import tsx`) it imports the TypeScript sources instead, for comparison.
  *
  * Loads the bundled toolsets and runs `createSimulation(...)` with the offline agents and the defaults of
  * `toolsim generate` (level call, concurrency 4, seed 1), streamed to a temporary run folder (removed
- * afterwards). Times each segment of the run, samples RSS and the live heap (after a full GC) at the end of each, stops starting episodes
- * after `maxSeconds`, and prints one `@@result {json}` line (`ChildResult` in `simulator.ts`).
+ * afterwards). Times each segment of the run, samples RSS and the live heap (after a full GC) at the end of
+ * each, stops starting episodes after `maxSeconds`, and prints one `@@result {json}` line (`ChildResult` in
+ * `simulator.ts`).
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_RUN_CONFIG } from "../simulator/run-config.js";
-import { createSimulation } from "../simulator/simulation.js";
-import { bundledToolsetsDir, loadToolsets } from "../toolsets/load-toolset.js";
-import { RESULT_PREFIX, type ChildResult, type Segment } from "./simulator.js";
-import { fullGc } from "./stats.js";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 
+const RESULT_PREFIX = "@@result ";
 const MB = 1024 * 1024;
+const source = process.env["TOOLSIM_BENCH_SOURCE"] === "ts" ? "ts" : "dist";
+/** The folder the modules come from: `dist/` (compiled) or the sources (through tsx, which maps `.js` to `.ts`). */
+const base = source === "ts" ? ".." : "../dist";
+
+const startedAt = performance.now();
+const { DEFAULT_RUN_CONFIG } = await import(`${base}/simulator/run-config.js`);
+const { createSimulation } = await import(`${base}/simulator/simulation.js`);
+const { bundledToolsetsDir, loadToolsets } = await import(`${base}/toolsets/load-toolset.js`);
+const importSeconds = (performance.now() - startedAt) / 1000;
+
+/** @type {(() => void) | undefined} */
+let collect;
+/** A full garbage collection (same as running with --expose-gc, without the flag). */
+function fullGc() {
+  if (!collect) {
+    setFlagsFromString("--expose-gc");
+    collect = /** @type {() => void} */ (runInNewContext("gc"));
+  }
+  collect();
+}
 
 /** The live V8 heap: used heap right after a full garbage collection (flat across segments when nothing leaks). */
-function liveHeapMb(): number {
+function liveHeapMb() {
   fullGc();
   return process.memoryUsage().heapUsed / MB;
 }
 
-async function main(): Promise<void> {
+async function main() {
   const episodes = Number(process.argv[2] ?? 10_000);
   const segmentCount = Number(process.argv[3] ?? 5);
   const maxSeconds = Number(process.argv[4] ?? Infinity);
+  const rssAfterImportMb = process.memoryUsage.rss() / MB;
+  const heapAfterImportMb = process.memoryUsage().heapUsed / MB;
   const loadStart = performance.now();
   const { toolsets, problems } = await loadToolsets([bundledToolsetsDir()]);
-  if (toolsets.length === 0) throw new Error(`no bundled toolset loaded: ${problems.map((p) => p.message).join("; ")}`);
+  if (toolsets.length === 0) throw new Error(`no bundled toolset loaded: ${problems.map((/** @type {{message: string}} */ p) => p.message).join("; ")}`);
   const loadSeconds = (performance.now() - loadStart) / 1000;
   const rssBeforeRunMb = process.memoryUsage.rss() / MB;
   const dir = mkdtempSync(join(tmpdir(), "toolsim-bench-run-"));
@@ -46,14 +73,16 @@ async function main(): Promise<void> {
       out: join(dir, "run"),
     });
     const size = Math.max(1, Math.round(episodes / segmentCount));
-    const segments: Segment[] = [];
+    /** @type {Array<{episodes: number, seconds: number, cpuSeconds: number, rssMb: number, heapUsedMb: number}>} */
+    const segments = [];
     let done = 0;
     let capped = false;
     const start = performance.now();
+    const cpuStart = process.cpuUsage();
     let segmentStart = start;
     let segmentCpu = process.cpuUsage();
     let segmentDone = 0;
-    const closeSegment = (): void => {
+    const closeSegment = () => {
       const now = performance.now();
       const cpu = process.cpuUsage(segmentCpu);
       segments.push({
@@ -79,13 +108,19 @@ async function main(): Promise<void> {
       },
     });
     const seconds = (performance.now() - start) / 1000;
+    const cpu = process.cpuUsage(cpuStart);
     if (done > segmentDone) closeSegment();
-    const report: ChildResult = {
+    const report = {
+      source,
       asked: episodes,
       episodes: result.ran,
       accepted: result.summary.accepted,
       seconds,
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
+      importSeconds,
       loadSeconds,
+      rssAfterImportMb,
+      heapAfterImportMb,
       rssBeforeRunMb,
       segments,
       runFiles: Object.fromEntries(readdirSync(join(dir, "run")).map((f) => [f, statSync(join(dir, "run", f)).size])),

@@ -1,0 +1,17 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { ToolsimError } from "../../specs/toolsim-error.js";
+import { RUN_FILES, type RunInfo } from "../run-store.js";
+
+/** Reads a run folder's `run.json`, after checking the folder holds a journal. */
+export async function readRunInfo(dir: string): Promise<RunInfo> {
+  if (!existsSync(join(dir, RUN_FILES.events))) throw new ToolsimError("run.not-a-run", `${dir} is not a run folder (no ${RUN_FILES.events})`);
+  const path = join(dir, RUN_FILES.run);
+  if (!existsSync(path)) throw new ToolsimError("run.not-a-run", `${dir} is not a run folder (no ${RUN_FILES.run})`);
+  try {
+    return JSON.parse(await readFile(path, "utf8")) as RunInfo;
+  } catch (e) {
+    throw new ToolsimError("run.corrupt", `${path} is not valid JSON: ${(e as Error).message}`);
+  }
+}

@@ -1,0 +1,684 @@
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { Hono } from "hono";
+import { LlmResponder } from "../../agents/llm-responder.js";
+import type { Catalog } from "../../specs/catalog.js";
+import { acceptsMediaType, requestMediaTypes, validateHttpCall } from "../../specs/http-call.js";
+import { OperationRouter, type RouteMatch } from "../../specs/operation-router.js";
+import type { ProblemDetails, ValidationIssue } from "../../specs/problem-details.js";
+import type { Fixtures } from "../../specs/resource-store.js";
+import type { Responder } from "../../specs/responder.js";
+import { schemaResponder } from "../../specs/schema-responder.js";
+import { securitySchemes } from "../../specs/security-requirements.js";
+import { selectResponse } from "../../specs/select-response.js";
+import { simulateCall } from "../../specs/simulate-call.js";
+import { stateResponder } from "../../specs/state-responder.js";
+import type { Tool } from "../../specs/tool.js";
+import { validateResponse } from "../../specs/validate-response.js";
+import type { ToolsetAuth } from "../../toolsets/toolset.js";
+import { checkAuth, enforcedRequirements, type ApiAuth, type Credential } from "./auth.js";
+import { faultAt, pause, type FaultOptions } from "./faults.js";
+import {
+  exchangeKey,
+  HttpCassette,
+  HttpRecorder,
+  isTextual,
+  redactBody,
+  redactQuery,
+  redactRequestHeaders,
+  responseHeadersOf,
+  secretValues,
+  type HttpExchange,
+} from "./http-cassette.js";
+import { namedExampleResponder } from "./named-example.js";
+import { parsePrefer } from "./prefer.js";
+import { forward, upstreamUrl } from "./proxy.js";
+import { WindowLimiter, type Rate } from "./rate-limits.js";
+import { DEFAULT_SESSION, SessionStates } from "./sessions.js";
+
+/** Where answers come from: the simulator (`schema`: state, examples, synthesis), an LLM, a cassette, or the real API. */
+export type ServeMode = "schema" | "llm" | "replay" | "proxy";
+
+/** The serve modes, as the CLI accepts them. */
+export const SERVE_MODES: readonly ServeMode[] = ["schema", "llm", "replay", "proxy"];
+
+/** One API a server serves: a catalog under a name (its URL prefix when several are served). */
+export interface ServedApi {
+  /** URL-safe name (`bookstore`): the prefix `/bookstore` when several APIs are served. */
+  name: string;
+  catalog: Catalog;
+  /** Initial state of every session (a toolset's fixtures). */
+  fixtures?: Fixtures;
+  /** A toolset's auth: its credentials are accepted, its scheme enforced when the spec declares none. */
+  auth?: ToolsetAuth;
+  /** The real API's base URL (proxy mode). */
+  upstream?: string;
+  /** The file it was loaded from (for messages). */
+  source?: string;
+}
+
+/** Options of a simulated API server (the library form of `toolsim serve`). */
+export interface ServeOptions {
+  apis: ServedApi[];
+  mode?: ServeMode;
+  /** Base seed of every simulated answer and of fault injection (default 1). */
+  seed?: number;
+  /** Answer from the schema only, with no state (as Prism does). */
+  stateless?: boolean;
+  /** Largest accepted request body in bytes (default 1 MiB); larger ones get a 413. */
+  bodyLimit?: number;
+  /** Most live sessions (default 1000); the least recently used are dropped. */
+  maxSessions?: number;
+  /** Enforce the specs' security schemes (default true; in proxy mode only with explicit credentials). */
+  enforceAuth?: boolean;
+  /** Credentials accepted by every API (plus each toolset's own). */
+  credentials?: Credential[];
+  /** Requests per window per credential (429 beyond). */
+  rateLimit?: Rate;
+  /** Requests per (longer) window per credential (429 beyond). */
+  quota?: Rate;
+  faults?: FaultOptions;
+  /** The model of `llm` mode (answers what state does not). */
+  llm?: { model: BaseChatModel };
+  /** Replaces the responders of simulated answers (advanced; default state then schema). */
+  responders?: Responder[];
+  /** Record every answered exchange to this cassette file (JSON Lines; secrets redacted). */
+  record?: string;
+  /** The recordings served in `replay` mode. */
+  cassette?: HttpCassette;
+  /** Time allowed to the real API in proxy mode (default 30 s). */
+  upstreamTimeoutMs?: number;
+  /** The fetch used to reach the real API (tests). */
+  fetch?: typeof fetch;
+  /** The clock of rate limits and quotas (tests). */
+  now?: () => number;
+  /** Where warnings and (with `verbose`) one line per request go. */
+  log?: (line: string) => void;
+  verbose?: boolean;
+}
+
+/** A served API with what serving it needs, worked out once. */
+interface ApiRuntime {
+  api: ServedApi;
+  /** `""` for a single API, else `/<name>`. */
+  prefix: string;
+  router: OperationRouter;
+  auth: ApiAuth;
+  /** Lower-case names of headers, query parameters and cookies that carry credentials. */
+  secretNames: Set<string>;
+  /** Paths of the spec's server URLs (`/v1`), accepted in front of operation paths. */
+  basePaths: string[];
+}
+
+/** The default largest request body: 1 MiB. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+const PRISM = "https://stoplight.io/prism/errors#";
+const TOOLSIM = "https://toolsim.dev/problems/";
+const PROBLEM_JSON = "application/problem+json";
+
+type HeaderMap = Record<string, string>;
+
+function problemResponse(problem: ProblemDetails, headers: HeaderMap = {}, head = false): Response {
+  return new Response(head ? null : JSON.stringify(problem), { status: problem.status, headers: { ...headers, "content-type": PROBLEM_JSON } });
+}
+
+function problem(status: number, type: string, title: string, detail: string, validation?: ValidationIssue[]): ProblemDetails {
+  return { type, title, status, detail, ...(validation ? { validation } : {}) };
+}
+
+/** Splits a request URL into its path and query string without building a URL object. */
+function splitUrl(url: string): { path: string; search: string } {
+  const scheme = url.indexOf("://");
+  const start = scheme < 0 ? 0 : url.indexOf("/", scheme + 3);
+  if (start < 0) return { path: "/", search: "" };
+  const q = url.indexOf("?", start);
+  const hash = url.indexOf("#", start);
+  const end = hash < 0 ? url.length : hash;
+  return q < 0 || q > end ? { path: url.slice(start, end), search: "" } : { path: url.slice(start, q), search: url.slice(q + 1, end) };
+}
+
+function serverBasePaths(catalog: Catalog): string[] {
+  const servers = (catalog.spec.document as { servers?: unknown }).servers;
+  if (!Array.isArray(servers)) return [];
+  const out = new Set<string>();
+  for (const s of servers) {
+    const url = typeof s === "object" && s !== null ? (s as { url?: unknown }).url : undefined;
+    if (typeof url !== "string") continue;
+    const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "").replace(/\{[^}]*\}/g, "").replace(/\/+$/, "");
+    if (path.startsWith("/") && path.length > 1) out.add(path);
+  }
+  return [...out];
+}
+
+function bodyText(bytes: Uint8Array | undefined): string | null {
+  return bytes === undefined || bytes.length === 0 ? null : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+}
+
+/** A form body as an object: repeated names become arrays. */
+function formObject(text: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of new URLSearchParams(text)) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
+
+/** Why a request body could not be read. */
+type BodyRead = { ok: true; bytes: Uint8Array | undefined } | { ok: false; status: 413 | 400; detail: string };
+
+async function readBody(req: Request, limit: number): Promise<BodyRead> {
+  if (req.method === "GET" || req.method === "HEAD" || req.body === null) return { ok: true, bytes: undefined };
+  const declared = req.headers.get("content-length");
+  if (declared !== null) {
+    const n = Number(declared);
+    if (n > limit) return { ok: false, status: 413, detail: `The request body is ${n} bytes; the limit is ${limit}.` };
+    if (n === 0) return { ok: true, bytes: undefined };
+    return { ok: true, bytes: new Uint8Array(await req.arrayBuffer()) };
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = req.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => undefined);
+      return { ok: false, status: 413, detail: `The request body is larger than the limit of ${limit} bytes.` };
+    }
+    chunks.push(value);
+  }
+  return { ok: true, bytes: total === 0 ? undefined : Buffer.concat(chunks) };
+}
+
+/**
+ * A simulated API server as a Hono app: routes requests to operations, enforces security, rate limits,
+ * quotas and faults, validates requests (problem details in Prism's shape), and answers from state and
+ * schema, an LLM, a cassette, or the real API; admin routes under `/__toolsim/`.
+ */
+export class ServeApp {
+  readonly app: Hono;
+  readonly mode: ServeMode;
+  readonly seed: number;
+  readonly sessions: SessionStates;
+  private readonly runtimes: ApiRuntime[];
+  private readonly byName = new Map<string, ApiRuntime>();
+  private readonly single: ApiRuntime | undefined;
+  private readonly responders: Responder[];
+  private readonly rateWindows: WindowLimiter;
+  private readonly quotaWindows: WindowLimiter;
+  private readonly recorder: HttpRecorder | undefined;
+  private readonly abort = new AbortController();
+  private readonly log: (line: string) => void;
+  private readonly started = Date.now();
+  private readonly bodyLimit: number;
+  /** API requests that reached the fault stage (the n of `faultAt`). */
+  private faultCounter = 0;
+  private requests = 0;
+
+  constructor(private readonly options: ServeOptions) {
+    if (options.apis.length === 0) throw new RangeError("serve needs at least one API");
+    this.mode = options.mode ?? "schema";
+    this.seed = options.seed ?? 1;
+    this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+    this.log = options.log ?? ((line) => void process.stderr.write(`${line}\n`));
+    if (this.mode === "llm" && !options.llm && !options.responders) throw new RangeError("llm mode needs a model (options.llm)");
+    if (this.mode === "replay" && !options.cassette) throw new RangeError("replay mode needs a cassette");
+    const several = options.apis.length > 1;
+    this.runtimes = options.apis.map((api) => this.runtime(api, several));
+    for (const rt of this.runtimes) {
+      if (this.byName.has(rt.api.name)) throw new RangeError(`two APIs are named ${rt.api.name}`);
+      this.byName.set(rt.api.name, rt);
+    }
+    this.single = several ? undefined : this.runtimes[0];
+    this.sessions = new SessionStates(new Map(options.apis.map((a) => [a.name, a.fixtures])), options.maxSessions);
+    const now = options.now ?? Date.now;
+    this.rateWindows = new WindowLimiter(now);
+    this.quotaWindows = new WindowLimiter(now);
+    this.responders =
+      options.responders ??
+      (options.stateless
+        ? [schemaResponder]
+        : this.mode === "llm" && options.llm
+          ? [stateResponder, new LlmResponder({ model: options.llm.model }), schemaResponder]
+          : [stateResponder, schemaResponder]);
+    this.recorder = options.record !== undefined ? new HttpRecorder(options.record) : undefined;
+    this.app = this.buildApp();
+  }
+
+  /** The served APIs with their URL prefixes (`""` for a single API). */
+  get apis(): Array<{ name: string; prefix: string; title: string; operations: number; upstream?: string }> {
+    return this.runtimes.map((rt) => ({
+      name: rt.api.name,
+      prefix: rt.prefix,
+      title: rt.api.catalog.title,
+      operations: rt.api.catalog.tools.length,
+      ...(rt.api.upstream !== undefined ? { upstream: rt.api.upstream } : {}),
+    }));
+  }
+
+  /** Handles one request (the Hono app's fetch). */
+  fetch = (request: Request): Response | Promise<Response> => this.app.fetch(request);
+
+  /** Ends pending fault delays and flushes the recording. */
+  async close(): Promise<void> {
+    this.abort.abort();
+    await this.recorder?.close();
+  }
+
+  private runtime(api: ServedApi, several: boolean): ApiRuntime {
+    const credentials = [
+      ...(this.options.credentials ?? []).filter((c) => c.api === undefined || c.api === api.name),
+      ...(api.auth?.credentials ?? []).map((value) => ({ value, api: api.name })),
+    ];
+    const secretNames = new Set<string>();
+    for (const s of securitySchemes(api.catalog).values()) if (s.paramName) secretNames.add(s.paramName.toLowerCase());
+    if (api.auth?.name) secretNames.add(api.auth.name.toLowerCase());
+    return {
+      api,
+      prefix: several ? `/${api.name}` : "",
+      router: OperationRouter.of(api.catalog),
+      auth: { credentials, ...(api.auth ? { toolsetAuth: api.auth } : {}) },
+      secretNames,
+      basePaths: serverBasePaths(api.catalog),
+    };
+  }
+
+  private buildApp(): Hono {
+    const app = new Hono();
+    app.get("/__toolsim/health", (c) =>
+      c.json({
+        status: "ok",
+        mode: this.mode,
+        seed: this.seed,
+        stateless: this.options.stateless === true,
+        apis: this.apis,
+        sessions: this.sessions.list().length,
+        requests: this.requests,
+        ...(this.recorder ? { recorded: this.recorder.count } : {}),
+        ...(this.options.cassette ? { recordings: this.options.cassette.size } : {}),
+        uptimeSeconds: Math.round((Date.now() - this.started) / 1000),
+      }),
+    );
+    app.get("/__toolsim/sessions", (c) => c.json({ sessions: this.sessions.list() }));
+    app.get("/__toolsim/state", (c) => {
+      const session = c.req.query("session") ?? c.req.header("x-toolsim-session") ?? DEFAULT_SESSION;
+      const api = c.req.query("api");
+      if (api !== undefined && !this.byName.has(api)) return problemResponse(problem(404, `${TOOLSIM}unknown-api`, "Unknown API", `No API named "${api}"; served: ${[...this.byName.keys()].join(", ")}.`));
+      return c.json({ session, apis: this.sessions.snapshot(session, api) });
+    });
+    app.post("/__toolsim/reset", async (c) => {
+      let session = c.req.query("session") ?? c.req.header("x-toolsim-session");
+      if (session === undefined) {
+        const body: unknown = await c.req.json().catch(() => undefined);
+        if (typeof body === "object" && body !== null && typeof (body as { session?: unknown }).session === "string") session = (body as { session: string }).session;
+      }
+      if (session !== undefined) return c.json({ reset: this.sessions.reset(session), all: false });
+      const reset = this.sessions.reset();
+      this.rateWindows.clear();
+      this.quotaWindows.clear();
+      this.options.cassette?.rewind();
+      this.faultCounter = 0;
+      return c.json({ reset, all: true });
+    });
+    app.all("/__toolsim/*", (c) =>
+      problemResponse(problem(404, `${TOOLSIM}unknown-admin-route`, "Unknown admin route", `${c.req.method} ${c.req.path} is not an admin route; see GET /__toolsim/health, GET /__toolsim/state, GET /__toolsim/sessions, POST /__toolsim/reset.`)),
+    );
+    app.all("*", (c) => this.handle(c.req.raw));
+    app.onError((err) => {
+      this.log(`toolsim serve: internal error: ${err.stack ?? err.message}`);
+      return problemResponse(problem(500, `${TOOLSIM}internal-error`, "Internal Server Error", "toolsim failed to answer this request; see the server log."));
+    });
+    return app;
+  }
+
+  private target(path: string): { rt: ApiRuntime; rel: string } | undefined {
+    if (this.single) return { rt: this.single, rel: path };
+    const end = path.indexOf("/", 1);
+    const name = end < 0 ? path.slice(1) : path.slice(1, end);
+    const rt = this.byName.get(name);
+    if (!rt) return undefined;
+    return { rt, rel: end < 0 ? "/" : path.slice(end) };
+  }
+
+  private route(rt: ApiRuntime, method: string, rel: string): { match: RouteMatch; rel: string } {
+    const match = rt.router.match(method, rel);
+    if (match.kind !== "not-found") return { match, rel };
+    for (const base of rt.basePaths) {
+      if (rel.startsWith(base) && (rel.length === base.length || rel[base.length] === "/")) {
+        const stripped = rel.slice(base.length) || "/";
+        const again = rt.router.match(method, stripped);
+        if (again.kind !== "not-found") return { match: again, rel: stripped };
+      }
+    }
+    return { match, rel };
+  }
+
+  private async handle(req: Request): Promise<Response> {
+    const t0 = this.options.verbose ? performance.now() : 0;
+    const response = await this.answer(req);
+    this.requests++;
+    if (this.options.verbose) {
+      const { path } = splitUrl(req.url);
+      this.log(`${req.method} ${path} -> ${response.status} ${response.headers.get("x-toolsim-source") ?? ""} ${(performance.now() - t0).toFixed(1)} ms`);
+    }
+    return response;
+  }
+
+  private async answer(req: Request): Promise<Response> {
+    const { path, search } = splitUrl(req.url);
+    const method = req.method;
+    const head = method === "HEAD";
+    const target = this.target(path);
+    if (!target) {
+      return problemResponse(
+        problem(404, `${PRISM}NO_PATH_MATCHED_ERROR`, "Route not resolved, no path matched", `No API is served under ${path}; served: ${this.runtimes.map((r) => `${r.prefix}/`).join(", ")}.`),
+        {},
+        head,
+      );
+    }
+    const { rt } = target;
+    const routed = this.route(rt, method, target.rel);
+    const match = routed.match;
+    const rel = routed.rel;
+    const proxying = this.mode === "proxy";
+    if (!proxying && match.kind === "not-found") {
+      return problemResponse(problem(404, `${PRISM}NO_PATH_MATCHED_ERROR`, "Route not resolved, no path matched", `The route ${rel} hasn't been found in the specification file.`), {}, head);
+    }
+    if (!proxying && match.kind === "method-not-allowed") {
+      return problemResponse(
+        problem(405, `${PRISM}NO_METHOD_MATCHED_ERROR`, "Route resolved, but no method matched", `The route ${rel} has been resolved, but the method ${method} is not allowed; allowed: ${match.allow.join(", ")}.`),
+        { allow: match.allow.join(", ") },
+        head,
+      );
+    }
+    const tool = match.kind === "match" ? match.tool : undefined;
+    const query = new URLSearchParams(search);
+    const headers = req.headers;
+    const header = (name: string): string | null => headers.get(name);
+    const extra: HeaderMap = {};
+
+    // Security, then rate limits and quotas, then injected faults: what a real gateway does first.
+    let identity = "anonymous";
+    let credential: Credential | undefined;
+    if (tool && this.enforcesAuth(rt)) {
+      const outcome = checkAuth(enforcedRequirements(rt.api.catalog, tool, rt.auth), rt.auth, { header, query });
+      if (!outcome.ok) {
+        const title = outcome.status === 401 ? "Invalid security scheme used" : "Forbidden";
+        const type = outcome.status === 401 ? `${PRISM}UNAUTHORIZED` : `${TOOLSIM}insufficient-scope`;
+        return problemResponse(problem(outcome.status, type, title, outcome.detail), { "www-authenticate": outcome.challenge }, head);
+      }
+      identity = outcome.identity;
+      credential = outcome.credential;
+    }
+    const limited = this.limit(identity, credential, extra);
+    if (limited) return limited;
+    if (this.options.faults) {
+      const fault = faultAt(this.seed, this.options.faults, this.faultCounter++);
+      if (fault?.kind === "latency") {
+        extra["x-toolsim-fault"] = "latency";
+        await pause(this.options.faults.latencyMs ?? 200, this.abort.signal);
+      } else if (fault?.kind === "5xx") {
+        const status = fault.status ?? 500;
+        const titles: Record<number, string> = { 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable" };
+        return problemResponse(problem(status, `${TOOLSIM}injected-fault`, titles[status] ?? "Server Error", "A fault injected by toolsim (--fault 5xx)."), {
+          ...extra,
+          "x-toolsim-fault": "5xx",
+          ...(status === 503 ? { "retry-after": "1" } : {}),
+        }, head);
+      } else if (fault?.kind === "timeout") {
+        await pause(this.options.faults.timeoutMs ?? 30_000, this.abort.signal);
+        return problemResponse(problem(504, `${TOOLSIM}injected-fault`, "Gateway Timeout", "A fault injected by toolsim (--fault timeout): the API did not answer in time."), { ...extra, "x-toolsim-fault": "timeout" }, head);
+      }
+    }
+
+    const read = await readBody(req, this.bodyLimit);
+    if (!read.ok) return problemResponse(problem(read.status, `${TOOLSIM}payload-too-large`, "Payload Too Large", read.detail), extra, head);
+    const bytes = read.bytes;
+    const contentType = header("content-type");
+
+    if (this.mode === "replay" && this.options.cassette) {
+      const text = bodyText(bytes);
+      const hit = this.options.cassette.take(exchangeKey(rt.api.name, method, rel, query, text, contentType, rt.secretNames));
+      if (hit) {
+        const body = hit.response.bodyEncoding === "base64" ? Buffer.from(hit.response.body, "base64") : hit.response.body;
+        return new Response(head || hit.response.body === "" ? null : body, { status: hit.response.status, headers: { ...hit.response.headers, ...extra, "x-toolsim-source": "replay" } });
+      }
+    }
+    if (proxying) return this.proxy(req, rt, rel, search, query, tool, bytes, extra, head);
+    if (!tool) throw new Error("unreachable: simulated requests are routed");
+    return this.simulate(req, rt, rel, query, tool, (match as { params: Record<string, string> }).params, bytes, contentType, extra, head);
+  }
+
+  private enforcesAuth(rt: ApiRuntime): boolean {
+    if (this.options.enforceAuth === false) return false;
+    // A proxy lets the real API judge credentials, unless credentials are configured to check here too.
+    return this.mode !== "proxy" || rt.auth.credentials.length > 0;
+  }
+
+  private limit(identity: string, credential: Credential | undefined, extra: HeaderMap): Response | undefined {
+    const rate = credential?.rateLimit ?? this.options.rateLimit;
+    const quota = credential?.quota ?? this.options.quota;
+    if (!rate && !quota) return undefined;
+    const r = rate ? this.rateWindows.peek(identity, rate) : undefined;
+    const q = quota ? this.quotaWindows.peek(identity, quota) : undefined;
+    if (r) {
+      extra["x-ratelimit-limit"] = String(r.limit);
+      extra["x-ratelimit-remaining"] = String(r.ok ? r.remaining : 0);
+      extra["x-ratelimit-reset"] = String(Math.ceil(r.resetMs / 1000));
+    }
+    if (q) {
+      extra["x-quota-limit"] = String(q.limit);
+      extra["x-quota-remaining"] = String(q.ok ? q.remaining : 0);
+      extra["x-quota-reset"] = String(Math.ceil(q.resetMs / 1000));
+    }
+    const exceeded = r && !r.ok ? { state: r, what: "Rate limit exceeded", rate } : q && !q.ok ? { state: q, what: "Quota exceeded", rate: quota } : undefined;
+    if (exceeded) {
+      const retry = Math.max(1, Math.ceil(exceeded.state.resetMs / 1000));
+      return problemResponse(
+        problem(429, `${TOOLSIM}too-many-requests`, "Too Many Requests", `${exceeded.what}: ${exceeded.state.limit} requests per ${exceeded.rate?.text.split("/")[1] ?? "window"} for this credential; retry in ${retry} s.`),
+        { ...extra, "retry-after": String(retry) },
+      );
+    }
+    if (rate) this.rateWindows.take(identity, rate);
+    if (quota) this.quotaWindows.take(identity, quota);
+    return undefined;
+  }
+
+  private async simulate(
+    req: Request,
+    rt: ApiRuntime,
+    rel: string,
+    query: URLSearchParams,
+    tool: Tool,
+    pathParams: Record<string, string>,
+    bytes: Uint8Array | undefined,
+    contentType: string | null,
+    extra: HeaderMap,
+    head: boolean,
+  ): Promise<Response> {
+    const catalog = rt.api.catalog;
+    const text = bodyText(bytes);
+    let body: unknown;
+    if (text !== null && tool.body) {
+      const accepted = requestMediaTypes(catalog, tool);
+      const type = contentType ?? tool.body.mediaType;
+      if (!acceptsMediaType(accepted, type)) {
+        return this.recorded(
+          req,
+          rt,
+          rel,
+          query,
+          text,
+          problemResponse(problem(415, `${PRISM}INVALID_CONTENT_TYPE`, "Invalid content type", `Supported content types: ${accepted.join(", ")}; got ${type}.`), extra, head),
+          "validation",
+        );
+      }
+      if (/json/i.test(type)) {
+        try {
+          body = JSON.parse(text);
+        } catch (e) {
+          const message = `is not valid JSON: ${(e as Error).message}`;
+          return this.recorded(
+            req,
+            rt,
+            rel,
+            query,
+            text,
+            problemResponse(problem(400, `${TOOLSIM}bad-request`, "Bad Request", `The request body ${message}`, [{ location: ["body"], code: "parse", message, severity: "Error" }]), extra, head),
+            "validation",
+          );
+        }
+      } else if (/x-www-form-urlencoded/i.test(type)) {
+        body = formObject(text);
+        // Form fields are strings: coerced to the body schema's types, as parameters are.
+        if (tool.body.schemaPointer !== undefined) catalog.registry.validatorAt("request", tool.body.schemaPointer, true)(body);
+      } else body = text;
+    }
+    const validation = validateHttpCall(catalog, tool, { pathParams, query, header: (n) => req.headers.get(n), ...(body !== undefined ? { body } : {}) });
+    const prefer = parsePrefer(req.headers.get("prefer"));
+    if (validation.ok && prefer.code !== undefined && tool.responses.length > 0 && selectResponse(catalog, tool, prefer.code).key === undefined) {
+      return problemResponse(
+        problem(404, `${PRISM}NOT_FOUND`, "The server cannot find the requested content", `Requested status code ${prefer.code} is not defined in the document.`),
+        extra,
+        head,
+      );
+    }
+    const session = req.headers.get("x-toolsim-session") ?? DEFAULT_SESSION;
+    const state = this.options.stateless ? undefined : this.sessions.store(rt.api.name, session);
+    const responders = prefer.example !== undefined ? [namedExampleResponder(prefer.example), ...this.responders] : this.responders;
+    const result = await simulateCall(
+      catalog,
+      { name: tool.name, arguments: {} },
+      {
+        seed: prefer.seed ?? this.seed,
+        ...(state ? { state } : {}),
+        ...(prefer.code !== undefined ? { status: prefer.code } : {}),
+        ...(prefer.dynamic !== undefined ? { useExamples: !prefer.dynamic } : {}),
+        stages: { validate: () => validation, responders },
+      },
+    );
+    const headers: HeaderMap = { ...extra, "x-toolsim-source": result.source };
+    if (result.responseErrors.length > 0) headers["sl-violations"] = JSON.stringify(result.responseErrors.slice(0, 5));
+    let payload: string | null = null;
+    const status = result.status;
+    if (result.body !== undefined && status !== 204 && status !== 304 && status >= 200) {
+      const type = result.contentType ?? "application/json";
+      headers["content-type"] = type;
+      payload = typeof result.body === "string" && !/json/i.test(type) ? result.body : JSON.stringify(result.body);
+    }
+    const response = new Response(head ? null : payload, { status, headers });
+    if (!this.recorder) return response;
+    return this.recorded(req, rt, rel, query, text, response, result.source, payload ?? "");
+  }
+
+  private async proxy(
+    req: Request,
+    rt: ApiRuntime,
+    rel: string,
+    search: string,
+    query: URLSearchParams,
+    tool: Tool | undefined,
+    bytes: Uint8Array | undefined,
+    extra: HeaderMap,
+    head: boolean,
+  ): Promise<Response> {
+    const base = rt.api.upstream;
+    if (base === undefined) {
+      return problemResponse(problem(502, `${TOOLSIM}no-upstream`, "Bad Gateway", `No upstream URL for ${rt.api.name}: start serve with --upstream URL.`), extra, head);
+    }
+    const url = upstreamUrl(base, rel, search);
+    let answer;
+    try {
+      answer = await forward(this.options.fetch ?? fetch, url, { method: req.method, headers: req.headers, body: bytes }, this.options.upstreamTimeoutMs ?? 30_000, this.abort.signal);
+    } catch (e) {
+      const timedOut = (e as Error).name === "TimeoutError";
+      this.log(`toolsim serve: ${req.method} ${url} failed: ${(e as Error).message}`);
+      return problemResponse(
+        problem(timedOut ? 504 : 502, `${TOOLSIM}upstream-error`, timedOut ? "Gateway Timeout" : "Bad Gateway", `The real API at ${base} ${timedOut ? "did not answer in time" : `could not be reached: ${(e as Error).message}`}.`),
+        extra,
+        head,
+      );
+    }
+    const headers = new Headers(answer.headers);
+    for (const [k, v] of Object.entries(extra)) headers.set(k, v);
+    headers.set("x-toolsim-source", "http");
+    const contentType = answer.headers.get("content-type");
+    if (tool) {
+      let body: unknown;
+      const text = answer.body.length > 0 ? Buffer.from(answer.body).toString("utf8") : undefined;
+      let issues: ValidationIssue[];
+      if (text !== undefined && contentType !== null && /json/i.test(contentType)) {
+        try {
+          body = JSON.parse(text);
+          issues = validateResponse(rt.api.catalog, tool, answer.status, body, contentType);
+        } catch {
+          issues = [{ location: ["response", "body"], code: "parse", message: "the upstream's JSON body does not parse", severity: "Error" }];
+        }
+      } else issues = validateResponse(rt.api.catalog, tool, answer.status, undefined, contentType ?? undefined).filter((i) => i.code === "status");
+      if (issues.length > 0) {
+        headers.set("sl-violations", JSON.stringify(issues.slice(0, 5)));
+        this.log(`toolsim serve: ${req.method} ${rt.prefix}${rel} -> ${answer.status}: the real API's answer does not match the spec (${issues.length}): ${issues.slice(0, 3).map((i) => `${i.location.join(".")} ${i.message}`).join("; ")}`);
+      }
+    } else {
+      headers.set("sl-violations", JSON.stringify([{ location: ["request"], code: "no-operation", message: `${req.method} ${rel} is not an operation of the spec`, severity: "Warning" }]));
+    }
+    if (this.recorder) {
+      const secrets = secretValues(req.headers, query, rt.secretNames);
+      const textual = isTextual(contentType);
+      const exchange: HttpExchange = {
+        api: rt.api.name,
+        request: this.requestRecord(req, rel, query, bodyText(bytes), rt, secrets),
+        response: {
+          status: answer.status,
+          headers: responseHeadersOf(answer.headers, secrets),
+          body: textual ? Buffer.from(answer.body).toString("utf8") : Buffer.from(answer.body).toString("base64"),
+          ...(textual ? {} : { bodyEncoding: "base64" as const }),
+        },
+        source: "http",
+        recordedAt: new Date().toISOString(),
+      };
+      if (textual && secrets.length > 0) exchange.response.body = scrub(exchange.response.body, secrets);
+      this.recorder.record(exchange);
+    }
+    const nullBody = head || answer.status === 204 || answer.status === 304 || answer.body.length === 0;
+    return new Response(nullBody ? null : answer.body, { status: answer.status, headers });
+  }
+
+  private requestRecord(req: Request, rel: string, query: URLSearchParams, text: string | null, rt: ApiRuntime, secrets: readonly string[]): HttpExchange["request"] {
+    return {
+      method: req.method,
+      path: rel,
+      query: redactQuery(query, rt.secretNames),
+      headers: redactRequestHeaders(req.headers, rt.secretNames),
+      body: text === null ? null : redactBody(text, req.headers.get("content-type"), secrets),
+    };
+  }
+
+  /** Records a simulated exchange (when recording) and returns the response. */
+  private async recorded(req: Request, rt: ApiRuntime, rel: string, query: URLSearchParams, text: string | null, response: Response, source: string, payload?: string): Promise<Response> {
+    if (!this.recorder) return response;
+    const secrets = secretValues(req.headers, query, rt.secretNames);
+    const body = payload ?? (await response.clone().text());
+    this.recorder.record({
+      api: rt.api.name,
+      request: this.requestRecord(req, rel, query, text, rt, secrets),
+      response: { status: response.status, headers: responseHeadersOf(response.headers, secrets), body: secrets.length > 0 ? scrub(body, secrets) : body },
+      source,
+      recordedAt: new Date().toISOString(),
+    });
+    return response;
+  }
+}
+
+function scrub(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) if (out.includes(s)) out = out.split(s).join("[redacted]");
+  return out;
+}
+
+/** Creates the app of a simulated API server (not listening: see `startServe`). */
+export function createServeApp(options: ServeOptions): ServeApp {
+  return new ServeApp(options);
+}

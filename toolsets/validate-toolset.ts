@@ -1,0 +1,198 @@
+import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { parse as parseYaml, YAMLParseError } from "yaml";
+import { buildCatalog, type Catalog } from "../specs/catalog.js";
+import { getAt } from "../specs/json-pointer.js";
+import { loadSpec } from "../specs/load-spec.js";
+import { fail, ok, type Result } from "../specs/result.js";
+import { selectResponse } from "../specs/select-response.js";
+import type { SpecProblem } from "../specs/spec-problem.js";
+import { validateCall } from "../specs/validate-call.js";
+import { parseFunctionDocs } from "./function-docs.js";
+import { findMissingIds } from "./id-chains.js";
+import { checkToolsetSchema } from "./toolset-schema.js";
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A toolset that passed validation: its catalog and the warnings found. */
+export interface ValidToolset {
+  file: string;
+  /** The display name. */
+  name: string;
+  catalog: Catalog;
+  warnings: SpecProblem[];
+}
+
+/** Where a problem found in the spec is reported: the spec file, or the toolset file under `/openapi`. */
+type Locate = (pointer: string) => { file: string; pointer: string };
+
+function warn(at: Locate, pointer: string, code: string, message: string): SpecProblem {
+  return { ...at(pointer), severity: "warning", code, message };
+}
+
+/** Operations without a summary or description, and without a success response schema. */
+function checkOperations(catalog: Catalog, at: Locate): SpecProblem[] {
+  const doc = catalog.spec.document as unknown;
+  const out: SpecProblem[] = [];
+  for (const tool of catalog.tools) {
+    const op = getAt(doc, tool.operation.pointer);
+    const label = `${tool.name} (${tool.operation.method.toUpperCase()} ${tool.operation.path})`;
+    const text = (k: string): string => (isObject(op) && typeof op[k] === "string" ? (op[k] as string).trim() : "");
+    if (text("summary") === "" && text("description") === "") {
+      out.push(warn(at, tool.operation.pointer, "operation-undocumented", `${label} has neither a summary nor a description: agents see only its name`));
+    }
+    const selected = selectResponse(catalog, tool);
+    if (selected.key === undefined) {
+      out.push(warn(at, `${tool.operation.pointer}/responses`, "no-success-response", `${label} declares no 2xx or default response`));
+    } else if (selected.schemaPointer === undefined && selected.status !== 204 && selected.status !== 205 && !(selected.status >= 300 && selected.status < 400)) {
+      out.push(warn(at, selected.pointer ?? `${tool.operation.pointer}/responses`, "no-response-schema", `${label} has no schema for its ${selected.key} response: the simulator cannot shape its answers`));
+    }
+  }
+  return out;
+}
+
+/** Names of the credentials the spec's security schemes carry (they may be documented but are not arguments). */
+function credentialNames(catalog: Catalog): Set<string> {
+  const doc = catalog.spec.document as unknown as Json;
+  const schemes = isObject(doc["components"]) && isObject(doc["components"]["securitySchemes"]) ? doc["components"]["securitySchemes"] : {};
+  const names = new Set(["Authorization", "authorization"]);
+  for (const s of Object.values(schemes)) if (isObject(s) && typeof s["name"] === "string") names.add(s["name"]);
+  return names;
+}
+
+/** Function documentation against the spec: functions the spec lacks, operations the documentation lacks, inputs that differ. */
+function checkFunctions(data: Json, catalog: Catalog, file: string, at: Locate): SpecProblem[] {
+  const text = typeof data["functions"] === "string" ? data["functions"] : "";
+  if (text.trim() === "") {
+    return [{ file, pointer: "/functions", severity: "warning", code: "functions-missing", message: "no function documentation: agents that read the documentation (ToolAlpaca's prompts) see nothing" }];
+  }
+  const docs = parseFunctionDocs(text);
+  if (docs.length === 0) {
+    return [{ file, pointer: "/functions", severity: "warning", code: "functions-unparsed", message: 'the function documentation has no "N. Name: <operationId>" blocks: it cannot be matched with the operations' }];
+  }
+  const out: SpecProblem[] = [];
+  const byName = new Map(catalog.tools.map((t) => [t.name, t]));
+  for (const t of catalog.tools) if (t.operation.operationId !== undefined) byName.set(t.operation.operationId, t);
+  const documented = new Set<string>();
+  const credentials = credentialNames(catalog);
+  for (const fn of docs) {
+    const tool = byName.get(fn.name);
+    if (!tool) {
+      out.push({ file, pointer: "/functions", severity: "warning", code: "function-not-in-spec", message: `function "${fn.name}" (line ${fn.line}) has no operation in the spec` });
+      continue;
+    }
+    documented.add(tool.name);
+    if (fn.input === undefined) continue;
+    const args = new Set([...tool.parameters.map((p) => p.arg), ...(tool.body?.mode === "flat" ? Object.keys(tool.body.properties) : tool.body?.arg !== undefined ? [tool.body.arg] : [])]);
+    const extra = Object.keys(fn.input).filter((k) => !args.has(k) && !credentials.has(k));
+    const undocumented = tool.required.filter((r) => !(r in (fn.input ?? {})) && !credentials.has(r));
+    if (extra.length > 0 || undocumented.length > 0) {
+      const parts = [
+        ...(extra.length > 0 ? [`documents ${extra.map((x) => `"${x}"`).join(", ")}, which the operation does not take`] : []),
+        ...(undocumented.length > 0 ? [`leaves out the required ${undocumented.map((x) => `"${x}"`).join(", ")}`] : []),
+      ];
+      out.push({ file, pointer: "/functions", severity: "warning", code: "function-input-mismatch", message: `function "${fn.name}" (line ${fn.line}) ${parts.join(" and ")}` });
+    }
+  }
+  for (const tool of catalog.tools) {
+    if (!documented.has(tool.name)) out.push(warn(at, tool.operation.pointer, "operation-not-in-functions", `operation ${tool.name} is not in the function documentation`));
+  }
+  return out;
+}
+
+function checkIds(catalog: Catalog, at: Locate): SpecProblem[] {
+  return findMissingIds(catalog).map(({ tool, argument }) =>
+    warn(at, tool.operation.pointer, "id-not-returned", `${tool.name} needs "${argument}", but no other operation returns it: add a search or list operation whose response carries it`),
+  );
+}
+
+function checkAuth(data: Json, catalog: Catalog, file: string): SpecProblem[] {
+  const secured = catalog.tools.filter((t) => t.security.some((req) => req.length > 0));
+  const auth = data["auth"];
+  if (auth === undefined && secured.length > 0) {
+    return [{ file, pointer: "", severity: "warning", code: "auth-missing", message: `${secured.length} operation${secured.length === 1 ? " requires" : "s require"} credentials, but the toolset has no "auth": the simulation has no credentials to accept` }];
+  }
+  if (isObject(auth) && secured.length === 0) {
+    return [{ file, pointer: "/auth", severity: "warning", code: "auth-unused", message: `"auth" is set, but no operation of the spec has a security requirement` }];
+  }
+  return [];
+}
+
+/** Reference calls of the tasks: known tools, and valid arguments (calls with placeholders of the source are not checked). */
+function checkTasks(data: Json, catalog: Catalog, file: string): SpecProblem[] {
+  const tasks = Array.isArray(data["tasks"]) ? data["tasks"] : [];
+  const out: SpecProblem[] = [];
+  tasks.forEach((task, i) => {
+    const calls = isObject(task) && Array.isArray(task["calls"]) ? task["calls"] : [];
+    calls.forEach((call, j) => {
+      if (!isObject(call) || typeof call["tool"] !== "string") return;
+      const pointer = `/tasks/${i}/calls/${j}`;
+      if (!catalog.get(call["tool"])) {
+        out.push({ file, pointer, severity: "warning", code: "task-unknown-tool", message: `task ${i + 1} calls "${call["tool"]}", which is not an operation of the spec` });
+        return;
+      }
+      if (typeof call["raw"] === "string" && /\$\{/.test(call["raw"])) return;
+      const checked = validateCall(catalog, call["tool"], call["arguments"] ?? {});
+      if (!checked.ok) {
+        const issues = checked.errors.slice(0, 3).map((e) => `${e.location.join(".")} ${e.message}`);
+        out.push({ file, pointer, severity: "warning", code: "task-call-invalid", message: `task ${i + 1}, call ${j + 1} (${call["tool"]}) does not validate: ${issues.join("; ")}${checked.errors.length > 3 ? "; ..." : ""}` });
+      }
+    });
+  });
+  return out;
+}
+
+/**
+ * Validates parsed toolset data: the toolset JSON Schema; the OpenAPI spec (loaded by the OpenAPI core,
+ * problems as file + JSON pointer); documentation (function docs, operation summaries, function docs against
+ * operations both ways); success response schemas; ToolAlpaca's rule that every id an operation needs is
+ * returned by another operation; auth against the spec's security; and the reference calls of the tasks.
+ * Errors make it fail; warnings come with the valid toolset.
+ */
+export async function checkToolsetData(data: unknown, file: string): Promise<Result<ValidToolset, SpecProblem>> {
+  const problems = checkToolsetSchema(data, file);
+  if (!isObject(data)) return fail(problems);
+  const source = data["openapi"];
+  if (!isObject(source) && typeof source !== "string") return fail(problems);
+  const label = `${file}#/openapi`;
+  const spec = typeof source === "string" ? await loadSpec(resolve(dirname(file), source)) : await loadSpec(source, { label, root: dirname(file) });
+  const inline = typeof source !== "string";
+  const specFile = spec.ok ? spec.value.file : undefined;
+  const at: Locate = (pointer) => (inline || specFile === undefined ? { file, pointer: `/openapi${pointer}` } : { file: specFile, pointer });
+  const relocate = (p: SpecProblem): SpecProblem => (p.file === label ? { ...p, file, pointer: `/openapi${p.pointer}` } : p);
+  if (!spec.ok) return fail([...problems, ...spec.errors.map(relocate)]);
+  problems.push(...spec.value.warnings.map(relocate));
+  let catalog: Catalog;
+  try {
+    catalog = buildCatalog(spec.value);
+  } catch (e) {
+    return fail([...problems, { ...at(""), severity: "error", code: "catalog-failed", message: `could not build tools: ${(e as Error).message}` }]);
+  }
+  if (catalog.tools.length === 0) problems.push({ ...at("/paths"), severity: "error", code: "no-operations", message: "the spec has no operations: a toolset needs at least one" });
+  problems.push(...checkOperations(catalog, at), ...checkFunctions(data, catalog, file, at), ...checkIds(catalog, at), ...checkAuth(data, catalog, file), ...checkTasks(data, catalog, file));
+  if (problems.some((p) => p.severity === "error")) return fail(problems);
+  return ok({ file, name: typeof data["name"] === "string" ? data["name"] : "", catalog, warnings: problems });
+}
+
+/** Reads a toolset file (YAML or JSON) and validates it (see {@link checkToolsetData}). */
+export async function validateToolsetFile(path: string): Promise<Result<ValidToolset, SpecProblem>> {
+  const file = resolve(path);
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (e) {
+    return fail([{ file, pointer: "", severity: "error", code: "file-not-found", message: `cannot read toolset: ${(e as Error).message}` }]);
+  }
+  let data: unknown;
+  try {
+    data = parseYaml(text, { prettyErrors: true });
+  } catch (e) {
+    const where = e instanceof YAMLParseError && e.linePos ? ` (line ${e.linePos[0].line}, column ${e.linePos[0].col})` : "";
+    return fail([{ file, pointer: "", severity: "error", code: "yaml-syntax", message: `invalid YAML${where}: ${(e as Error).message.split("\n")[0] ?? ""}` }]);
+  }
+  return checkToolsetData(data, file);
+}
