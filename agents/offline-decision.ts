@@ -110,11 +110,18 @@ function lowerTokens(text: string): readonly string[] {
 }
 
 const LOWER_TOKENS = new Memo<string, readonly string[]>(4096);
-const STEMS = new Memo<string, string>(8192);
+/** Stems of recent words (a plain map, emptied when full: the hottest lookup of the model). */
+const STEMS = new Map<string, string>();
 
 /** A light English stemmer: plural, -ing, -ed and a final -e go, so create/created/creating meet. */
 function stem(word: string): string {
-  return STEMS.getOrCompute(word, computeStem);
+  let s = STEMS.get(word);
+  if (s === undefined) {
+    if (STEMS.size >= 8192) STEMS.clear();
+    s = computeStem(word);
+    STEMS.set(word, s);
+  }
+  return s;
 }
 
 function computeStem(word: string): string {
@@ -216,9 +223,20 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+const NORMALIZED_KEYS = new Memo<string, string>(4096);
+
 function normalizeKey(s: string): string {
-  const k = s.toLowerCase().replace(/[^a-z0-9]/g, "");
-  return KEY_ALIASES[k] ?? k;
+  return NORMALIZED_KEYS.getOrCompute(s, (x) => {
+    const k = x.toLowerCase().replace(/[^a-z0-9]/g, "");
+    return KEY_ALIASES[k] ?? k;
+  });
+}
+
+const HOLDER_STEMS = new Memo<string, readonly string[]>(1024);
+
+/** The word stems of an observation record's holder key and tool name (remembered: both come from a small set). */
+function holderStems(holder: string, tool: string): readonly string[] {
+  return HOLDER_STEMS.getOrCompute(`${holder} ${tool}`, (text) => tokenize(text).map((w) => stem(w.toLowerCase())));
 }
 
 /** Names that mean the same value (`lat` and `latitude`). */
@@ -1132,12 +1150,12 @@ function fromObservations(p: Param, tool: OfflineToolSpec, records: readonly Obs
     const example = exampleOf(p.schema);
     if (isIdParam(p) && typeof example === "string" && typeof r.fields["id"] === "string" && !idShapeMatches(example, r.fields["id"])) continue;
     if (isIdParam(p) && isScalar(r.fields["id"]) && normalizeKey(p.name) !== "id") {
-      const holderStems = tokenize(`${r.holder} ${r.tool}`).map((w) => stem(w.toLowerCase()));
-      const related = resource.length > 0 && resource.some((w) => holderStems.includes(w));
+      const stems = holderStems(r.holder, r.tool);
+      const related = resource.length > 0 && resource.some((w) => stems.includes(w));
       cands.push({ record: r, value: r.fields["id"], strength: related ? 2 : 1 });
     } else if (normalizeKey(p.name) === "id" && isScalar(r.fields["id"])) {
-      const holderStems = tokenize(`${r.holder} ${r.tool}`).map((w) => stem(w.toLowerCase()));
-      const related = resource.some((w) => holderStems.includes(w));
+      const stems = holderStems(r.holder, r.tool);
+      const related = resource.some((w) => stems.includes(w));
       cands.push({ record: r, value: r.fields["id"], strength: related ? 2.5 : 1 });
     }
   }
@@ -1422,7 +1440,13 @@ const PHRASE_CUES: Array<{ test: RegExp; cues: string[]; maxWords: number }> = [
 const QUOTED_QUERY_CUES = ["for", "on", "search", "find", "look up"];
 
 /** The axis and prefix of a coordinate parameter (`fromLat` -> lat, from). */
+const AXES = new Memo<string, { axis: "lat" | "lon"; prefix: string } | null>(1024);
+
 function coordinateAxis(name: string): { axis: "lat" | "lon"; prefix: string } | undefined {
+  return AXES.getOrCompute(name, (n) => computeAxis(n) ?? null) ?? undefined;
+}
+
+function computeAxis(name: string): { axis: "lat" | "lon"; prefix: string } | undefined {
   const words = lowerTokens(name);
   const last = words[words.length - 1] ?? "";
   const axis = /^(lat|latitude)$/.test(last) ? "lat" : /^(lon|lng|long|longitude)$/.test(last) ? "lon" : undefined;

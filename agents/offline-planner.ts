@@ -215,19 +215,21 @@ function pairKey(name: string, end: RegExp): string | undefined {
  */
 function makeConsistent(entry: ToolboxEntry, infos: readonly ArgumentInfo[], args: Record<string, unknown>, rng: Rng): void {
   const names = Object.keys(args);
+  // Each name's words without its end word, once per name (the loop below looks at every pair).
+  const keys = new Map(names.map((n) => [n, { start: pairKey(n, START), end: pairKey(n, END), source: pairKey(n, SOURCE), target: pairKey(n, TARGET) }]));
   for (const a of names) {
     for (const b of names) {
       if (a === b) continue;
-      const ka = pairKey(a, START);
-      const kb = pairKey(b, END);
+      const ka = keys.get(a)?.start;
+      const kb = keys.get(b)?.end;
       const va = args[a];
       const vb = args[b];
       if (ka !== undefined && ka === kb && typeof va === "string" && typeof vb === "string" && /^\d{4}-\d{2}-\d{2}/.test(va) && /^\d{4}-\d{2}-\d{2}/.test(vb) && vb < va) {
         args[a] = vb;
         args[b] = va;
       }
-      const sa = pairKey(a, SOURCE);
-      const tb = pairKey(b, TARGET);
+      const sa = keys.get(a)?.source;
+      const tb = keys.get(b)?.target;
       if (sa !== undefined && sa === tb && typeof va === "string" && va === args[b]) {
         const info = infos.find((x) => x.name === b);
         if (!info) continue;

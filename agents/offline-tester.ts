@@ -280,15 +280,15 @@ function buildHaystack(episode: EpisodeTranscript): Haystack {
   collectDates(raw, dates);
   const times = new Set<number>();
   for (const m of raw.matchAll(TIME_G)) times.add(minutesOf(m[1] ?? "0", m[2] ?? "0", m[3]));
-  for (const m of raw.matchAll(NUMBER_G)) {
-    const n = parseNumber(m[0]);
+  for (const token of raw.match(NUMBER_G) ?? []) {
+    const n = parseNumber(token);
     if (n) numbers.push(n.value);
   }
   // Numbers inside dates and ids (`2024-05-01`, `bk-42`) count as well.
-  for (const m of raw.matchAll(/\d+(?:\.\d+)?/g)) numbers.push(Number(m[0]));
+  for (const digits of raw.match(/\d+(?:\.\d+)?/g) ?? []) numbers.push(Number(digits));
   const text = raw.split("\n").map(norm).join("\n");
   const words = new Set<string>();
-  for (const m of text.matchAll(WORD_G)) words.add(m[0].replace(/['’]s$/, ""));
+  for (const word of text.match(WORD_G) ?? []) words.add(word.replace(/['’]s$/, ""));
   return { text, words, numbers, dates, times };
 }
 
@@ -327,6 +327,9 @@ export interface AnswerToken {
  * with letters and digits), numbers (not list markers, 0 or 1) and capitalized words of two letters or more
  * that do not start a sentence (months, weekdays, pronouns and common acronyms excepted).
  */
+/** A sentence-internal abbreviation or initial just before a word ("Dr. Lee", "J. Smith"). */
+const ABBREVIATION_END = /(?:^|[^\p{L}])(?:\p{Lu}|Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Mt)\.$/u;
+
 export function answerTokens(answer: string): AnswerToken[] {
   const tokens: AnswerToken[] = [];
   let rest = answer;
@@ -365,10 +368,13 @@ export function answerTokens(answer: string): AnswerToken[] {
   // Capitalized words that do not open a sentence or a line.
   for (const m of rest.matchAll(/[\p{Lu}][\p{L}'’-]*/gu)) {
     const i = m.index ?? 0;
-    const before = rest.slice(0, i).replace(/[ \t]+$/, "");
-    const last = before[before.length - 1];
-    const abbreviation = /(?:^|[^\p{L}])(?:\p{Lu}|Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Mt)\.$/u.test(before);
-    if (before === "" || last === undefined || (/[.!?:;\n•*\-–—(>]/.test(last) && !abbreviation)) continue;
+    // The text before the word, without trailing blanks: only its end matters (an abbreviation is at most
+    // 6 characters long, so its last 8 decide; reading the whole prefix made long answers quadratic).
+    let end = i;
+    while (end > 0 && (rest[end - 1] === " " || rest[end - 1] === "\t")) end--;
+    const last = end > 0 ? rest[end - 1] : undefined;
+    const abbreviation = ABBREVIATION_END.test(rest.slice(Math.max(0, end - 8), end));
+    if (end === 0 || last === undefined || (/[.!?:;\n•*\-–—(>]/.test(last) && !abbreviation)) continue;
     if (i > 0 && /[\p{L}\p{N}°]/u.test(rest[i - 1] ?? "")) continue;
     const word = m[0].replace(/['’]s$/, "").replace(/[-'’]+$/, "");
     const lower = word.toLowerCase();

@@ -23,14 +23,21 @@
  *
  *   bench: llm.achieved_vs_ideal_c<k> <achieved/ideal> ratio=<(achieved/ideal)/0.9>
  *
+ * The `#` line gives each round's share, both rates, the calls per episode, and what tells a slow round's
+ * cause apart: this process's CPU per episode (including the run's start: loading the toolsets), the event
+ * loop's utilisation and its delay's 99th percentile. A round with the usual CPU per episode but a long loop
+ * delay lost time to other processes on the machine, not to toolsim.
+ *
  * Goal: at least 90% of ideal at concurrency 32. Environment: BENCH_LLM_LATENCY_MS (default 200),
- * BENCH_LLM_ROUNDS (default 3), BENCH_LLM_SECONDS (target length of one run, default 6).
+ * BENCH_LLM_ROUNDS (default 5, interleaved over the concurrencies), BENCH_LLM_SECONDS (target length of one
+ * run, default 6).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { main as toolsimMain } from "../simulator/cli/main.js";
 import { startOpenAIServer, type ReceivedRequest, type ScriptedReply } from "../test/support/openai-server.js";
 import { ROOT } from "./paths.js";
@@ -40,7 +47,7 @@ import { formatRatio, formatValue, median, note, printFigure, printRounds } from
 export const LLM_THROUGHPUT_PARTS = ["throughput"] as const;
 
 const LATENCY_MS = Number(process.env["BENCH_LLM_LATENCY_MS"] ?? 200);
-const ROUNDS = Math.max(1, Number(process.env["BENCH_LLM_ROUNDS"] ?? 3));
+const ROUNDS = Math.max(1, Number(process.env["BENCH_LLM_ROUNDS"] ?? 5));
 const TARGET_SECONDS = Number(process.env["BENCH_LLM_SECONDS"] ?? 6);
 const CONCURRENCIES = [1, 8, 32] as const;
 /** The goal: at least this share of the ideal rate at concurrency 32. */
@@ -119,12 +126,20 @@ export interface ThroughputRun {
   idealEps: number;
   /** The run's wall time as the CLI saw it, in seconds. */
   seconds: number;
+  /** CPU time of this process (all its threads) per episode, in ms. */
+  cpuMsPerEpisode: number;
+  /** Event-loop utilisation over the run (0..1): how busy toolsim's one thread was. */
+  elu: number;
+  /** The 99th percentile of the event loop's delay over the run, in ms (a blocked or starved loop). */
+  loopDelayP99Ms: number;
 }
 
 interface JournalEvent {
   type: string;
   episodeId: string;
   at: string;
+  outcome?: string;
+  reason?: string;
 }
 
 /** Runs `toolsim generate` with the assistant on the endpoint and measures it from its journal. */
@@ -134,6 +149,10 @@ export async function throughputRun(baseURL: string, concurrency: number, episod
   let stderr = "";
   const io = { isTTY: false, out: (_t: string) => undefined, err: (t: string) => void (stderr += t) };
   try {
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const elu0 = performance.eventLoopUtilization();
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const code = await toolsimMain(
       [
@@ -158,6 +177,9 @@ export async function throughputRun(baseURL: string, concurrency: number, episod
       io,
     );
     const seconds = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const elu = performance.eventLoopUtilization(elu0).utilization;
+    delay.disable();
     if (code !== 0) throw new Error(`toolsim generate exited with ${code}: ${stderr.trim().split("\n").slice(-5).join("\n")}`);
     const events = readFileSync(join(out, "events.jsonl"), "utf8")
       .trim()
@@ -168,7 +190,11 @@ export async function throughputRun(baseURL: string, concurrency: number, episod
     let firstStart = Infinity;
     for (const e of events) {
       if (e.type === "llm.call") callsOf.set(e.episodeId, (callsOf.get(e.episodeId) ?? 0) + 1);
-      else if (e.type === "episode.finished") finished.push({ id: e.episodeId, at: Date.parse(e.at) });
+      else if (e.type === "episode.finished") {
+        // An episode ended by an error (a failed model call) would be shorter than a real one: not a valid run.
+        if (e.outcome === "error") throw new Error(`episode ${e.episodeId} ended with an error: ${e.reason ?? "?"}`);
+        finished.push({ id: e.episodeId, at: Date.parse(e.at) });
+      }
       else if (e.type === "episode.started") firstStart = Math.min(firstStart, Date.parse(e.at));
     }
     if (finished.length !== episodes) throw new Error(`expected ${episodes} finished episodes, the journal has ${finished.length}`);
@@ -191,6 +217,9 @@ export async function throughputRun(baseURL: string, concurrency: number, episod
       wholeEps: episodes / ((last - firstStart) / 1000),
       idealEps: concurrency / (windowCallsPerEpisode * (latencyMs / 1000)),
       seconds,
+      cpuMsPerEpisode: (cpu.user + cpu.system) / 1000 / episodes,
+      elu,
+      loopDelayP99Ms: delay.percentile(99) / 1e6,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -225,6 +254,9 @@ export async function runLlmThroughput(_parts: ReadonlySet<string>): Promise<voi
         ideal_eps: runs.map((r) => r.idealEps),
         whole_run_eps: runs.map((r) => r.wholeEps),
         calls_per_episode: runs.map((r) => r.callsPerEpisode),
+        cpu_ms_per_episode: runs.map((r) => r.cpuMsPerEpisode),
+        elu: runs.map((r) => r.elu),
+        loop_delay_p99_ms: runs.map((r) => r.loopDelayP99Ms),
       }, `(${runs[0]?.episodes ?? 0} episodes per run; whole-run share ${formatRatio(median(runs.map((r) => r.wholeEps / r.idealEps)))})`);
     }
   } finally {

@@ -15,6 +15,7 @@ import { cpus, loadavg } from "node:os";
 import { EXECUTOR_PARTS, runExecutor } from "./executor.js";
 import { LLM_PARTS, runLlm } from "./llm-tokens.js";
 import { LLM_THROUGHPUT_PARTS, runLlmThroughput } from "./llm-throughput.js";
+import { runServe, SERVE_PARTS } from "./serve.js";
 import { runSimulator, SIMULATOR_PARTS } from "./simulator.js";
 import { note } from "./stats.js";
 
@@ -27,6 +28,7 @@ interface Section {
 const SECTIONS: Section[] = [
   { name: "executor", parts: EXECUTOR_PARTS, run: runExecutor },
   { name: "simulator", parts: SIMULATOR_PARTS, run: runSimulator },
+  { name: "serve", parts: SERVE_PARTS, run: runServe },
   { name: "llm", parts: LLM_PARTS, run: runLlm },
   { name: "llm", parts: LLM_THROUGHPUT_PARTS, run: runLlmThroughput },
 ];

@@ -67,7 +67,7 @@ export function describeStructure(schema: unknown, depth = 3): string {
 /** One argument documented as ToolAlpaca does: `Required. String. What it is. One of: [a, b].` */
 function describeArgument(schema: Json, required: boolean): string {
   const parts: string[] = [required ? "Required." : "Optional.", `${typeName(schema) === "Any" ? "Any" : describeStructure(schema, 1)}.`];
-  const description = typeof schema["description"] === "string" ? clean(schema["description"], 240) : "";
+  const description = typeof schema["description"] === "string" ? clean(schema["description"].replace(/\s*\((path|query|header|cookie) parameter\)$/, ""), 240) : "";
   if (description !== "") parts.push(sentence(description));
   if (Array.isArray(schema["enum"])) parts.push(`One of: [${schema["enum"].map((v) => (typeof v === "string" ? v : JSON.stringify(v))).join(", ")}].`);
   if (schema["default"] !== undefined) parts.push(`Default: ${JSON.stringify(schema["default"])}.`);

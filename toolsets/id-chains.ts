@@ -62,6 +62,7 @@ function collect(schema: unknown, context: string[], out: Returned, depth: numbe
   if (!isObject(props)) return;
   for (const [name, sub] of Object.entries(props)) {
     out.names.add(norm(name));
+    out.names.add(singular(norm(name))); // `post_ids` returns a `post_id`
     if (/^(id|uuid|guid|key|code|slug)$/i.test(name)) out.idContexts.push(context);
     collect(sub, [...context, ...words(name)], out, depth + 1);
   }

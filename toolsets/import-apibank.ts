@@ -74,12 +74,15 @@ function isApi(v: unknown): v is ApiBankApi {
 function firstSentence(text: string): string {
   const t = text.replace(/\s+/g, " ").trim();
   const m = /^(.{10,160}?[.!?])(\s|$)/.exec(t);
-  return (m?.[1] ?? t.slice(0, 160)).replace(/[.]$/, "");
+  return (m?.[1] ?? t).replace(/[.]$/, "");
 }
 
-/** `[Optional]` in a description marks an optional input; everything else is required, as API-Bank's checker has it. */
+/**
+ * `[Optional]` in a description marks an optional input, and so does "Only needed for the first call"
+ * (ForgotPassword's two phases); everything else is required.
+ */
 function isOptional(description: string | undefined): boolean {
-  return /\[optional\]|\boptional\b/i.test(description ?? "");
+  return /\[optional\]|\boptional\b|\bonly needed\b/i.test(description ?? "");
 }
 
 function cleanDescription(description: string | undefined): string {
@@ -139,11 +142,10 @@ function operationFor(api: ApiBankApi, fixtures: Record<string, Json[]>): { path
   const schemas: Json = {
     [`${api.name}Response`]: { type: "object", properties: outputs, required: Object.keys(outputs) },
   };
-  const op: Json = {
-    operationId: api.name,
-    summary: firstSentence(api.description),
-    description: api.description.trim(),
-  };
+  // The summary is the first sentence and the description the rest, so a tool's text does not repeat itself.
+  const summary = firstSentence(api.description);
+  const rest = api.description.replace(/\s+/g, " ").trim().slice(summary.length).replace(/^[.!?]\s*/, "").trim();
+  const op: Json = { operationId: api.name, summary, ...(rest !== "" ? { description: rest } : {}) };
   if (token) {
     const tokenInput = api.input_parameters[TOKEN_PARAM];
     const credential = (fixtures[databaseCollection("Account")] ?? []).map((a) => a["token"]).find((t) => typeof t === "string");

@@ -82,7 +82,7 @@ function checkFunctions(data: Json, catalog: Catalog, file: string, at: Locate):
   for (const fn of docs) {
     const tool = byName.get(fn.name);
     if (!tool) {
-      out.push({ file, pointer: "/functions", severity: "warning", code: "function-not-in-spec", message: `function "${fn.name}" (line ${fn.line}) has no operation in the spec` });
+      out.push({ file, pointer: "/functions", severity: "warning", code: "function-not-in-spec", message: `function "${fn.name}" (line ${fn.line} of the functions) has no operation in the spec` });
       continue;
     }
     documented.add(tool.name);
@@ -95,7 +95,7 @@ function checkFunctions(data: Json, catalog: Catalog, file: string, at: Locate):
         ...(extra.length > 0 ? [`documents ${extra.map((x) => `"${x}"`).join(", ")}, which the operation does not take`] : []),
         ...(undocumented.length > 0 ? [`leaves out the required ${undocumented.map((x) => `"${x}"`).join(", ")}`] : []),
       ];
-      out.push({ file, pointer: "/functions", severity: "warning", code: "function-input-mismatch", message: `function "${fn.name}" (line ${fn.line}) ${parts.join(" and ")}` });
+      out.push({ file, pointer: "/functions", severity: "warning", code: "function-input-mismatch", message: `function "${fn.name}" (line ${fn.line} of the functions) ${parts.join(" and ")}` });
     }
   }
   for (const tool of catalog.tools) {
@@ -192,7 +192,7 @@ export async function validateToolsetFile(path: string): Promise<Result<ValidToo
     data = parseYaml(text, { prettyErrors: true });
   } catch (e) {
     const where = e instanceof YAMLParseError && e.linePos ? ` (line ${e.linePos[0].line}, column ${e.linePos[0].col})` : "";
-    return fail([{ file, pointer: "", severity: "error", code: "yaml-syntax", message: `invalid YAML${where}: ${(e as Error).message.split("\n")[0] ?? ""}` }]);
+    return fail([{ file, pointer: "", severity: "error", code: "yaml-syntax", message: `invalid YAML${where}: ${((e as Error).message.split("\n")[0] ?? "").replace(/:\s*$/, "")}` }]);
   }
   return checkToolsetData(data, file);
 }

@@ -10,7 +10,7 @@ const FIELD_ORDER: ReadonlyArray<keyof ToolsetFile> = ["name", "category", "intr
 export function toolsetYaml(toolset: ToolsetFile): string {
   const ordered: Record<string, unknown> = {};
   for (const key of FIELD_ORDER) if (toolset[key] !== undefined) ordered[key] = toolset[key];
-  return stringify(ordered, { lineWidth: 0, aliasDuplicateObjects: false, compat: "yaml-1.1" });
+  return stringify(ordered, { lineWidth: 100, minContentWidth: 40, blockQuote: "literal", aliasDuplicateObjects: false, compat: "yaml-1.1" });
 }
 
 /** Writes a toolset as `<dir>/<slug>.yaml` (atomically: a crash leaves the old file or none) and returns the path. */

@@ -4,9 +4,14 @@ import { processIO, UsageError, UserError, type CliIO } from "./cli-io.js";
 import { doctorCommand } from "./doctor-command.js";
 import { exportCommand } from "./export-command.js";
 import { generateCommand } from "./generate-command.js";
+import { reportCommand } from "./report-command.js";
 import { runsCommand } from "./runs-command.js";
+import { statsCommand } from "./stats-command.js";
+import { serveCommand } from "./serve-command.js";
 import { diffCommand, replayCommand } from "./replay-command.js";
+import { evalCommand, tasksCommand } from "./eval-command.js";
 import { callCommand, specCommand } from "./spec-commands.js";
+import { toolsetCommand } from "./toolset-command.js";
 
 const require = createRequire(import.meta.url);
 
@@ -45,9 +50,15 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   program.addCommand(doctorCommand(io, setExit));
   program.addCommand(specCommand(io, setExit));
   program.addCommand(callCommand(io, setExit));
+  program.addCommand(toolsetCommand(io, setExit));
+  program.addCommand(serveCommand(io, setExit));
   program.addCommand(exportCommand(io));
+  program.addCommand(statsCommand(io));
+  program.addCommand(reportCommand(io));
   program.addCommand(replayCommand(io, setExit));
   program.addCommand(diffCommand(io, setExit));
+  program.addCommand(tasksCommand(io, setExit));
+  program.addCommand(evalCommand(io, setExit));
   const hint = "(run with --help for usage)";
   for (const cmd of program.commands) {
     cmd.exitOverride().showHelpAfterError(hint).configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });

@@ -1,12 +1,13 @@
 import { Command, Option } from "commander";
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { loadToolsets } from "../../toolsets/load-toolset.js";
 import { ToolsimError } from "../../specs/toolsim-error.js";
 import { formatDifference } from "../journal-compare.js";
 import { diffRuns, formatRunDiff } from "../run-diff.js";
 import { readRunInfo, recordedLlmSettings, replayRun, type ForkPoint, type ReplayReport } from "../replay.js";
 import { UsageError, UserError, type CliIO } from "./cli-io.js";
-import { addLlmOptions, llmRunOptions, mergeLlmSettings, type LlmFlags } from "./llm-options.js";
+import { addLlmOptions, llmRunOptions, mergeLlmSettings, usesModels, type LlmFlags } from "./llm-options.js";
 import { parseInteger } from "./parse-options.js";
 
 interface ReplayFlags extends LlmFlags {
@@ -73,7 +74,9 @@ export function replayCommand(io: CliIO, setExit: (code: number) => void): Comma
       const settings = mergeLlmSettings(recordedLlmSettings(info), flags);
       if (flags.assistant !== undefined) settings.assistantModel = flags.assistant;
       if (flags.user !== undefined) settings.userModel = flags.user;
-      const llm = llmRunOptions(settings, flags.out ?? run, info.seed, run);
+      // Recorded model calls come from the run's cassette (no key needed for them); new ones need the endpoint.
+      const hasCassette = existsSync(join(run, "cassette.jsonl"));
+      const llm = usesModels(settings) ? llmRunOptions(settings, flags.out ?? run, info.seed, hasCassette ? run : undefined) : undefined;
       let toolsets;
       if (flags.toolsets && flags.toolsets.length > 0) {
         const loaded = await loadToolsets(flags.toolsets);
@@ -87,7 +90,7 @@ export function replayCommand(io: CliIO, setExit: (code: number) => void): Comma
         ...(toolsets ? { toolsets } : {}),
         ...(flags.allowSpecChange ? { allowSpecChange: true } : {}),
         ...(fork ? { fork } : {}),
-        llm,
+        ...(llm ? { llm } : {}),
       });
       io.out(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatReplayReport(report));
       if (!report.equal) setExit(1);

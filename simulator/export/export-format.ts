@@ -40,6 +40,8 @@ export interface ExportEpisode {
   tools: AgentTool[];
   /** The episode's toolsets that could be loaded (their documentation). */
   toolsets: LoadedToolset[];
+  /** Their OpenAPI documents, without the example values of secret fields. */
+  documents: unknown[];
   /** Removes secrets from text taken from the toolsets (documentation). */
   scrub: (text: string) => string;
 }

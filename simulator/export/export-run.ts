@@ -103,12 +103,13 @@ class LineWriter {
 /** One episode with secrets removed and everything the formats need. */
 export function prepareEpisode(record: CorpusRecord | RejectedRecord, toolsets: RunToolsets): ExportEpisode {
   const tools = toolsets.toolsFor(record);
-  const { value, secrets } = redactRecord(record, toolsets.credentials(record));
+  const { value, secrets } = redactRecord(record, toolsets.secrets(record));
   return {
     record: value,
     turns: conversationOf(value),
     tools: secrets.size > 0 ? (scrubStrings(tools, secrets) as AgentTool[]) : tools,
     toolsets: toolsets.toolsetsOf(record),
+    documents: toolsets.toolsetsOf(record).map((t) => toolsets.documentOf(t)),
     scrub: (text) => (secrets.size > 0 ? (scrubStrings(text, secrets) as string) : text),
   };
 }

@@ -8,6 +8,7 @@ import { bundledToolsetsDir, loadToolsets } from "../../toolsets/load-toolset.js
 import type { LoadedToolset } from "../../toolsets/toolset.js";
 import type { CorpusRecord } from "../corpus-projection.js";
 import type { RunInfo } from "../run-store.js";
+import { redactSchemaSecrets } from "./redact-record.js";
 
 /** Options of {@link RunToolsets.load}. */
 export interface RunToolsetsOptions {
@@ -28,6 +29,10 @@ function isObject(v: unknown): v is Record<string, unknown> {
  */
 export class RunToolsets {
   private readonly warned = new Set<string>();
+  /** Per toolset: its OpenAPI document without secret examples, and the secret values its schemas hold. */
+  private readonly cleaned = new Map<string, { document: unknown; secrets: string[] }>();
+  /** Tool lists without secret examples, per list offered (toolboxes share their lists). */
+  private readonly cleanTools = new WeakMap<readonly AgentTool[], AgentTool[]>();
 
   private constructor(
     private readonly byName: ReadonlyMap<string, LoadedToolset>,
@@ -85,18 +90,46 @@ export class RunToolsets {
     return out;
   }
 
-  /** The credentials of an episode's toolsets (secrets: never exported). */
-  credentials(record: Pick<CorpusRecord, "toolsets">): string[] {
-    return this.toolsetsOf(record).flatMap((t) => t.auth?.credentials ?? []);
+  private clean(ts: LoadedToolset): { document: unknown; secrets: string[] } {
+    let hit = this.cleaned.get(ts.name);
+    if (!hit) {
+      const r = redactSchemaSecrets(ts.catalog.spec.document);
+      hit = { document: r.value, secrets: [...r.secrets] };
+      this.cleaned.set(ts.name, hit);
+    }
+    return hit;
   }
 
   /**
-   * The tools offered to the assistant in an episode, in OpenAI function form. At level `call`: every tool of
+   * The secrets an episode's toolsets know: their credentials and the example values of their secret fields
+   * (a sample password in the spec). They are never exported.
+   */
+  secrets(record: Pick<CorpusRecord, "toolsets">): string[] {
+    return this.toolsetsOf(record).flatMap((t) => [...(t.auth?.credentials ?? []), ...this.clean(t).secrets]);
+  }
+
+  /** A toolset's OpenAPI document without the example values of secret fields. */
+  documentOf(ts: LoadedToolset): unknown {
+    return this.clean(ts).document;
+  }
+
+  /**
+   * The tools offered to the assistant in an episode, in OpenAI function form, without the example values of
+   * secret fields. At level `call`: every tool of
    * its toolsets, named as the episode named them. At `retrieve` and `plan`: ToolSearcher and the tools its
    * searches returned (the assistant is offered those alone).
    */
   toolsFor(record: Pick<CorpusRecord, "toolsets" | "steps" | "meta">): AgentTool[] {
     const toolsets = this.toolsetsOf(record);
+    if (record.meta.level === "call" && toolsets.length === record.toolsets.length && toolsets.length > 0) {
+      const offered = Toolbox.for(toolsets).tools();
+      let clean = this.cleanTools.get(offered);
+      if (!clean) {
+        clean = redactSchemaSecrets([...offered]).value;
+        this.cleanTools.set(offered, clean);
+      }
+      return clean;
+    }
     const out: AgentTool[] = [];
     const seen = new Set<string>();
     const add = (t: AgentTool): void => {
@@ -125,6 +158,6 @@ export class RunToolsets {
         if (step.call.toolset !== undefined && missing.has(step.call.toolset)) add({ name: step.call.name, description: "", parameters: { type: "object", properties: {} } });
       }
     }
-    return out;
+    return redactSchemaSecrets(out).value;
   }
 }

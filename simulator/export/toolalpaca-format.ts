@@ -122,7 +122,7 @@ export const toolAlpacaFormat: EpisodeFormat = {
     functionDescription["components"] = "";
     const projection: Record<string, [string, string]> = {};
     if (toolsets.length > 0) for (const e of Toolbox.for(toolsets).entries) projection[e.name] = [e.tool.operation.path, e.tool.operation.method];
-    const docs = toolsets.map((t) => t.catalog.spec.document);
+    const docs = episode.documents;
     return [
       {
         Name: toolsets.length > 0 ? join((t) => t.title, " + ") : episode.record.toolsets.join(" + "),

@@ -383,16 +383,9 @@ export class ServeApp {
     const match = routed.match;
     const rel = routed.rel;
     const proxying = this.mode === "proxy";
-    if (!proxying && match.kind === "not-found") {
-      return problemResponse(problem(404, `${PRISM}NO_PATH_MATCHED_ERROR`, "Route not resolved, no path matched", `The route ${rel} hasn't been found in the specification file.`), {}, head);
-    }
-    if (!proxying && match.kind === "method-not-allowed") {
-      return problemResponse(
-        problem(405, `${PRISM}NO_METHOD_MATCHED_ERROR`, "Route resolved, but no method matched", `The route ${rel} has been resolved, but the method ${method} is not allowed; allowed: ${match.allow.join(", ")}.`),
-        { allow: match.allow.join(", ") },
-        head,
-      );
-    }
+    // A proxy forwards what the spec does not know; a replay first looks for a recording of it.
+    const unrouted = match.kind === "match" || proxying ? undefined : (): Response => this.unrouted(match, rel, method, head);
+    if (unrouted && this.mode !== "replay") return unrouted();
     const tool = match.kind === "match" ? match.tool : undefined;
     const query = new URLSearchParams(search);
     const headers = req.headers;
@@ -447,8 +440,20 @@ export class ServeApp {
       }
     }
     if (proxying) return this.proxy(req, rt, rel, search, query, tool, bytes, extra, head);
-    if (!tool) throw new Error("unreachable: simulated requests are routed");
+    if (unrouted || !tool) return unrouted ? unrouted() : this.unrouted(match, rel, method, head);
     return this.simulate(req, rt, rel, query, tool, (match as { params: Record<string, string> }).params, bytes, contentType, extra, head);
+  }
+
+  /** The 404 of an unknown path, or the 405 (with `Allow`) of a known path with another method. */
+  private unrouted(match: RouteMatch, rel: string, method: string, head: boolean): Response {
+    if (match.kind === "method-not-allowed") {
+      return problemResponse(
+        problem(405, `${PRISM}NO_METHOD_MATCHED_ERROR`, "Route resolved, but no method matched", `The route ${rel} has been resolved, but the method ${method} is not allowed; allowed: ${match.allow.join(", ")}.`),
+        { allow: match.allow.join(", ") },
+        head,
+      );
+    }
+    return problemResponse(problem(404, `${PRISM}NO_PATH_MATCHED_ERROR`, "Route not resolved, no path matched", `The route ${rel} hasn't been found in the specification file.`), {}, head);
   }
 
   private enforcesAuth(rt: ApiRuntime): boolean {

@@ -1,0 +1,11 @@
+import { importApiBank } from "../simulator/import-tasks.js";
+import { evaluateAssistantOnTasks, scoreSamples } from "../simulator/apibank-eval.js";
+import { TaskWorlds } from "../simulator/task-toolsets.js";
+import { OfflineAssistant } from "../agents/offline-assistant.js";
+const { tasks } = importApiBank("../shared/corpora/apibank/level-1-dialogues");
+const t0 = Date.now();
+const samples = await evaluateAssistantOnTasks(tasks, new TaskWorlds(), { assistantFor: () => new OfflineAssistant() });
+console.log(Date.now() - t0, "ms");
+console.log(JSON.stringify(scoreSamples(samples), null, 1));
+for (const s of samples.filter(s => s.kind === "api" && !s.correct).slice(0, 25)) console.log(JSON.stringify(s).slice(0, 400));
+for (const s of samples.filter(s => s.kind === "response").slice(0, 5)) console.log(JSON.stringify(s).slice(0, 400));

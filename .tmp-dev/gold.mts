@@ -1,0 +1,11 @@
+import { importApiBank } from "../simulator/import-tasks.js";
+import { goldReplayReport } from "../simulator/gold-replay.js";
+import { TaskWorlds } from "../simulator/task-toolsets.js";
+const { tasks, skipped } = importApiBank("../shared/corpora/apibank/level-1-dialogues");
+console.log(tasks.length, skipped.length);
+const t0 = Date.now();
+const r = await goldReplayReport(tasks, new TaskWorlds());
+console.log(Date.now() - t0, "ms");
+const { mismatches, ...rest } = r;
+console.log(JSON.stringify(rest, null, 1));
+for (const m of mismatches.slice(0, 80)) console.log(m.task, m.api, m.reason, JSON.stringify(m.defects.map(d=>d.kind)), "GOT", JSON.stringify(m.got)?.slice(0, 150), "EXP", JSON.stringify(m.expected)?.slice(0, 150));

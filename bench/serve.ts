@@ -1,0 +1,285 @@
+/**
+ * Section `serve` (issue 7, item 6): `toolsim serve` against `prism mock` over HTTP on loopback, on the
+ * same spec, with the same bounded load generator (autocannon, programmatic API, in this process).
+ *
+ * - Specs (parts): `bookstore` (the bundled toolset's inline OpenAPI document, written to a temp JSON file)
+ *   and `corpus` (a real APIs.guru spec from ../shared/corpora/openapi/oas3, BENCH_SERVE_SPEC, default
+ *   configcat.com.json; skipped when absent).
+ * - Servers, each a child process on its own free port, bound to 127.0.0.1:
+ *   `toolsim` = `toolsim serve SPEC --stateless` (schema answers, no state: what Prism does; the headline),
+ *   `toolsim_stateful` = `toolsim serve SPEC` (the default: state per session, reset before each round),
+ *   `prism` = `node_modules/.bin/prism mock SPEC -v error` (static mocks, request validation and security
+ *   checks, logging at `error` so that per-request logs do not slow it down).
+ *   toolsim runs from source through tsx (`node --import tsx bench/serve-child.ts serve ...`), or from the
+ *   compiled CLI (`bin/toolsim.js`, run `npm run build` first) with BENCH_SERVE_DIST=1.
+ * - Requests: the executor bench's call mix (synthesized valid calls and invalid variants, 70/30, see
+ *   `call-mix.ts`) as HTTP requests with credentials for the spec's security schemes (both servers accept
+ *   any presented credential); each distinct request is sent once to both servers first, and only those
+ *   both answer alike (2xx for valid, 4xx for invalid) are kept.
+ * - Load: BENCH_SERVE_CONNECTIONS connections (default 10), BENCH_SERVE_SECONDS per round (default 5),
+ *   BENCH_SERVE_ROUNDS interleaved rounds (default 3) after a 2 s warm-up of each server.
+ *
+ * Prints, with medians over rounds:
+ *   bench: serve.rps_<spec> <toolsim rps> ratio=<toolsim rps / prism rps>
+ *   bench: serve.p99_ms_<spec> <toolsim p99> ratio=<prism p99 / toolsim p99>
+ * and the same for `toolsim_stateful` (`serve.rps_stateful_<spec>`, `serve.p99_ms_stateful_<spec>`).
+ * Goal: ratio >= 3 for rps at a p99 ratio >= 1.
+ */
+import autocannon, { type AutocannonRequest, type AutocannonResult } from "autocannon";
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { parse as parseYaml } from "yaml";
+import type { Catalog } from "../specs/catalog.js";
+import { loadCatalog } from "../specs/load-catalog.js";
+import { securityRequirements } from "../specs/security-requirements.js";
+import { buildCallMix, type BenchCall } from "./call-mix.js";
+import { CORPORA, figureLabel, ROOT } from "./paths.js";
+import { createPrismClient } from "./prism.js";
+import { median, note, pairedRatio, printFigure, printRounds } from "./stats.js";
+
+/** Parts of the section a filter can pick: `serve.bookstore`, `serve.corpus`. */
+export const SERVE_PARTS = ["bookstore", "corpus"] as const;
+
+const SECONDS = Number(process.env["BENCH_SERVE_SECONDS"] ?? 5);
+const ROUNDS = Number(process.env["BENCH_SERVE_ROUNDS"] ?? 3);
+const CONNECTIONS = Number(process.env["BENCH_SERVE_CONNECTIONS"] ?? 10);
+const WARMUP_SECONDS = 2;
+const CORPUS_SPEC = process.env["BENCH_SERVE_SPEC"] ?? "configcat.com.json";
+const USE_DIST = process.env["BENCH_SERVE_DIST"] === "1";
+/** The share of invalid requests in the mix. */
+const INVALID_SHARE = 0.3;
+const STARTUP_MS = 90_000;
+
+type ServerName = "toolsim" | "toolsim_stateful" | "prism";
+const SERVERS: readonly ServerName[] = ["toolsim", "toolsim_stateful", "prism"];
+
+interface Child {
+  name: ServerName;
+  url: string;
+  process: ChildProcess;
+  output: () => string;
+}
+
+export async function runServe(parts: ReadonlySet<string>): Promise<void> {
+  const tmp = mkdtempSync(join(tmpdir(), "toolsim-bench-serve-"));
+  try {
+    if (parts.has("bookstore")) await benchSpec("bookstore", bookstoreSpec(tmp));
+    if (parts.has("corpus")) {
+      const corpus = join(CORPORA, "oas3", CORPUS_SPEC);
+      if (existsSync(corpus)) await benchSpec(figureLabel(CORPUS_SPEC), corpus);
+      else note(`serve.corpus: ${corpus} not found; skipped`);
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** The bundled bookstore toolset's inline OpenAPI document as a JSON file both servers load. */
+function bookstoreSpec(tmp: string): string {
+  const toolset = parseYaml(readFileSync(join(ROOT, "toolsets", "bundled", "bookstore.yaml"), "utf8")) as Record<string, unknown>;
+  if (typeof toolset["openapi"] !== "object" || toolset["openapi"] === null) throw new Error("bookstore.yaml has no inline openapi document");
+  const path = join(tmp, "bookstore.openapi.json");
+  writeFileSync(path, JSON.stringify(toolset["openapi"], null, 2));
+  return path;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function startChild(name: ServerName, spec: string, port: number): Child {
+  let args: string[];
+  if (name === "prism") args = [join(ROOT, "node_modules", "@stoplight", "prism-cli", "dist", "index.js"), "mock", spec, "-p", String(port), "-h", "127.0.0.1", "-v", "error"];
+  else {
+    const entry = USE_DIST ? [join(ROOT, "bin", "toolsim.js")] : ["--import", "tsx", join(ROOT, "bench", "serve-child.ts")];
+    args = [...entry, "serve", spec, "--port", String(port), "--host", "127.0.0.1", ...(name === "toolsim" ? ["--stateless"] : [])];
+  }
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  const keep = (d: Buffer): void => {
+    output = (output + d.toString()).slice(-4000);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  return { name, url: `http://127.0.0.1:${port}`, process: child, output: () => output };
+}
+
+async function waitReady(child: Child): Promise<void> {
+  const deadline = performance.now() + STARTUP_MS;
+  while (performance.now() < deadline) {
+    if (child.process.exitCode !== null) throw new Error(`${child.name} exited (${child.process.exitCode}): ${child.output()}`);
+    try {
+      await fetch(`${child.url}/__bench_probe`, { signal: AbortSignal.timeout(1000) });
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  throw new Error(`${child.name} did not start within ${STARTUP_MS} ms: ${child.output()}`);
+}
+
+async function stopChild(child: Child): Promise<void> {
+  if (child.process.exitCode !== null || child.process.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.process.once("exit", () => resolve()));
+  child.process.kill("SIGTERM");
+  const timer = setTimeout(() => child.process.kill("SIGKILL"), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Credentials for an operation's first security alternative (both servers accept any presented value). */
+function withCredentials(catalog: Catalog, c: BenchCall): AutocannonRequest {
+  const tool = catalog.get(c.tool);
+  const headers: Record<string, string> = { ...c.http.input.headers };
+  let path = c.http.url;
+  const query: string[] = [];
+  for (const { scheme } of (tool ? securityRequirements(catalog, tool)[0]?.schemes : undefined) ?? []) {
+    if (scheme.type === "apiKey" && scheme.paramName) {
+      if (scheme.in === "query") query.push(`${encodeURIComponent(scheme.paramName)}=bench-key`);
+      else if (scheme.in === "cookie") headers["cookie"] = `${scheme.paramName}=bench-key`;
+      else headers[scheme.paramName.toLowerCase()] = "bench-key";
+    } else if (scheme.type === "http" && scheme.scheme === "basic") headers["authorization"] = `Basic ${Buffer.from("bench:secret").toString("base64")}`;
+    else if (scheme.type !== "mutualTLS") headers["authorization"] = "Bearer bench-token";
+  }
+  if (query.length > 0) path += (path.includes("?") ? "&" : "?") + query.join("&");
+  const body = c.http.input.body;
+  return { method: c.http.input.method.toUpperCase(), path, headers, ...(body !== undefined ? { body: typeof body === "string" ? body : JSON.stringify(body) } : {}) };
+}
+
+async function statusOf(base: string, r: AutocannonRequest): Promise<number> {
+  try {
+    const res = await fetch(`${base}${r.path ?? "/"}`, { method: r.method ?? "GET", headers: r.headers ?? {}, ...(r.body !== undefined ? { body: r.body } : {}) });
+    await res.arrayBuffer();
+    return res.status;
+  } catch {
+    return -1;
+  }
+}
+
+interface Round {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  statuses: Record<string, number>;
+}
+
+async function load(url: string, requests: AutocannonRequest[], seconds: number): Promise<Round> {
+  const r: AutocannonResult = await autocannon({ url, connections: CONNECTIONS, pipelining: 1, duration: seconds, timeout: 10, requests });
+  const statuses: Record<string, number> = {};
+  for (const [code, s] of Object.entries(r.statusCodeStats ?? {})) statuses[code] = Number(s.count);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, statuses };
+}
+
+async function benchSpec(label: string, spec: string): Promise<void> {
+  const loaded = await loadCatalog(spec);
+  if (!loaded.ok) throw new Error(`toolsim could not load ${spec}`);
+  const catalog = loaded.value;
+  const mix = await buildCallMix(catalog, await createPrismClient(spec), { invalidShare: INVALID_SHARE });
+  note(`serve ${label} (${basename(spec)}): toolsim ${USE_DIST ? "from dist (bin/toolsim.js)" : "from source via tsx"}, prism mock -v error; ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} rounds`);
+
+  const children: Child[] = [];
+  try {
+    for (const name of SERVERS) children.push(startChild(name, spec, await freePort()));
+    await Promise.all(children.map(waitReady));
+    const byName = new Map(children.map((c) => [c.name, c]));
+    const toolsim = byName.get("toolsim") as Child;
+    const stateful = byName.get("toolsim_stateful") as Child;
+    const prism = byName.get("prism") as Child;
+
+    // The mix over HTTP, verified on both servers (stateless toolsim and prism): same status class.
+    const verify = async (pool: readonly BenchCall[], valid: boolean): Promise<AutocannonRequest[]> => {
+      const ok = (s: number): boolean => (valid ? s >= 200 && s < 300 : s >= 400 && s < 500);
+      const kept: AutocannonRequest[] = [];
+      const seen = new Set<string>();
+      const disagreements: string[] = [];
+      for (const c of pool) {
+        const r = withCredentials(catalog, c);
+        const key = JSON.stringify(r);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const [mine, theirs] = [await statusOf(toolsim.url, r), await statusOf(prism.url, r)];
+        if (ok(mine) && ok(theirs)) kept.push(r);
+        else disagreements.push(`${c.tool} ${c.variant}: toolsim ${mine}, prism ${theirs}`);
+      }
+      note(`  ${valid ? "valid" : "invalid"} requests kept ${kept.length}/${seen.size}${disagreements.length > 0 ? `; left out: ${disagreements.slice(0, 4).join("; ")}${disagreements.length > 4 ? "; ..." : ""}` : ""}`);
+      return kept;
+    };
+    const valid = await verify(mix.validPool, true);
+    const invalid = await verify(mix.invalidPool, false);
+    if (valid.length === 0 || invalid.length === 0) throw new Error(`no usable HTTP mix for ${label}: ${valid.length} valid, ${invalid.length} invalid`);
+    const requests: AutocannonRequest[] = [];
+    for (let i = 0, vi = 0, ii = 0; i < 500; i++) {
+      const bad = Math.floor((i + 1) * INVALID_SHARE) > Math.floor(i * INVALID_SHARE);
+      requests.push(bad ? (invalid[ii++ % invalid.length] as AutocannonRequest) : (valid[vi++ % valid.length] as AutocannonRequest));
+    }
+
+    const reset = async (): Promise<void> => {
+      await fetch(`${stateful.url}/__toolsim/reset`, { method: "POST" }).then((r) => r.arrayBuffer());
+    };
+    for (const c of children) {
+      if (c.name === "toolsim_stateful") await reset();
+      await load(c.url, requests, WARMUP_SECONDS);
+    }
+    const rounds: Record<ServerName, Round[]> = { toolsim: [], toolsim_stateful: [], prism: [] };
+    for (let r = 0; r < ROUNDS; r++) {
+      const order = r % 2 === 0 ? children : [...children].reverse();
+      for (const c of order) {
+        if (c.name === "toolsim_stateful") await reset();
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        rounds[c.name].push(await load(c.url, requests, SECONDS));
+      }
+    }
+    report(label, rounds);
+  } finally {
+    await Promise.all(children.map(stopChild));
+  }
+}
+
+function report(label: string, rounds: Record<ServerName, Round[]>): void {
+  const m = (name: ServerName, key: "rps" | "p50" | "p99"): number => median(rounds[name].map((r) => r[key]));
+  const prismRps = m("prism", "rps");
+  const prismP99 = m("prism", "p99");
+  for (const [name, suffix] of [
+    ["toolsim", ""],
+    ["toolsim_stateful", "stateful_"],
+  ] as const) {
+    const rps = m(name, "rps");
+    const p99 = m(name, "p99");
+    printFigure(`serve.rps_${suffix}${label}`, rps, rps / prismRps);
+    printRounds(
+      `serve.rps_${suffix}${label}`,
+      { [name]: rounds[name].map((r) => r.rps), prism: rounds.prism.map((r) => r.rps) },
+      `(requests/s; prism median ${Math.round(prismRps)}; median of per-round ratios ${pairedRatio(rounds[name].map((r) => r.rps), rounds.prism.map((r) => r.rps)).toFixed(2)})`,
+    );
+    printFigure(`serve.p99_ms_${suffix}${label}`, p99, prismP99 / p99);
+    printRounds(
+      `serve.p99_ms_${suffix}${label}`,
+      { [name]: rounds[name].map((r) => r.p99), prism: rounds.prism.map((r) => r.p99) },
+      `(ms; p50 medians ${name} ${m(name, "p50").toFixed(2)}, prism ${m("prism", "p50").toFixed(2)})`,
+    );
+  }
+  for (const name of SERVERS) {
+    const statuses: Record<string, number> = {};
+    let errors = 0;
+    for (const r of rounds[name]) {
+      errors += r.errors;
+      for (const [code, n] of Object.entries(r.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
+    }
+    const total = Object.values(statuses).reduce((a, b) => a + b, 0);
+    const parts = Object.entries(statuses)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([code, n]) => `${code} ${((n / total) * 100).toFixed(1)}%`);
+    note(`serve ${label} ${name}: ${total} responses (${parts.join(", ")}), ${errors} connection errors/timeouts`);
+  }
+}

@@ -1,0 +1,167 @@
+import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
+import { Command } from "commander";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Cassette } from "../../agents/cassette.js";
+import { createGateway, type LlmCallRecord } from "../../agents/llm-gateway.js";
+import { parseModelSpec } from "../../agents/model-spec.js";
+import { costOf, DEFAULT_PRICES } from "../../agents/price-table.js";
+import { formatProblem } from "../../specs/spec-problem.js";
+import type { BuildMessage } from "../../toolsets/build-prompts.js";
+import type { BuildModel } from "../../toolsets/build-toolset.js";
+import { BUILD_FILES, buildToolsets } from "../../toolsets/build-toolsets.js";
+import { readPublicApis, selectApis } from "../../toolsets/public-apis.js";
+import { UsageError, UserError, type CliIO } from "./cli-io.js";
+import { replayCassettePath } from "./llm-options.js";
+import { parseInteger } from "./parse-options.js";
+
+interface BuildFlags {
+  from: string;
+  category?: string;
+  limit?: string;
+  out: string;
+  concurrency?: string;
+  repairs?: string;
+  model?: string;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  temperature?: string;
+  maxTokens?: string;
+  timeout?: string;
+  retries?: string;
+  llmConcurrency?: string;
+  rpm?: string;
+  replay?: string;
+}
+
+/** Model accounting of a build. */
+interface Usage {
+  calls: number;
+  cached: number;
+  failed: number;
+  promptTokens: number;
+  completionTokens: number;
+  cost: number;
+}
+
+function toMessage(m: BuildMessage): BaseMessage {
+  return m.role === "system" ? new SystemMessage(m.content) : m.role === "assistant" ? new AIMessage(m.content) : new HumanMessage(m.content);
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((p) => (typeof p === "string" ? p : typeof p === "object" && p !== null && typeof (p as { text?: unknown }).text === "string" ? (p as { text: string }).text : "")).join("");
+  return "";
+}
+
+function number(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`${name} must be a number >= 0, got "${value}"`);
+  return n;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** `toolsim toolset build --from LIST.json --model ... --out DIR`. */
+export function toolsetBuildCommand(io: CliIO, setExit: (code: number) => void): Command {
+  return new Command("build")
+    .description("build toolsets from a public-apis list with a model (ToolAlpaca's construction: description, function documentation, OpenAPI; checked and repaired)")
+    .requiredOption("--from <list>", "the public-apis list ({entries: [{API, Description, Auth, Link, Category}]}), e.g. ../shared/corpora/toolalpaca/public_apis.json")
+    .option("--category <c>", "only the APIs of this category")
+    .option("--limit <n>", "only the first n APIs (after --category)")
+    .requiredOption("--out <dir>", "folder of the toolsets (<slug>.yaml), failures.jsonl and cassette.jsonl; APIs already built there are skipped")
+    .option("--concurrency <k>", "APIs built at once (default 4)")
+    .option("--repairs <n>", "repair turns per stage when an answer fails its check (default 2)")
+    .option("--model <spec>", "openai:<model>[@<base-url>] (with --replay: default the cassette's model)")
+    .option("--base-url <url>", "OpenAI-compatible endpoint (else TOOLSIM_BASE_URL, OPENAI_BASE_URL, api.openai.com)")
+    .option("--api-key-env <name>", "environment variable holding the API key (default OPENAI_API_KEY)")
+    .option("--temperature <t>", "sampling temperature")
+    .option("--max-tokens <n>", "most tokens per answer")
+    .option("--timeout <ms>", "timeout of one model call, in ms (default 60000)")
+    .option("--retries <n>", "retries of a model call on 429, 5xx and timeouts (default 4)")
+    .option("--llm-concurrency <n>", "model calls in flight (default 8)")
+    .option("--rpm <n>", "model requests per minute")
+    .option("--replay <cassette>", "answer every model call from a cassette (a cassette.jsonl or a build folder): no endpoint needed")
+    .action(async (opts: BuildFlags) => {
+      const limit = parseInteger("--limit", opts.limit, 1);
+      const concurrency = parseInteger("--concurrency", opts.concurrency, 1);
+      const repairs = parseInteger("--repairs", opts.repairs, 0);
+      let data: unknown;
+      try {
+        data = JSON.parse(await readFile(opts.from, "utf8")) as unknown;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== undefined) throw e;
+        throw new UserError(`${opts.from} is not JSON: ${(e as Error).message}`);
+      }
+      const list = readPublicApis(data, opts.from);
+      if (!list.ok) throw new UserError(list.errors.map(formatProblem).join("\n"));
+      const apis = selectApis(list.value.apis, { ...(opts.category !== undefined ? { category: opts.category } : {}), ...(limit !== undefined ? { limit } : {}) });
+      if (apis.length === 0) throw new UserError(`no APIs in ${opts.from}${opts.category !== undefined ? ` with category "${opts.category}"` : ""}`);
+
+      const replay = opts.replay !== undefined ? replayCassettePath(opts.replay) : undefined;
+      const cassette = replay !== undefined ? await Cassette.load(replay) : await Cassette.open(join(opts.out, BUILD_FILES.cassette));
+      try {
+        const modelText = opts.model ?? (replay !== undefined ? cassette.entries[0]?.model && `openai:${cassette.entries[0].model}` : undefined);
+        if (modelText === undefined || modelText === "") throw new UsageError("toolset build needs a model: --model openai:<model>[@<base-url>] (or --replay a cassette)");
+        if (modelText.trim() === "offline") throw new UsageError("toolset build needs a language model: the offline model cannot write documentation (use --model openai:<model>[@<base-url>])");
+        const parsed = parseModelSpec(modelText, {
+          requireApiKey: replay === undefined,
+          ...(opts.baseUrl !== undefined ? { baseURL: opts.baseUrl } : {}),
+          ...(opts.apiKeyEnv !== undefined ? { apiKeyEnv: opts.apiKeyEnv } : {}),
+          ...(opts.temperature !== undefined ? { temperature: number("--temperature", opts.temperature) as number } : {}),
+          ...(opts.maxTokens !== undefined ? { maxTokens: parseInteger("--max-tokens", opts.maxTokens, 1) as number } : {}),
+          ...(opts.timeout !== undefined ? { timeoutMs: parseInteger("--timeout", opts.timeout, 1) as number } : {}),
+          ...(opts.retries !== undefined ? { retries: parseInteger("--retries", opts.retries, 0) as number } : {}),
+          ...(opts.llmConcurrency !== undefined ? { concurrency: parseInteger("--llm-concurrency", opts.llmConcurrency, 1) as number } : {}),
+          ...(opts.rpm !== undefined ? { requestsPerMinute: number("--rpm", opts.rpm) as number } : {}),
+        });
+        if (!parsed.ok) throw new UsageError(`--model: ${parsed.errors.map((e) => e.message).join("; ")}`);
+        const spec = parsed.value;
+        if (spec.provider === "offline") throw new UsageError("toolset build needs a language model, not the offline one");
+
+        const usage: Usage = { calls: 0, cached: 0, failed: 0, promptTokens: 0, completionTokens: 0, cost: 0 };
+        const onCall = (r: LlmCallRecord): void => {
+          usage.calls++;
+          if (r.cached) usage.cached++;
+          if (r.error !== undefined) usage.failed++;
+          usage.promptTokens += r.usage.promptTokens;
+          usage.completionTokens += r.usage.completionTokens;
+          if (!r.cached) usage.cost += costOf(r.usage, r.model, DEFAULT_PRICES, spec.local);
+        };
+        const gateway = createGateway(spec, { role: "assistant", mode: replay !== undefined ? "replay" : "record", cassette, seed: 1, onCall });
+        const model: BuildModel = {
+          async complete(messages, ctx) {
+            // One cassette scope per API: replay finds each API's answers whatever order the APIs ran in.
+            const answer = await gateway.scoped({ episodeId: `build:${ctx.slug}` }).invoke(messages.map(toMessage));
+            return textOf(answer.content);
+          },
+        };
+        io.err(`toolsim: building ${plural(apis.length, "API")} with ${spec.provider}:${spec.model}${replay !== undefined ? ` (replaying ${replay})` : spec.baseURL ? ` @ ${spec.baseURL}` : ""} -> ${opts.out}\n`);
+        const result = await buildToolsets(apis, model, {
+          out: opts.out,
+          ...(concurrency !== undefined ? { concurrency } : {}),
+          ...(repairs !== undefined ? { repairs } : {}),
+          onEvent: (e) => {
+            if (e.type === "skipped") io.err(`  skip   ${e.api} (already in ${e.file})\n`);
+            else if (e.type === "built") {
+              const a = e.built.answers;
+              const w = e.built.warnings.length > 0 ? `, ${plural(e.built.warnings.length, "warning")}` : "";
+              io.err(`  built  ${e.api} -> ${e.file} (answers: description ${a.description}, functions ${a.functions}, openapi ${a.openapi}${w})\n`);
+            } else io.err(`  failed ${e.api} at ${e.failure.stage}: ${e.failure.reason}\n`);
+          },
+        });
+        const tokens = usage.promptTokens + usage.completionTokens;
+        io.out(
+          `built ${result.built.length}, failed ${result.failed.length}, skipped ${result.skipped.length} of ${plural(apis.length, "API")} -> ${opts.out}; ` +
+            `${plural(usage.calls, "model call")} (${usage.cached} from cassette, ${usage.failed} failed), ${tokens} tokens (${usage.promptTokens} prompt + ${usage.completionTokens} completion), cost $${usage.cost.toFixed(4)}\n`,
+        );
+        if (result.failed.length > 0) io.out(`failures: ${join(opts.out, BUILD_FILES.failures)} (run again to retry them)\n`);
+        setExit(result.failed.length > 0 ? 1 : 0);
+      } finally {
+        cassette.close();
+      }
+    });
+}

@@ -1,0 +1,67 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { createServeApp, type ServeApp, type ServeOptions } from "./serve-app.js";
+
+/** Options of a listening server: the app's options plus where to listen. */
+export interface StartServeOptions extends ServeOptions {
+  /** Default 127.0.0.1 (loopback only). */
+  host?: string;
+  /** Default 4010 (Prism's); 0 picks a free port. */
+  port?: number;
+}
+
+/** A listening simulated API server. */
+export interface RunningServe {
+  app: ServeApp;
+  host: string;
+  port: number;
+  /** The server's base URL (`http://127.0.0.1:4010`). */
+  url: string;
+  /** The base URL of each served API. */
+  apis: Array<{ name: string; title: string; operations: number; url: string }>;
+  /** Stops listening, ends open connections and pending fault delays, flushes the recording. */
+  close(): Promise<void>;
+}
+
+/** The default port (Prism's). */
+export const DEFAULT_PORT = 4010;
+
+function hostForUrl(host: string): string {
+  if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+/** Starts a simulated API server (hono on @hono/node-server) and resolves once it listens. */
+export async function startServe(options: StartServeOptions): Promise<RunningServe> {
+  const app = createServeApp(options);
+  const host = options.host ?? "127.0.0.1";
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, hostname: host, port: options.port ?? DEFAULT_PORT }) as Server;
+    s.once("listening", () => resolve(s));
+    s.once("error", reject);
+  }).catch(async (e: unknown) => {
+    await app.close();
+    throw e;
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${hostForUrl(host)}:${port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    host,
+    port,
+    url,
+    apis: app.apis.map((a) => ({ name: a.name, title: a.title, operations: a.operations, url: `${url}${a.prefix}` })),
+    close() {
+      closing ??= (async () => {
+        await app.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+      })();
+      return closing;
+    },
+  };
+}

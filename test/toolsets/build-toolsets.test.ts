@@ -1,0 +1,297 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../simulator/cli/main.js";
+import type { BuildMessage } from "../../toolsets/build-prompts.js";
+import { buildToolset, type BuildModel, type BuildStage } from "../../toolsets/build-toolset.js";
+import { loadToolset } from "../../toolsets/load-toolset.js";
+import { validateToolsetFile } from "../../toolsets/validate-toolset.js";
+import { startOpenAIServer, type OpenAIServer, type ReceivedRequest, type ScriptedReply } from "../support/openai-server.js";
+
+/**
+ * `toolset build` end to end through the local OpenAI-protocol server: a scripted model answers the three
+ * construction prompts per API, with good, repairable, unparseable and invalid specs, a chatty answer that
+ * needs a retry, and an endpoint that refuses the call. Then resume and replay.
+ */
+
+type Json = Record<string, unknown>;
+
+const STAGES: Array<[string, BuildStage]> = [
+  ["You write documentation", "description"],
+  ["You design the functions", "functions"],
+  ["You write OpenAPI", "openapi"],
+];
+
+function messagesOf(req: ReceivedRequest): Array<{ role: string; content: string }> {
+  return ((req.body["messages"] ?? []) as Array<{ role: string; content: unknown }>).map((m) => ({ role: m.role, content: typeof m.content === "string" ? m.content : "" }));
+}
+
+function stageOf(req: ReceivedRequest): BuildStage {
+  const system = messagesOf(req)[0]?.content ?? "";
+  return STAGES.find(([prefix]) => system.startsWith(prefix))?.[1] ?? "description";
+}
+
+/** The API a request is about: the last `Name:` line of the first user message (the prompt's example comes first). */
+function apiOf(req: ReceivedRequest): string {
+  const user = messagesOf(req)[1]?.content ?? "";
+  return [...user.matchAll(/^Name: (.+)$/gm)].pop()?.[1] ?? "";
+}
+
+const FUNCTIONS = `1. Name: listThings
+   Description: List the things, filtered by name.
+   Input: {"name": "Optional. String. Part of a thing's name."}
+   Output: The things, each with its id and name.
+
+2. Name: getThing
+   Description: Get one thing.
+   Input: {"thingId": "Required. String. The id of the thing, from listThings."}
+   Output: The thing's id, name and size.`;
+
+function spec(title: string, opts: { brokenRef?: boolean } = {}): Json {
+  return {
+    openapi: "3.0.3",
+    info: { title, version: "1.0.0", description: `The ${title}.` },
+    servers: [{ url: "https://things.example.com" }],
+    paths: {
+      "/things": {
+        get: {
+          operationId: "listThings",
+          summary: "List things",
+          description: "List the things, filtered by name.",
+          parameters: [{ name: "name", in: "query", description: "Part of a name.", schema: { type: "string" } }],
+          responses: { "200": { description: "The things.", content: { "application/json": { schema: { type: "array", items: { $ref: "#/components/schemas/Thing" } } } } } },
+        },
+      },
+      "/things/{thingId}": {
+        get: {
+          operationId: "getThing",
+          summary: "Get a thing",
+          description: "Get one thing.",
+          parameters: [{ name: "thingId", in: "path", required: true, description: "The id.", schema: { type: "string", example: "th-1" } }],
+          responses: {
+            "200": { description: "The thing.", content: { "application/json": { schema: { $ref: opts.brokenRef ? "#/components/schemas/Missing" : "#/components/schemas/Thing" } } } },
+            "404": { description: "No such thing.", content: { "application/json": { schema: { type: "object", properties: { message: { type: "string" } } } } } },
+          },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Thing: { type: "object", required: ["id", "name"], properties: { id: { type: "string", example: "th-1" }, name: { type: "string" }, size: { type: "integer" } } },
+      },
+    },
+  };
+}
+
+const fenced = (doc: Json): string => `Here is the document.\n\`\`\`json\n${JSON.stringify(doc, null, 1)}\n\`\`\``;
+
+/** The scripted model: answers by stage and API; `Repairable API` is fixed by its repair turn. */
+function script(req: ReceivedRequest): ScriptedReply {
+  const stage = stageOf(req);
+  const api = apiOf(req);
+  const repairTurn = messagesOf(req).length > 2;
+  if (api === "Down API") return { kind: "status", status: 400, body: { error: { message: "model not found", type: "invalid_request_error" } } };
+  if (stage === "description") return { kind: "text", content: `Description: The ${api} keeps a catalogue of things for people who collect them. It provides the following functions: 1) List things by name. 2) Get one thing.`, usage: { prompt: 100, completion: 40 } };
+  if (stage === "functions") {
+    if (api === "Chatty API" && !repairTurn) return { kind: "text", content: "Sure! I would design a list function and a get function." };
+    return { kind: "text", content: FUNCTIONS, usage: { prompt: 200, completion: 80 } };
+  }
+  if (api === "Broken API") return { kind: "text", content: "I'm sorry, I cannot write that document." };
+  if (api === "Invalid API") return { kind: "text", content: fenced(spec(api, { brokenRef: true })) };
+  if (api === "Repairable API" && !repairTurn) return { kind: "text", content: fenced(spec(api, { brokenRef: true })) };
+  return { kind: "text", content: fenced(spec(api)), usage: { prompt: 300, completion: 500 } };
+}
+
+const LIST = {
+  count: 7,
+  entries: [
+    { API: "Good API", Description: "Things to collect", Auth: "", HTTPS: true, Cors: "yes", Link: "https://good.example.com", Category: "Testing" },
+    { API: "Repairable API", Description: "Things, after a repair", Auth: "", HTTPS: true, Cors: "yes", Link: "https://repairable.example.com", Category: "Testing" },
+    { API: "Chatty API", Description: "Things, after a retry", Auth: "", HTTPS: true, Cors: "no", Link: "https://chatty.example.com", Category: "Testing" },
+    { API: "Broken API", Description: "No JSON ever", Auth: "", HTTPS: true, Cors: "no", Link: "https://broken.example.com", Category: "Testing" },
+    { API: "Invalid API", Description: "An invalid spec every time", Auth: "", HTTPS: true, Cors: "no", Link: "https://invalid.example.com", Category: "Testing" },
+    { API: "Down API", Description: "The endpoint refuses", Auth: "", HTTPS: true, Cors: "no", Link: "https://down.example.com", Category: "Testing" },
+    { API: "Other API", Description: "Another category", Auth: "", HTTPS: true, Cors: "no", Link: "https://other.example.com", Category: "Elsewhere" },
+  ],
+};
+
+async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const code = await main(argv, { out: (s) => void (out += s), err: (s) => void (err += s), isTTY: false });
+  return { code, out, err };
+}
+
+const jsonLines = (path: string): Json[] =>
+  readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as Json);
+
+describe("npx toolsim toolset build (local OpenAI-protocol server)", () => {
+  let server: OpenAIServer;
+  let root: string;
+  let list: string;
+  let dir: string;
+  let first: { code: number; out: string; err: string };
+  const savedKey = process.env["OPENAI_API_KEY"];
+  const args = (out: string): string[] => ["toolset", "build", "--from", list, "--category", "testing", "--model", `openai:test-model@${server.baseURL}`, "--out", out, "--concurrency", "3", "--repairs", "1"];
+
+  beforeAll(async () => {
+    delete process.env["OPENAI_API_KEY"];
+    server = await startOpenAIServer(script);
+    root = mkdtempSync(join(tmpdir(), "toolsim-build-"));
+    list = join(root, "public_apis.json");
+    writeFileSync(list, JSON.stringify(LIST));
+    dir = join(root, "built");
+    first = await cli(args(dir));
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(root, { recursive: true, force: true });
+    if (savedKey !== undefined) process.env["OPENAI_API_KEY"] = savedKey;
+  });
+
+  it("builds the good, repairable and chatty APIs into valid toolset files", async () => {
+    expect(first.err).not.toMatch(/\n\s+at /);
+    expect(readdirSync(dir).filter((f) => f.endsWith(".yaml")).sort()).toEqual(["chatty-api.yaml", "good-api.yaml", "repairable-api.yaml"]);
+    for (const f of ["good-api.yaml", "repairable-api.yaml", "chatty-api.yaml"]) {
+      const loaded = await loadToolset(join(dir, f));
+      expect(loaded.ok, f).toBe(true);
+      if (!loaded.ok) continue;
+      expect(loaded.value.catalog.tools.map((t) => t.name)).toEqual(["listThings", "getThing"]);
+      expect(loaded.value.introduction).toMatch(/^Things/);
+      expect(loaded.value.description).toMatch(/^The .* keeps a catalogue/);
+      expect(loaded.value.functions).toContain("1. Name: listThings");
+      expect(loaded.value.category).toBe("Testing");
+      const valid = await validateToolsetFile(join(dir, f));
+      expect(valid.ok && valid.value.warnings).toEqual([]);
+    }
+  });
+
+  it("repairs a spec by feeding the checker's problems back (fixed on the second answer)", () => {
+    const openapi = server.requests.filter((r) => apiOf(r) === "Repairable API" && stageOf(r) === "openapi");
+    expect(openapi.length).toBe(2);
+    const repair = messagesOf(openapi[1] as ReceivedRequest);
+    expect(repair.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
+    expect(repair[3]?.content).toContain("/paths/~1things~1{thingId}/get/responses/200/content/application~1json/schema");
+    expect(repair[3]?.content).toContain("Missing");
+    expect(first.err).toMatch(/built {2}Repairable API .*openapi 2/);
+  });
+
+  it("retries a text stage whose answer cannot be used", () => {
+    const fns = server.requests.filter((r) => apiOf(r) === "Chatty API" && stageOf(r) === "functions");
+    expect(fns.length).toBe(2);
+    expect(messagesOf(fns[1] as ReceivedRequest)[3]?.content).toContain('no "1. Name: <functionName>" blocks');
+  });
+
+  it("records failures with their stage and reason, and exits 1", () => {
+    expect(first.code).toBe(1);
+    const failures = jsonLines(join(dir, "failures.jsonl"));
+    const byApi = Object.fromEntries(failures.map((f) => [f["api"], f]));
+    expect(Object.keys(byApi).sort()).toEqual(["Broken API", "Down API", "Invalid API"]);
+    expect(byApi["Broken API"]).toMatchObject({ stage: "openapi", answers: 2 });
+    expect(String(byApi["Broken API"]?.["reason"])).toMatch(/no JSON object could be read/);
+    expect(byApi["Invalid API"]).toMatchObject({ stage: "openapi", answers: 2 });
+    expect((byApi["Invalid API"]?.["problems"] as Json[])[0]).toMatchObject({ code: "ref-unresolved", severity: "error" });
+    expect(byApi["Down API"]).toMatchObject({ stage: "description" });
+    expect(String(byApi["Down API"]?.["reason"])).toMatch(/model call failed: .*HTTP 400/);
+    for (const f of failures) expect(typeof f["at"]).toBe("string");
+  });
+
+  it("prints a summary with calls, tokens and cost, and records a cassette", () => {
+    expect(first.out).toMatch(/^built 3, failed 3, skipped 0 of 6 APIs -> /);
+    const calls = Number(/; (\d+) model calls/.exec(first.out)?.[1]);
+    expect(calls).toBe(server.requests.length);
+    expect(first.out).toMatch(/\d+ tokens \(\d+ prompt \+ \d+ completion\), cost \$0\.0000/);
+    expect(first.out).toContain("failures.jsonl");
+    expect(jsonLines(join(dir, "cassette.jsonl")).length).toBe(calls);
+    expect(server.requests.some((r) => apiOf(r) === "Other API")).toBe(false);
+  });
+
+  it("resumes: APIs already built are skipped, failed ones are tried again", async () => {
+    const before = server.requests.length;
+    const again = await cli(args(dir));
+    expect(again.out).toMatch(/^built 0, failed 3, skipped 3 of 6 APIs/);
+    const asked = new Set(server.requests.slice(before).map(apiOf));
+    expect([...asked].sort()).toEqual(["Broken API", "Down API", "Invalid API"]);
+    expect(jsonLines(join(dir, "failures.jsonl")).length).toBe(6);
+  });
+
+  it("replays from the cassette with no endpoint: the same files, the same failures", async () => {
+    const replayed = join(root, "replayed");
+    const recorded = join(root, "recorded");
+    const rec = await cli(args(recorded));
+    expect(rec.code).toBe(1);
+    const before = server.requests.length;
+    const r = await cli(["toolset", "build", "--from", list, "--category", "Testing", "--replay", recorded, "--out", replayed, "--concurrency", "2", "--repairs", "1"]);
+    expect(server.requests.length).toBe(before);
+    expect(r.err).toContain("replaying");
+    expect(r.out).toMatch(/^built 3, failed 3, skipped 0 of 6 APIs/);
+    expect(r.out).toMatch(/\(\d+ from cassette, 1 failed\)/);
+    for (const f of ["good-api.yaml", "repairable-api.yaml", "chatty-api.yaml"]) {
+      expect(readFileSync(join(replayed, f), "utf8")).toBe(readFileSync(join(recorded, f), "utf8"));
+    }
+    const strip = (rows: Json[]): Json[] => rows.map(({ at: _at, ...rest }) => rest).sort((a, b) => String(a["api"]).localeCompare(String(b["api"])));
+    expect(strip(jsonLines(join(replayed, "failures.jsonl")))).toEqual(strip(jsonLines(join(recorded, "failures.jsonl"))));
+    expect(existsSync(join(replayed, "cassette.jsonl"))).toBe(false);
+  });
+
+  it("refuses to build without a language model (usage error, exit 2)", async () => {
+    const none = await cli(["toolset", "build", "--from", list, "--out", join(root, "none")]);
+    expect(none.code).toBe(2);
+    expect(none.err).toContain("needs a model");
+    const offline = await cli(["toolset", "build", "--from", list, "--model", "offline", "--out", join(root, "none")]);
+    expect(offline.code).toBe(2);
+    const missing = await cli(["toolset", "build", "--from", join(root, "missing.json"), "--model", "openai:x@http://127.0.0.1:9/v1", "--out", join(root, "none")]);
+    expect(missing.code).toBe(1);
+    expect(missing.err).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe("buildToolset with an in-process model", () => {
+  const api = { name: "Tiny", introduction: "A tiny API", auth: "apiKey", link: "", category: "" };
+
+  it("asks for an apiKey scheme when the API needs a key, and derives the toolset's auth from the spec", async () => {
+    const seen: BuildMessage[][] = [];
+    const keyed = spec("Tiny");
+    keyed["components"] = { ...(keyed["components"] as Json), securitySchemes: { key: { type: "apiKey", in: "header", name: "X-Key" } } };
+    keyed["security"] = [{ key: [] }];
+    const model: BuildModel = {
+      complete: async (messages, ctx) => {
+        seen.push(messages);
+        if (ctx.stage === "description") return "The Tiny API keeps a catalogue of things for collectors of things.";
+        if (ctx.stage === "functions") return FUNCTIONS;
+        return fenced(keyed);
+      },
+    };
+    const built = await buildToolset(api, "tiny", model);
+    expect(built.ok).toBe(true);
+    if (!built.ok) return;
+    expect(built.value.toolset.auth).toEqual({ type: "apiKey", in: "header", name: "X-Key", credentials: ["demo-tiny-key"] });
+    expect(built.value.warnings).toEqual([]);
+    expect(seen[2]?.[1]?.content).toContain("apiKey security scheme");
+    expect(seen[0]?.[1]?.content).toContain("Introduction: A tiny API");
+  });
+
+  it("keeps a spec with warnings when repairs run out, and fails one with errors", async () => {
+    const noSchema = spec("Tiny");
+    ((noSchema["paths"] as Json)["/things/{thingId}"] as Json)["get"] = { operationId: "getThing", summary: "Get", parameters: [{ name: "thingId", in: "path", required: true, schema: { type: "string" } }], responses: { "200": { description: "ok" } } };
+    let openapiAnswers = 0;
+    const model = (doc: Json | string): BuildModel => ({
+      complete: async (_m, ctx) => {
+        if (ctx.stage === "description") return "The Tiny API keeps a catalogue of things for collectors of things.";
+        if (ctx.stage === "functions") return FUNCTIONS;
+        openapiAnswers++;
+        return typeof doc === "string" ? doc : fenced(doc);
+      },
+    });
+    const warned = await buildToolset(api, "tiny", model(noSchema), { repairs: 2 });
+    expect(warned.ok && warned.value.warnings.map((w) => w.code)).toEqual(["no-response-schema"]);
+    expect(warned.ok && warned.value.answers.openapi).toBe(3);
+    expect(openapiAnswers).toBe(3);
+    const failed = await buildToolset(api, "tiny", model("{not json"), { repairs: 0 });
+    expect(!failed.ok && failed.errors[0]).toMatchObject({ api: "Tiny", slug: "tiny", stage: "openapi", answers: 1 });
+  });
+});
