@@ -88,6 +88,9 @@ export async function createLlmAgents(options: LlmRunOptions): Promise<LlmAgents
           }),
       });
     };
+    episode.onFinish?.(() => {
+      for (const { gateway } of gateways.values()) gateway.forgetEpisode(episode.episodeId);
+    });
     const made: Partial<EpisodeAgents> = {};
     const user = modelFor("user");
     if (user) made.user = new LlmUser({ model: user, duplicates });

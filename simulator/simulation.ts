@@ -49,6 +49,8 @@ export interface EpisodeBinding {
   index: number;
   /** Publishes an `llm.call` event in this episode (for accounting, budgets and the journal). */
   reportLlmCall(payload: EventPayloads["llm.call"]): void;
+  /** Registers a clean-up to run once the episode is over (per-episode caches, counters). */
+  onFinish?(cleanup: () => void): void;
 }
 
 /** Makes (some of) the agents of one episode. */
@@ -181,11 +183,13 @@ export class Simulation {
         concurrency: o.concurrency ?? 4,
         stopped: () => this.stopping || overBudget(),
         task: async (index) => {
+          const cleanups: (() => void)[] = [];
           const outcome = await runEpisode(
             { runId: this.runId, index, runSeed: this.seed, level: this.level, toolsets: this.toolsetsFor(index), ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}) },
-            this.agentsFor(index),
+            this.agentsFor(index, cleanups),
             this.bus,
           );
+          for (const cleanup of cleanups) cleanup();
           const events = pending.get(outcome.episodeId) ?? [];
           pending.delete(outcome.episodeId);
           return events;
@@ -214,10 +218,11 @@ export class Simulation {
     }
   }
 
-  private agentsFor(index: number): EpisodeAgents {
+  private agentsFor(index: number, cleanups: (() => void)[]): EpisodeAgents {
     if (!this.factory) return this.agents;
     const id = episodeId(index);
     const made = this.factory({
+      onFinish: (cleanup) => void cleanups.push(cleanup),
       runId: this.runId,
       episodeId: id,
       index,
