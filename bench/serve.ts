@@ -7,7 +7,9 @@
  *   configcat.com.json; skipped when absent).
  * - Servers, each a child process on its own free port, bound to 127.0.0.1:
  *   `toolsim` = `toolsim serve SPEC --stateless` (schema answers, no state: what Prism does; the headline),
- *   `toolsim_stateful` = `toolsim serve SPEC` (the default: state per session, reset before each round),
+ *   `toolsim_stateful` = `toolsim serve SPEC` (the default: state per session, reset before each round; its
+ *   requests carry `X-Toolsim-Session` in blocks of 25, an agent episode's worth, cycling: every session's
+ *   state grows as autocannon loops over the 500 requests, lists answer from it),
  *   `prism` = `node_modules/.bin/prism mock SPEC -v error` (static mocks, request validation and security
  *   checks, logging at `error` so that per-request logs do not slow it down).
  *   toolsim runs from source through tsx (`node --import tsx bench/serve-child.ts serve ...`), or from the
@@ -49,6 +51,8 @@ const CONNECTIONS = Number(process.env["BENCH_SERVE_CONNECTIONS"] ?? 10);
 const WARMUP_SECONDS = 2;
 const CORPUS_SPEC = process.env["BENCH_SERVE_SPEC"] ?? "configcat.com.json";
 const USE_DIST = process.env["BENCH_SERVE_DIST"] === "1";
+/** Requests per session of the stateful server. */
+const EPISODE = 25;
 /** The share of invalid requests in the mix. */
 const INVALID_SHARE = 0.3;
 const STARTUP_MS = 90_000;
@@ -224,12 +228,16 @@ async function benchSpec(label: string, spec: string): Promise<void> {
       requests.push(bad ? (invalid[ii++ % invalid.length] as AutocannonRequest) : (valid[vi++ % valid.length] as AutocannonRequest));
     }
 
+    // The stateful server gets the same requests in sessions of EPISODE requests (an agent's episode each), so
+    // that its state grows as an agent's would, not by every create of the whole round in one collection.
+    const episodes = requests.map((r, i) => ({ ...r, headers: { ...r.headers, "x-toolsim-session": `ep-${Math.floor(i / EPISODE)}` } }));
+    const requestsOf = (c: Child): AutocannonRequest[] => (c.name === "toolsim_stateful" ? episodes : requests);
     const reset = async (): Promise<void> => {
       await fetch(`${stateful.url}/__toolsim/reset`, { method: "POST" }).then((r) => r.arrayBuffer());
     };
     for (const c of children) {
       if (c.name === "toolsim_stateful") await reset();
-      await load(c.url, requests, WARMUP_SECONDS);
+      await load(c.url, requestsOf(c), WARMUP_SECONDS);
     }
     const rounds: Record<ServerName, Round[]> = { toolsim: [], toolsim_stateful: [], prism: [] };
     for (let r = 0; r < ROUNDS; r++) {
@@ -237,7 +245,7 @@ async function benchSpec(label: string, spec: string): Promise<void> {
       for (const c of order) {
         if (c.name === "toolsim_stateful") await reset();
         await new Promise((resolve) => setTimeout(resolve, 250));
-        rounds[c.name].push(await load(c.url, requests, SECONDS));
+        rounds[c.name].push(await load(c.url, requestsOf(c), SECONDS));
       }
     }
     report(label, rounds);

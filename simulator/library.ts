@@ -29,3 +29,9 @@ export { ChatModelAssistant } from "../agents/chat-model-assistant.js";
 export { OfflineChatModel } from "../agents/offline-chat-model.js";
 export { SimulatedExecutor } from "../agents/simulated-executor.js";
 export { RuleTester } from "../agents/offline-tester.js";
+
+// Simulated APIs: the HTTP server of `toolsim serve` and LangChain tools.
+export { toLangChainTools, type LangChainToolsOptions, type SimulatedToolOutput } from "./langchain-tools.js";
+export { startServe, type RunningServe, type StartServeOptions } from "./serve/start-serve.js";
+export { createServeApp, ServeApp, type ServedApi, type ServeMode, type ServeOptions } from "./serve/serve-app.js";
+export { loadServedApis, servedApiOf } from "./serve/load-apis.js";

@@ -70,6 +70,9 @@ export function createRoleAgents(options: RoleAgentsOptions): { factory: AgentFa
           }),
       });
     };
+    episode.onFinish?.(() => {
+      for (const { gateway } of gateways.values()) gateway.forgetEpisode(episode.episodeId);
+    });
     const made: Partial<EpisodeAgents> = {};
     const user = modelFor("user");
     if (user) made.user = new LlmUser({ model: user, duplicates });

@@ -197,7 +197,9 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayReport> {
       const bus = new EventBus(options.clock);
       const published: SimEvent[] = [];
       bus.on("*", (e) => void published.push(e));
+      const cleanups: Array<() => void> = [];
       const binding: EpisodeBinding = {
+        onFinish: (cleanup) => void cleanups.push(cleanup),
         runId: info.id,
         episodeId: script.episodeId,
         index,
@@ -228,6 +230,7 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayReport> {
         throw new ToolsimError("replay.no-toolsets", `episode ${script.episodeId} plays in toolsets that are not loaded: ${missing.join(", ") || "(none recorded)"}`);
       }
       await runEpisode({ runId: info.id, index, runSeed: info.seed, level, toolsets: sets, maxSteps }, agents, bus);
+      for (const cleanup of cleanups) cleanup();
       let out: SimEvent[];
       out = published;
       const difference = episodeDifference(recorded, published, forkHere ? prefixLength(recorded, cut) : Number.POSITIVE_INFINITY);

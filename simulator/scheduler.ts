@@ -11,6 +11,12 @@ export interface ScheduleOptions<T> {
   commit: (index: number, value: T) => void;
   /** Checked before each new item starts: true stops dispatching; items in flight still finish and commit. */
   stopped?: () => boolean;
+  /**
+   * How far past the first uncommitted item a new item may start (default `max(16, 4 * concurrency)`): bounds
+   * the results held for in-order commit when one item is slow (an LLM episode retrying for minutes), so
+   * memory stays flat. Does not change what is committed, nor its order.
+   */
+  window?: number;
 }
 
 /** Lets the event loop turn: signal handlers (Ctrl-C), timers and I/O callbacks run. */
@@ -30,11 +36,19 @@ function yieldToEventLoop(): Promise<void> {
 export async function schedule<T>(options: ScheduleOptions<T>): Promise<{ committed: number; next: number; stopped: boolean }> {
   const { start, end, task, commit } = options;
   const concurrency = Math.max(1, Math.floor(options.concurrency));
+  const window = Math.max(1, Math.floor(options.window ?? Math.max(16, 4 * concurrency)));
   const buffer = new Map<number, T>();
   let next = start;
   let nextCommit = start;
   let stopped = false;
   let failure: { error: unknown } | undefined;
+  // Workers waiting for the first uncommitted item to commit (the window is full); woken by each commit run.
+  let waiting: Array<() => void> = [];
+  const wakeAll = (): void => {
+    const ws = waiting;
+    waiting = [];
+    for (const w of ws) w();
+  };
   const worker = async (): Promise<void> => {
     for (;;) {
       if (next >= end || failure) return;
@@ -44,18 +58,26 @@ export async function schedule<T>(options: ScheduleOptions<T>): Promise<{ commit
         stopped = true;
         return;
       }
+      // The item at nextCommit is in flight (a finished one would have been committed): wait for it.
+      if (next - nextCommit >= window) {
+        await new Promise<void>((resolve) => waiting.push(resolve));
+        continue;
+      }
       const i = next++;
       try {
         const value = await task(i);
         buffer.set(i, value);
+        const before = nextCommit;
         while (!failure && buffer.has(nextCommit)) {
           const v = buffer.get(nextCommit) as T;
           buffer.delete(nextCommit);
           commit(nextCommit, v);
           nextCommit++;
         }
+        if (nextCommit > before) wakeAll();
       } catch (error) {
         failure ??= { error };
+        wakeAll();
         return;
       }
     }

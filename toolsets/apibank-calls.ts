@@ -19,6 +19,29 @@ export interface ApiBankCall {
   args: Json;
   /** The arguments as API-Bank parsed them before the call (`result.input`), when recorded. */
   parsed?: Json;
+  /** Written in an AI turn's text (`[QueryStock(stock_code='AAPL')]`) instead of an API turn. */
+  inline?: boolean;
+}
+
+const INLINE_CALL = /\[([A-Z][A-Za-z0-9_]*)\(([^)\]]*)\)\]/g;
+const KWARG = /([A-Za-z_][A-Za-z0-9_]*)\s*=\s*('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^,]+)/g;
+
+/** A Python literal of an inline call as JSON: quoted strings, numbers, True/False/None; anything else as text. */
+function pythonValue(text: string): unknown {
+  const t = text.trim();
+  if (/^'.*'$|^".*"$/s.test(t)) return t.slice(1, -1).replace(/\\(['"\\])/g, "$1");
+  if (t === "True" || t === "False") return t === "True";
+  if (t === "None") return null;
+  if (/^-?\d+(\.\d+)?$/.test(t)) return Number(t);
+  return t;
+}
+
+/** The calls an AI turn writes in API-Bank's text format, `[ApiName(key='value', ...)]`. */
+export function inlineApiBankCalls(text: string): Array<{ api: string; args: Json }> {
+  return [...text.matchAll(INLINE_CALL)].map((m) => ({
+    api: m[1] as string,
+    args: Object.fromEntries([...(m[2] ?? "").matchAll(KWARG)].map((kv) => [kv[1] as string, pythonValue(kv[2] ?? "")])),
+  }));
 }
 
 /**
@@ -61,7 +84,10 @@ export interface CallReport {
   unreadable: number;
 }
 
-/** The API calls of one API-Bank dialogue file (JSON lines); returns the calls and the count of unreadable lines. */
+/**
+ * The API calls of one API-Bank dialogue file (JSON lines): its API turns, and the calls a few AI turns write
+ * in their text instead (`[QueryStock(stock_code='AAPL')]`). Returns the calls and the count of unreadable lines.
+ */
 export function readApiBankCalls(text: string, file: string): { calls: ApiBankCall[]; unreadable: number } {
   const calls: ApiBankCall[] = [];
   let unreadable = 0;
@@ -72,6 +98,10 @@ export function readApiBankCalls(text: string, file: string): { calls: ApiBankCa
       turn = JSON.parse(line);
     } catch {
       unreadable++;
+      return;
+    }
+    if (isObject(turn) && turn["role"] === "AI" && typeof turn["text"] === "string") {
+      for (const c of inlineApiBankCalls(turn["text"])) calls.push({ file, line: i + 1, api: c.api, args: c.args, inline: true });
       return;
     }
     if (!isObject(turn) || turn["role"] !== "API") return;

@@ -120,7 +120,7 @@ export function describeFunctions(catalog: Catalog): string {
 
 /** The one-line summaries of a catalog's operations, numbered as ToolAlpaca's introductions list features. */
 export function featureList(catalog: Catalog, max = 12): string {
-  const items = catalog.tools.slice(0, max).map((t, i) => `${i + 1}) ${clean(t.description, 120).replace(/[.]$/, "")}`);
+  const items = catalog.tools.slice(0, max).map((t, i) => `${i + 1}) ${clean(t.description.split(/(?<=[.!?])\s/)[0] ?? t.description, 120).replace(/[.]$/, "")}`);
   const more = catalog.tools.length > max ? ` and ${catalog.tools.length - max} more` : "";
   return `${items.join(". ")}${more}.`;
 }

@@ -71,6 +71,21 @@ function isApi(v: unknown): v is ApiBankApi {
   return isObject(v) && typeof v["name"] === "string" && isObject(v["input_parameters"]) && isObject(v["output_parameters"]);
 }
 
+/**
+ * An operation summary from an API-Bank description's first sentence, without the "This API ..." framing
+ * and the inputs it lists (the offline user phrases requests from summaries; the description keeps them):
+ * "This API queries the stock price of a given stock code and date" -> "Queries the stock price",
+ * "The API for adding a agenda item includes content, time and location" -> "Adding a agenda item".
+ */
+export function summaryOf(firstSentence: string): string {
+  const s = firstSentence
+    .replace(/^(this is an? |this |the )?api (that |which )?(allows users to |for |to )?/i, "")
+    .replace(/\s+includes\b.*$/i, "")
+    .replace(/(,\s*|\s+)(given\b|based on\b|by\b|(of|for|from) (a|the) given\b).*$/i, "")
+    .trim();
+  return s === "" ? firstSentence : s.charAt(0).toUpperCase() + s.slice(1);
+}
+
 function firstSentence(text: string): string {
   const t = text.replace(/\s+/g, " ").trim();
   const m = /^(.{10,160}?[.!?])(\s|$)/.exec(t);
@@ -143,9 +158,7 @@ function operationFor(api: ApiBankApi, fixtures: Record<string, Json[]>): { path
     [`${api.name}Response`]: { type: "object", properties: outputs, required: Object.keys(outputs) },
   };
   // The summary is the first sentence and the description the rest, so a tool's text does not repeat itself.
-  const summary = firstSentence(api.description);
-  const rest = api.description.replace(/\s+/g, " ").trim().slice(summary.length).replace(/^[.!?]\s*/, "").trim();
-  const op: Json = { operationId: api.name, summary, ...(rest !== "" ? { description: rest } : {}) };
+  const op: Json = { operationId: api.name, summary: summaryOf(firstSentence(api.description)), description: api.description.replace(/\s+/g, " ").trim() };
   if (token) {
     const tokenInput = api.input_parameters[TOKEN_PARAM];
     const credential = (fixtures[databaseCollection("Account")] ?? []).map((a) => a["token"]).find((t) => typeof t === "string");

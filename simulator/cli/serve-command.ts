@@ -39,6 +39,7 @@ interface ServeFlags {
   model?: string;
   baseUrl?: string;
   apiKeyEnv?: string;
+  cors?: boolean;
   verbose?: boolean;
 }
 
@@ -128,11 +129,12 @@ export function serveCommand(io: CliIO, setExit: (code: number) => void, signals
     .option("--timeout-ms <ms>", "how long a timeout fault hangs before its 504", "30000")
     .option("--upstream <url>", "proxy mode: the real API's base URL (name=URL per API with several)", collect)
     .option("--upstream-timeout <ms>", "time allowed to the real API", "30000")
-    .option("--record <file>", "record every answered request and response to a cassette (JSON Lines, secrets redacted)")
+    .option("--record <file>", "record the requests the API answered (real or simulated) and its responses to a cassette (JSON Lines, secrets redacted)")
     .option("--cassette <file>", "replay mode: serve these recordings, simulate what was never recorded")
     .option("--model <spec>", "llm mode: the model of the executor, openai:<model>[@<base-url>]")
     .option("--base-url <url>", "llm mode: OpenAI-compatible endpoint")
     .option("--api-key-env <name>", "llm mode: environment variable holding the model's API key")
+    .option("--cors", "answer CORS preflights and allow any origin (agents in a browser)")
     .option("--verbose", "log one line per request")
     .action(async (paths: string[], flags: ServeFlags) => {
       const port = parseInteger("--port", flags.port, 0) ?? DEFAULT_PORT;
@@ -206,6 +208,7 @@ export function serveCommand(io: CliIO, setExit: (code: number) => void, signals
         ...(flags.record !== undefined ? { record: flags.record } : {}),
         ...(cassette ? { cassette } : {}),
         ...(flags.verbose ? { verbose: true } : {}),
+        ...(flags.cors ? { cors: true } : {}),
       }).catch((e: NodeJS.ErrnoException) => {
         if (e.code === "EADDRINUSE") throw new UserError(`port ${port} on ${flags.host} is already in use (try --port 0)`);
         if (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND") throw new UserError(`cannot listen on ${flags.host}: ${e.message}`);

@@ -45,19 +45,23 @@ export function toolsetCheckCallsCommand(io: CliIO, setExit: (code: number) => v
       if (files.length === 0) throw new UserError(`no dialogue files (.jsonl) in: ${paths.join(", ")}`);
       const calls: ApiBankCall[] = [];
       let unreadable = 0;
+      let withoutCalls = 0;
       for (const f of files) {
         const read = readApiBankCalls(await readFile(f, "utf8"), basename(f));
         calls.push(...read.calls);
         unreadable += read.unreadable;
+        if (read.calls.length === 0) withoutCalls++;
       }
+      const inline = calls.filter((c) => c.inline).length;
       const recorded = summarizeCalls(calls.map((c) => checkApiBankCall(c, toolsets)), unreadable);
       const parsed = summarizeCalls(calls.map((c) => checkApiBankCall(c, toolsets, { parsed: true })), unreadable);
       if (opts.json) {
         const brief = (r: CallReport): object => ({ total: r.total, valid: r.valid, rate: r.rate, byPrimary: r.byPrimary, byClass: r.byClass, unreadable: r.unreadable });
         const failures = recorded.failures.map((f) => ({ file: f.call.file, line: f.call.line, api: f.call.api, toolset: f.toolset ?? null, primary: f.primary, classes: f.classes, renamed: f.renamed ?? [], issues: f.issues }));
-        io.out(`${JSON.stringify({ dialogues: files.length, toolsets: toolsets.length, recorded: brief(recorded), parsed: brief(parsed), failures }, null, 2)}\n`);
+        io.out(`${JSON.stringify({ dialogues: files.length, withoutCalls, inline, toolsets: toolsets.length, recorded: brief(recorded), parsed: brief(parsed), failures }, null, 2)}\n`);
       } else {
-        io.out(`API calls in ${files.length} dialogues, against ${toolsets.length} toolsets:\n`);
+        const notes = [...(withoutCalls > 0 ? [`${withoutCalls} without a call`] : []), ...(inline > 0 ? [`${inline} call${inline === 1 ? "" : "s"} written in an AI turn's text`] : [])];
+        io.out(`${calls.length} API calls in ${files.length} dialogues${notes.length > 0 ? ` (${notes.join("; ")})` : ""}, against ${toolsets.length} toolsets:\n`);
         io.out(`  as recorded (param_dict): ${recorded.valid} of ${recorded.total} valid (${pct(recorded.rate)})\n`);
         io.out(`  failures by class: ${counts(recorded, "byPrimary")}\n`);
         io.out(`  as API-Bank parsed them (result.input): ${parsed.valid} of ${parsed.total} valid (${pct(parsed.rate)}); failures: ${counts(parsed, "byPrimary")}\n`);

@@ -135,9 +135,13 @@ export class HttpRecorder {
   private readonly stream: WriteStream;
   count = 0;
 
-  constructor(readonly file: string) {
+  constructor(
+    readonly file: string,
+    onError: (error: Error) => void = () => undefined,
+  ) {
     mkdirSync(dirname(file), { recursive: true });
     this.stream = createWriteStream(file, { flags: "a" });
+    this.stream.on("error", onError);
   }
 
   record(exchange: HttpExchange): void {
@@ -148,6 +152,7 @@ export class HttpRecorder {
   /** Flushes and closes the file. */
   close(): Promise<void> {
     return new Promise((resolve, reject) => {
+      if (this.stream.destroyed) return resolve();
       this.stream.end((err?: Error | null) => (err ? reject(err) : resolve()));
     });
   }

@@ -4,6 +4,7 @@ import { parse as parseYaml } from "yaml";
 import { loadCatalog } from "../../specs/load-catalog.js";
 import type { SpecProblem } from "../../specs/spec-problem.js";
 import { loadToolset } from "../../toolsets/load-toolset.js";
+import type { LoadedToolset } from "../../toolsets/toolset.js";
 import type { ServedApi } from "./serve-app.js";
 
 /** `petstore.openapi.yaml` -> `petstore`: a spec file's name as a URL prefix. */
@@ -31,14 +32,7 @@ export async function loadServedApis(paths: readonly string[]): Promise<{ ok: tr
     if (await looksLikeToolset(path)) {
       const toolset = await loadToolset(path);
       if (toolset.ok) {
-        const t = toolset.value;
-        apis.push({
-          name: unique(t.name),
-          catalog: t.catalog,
-          ...(t.fixtures ? { fixtures: t.fixtures } : {}),
-          ...(t.auth ? { auth: t.auth } : {}),
-          source: path,
-        });
+        apis.push({ ...servedApiOf(toolset.value), name: unique(toolset.value.name), source: path });
         continue;
       }
       problems.push(...toolset.errors);
@@ -60,4 +54,15 @@ async function looksLikeToolset(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** A loaded toolset as a served API: its catalog, fixtures (initial state) and auth, under its name. */
+export function servedApiOf(toolset: LoadedToolset): ServedApi {
+  return {
+    name: toolset.name,
+    catalog: toolset.catalog,
+    ...(toolset.fixtures ? { fixtures: toolset.fixtures } : {}),
+    ...(toolset.auth ? { auth: toolset.auth } : {}),
+    source: toolset.file,
+  };
 }

@@ -1,5 +1,6 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { Hono } from "hono";
+import { cors } from "hono/cors";
 import { LlmResponder } from "../../agents/llm-responder.js";
 import type { Catalog } from "../../specs/catalog.js";
 import { acceptsMediaType, requestMediaTypes, validateHttpCall } from "../../specs/http-call.js";
@@ -91,6 +92,8 @@ export interface ServeOptions {
   fetch?: typeof fetch;
   /** The clock of rate limits and quotas (tests). */
   now?: () => number;
+  /** Answer CORS preflights and add `Access-Control-Allow-Origin: *` (for agents in a browser). */
+  cors?: boolean;
   /** Where warnings and (with `verbose`) one line per request go. */
   log?: (line: string) => void;
   verbose?: boolean;
@@ -168,7 +171,10 @@ function formObject(text: string): Record<string, unknown> {
 type BodyRead = { ok: true; bytes: Uint8Array | undefined } | { ok: false; status: 413 | 400; detail: string };
 
 async function readBody(req: Request, limit: number): Promise<BodyRead> {
-  if (req.method === "GET" || req.method === "HEAD" || req.body === null) return { ok: true, bytes: undefined };
+  if (req.method === "GET" || req.method === "HEAD") return { ok: true, bytes: undefined };
+  // With a Content-Length the body is read in one go (@hono/node-server reads it straight from the socket);
+  // without one (chunked), it is streamed and cut at the limit. `req.body` is not touched before: its getter
+  // would build a web stream and lose that fast path.
   const declared = req.headers.get("content-length");
   if (declared !== null) {
     const n = Number(declared);
@@ -176,6 +182,7 @@ async function readBody(req: Request, limit: number): Promise<BodyRead> {
     if (n === 0) return { ok: true, bytes: undefined };
     return { ok: true, bytes: new Uint8Array(await req.arrayBuffer()) };
   }
+  if (req.headers.get("transfer-encoding") === null || req.body === null) return { ok: true, bytes: undefined };
   const chunks: Uint8Array[] = [];
   let total = 0;
   const reader = req.body.getReader();
@@ -236,14 +243,9 @@ export class ServeApp {
     const now = options.now ?? Date.now;
     this.rateWindows = new WindowLimiter(now);
     this.quotaWindows = new WindowLimiter(now);
-    this.responders =
-      options.responders ??
-      (options.stateless
-        ? [schemaResponder]
-        : this.mode === "llm" && options.llm
-          ? [stateResponder, new LlmResponder({ model: options.llm.model }), schemaResponder]
-          : [stateResponder, schemaResponder]);
-    this.recorder = options.record !== undefined ? new HttpRecorder(options.record) : undefined;
+    const llm = this.mode === "llm" && options.llm ? [new LlmResponder({ model: options.llm.model })] : [];
+    this.responders = options.responders ?? [...(options.stateless ? [] : [stateResponder]), ...llm, schemaResponder];
+    this.recorder = options.record !== undefined ? new HttpRecorder(options.record, (e) => this.log(`toolsim serve: cannot record to ${options.record}: ${e.message}`)) : undefined;
     this.app = this.buildApp();
   }
 
@@ -260,6 +262,11 @@ export class ServeApp {
 
   /** Handles one request (the Hono app's fetch). */
   fetch = (request: Request): Response | Promise<Response> => this.app.fetch(request);
+
+  /** Ends pending fault delays and upstream requests (requests in flight then finish at once). */
+  abortPending(): void {
+    this.abort.abort();
+  }
 
   /** Ends pending fault delays and flushes the recording. */
   async close(): Promise<void> {
@@ -287,6 +294,7 @@ export class ServeApp {
 
   private buildApp(): Hono {
     const app = new Hono();
+    if (this.options.cors) app.use("*", cors({ origin: "*", exposeHeaders: ["x-toolsim-source", "sl-violations", "retry-after", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "www-authenticate", "allow"] }));
     app.get("/__toolsim/health", (c) =>
       c.json({
         status: "ok",
@@ -599,7 +607,7 @@ export class ServeApp {
       answer = await forward(this.options.fetch ?? fetch, url, { method: req.method, headers: req.headers, body: bytes }, this.options.upstreamTimeoutMs ?? 30_000, this.abort.signal);
     } catch (e) {
       const timedOut = (e as Error).name === "TimeoutError";
-      this.log(`toolsim serve: ${req.method} ${url} failed: ${(e as Error).message}`);
+      this.log(`toolsim serve: ${req.method} ${upstreamUrl(base, rel, "")} failed: ${(e as Error).message}`);
       return problemResponse(
         problem(timedOut ? 504 : 502, `${TOOLSIM}upstream-error`, timedOut ? "Gateway Timeout" : "Bad Gateway", `The real API at ${base} ${timedOut ? "did not answer in time" : `could not be reached: ${(e as Error).message}`}.`),
         extra,

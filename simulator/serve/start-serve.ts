@@ -24,6 +24,9 @@ export interface RunningServe {
   close(): Promise<void>;
 }
 
+/** How long requests in flight get to finish when the server stops. */
+const GRACE_MS = 2000;
+
 /** The default port (Prism's). */
 export const DEFAULT_PORT = 4010;
 
@@ -55,11 +58,17 @@ export async function startServe(options: StartServeOptions): Promise<RunningSer
     apis: app.apis.map((a) => ({ name: a.name, title: a.title, operations: a.operations, url: `${url}${a.prefix}` })),
     close() {
       closing ??= (async () => {
-        await app.close();
+        // Stop accepting, let requests in flight finish (fault delays end at once), then flush the recording.
+        app.abortPending();
         await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
+          const force = setTimeout(() => server.closeAllConnections(), GRACE_MS);
+          server.close(() => {
+            clearTimeout(force);
+            resolve();
+          });
+          server.closeIdleConnections();
         });
+        await app.close();
       })();
       return closing;
     },

@@ -32,7 +32,7 @@ export interface RunStats {
   acceptRate: number;
   /** Assistant steps per episode. */
   steps: Distribution;
-  /** Tool calls per episode, and their outcomes. */
+  /** Tool calls per episode (answered calls, as `episode.finished` counts them), and the outcomes of all calls. */
   calls: Distribution & { total: number; ok: number; failed: number; invalid: number; unknownTool: number };
   /** Messages (user, assistant, tool) of each episode's corpus dialogue. */
   turns: Distribution;
@@ -136,7 +136,6 @@ export class StatsBuilder {
           const key = `${e.toolset ?? "?"}/${e.call.name}`;
           callToolset.set(e.call.id, key);
           this.toolCalls.set(key, (this.toolCalls.get(key) ?? 0) + 1);
-          calls++;
           break;
         }
         case "tool.result": {
@@ -146,6 +145,7 @@ export class StatsBuilder {
         }
         case "episode.finished":
           steps = e.steps;
+          calls = e.calls;
           break;
         default:
           break;

@@ -110,6 +110,33 @@ describe("schedule", () => {
     await expect(run).rejects.toThrow("ENOSPC");
   });
 
+  it("holds at most `window` results behind a slow item: later items wait, the commits are the same", async () => {
+    let started = 0;
+    let committedCount = 0;
+    let mostAhead = 0;
+    const committed: number[] = [];
+    const result = await schedule({
+      start: 0,
+      end: 60,
+      concurrency: 4,
+      window: 6,
+      task: async (i) => {
+        started++;
+        mostAhead = Math.max(mostAhead, started - committedCount);
+        // Item 0 is slow: without a window the three other workers would run every other item meanwhile.
+        for (let k = 0; k < (i === 0 ? 200 : 1); k++) await new Promise((r) => setImmediate(r));
+        return i;
+      },
+      commit: (i) => {
+        committedCount++;
+        committed.push(i);
+      },
+    });
+    expect(committed).toEqual(Array.from({ length: 60 }, (_, i) => i));
+    expect(result).toEqual({ committed: 60, next: 60, stopped: false });
+    expect(mostAhead).toBeLessThanOrEqual(6);
+  });
+
   it("an empty range commits nothing", async () => {
     expect(await schedule({ start: 5, end: 5, concurrency: 4, task: scrambled, commit: () => undefined })).toEqual({ committed: 0, next: 5, stopped: false });
   });

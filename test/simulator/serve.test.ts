@@ -131,6 +131,18 @@ describe("toolsim serve: routing and validation", () => {
     expect(ok.status).toBe(201);
   });
 
+  it("answers HEAD like GET without a body, and CORS preflights when asked", async () => {
+    const s = await start({ cors: true });
+    const head = await call(s.url, "/pets/1", { method: "HEAD", headers: KEY });
+    expect(head.status).toBe(200);
+    expect(head.text).toBe("");
+    const preflight = await call(s.url, "/pets", { method: "OPTIONS", headers: { origin: "http://agent.local", "access-control-request-method": "POST" } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+    const get = await call(s.url, "/pets/1", { headers: { ...KEY, origin: "http://agent.local" } });
+    expect(get.headers.get("access-control-allow-origin")).toBe("*");
+  });
+
   it("serves several APIs under prefixes and 404s an unknown prefix", async () => {
     const s = await start({ apis: [toolsetApi, { ...specApi, name: "plain" }] });
     expect(s.apis.map((a) => a.url)).toEqual([`${s.url}/petshop`, `${s.url}/plain`]);

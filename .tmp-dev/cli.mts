@@ -1,2 +1,0 @@
-import { main } from "../simulator/cli/main.js";
-process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,99 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
+import { afterAll, describe, expect, it } from "vitest";
+import { main } from "../../simulator/cli/main.js";
+import { parseFunctionDocs } from "../../toolsets/function-docs.js";
+import { importOpenApi, plainText } from "../../toolsets/import-openapi.js";
+import { loadToolset } from "../../toolsets/load-toolset.js";
+import { validateToolsetFile } from "../../toolsets/validate-toolset.js";
+import { toolsetYaml } from "../../toolsets/write-toolset.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const SPECS = fileURLToPath(new URL("../fixtures/specs/core/", import.meta.url));
+const CORPORA = path.resolve(ROOT, process.env["TOOLSIM_CORPORA"] ?? "../shared/corpora");
+const root = mkdtempSync(path.join(tmpdir(), "toolsim-import-openapi-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const code = await main(argv, { out: (s) => void (out += s), err: (s) => void (err += s), isTTY: false });
+  return { code, out, err };
+}
+
+describe("toolset import openapi", () => {
+  it("derives a description and function documentation from the spec, with no model", async () => {
+    const r = await importOpenApi(path.join(SPECS, "petstore.yaml"));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const t = r.value.toolset;
+    expect(t.name).not.toBe("");
+    expect(t.introduction.length).toBeGreaterThan(5);
+    expect(t.description).toContain("It provides the following functions: 1) ");
+    const docs = parseFunctionDocs(t.functions);
+    expect(docs.length).toBeGreaterThan(0);
+    expect(docs.every((d) => d.input !== undefined && d.output !== "")).toBe(true);
+    expect(typeof t.openapi).toBe("object");
+  });
+
+  it("converts Swagger 2.0 and inlines the OpenAPI 3 document", async () => {
+    const r = await importOpenApi(path.join(SPECS, "petstore-swagger2.json"));
+    expect(r.ok && (r.value.toolset.openapi as Record<string, unknown>)["openapi"]).toMatch(/^3\.0/);
+  });
+
+  it("writes toolsets that validate and load, inline or by reference", async () => {
+    const out = path.join(root, "inline");
+    const r = await cli(["toolset", "import", "openapi", path.join(SPECS, "petstore.yaml"), path.join(SPECS, "petstore-3.1.yaml"), path.join(SPECS, "petstore-swagger2.json"), "--out", out]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/imported 3 toolsets/);
+    const files = [...r.out.matchAll(/^wrote (\S+)/gm)].map((m) => m[1] as string);
+    expect(files.length).toBe(3);
+    expect(new Set(files).size).toBe(3);
+    for (const f of files) {
+      const v = await validateToolsetFile(f);
+      expect(v.ok ? v.value.warnings.filter((w) => w.severity === "error") : v.errors, f).toEqual([]);
+      expect((await loadToolset(f)).ok).toBe(true);
+    }
+    const ref = path.join(root, "ref");
+    const byRef = await cli(["toolset", "import", "openapi", path.join(SPECS, "petstore.yaml"), "--out", ref, "--reference"]);
+    expect(byRef.code).toBe(0);
+    const file = /^wrote (\S+)/m.exec(byRef.out)?.[1] as string;
+    const data = parse(readFileSync(file, "utf8")) as { openapi: unknown };
+    expect(typeof data.openapi).toBe("string");
+    expect(path.resolve(ref, data.openapi as string)).toBe(path.join(SPECS, "petstore.yaml"));
+    expect((await loadToolset(file)).ok).toBe(true);
+  });
+
+  it("skips a broken spec with its problem, and exits 1", async () => {
+    const r = await cli(["toolset", "import", "openapi", fileURLToPath(new URL("../fixtures/specs/broken.yaml", import.meta.url)), "--out", path.join(root, "broken")]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/skipped: .*broken\.yaml/);
+    expect(r.out).toMatch(/imported 0 toolsets .*1 skipped/);
+  });
+
+  it("turns markdown descriptions into plain text", () => {
+    expect(plainText("# Title\nSee [the docs](https://x.example.com) and `code`.\n\n- one\n- two <b>bold</b>")).toBe("Title See the docs and code. one two bold");
+  });
+
+  it("writes YAML that reads back to the same data", async () => {
+    const r = await importOpenApi(path.join(SPECS, "serialization.yaml"));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const tricky = { ...r.value.toolset, introduction: "on", link: "2023-01-01", description: "yes: no\nsecond line" };
+    expect(parse(toolsetYaml(tricky))).toEqual(JSON.parse(JSON.stringify(tricky)));
+  });
+
+  it.skipIf(!existsSync(path.join(CORPORA, "openapi", "oas3")))("imports real APIs.guru specs (a sample of the corpus) into valid toolsets", async () => {
+    const dir = path.join(CORPORA, "openapi", "oas3");
+    const out = path.join(root, "guru");
+    const sample = ["owler.com.json", "lyft.com.json", "dweet.io.json", "ideal-postcodes.co.uk.json"].map((f) => path.join(dir, f));
+    const r = await cli(["toolset", "import", "openapi", ...sample, "--out", out]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/imported 4 toolsets/);
+    const v = await cli(["toolset", "validate", out]);
+    expect(v.code).toBe(0);
+  });
+});

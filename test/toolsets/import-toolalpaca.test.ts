@@ -1,0 +1,156 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../simulator/cli/main.js";
+import { createSimulation } from "../../simulator/simulation.js";
+import { ResourceStore } from "../../specs/resource-store.js";
+import { deriveSeed } from "../../specs/seed.js";
+import { simulateCall } from "../../specs/simulate-call.js";
+import { synthesizeArguments } from "../../specs/synthesize-call.js";
+import { validateCall } from "../../specs/validate-call.js";
+import { importToolAlpaca, parseActionInput } from "../../toolsets/import-toolalpaca.js";
+import { loadToolsets } from "../../toolsets/load-toolset.js";
+import type { LoadedToolset } from "../../toolsets/toolset.js";
+import { validateToolsetFile } from "../../toolsets/validate-toolset.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const CORPORA = path.resolve(ROOT, process.env["TOOLSIM_CORPORA"] ?? "../shared/corpora");
+const EVAL = path.join(CORPORA, "toolalpaca", "eval_simulated.json");
+
+describe("ToolAlpaca's golden-answer arguments", () => {
+  it("reads JSON, and JSON with the placeholders of earlier calls kept as strings", () => {
+    expect(parseActionInput('{"a": 1}')).toEqual({ a: 1 });
+    expect(parseActionInput("")).toEqual({});
+    expect(parseActionInput('{"animeId": ${animeId from searchAnime}}')).toEqual({ animeId: "${animeId from searchAnime}" });
+    expect(parseActionInput('{"start": ${start date}", "end": "{end}"}')).toEqual({ start: "${start date}", end: "{end}" });
+    expect(parseActionInput("not json")).toBeUndefined();
+  });
+
+  it("turns golden answers into tasks: calls, optional steps and the questions for the user", () => {
+    const imported = importToolAlpaca(
+      [
+        {
+          Name: "Mini",
+          Description: "One line.",
+          Introduction: "A paragraph.",
+          Functions: "1. Name: f\n   Input: {}",
+          Documentation: JSON.stringify({ openapi: "3.0.0", info: { title: "Mini", version: "1" }, paths: {} }),
+          Instructions: ["Do f", "Ask then f"],
+          Golden_Answers: [
+            [{ Action: "f", Action_Input: "{}" }, { Action: "[Optional]f", Action_Input: '{"x": 1}' }],
+            [{ Action: "getDetails", Action_Input: '{"Question": "Which x?"}' }, { Action: "f", Action_Input: '{"x": ${x from getDetails}}' }],
+          ],
+        },
+        { Name: "Bad", Documentation: "{" },
+        { Description: "no name" },
+      ],
+      "mini.json",
+    );
+    expect(imported.ok).toBe(true);
+    if (!imported.ok) return;
+    expect(imported.value.toolsets.map((t) => t.slug)).toEqual(["mini"]);
+    expect(imported.value.skipped.map((p) => p.pointer)).toEqual(["/1/Documentation", "/2"]);
+    const t = imported.value.toolsets[0]?.toolset;
+    expect(t).toMatchObject({ name: "Mini", introduction: "One line.", description: "A paragraph." });
+    expect(t?.tasks).toEqual([
+      { instruction: "Do f", calls: [{ tool: "f", arguments: {} }, { tool: "f", arguments: { x: 1 }, optional: true }], source: "mini.json:Mini#0" },
+      { instruction: "Ask then f", calls: [{ tool: "f", arguments: { x: "${x from getDetails}" }, raw: '{"x": ${x from getDetails}}' }], questions: ["Which x?"], source: "mini.json:Mini#1" },
+    ]);
+    expect(importToolAlpaca({ not: "an array" }, "x.json").ok).toBe(false);
+  });
+});
+
+describe.skipIf(!existsSync(EVAL))("ToolAlpaca's ten simulated evaluation toolsets (corpus)", () => {
+  let dir: string;
+  let toolsets: LoadedToolset[];
+  let importOut = "";
+  let importCode = -1;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "toolsim-toolalpaca-"));
+    let err = "";
+    importCode = await main(["toolset", "import", "toolalpaca", EVAL, "--out", dir], { out: (s) => void (importOut += s), err: (s) => void (err += s), isTTY: false });
+    const loaded = await loadToolsets([dir]);
+    expect(loaded.problems).toEqual([]);
+    toolsets = loaded.toolsets;
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("all ten import and load, with ToolAlpaca's documentation and all 100 instructions as tasks", () => {
+    expect(importCode).toBe(0);
+    expect(importOut).toMatch(/imported 10 toolsets \(54 operations\)/);
+    expect(toolsets.length).toBe(10);
+    const source = JSON.parse(readFileSync(EVAL, "utf8")) as Array<{ Name: string; Description: string; Introduction: string; Functions: string; Function_Projection: Record<string, [string, string]>; Instructions: string[] }>;
+    for (const entry of source) {
+      const ts = toolsets.find((t) => t.title === entry.Name);
+      expect(ts, entry.Name).toBeDefined();
+      if (!ts) continue;
+      expect(ts.introduction).toBe(entry.Description);
+      expect(ts.description).toBe(entry.Introduction);
+      expect(ts.functions).toBe(entry.Functions.trim());
+      expect(ts.catalog.tools.map((t) => t.name).sort()).toEqual(Object.keys(entry.Function_Projection).sort());
+      for (const [fn, [p, method]] of Object.entries(entry.Function_Projection)) {
+        expect(ts.catalog.get(fn)?.operation).toMatchObject({ path: p, method });
+      }
+      expect(ts.tasks?.map((t) => t.instruction)).toEqual(entry.Instructions.map((i) => i.trim()));
+    }
+    expect(toolsets.reduce((n, t) => n + (t.tasks?.length ?? 0), 0)).toBe(100);
+  });
+
+  it("all ten validate without errors", async () => {
+    for (const ts of toolsets) {
+      const r = await validateToolsetFile(ts.file);
+      expect(r.ok ? [] : r.errors, ts.name).toEqual([]);
+    }
+  });
+
+  it("every operation simulates: a synthesized valid call gets a 2xx answer that fits its schema", async () => {
+    let calls = 0;
+    for (const ts of toolsets) {
+      for (const tool of ts.catalog.tools) {
+        const args = synthesizeArguments(ts.catalog, tool, { seed: deriveSeed(5, ts.name, tool.name) });
+        const r = await simulateCall(ts.catalog, { name: tool.name, arguments: args }, { seed: 5, state: new ResourceStore() });
+        expect(r.errors, `${ts.name}.${tool.name}`).toEqual([]);
+        expect(r.status, `${ts.name}.${tool.name}`).toBeLessThan(300);
+        expect(r.responseErrors, `${ts.name}.${tool.name}`).toEqual([]);
+        calls++;
+      }
+    }
+    expect(calls).toBe(54);
+  });
+
+  it("each runs offline episodes end to end without an error", async () => {
+    let accepted = 0;
+    for (const ts of toolsets) {
+      const result = await createSimulation({ toolsets: [ts], episodes: 3, seed: 17 }).run();
+      expect(result.summary.episodes, ts.name).toBe(3);
+      expect(result.summary.errors, `${ts.name}: ${JSON.stringify(result.summary.errorReasons)}`).toBe(0);
+      expect(result.summary.calls.total, ts.name).toBeGreaterThan(0);
+      accepted += result.summary.accepted;
+    }
+    console.log(`ToolAlpaca eval toolsets, offline agents: ${accepted} of 30 episodes accepted`);
+    expect(accepted).toBeGreaterThan(0);
+  });
+
+  it("measures how many golden calls validate against their own specs", () => {
+    let total = 0;
+    let valid = 0;
+    let placeholders = 0;
+    for (const ts of toolsets) {
+      for (const task of ts.tasks ?? []) {
+        for (const call of task.calls ?? []) {
+          total++;
+          if (call.raw !== undefined) {
+            placeholders++;
+            continue;
+          }
+          if (validateCall(ts.catalog, call.tool, call.arguments).ok) valid++;
+        }
+      }
+    }
+    console.log(`ToolAlpaca golden calls: ${valid} of ${total - placeholders} without placeholders validate (${placeholders} use placeholders of earlier results)`);
+    expect(total).toBeGreaterThan(100);
+    expect(valid / (total - placeholders)).toBeGreaterThan(0.8);
+  });
+});
