@@ -11,13 +11,16 @@
  *
  * Loads the bundled toolsets and runs `createSimulation(...)` with the offline agents and the defaults of
  * `toolsim generate` (level call, concurrency 4, seed 1), streamed to a temporary run folder (removed
- * afterwards). Times each segment of the run, samples RSS and the live heap (after a full GC) at the end of
- * each, stops starting episodes after `maxSeconds`, and prints one `@@result {json}` line (`ChildResult` in
- * `simulator.ts`).
+ * afterwards). Times each segment of the run, samples RSS at the end of each and the live heap (the heap
+ * used right after the last major GC V8 ran in the segment: the run is never made to collect, so its peak
+ * RSS is what a user's run reaches), stops starting episodes after `maxSeconds`, and prints one
+ * `@@result {json}` line (`ChildResult` in `simulator.ts`); the live heap after a full GC is taken once, at
+ * the end.
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { constants as perfConstants, PerformanceObserver } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
@@ -44,11 +47,20 @@ function fullGc() {
   collect();
 }
 
-/** The live V8 heap: used heap right after a full garbage collection (flat across segments when nothing leaks). */
+/** The live V8 heap: used heap right after a full garbage collection. */
 function liveHeapMb() {
   fullGc();
   return process.memoryUsage().heapUsed / MB;
 }
+
+/** The heap used just after the latest major GC that V8 ran on its own (flat over a run when nothing leaks). */
+let afterMajorGcMb = Number.NaN;
+const gcObserver = new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const detail = /** @type {{kind?: number} | undefined} */ (entry.detail);
+    if (detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) afterMajorGcMb = process.memoryUsage().heapUsed / MB;
+  }
+});
 
 async function main() {
   const episodes = Number(process.argv[2] ?? 10_000);
@@ -82,6 +94,7 @@ async function main() {
     let segmentStart = start;
     let segmentCpu = process.cpuUsage();
     let segmentDone = 0;
+    gcObserver.observe({ entryTypes: ["gc"] });
     const closeSegment = () => {
       const now = performance.now();
       const cpu = process.cpuUsage(segmentCpu);
@@ -90,10 +103,10 @@ async function main() {
         seconds: (now - segmentStart) / 1000,
         cpuSeconds: (cpu.user + cpu.system) / 1e6,
         rssMb: process.memoryUsage.rss() / MB,
-        heapUsedMb: liveHeapMb(),
+        heapUsedMb: afterMajorGcMb,
       });
-      // The next segment starts after the measurement's full GC.
-      segmentStart = performance.now();
+      afterMajorGcMb = Number.NaN;
+      segmentStart = now;
       segmentCpu = process.cpuUsage();
       segmentDone = done;
     };
@@ -110,6 +123,9 @@ async function main() {
     const seconds = (performance.now() - start) / 1000;
     const cpu = process.cpuUsage(cpuStart);
     if (done > segmentDone) closeSegment();
+    gcObserver.disconnect();
+    const peakRssMb = (process.resourceUsage().maxRSS * 1024) / MB; // maxRSS is in kilobytes
+    const liveHeapAtEndMb = liveHeapMb();
     const report = {
       source,
       asked: episodes,
@@ -124,7 +140,8 @@ async function main() {
       rssBeforeRunMb,
       segments,
       runFiles: Object.fromEntries(readdirSync(join(dir, "run")).map((f) => [f, statSync(join(dir, "run", f)).size])),
-      peakRssMb: (process.resourceUsage().maxRSS * 1024) / MB, // maxRSS is in kilobytes
+      peakRssMb,
+      liveHeapAtEndMb,
       capped,
       concurrency: DEFAULT_RUN_CONFIG.concurrency,
       level: DEFAULT_RUN_CONFIG.level,
