@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { main } from "../../simulator/cli/main.js";
 import { serveCommand } from "../../simulator/cli/serve-command.js";
 import type { CliIO } from "../../simulator/cli/cli-io.js";
+import { startOpenAIServer } from "../support/openai-server.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const ENTRY = fileURLToPath(new URL("../fixtures/cli-entry.ts", import.meta.url));
@@ -65,6 +66,28 @@ describe("toolsim serve (CLI)", () => {
     await done;
     expect(io.stdout()).toContain("SIGINT, stopping");
     await expect(fetch(`${url}/__toolsim/health`)).rejects.toThrow();
+  });
+
+  it("--mode llm answers from an OpenAI-compatible endpoint, validated against the spec", async () => {
+    const llm = await startOpenAIServer([{ kind: "text", content: '{"status": 200, "body": {"pets": 12}}' }]);
+    const io = captureIO();
+    const signals = new EventEmitter();
+    const done = serveCommand(io, () => undefined, signals)
+      .exitOverride()
+      .parseAsync([SPEC, "--port", "0", "--mode", "llm", "--model", `openai:test-model@${llm.baseURL}`, "--no-auth"], { from: "user" });
+    try {
+      for (let i = 0; i < 200 && !io.stdout().includes("Press Ctrl-C"); i++) await new Promise((r) => setTimeout(r, 25));
+      const url = /(http:\/\/127\.0\.0\.1:\d+)\/__toolsim\/health/.exec(io.stdout())?.[1];
+      const res = await fetch(`${url}/admin/stats`);
+      expect(res.headers.get("x-toolsim-source")).toBe("llm");
+      expect(await res.json()).toEqual({ pets: 12 });
+      const prompt = JSON.stringify(llm.requests[0]?.body);
+      expect(prompt).toContain("/admin/stats");
+    } finally {
+      signals.emit("SIGTERM");
+      await done;
+      await llm.close();
+    }
   });
 
   it("refuses bad options with exit code 2 and bad specs with exit code 1, without a stack trace", async () => {
