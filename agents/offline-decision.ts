@@ -95,14 +95,6 @@ function tokenize(text: string): string[] {
     .filter((t) => t !== "");
 }
 
-const TOKENS = new Memo<string, readonly string[]>(4096);
-
-/** {@link tokenize} of a short text (a name, a key), remembered; the list is shared: do not change it. */
-function tokens(text: string): readonly string[] {
-  if (text.length > 80) return tokenize(text);
-  return TOKENS.getOrCompute(text, tokenize);
-}
-
 /** The lowercase word tokens of a short text, remembered (shared: do not change the list). */
 function lowerTokens(text: string): readonly string[] {
   if (text.length > 80) return tokenize(text).map((w) => w.toLowerCase());

@@ -9,7 +9,8 @@
  * runs `dist/`), with no TypeScript loader in the process; `bench/simulator.ts` builds `dist/` first. With
  * TOOLSIM_BENCH_SOURCE=ts (and `--import tsx`) it imports the TypeScript sources instead, for comparison.
  *
- * Loads the bundled toolsets and runs `createSimulation(...)` with the offline agents and the defaults of
+ * Applies the heap policy of the `toolsim` command (`simulator/heap-policy.ts`, as `bin/toolsim.js` does),
+ * loads the bundled toolsets and runs `createSimulation(...)` with the offline agents and the defaults of
  * `toolsim generate` (level call, concurrency 4, seed 1), streamed to a temporary run folder (removed
  * afterwards). Times each segment of the run, samples RSS at the end of each and the live heap (the heap
  * used right after the last major GC V8 ran in the segment: the run is never made to collect, so its peak
@@ -31,6 +32,8 @@ const source = process.env["TOOLSIM_BENCH_SOURCE"] === "ts" ? "ts" : "dist";
 const base = source === "ts" ? ".." : "../dist";
 
 const startedAt = performance.now();
+// As `bin/toolsim.js` does before any command: the heap policy of the `toolsim` process.
+(await import(`${base}/simulator/heap-policy.js`)).applyHeapPolicy();
 const { DEFAULT_RUN_CONFIG } = await import(`${base}/simulator/run-config.js`);
 const { createSimulation } = await import(`${base}/simulator/simulation.js`);
 const { bundledToolsetsDir, loadToolsets } = await import(`${base}/toolsets/load-toolset.js`);

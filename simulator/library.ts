@@ -6,6 +6,7 @@
 
 // Simulation, events and runs.
 export { createSimulation, offlineAgents, Simulation, type RunResult, type SimulationOptions } from "./simulation.js";
+export { applyHeapPolicy, HEAP_GROWING_PERCENT } from "./heap-policy.js";
 export { EventBus, type Clock, type EventBusOptions, type Listener } from "./event-bus.js";
 export { EVENT_TYPES, type EventPayloads, type Party, type SimEvent, type SimEventOf, type SimEventType } from "./events.js";
 export { episodeId, episodeSeed, runEpisode, type EpisodeAgents, type EpisodeOutcome, type EpisodeSetup } from "./run-episode.js";
@@ -27,6 +28,7 @@ export type { EpisodeToolset } from "../agents/toolbox.js";
 export { OfflineUser } from "../agents/offline-user.js";
 export { ChatModelAssistant } from "../agents/chat-model-assistant.js";
 export { OfflineChatModel } from "../agents/offline-chat-model.js";
+export { OfflineAssistant, type OfflineAssistantOptions } from "../agents/offline-assistant.js";
 export { SimulatedExecutor } from "../agents/simulated-executor.js";
 export { RuleTester } from "../agents/offline-tester.js";
 
