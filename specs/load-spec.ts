@@ -5,6 +5,7 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import type { OpenAPI } from "openapi-types";
 import { checkStructure, findInvalidRefs } from "./check-structure.js";
 import { convertSwagger2 } from "./convert-swagger2.js";
+import { getAt } from "./json-pointer.js";
 import { toPointer } from "./json-pointer.js";
 import type { LoadedSpec, LoadOptions, OpenApiDocument, SchemaDialect } from "./loaded-spec.js";
 import { isRecord, type JsonRecord } from "./openapi-nodes.js";
@@ -58,7 +59,7 @@ async function load(source: string | object, file: string, options: LoadOptions)
 
   const root = path.resolve(options.root ?? (typeof source === "string" ? path.dirname(file) : process.cwd()));
   const base = typeof source === "string" ? file : path.join(root, INLINE_BASE);
-  const bundled = text.includes("$ref") ? await bundle(doc, base, file, root, options.allowHttpRefs === true) : ok(doc);
+  const bundled = text.includes("$ref") && needsBundling(doc) ? await bundle(doc, base, file, root, options.allowHttpRefs === true) : ok(doc);
   if (!bundled.ok) return fail([...bundled.errors, ...warnings]);
 
   let document = bundled.value;
@@ -116,6 +117,29 @@ function serialiseSource(source: object, file: string): Result<SourceText, SpecP
 
 function sha256(data: string | Buffer): string {
   return createHash("sha256").update(data).digest("hex");
+}
+
+/**
+ * Whether a document needs the bundler: it has a `$ref` to another file or URL, or an internal `$ref` that
+ * does not resolve (the bundler reports those with their pointers). Documents whose `$ref`s are all internal
+ * and sound (most real specs) skip it.
+ */
+function needsBundling(doc: unknown): boolean {
+  const stack: unknown[] = [doc];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== "object") continue;
+    if (Array.isArray(node)) {
+      for (const item of node) stack.push(item);
+      continue;
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "$ref" && typeof value === "string") {
+        if (!value.startsWith("#") || getAt(doc, decodeURIComponent(value.slice(1))) === undefined) return true;
+      } else if (value !== null && typeof value === "object") stack.push(value);
+    }
+  }
+  return false;
 }
 
 /** Bundles external `$ref`s (under the ref guard) so only internal `$ref`s are left; never dereferences. */
