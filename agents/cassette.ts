@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
-import { closeSync, createReadStream, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, createReadStream, existsSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { AIMessage, type BaseMessage, type InvalidToolCall } from "@langchain/core/messages";
 import { convertToOpenAITool, isLangChainTool } from "@langchain/core/utils/function_calling";
 import { stableStringify } from "../specs/stable-stringify.js";
 import { ToolsimError } from "../specs/toolsim-error.js";
+import { truncatePartialLine } from "./partial-line.js";
 
 /*
  * Cassettes: every LLM call of a run as one line of `cassette.jsonl`, so a run can be replayed with no
@@ -307,31 +308,6 @@ function lookupKey(episodeId: string | undefined, key: string, occurrence: numbe
   return `${episodeId ?? ""}\u0000${key}\u0000${occurrence}`;
 }
 
-/** Cuts a last line that lacks its newline; returns whether it cut. */
-function truncatePartialLine(path: string): boolean {
-  const fd = openSync(path, "r+");
-  try {
-    const size = fstatSync(fd).size;
-    if (size === 0) return false;
-    const buf = Buffer.allocUnsafe(Math.min(1 << 16, size));
-    let end = size;
-    while (end > 0) {
-      const start = Math.max(0, end - buf.length);
-      const n = readSync(fd, buf, 0, end - start, start);
-      const i = buf.subarray(0, n).lastIndexOf(10);
-      if (i >= 0) {
-        const keep = start + i + 1;
-        if (keep < size) ftruncateSync(fd, keep);
-        return keep < size;
-      }
-      end = start;
-    }
-    ftruncateSync(fd, 0);
-    return true;
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /**
  * The LLM calls of a run: entries looked up by (episode, key, occurrence), then by (key, occurrence), then by

@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import {
   closeSync,
   existsSync,
-  fstatSync,
   fsyncSync,
   ftruncateSync,
   mkdirSync,
@@ -23,6 +22,7 @@ import { ToolsimError } from "../specs/toolsim-error.js";
 import { isRejected, projectEpisode } from "./corpus-projection.js";
 import type { SimEvent } from "./events.js";
 import { SummaryBuilder, type RunSummary } from "./run-summary.js";
+import { truncatePartialLine } from "../agents/partial-line.js";
 
 /** The files of a run folder. */
 export const RUN_FILES = {
@@ -182,32 +182,6 @@ function writeFileAtomic(path: string, text: string): void {
 
 const CHUNK = 1 << 20;
 
-/** Cuts a last line that lacks its newline (a write interrupted by a crash); returns the bytes cut. */
-function truncatePartialLine(path: string): number {
-  if (!existsSync(path)) return 0;
-  const fd = openSync(path, "r+");
-  try {
-    const size = fstatSync(fd).size;
-    if (size === 0) return 0;
-    const buf = Buffer.allocUnsafe(Math.min(CHUNK, size));
-    let end = size;
-    while (end > 0) {
-      const start = Math.max(0, end - buf.length);
-      const n = readSync(fd, buf, 0, end - start, start);
-      const i = buf.subarray(0, n).lastIndexOf(10);
-      if (i >= 0) {
-        const keep = start + i + 1;
-        if (keep < size) ftruncateSync(fd, keep);
-        return size - keep;
-      }
-      end = start;
-    }
-    ftruncateSync(fd, 0);
-    return size;
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** Calls `fn` for each complete line of a file from `from`, with the byte offsets of the line and of the next. */
 function forEachLine(path: string, from: number, fn: (line: string, start: number, next: number) => void): void {
