@@ -1,7 +1,7 @@
-import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import type { BaseMessage } from "@langchain/core/messages";
 import { fail, ok, type Result } from "../specs/result.js";
 import type { DialogueMessage } from "./dialogue.js";
-import { GIVE_UP_PREFIX, toolResultText } from "./dialogue-messages.js";
+import { GIVE_UP_PREFIX } from "./dialogue-messages.js";
 import { LenientReader, near } from "./lenient-json.js";
 import type { AgentTool } from "./roles.js";
 import {
@@ -15,6 +15,7 @@ import {
   type RenderOptions,
   type TextDecision,
   type TextProtocol,
+  renderTextDialogue,
 } from "./text-protocol.js";
 
 /*
@@ -135,24 +136,7 @@ export function renderApiBankTurn(message: Extract<DialogueMessage, { role: "ass
 
 /** The dialogue as chat messages for the API-Bank format: results come back as `Observation:` user messages. */
 export function renderApiBankDialogue(dialogue: readonly DialogueMessage[], options: RenderOptions = {}): BaseMessage[] {
-  const out: BaseMessage[] = [];
-  let group: Array<Extract<DialogueMessage, { role: "tool" }>> = [];
-  const flush = (): void => {
-    if (group.length === 1) out.push(new HumanMessage(`Observation: ${toolResultText(group[0]!.result, options.toolResult)}`));
-    else if (group.length > 1) out.push(new HumanMessage(group.map((m) => `Observation (${m.name}): ${toolResultText(m.result, options.toolResult)}`).join("\n")));
-    group = [];
-  };
-  for (const m of dialogue) {
-    if (m.role === "tool") {
-      group.push(m);
-      continue;
-    }
-    flush();
-    if (m.role === "user") out.push(new HumanMessage(m.content));
-    else out.push(new AIMessage(renderApiBankTurn(m)));
-  }
-  flush();
-  return out;
+  return renderTextDialogue(dialogue, renderApiBankTurn, { ...(options.toolResult ? { toolResult: options.toolResult } : {}), numbered: false });
 }
 
 // ---------------------------------------------------------------------------------------------- parsing

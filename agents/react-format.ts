@@ -1,8 +1,8 @@
-import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import type { BaseMessage } from "@langchain/core/messages";
 import { fail, ok, type Result } from "../specs/result.js";
 import { parseCallArguments } from "./apibank-format.js";
 import type { AssistantToolCall, DialogueMessage } from "./dialogue.js";
-import { GIVE_UP_PREFIX, toolResultText } from "./dialogue-messages.js";
+import { GIVE_UP_PREFIX } from "./dialogue-messages.js";
 import { parseLenientJson, parseLenientObject, stripCodeFence } from "./lenient-json.js";
 import type { AgentTool } from "./roles.js";
 import {
@@ -18,6 +18,7 @@ import {
   type RenderOptions,
   type TextDecision,
   type TextProtocol,
+  renderTextDialogue,
 } from "./text-protocol.js";
 
 /*
@@ -112,24 +113,7 @@ export function renderReactTurn(message: Extract<DialogueMessage, { role: "assis
  * format, and tool results as one `Observation:` user message per turn (named when there are several).
  */
 export function renderReactDialogue(dialogue: readonly DialogueMessage[], options: RenderOptions = {}): BaseMessage[] {
-  const out: BaseMessage[] = [];
-  let group: Array<Extract<DialogueMessage, { role: "tool" }>> = [];
-  const flush = (): void => {
-    if (group.length === 1) out.push(new HumanMessage(`Observation: ${toolResultText(group[0]!.result, options.toolResult)}`));
-    else if (group.length > 1) out.push(new HumanMessage(group.map((m, i) => `Observation ${i + 1} (${m.name}): ${toolResultText(m.result, options.toolResult)}`).join("\n")));
-    group = [];
-  };
-  for (const m of dialogue) {
-    if (m.role === "tool") {
-      group.push(m);
-      continue;
-    }
-    flush();
-    if (m.role === "user") out.push(new HumanMessage(m.content));
-    else out.push(new AIMessage(renderReactTurn(m)));
-  }
-  flush();
-  return out;
+  return renderTextDialogue(dialogue, renderReactTurn, { ...(options.toolResult ? { toolResult: options.toolResult } : {}), numbered: true });
 }
 
 // ---------------------------------------------------------------------------------------------- parsing

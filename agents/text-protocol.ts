@@ -1,8 +1,8 @@
-import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { Result } from "../specs/result.js";
 import { toAssistantTurn } from "./chat-model-assistant.js";
 import type { AssistantToolCall, DialogueMessage } from "./dialogue.js";
-import type { ToolResultTextOptions } from "./dialogue-messages.js";
+import { toolResultText, type ToolResultTextOptions } from "./dialogue-messages.js";
 import type { AgentTool } from "./roles.js";
 
 /** A tool call read from model text: the tool, its arguments and the text it was read from. */
@@ -170,4 +170,36 @@ export function uniqueCallIds(calls: readonly AssistantToolCall[], dialogue: rea
     n++;
     return { ...c, id };
   });
+}
+
+/**
+ * A dialogue as chat messages for a text protocol: user messages as they are, assistant turns rendered by
+ * the protocol, and the tool results of one turn as one `Observation` user message (named when several;
+ * numbered too when `numbered`).
+ */
+export function renderTextDialogue(
+  dialogue: readonly DialogueMessage[],
+  renderTurn: (message: Extract<DialogueMessage, { role: "assistant" }>) => string,
+  options: { toolResult?: ToolResultTextOptions; numbered?: boolean } = {},
+): BaseMessage[] {
+  const out: BaseMessage[] = [];
+  let group: Array<Extract<DialogueMessage, { role: "tool" }>> = [];
+  const flush = (): void => {
+    if (group.length === 1) out.push(new HumanMessage(`Observation: ${toolResultText(group[0]!.result, options.toolResult)}`));
+    else if (group.length > 1) {
+      out.push(new HumanMessage(group.map((m, i) => `Observation${options.numbered ? ` ${i + 1}` : ""} (${m.name}): ${toolResultText(m.result, options.toolResult)}`).join("\n")));
+    }
+    group = [];
+  };
+  for (const m of dialogue) {
+    if (m.role === "tool") {
+      group.push(m);
+      continue;
+    }
+    flush();
+    if (m.role === "user") out.push(new HumanMessage(m.content));
+    else out.push(new AIMessage(renderTurn(m)));
+  }
+  flush();
+  return out;
 }
