@@ -206,6 +206,9 @@ export class EndpointLimiter {
 export class EndpointLimits {
   private readonly limiters = new Map<string, EndpointLimiter>();
 
+  /** `create` makes the limiter of a new endpoint (tests pass one with a fake clock). */
+  constructor(private readonly create: (limit: EndpointLimit) => EndpointLimiter = (limit) => new EndpointLimiter(limit)) {}
+
   /** The limiter of an endpoint, created with these limits or tightened to them. */
   get(endpoint: string, limit: EndpointLimit): EndpointLimiter {
     const existing = this.limiters.get(endpoint);
@@ -213,7 +216,7 @@ export class EndpointLimits {
       existing.tighten(limit);
       return existing;
     }
-    const limiter = new EndpointLimiter(limit);
+    const limiter = this.create(limit);
     this.limiters.set(endpoint, limiter);
     return limiter;
   }

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentContext } from "../../agents/agent-context.js";
 import { Cassette, containsSecret } from "../../agents/cassette.js";
 import { ChatModelAssistant } from "../../agents/chat-model-assistant.js";
-import { EndpointLimits, GatewayChatModel, type GatewayOptions, type LlmCallRecord } from "../../agents/llm-gateway.js";
+import { EndpointLimiter, EndpointLimits, GatewayChatModel, type GatewayOptions, type LlmCallRecord } from "../../agents/llm-gateway.js";
 import { parseModelSpec, type ModelSpec } from "../../agents/model-spec.js";
 import { OfflineChatModel } from "../../agents/offline-chat-model.js";
 import { ToolsimError } from "../../specs/toolsim-error.js";
@@ -204,18 +204,32 @@ describe("retries, timeouts and limits", () => {
     expect(a.limiter.maxInFlight).toBe(2);
   });
 
-  it("spaces requests to the requests-per-minute budget", async () => {
-    const starts: number[] = [];
-    const s = await server(() => {
-      starts.push(Date.now());
-      return { kind: "text", content: "ok" };
+  it("spaces requests to the requests-per-minute budget (a burst of one second's worth, then 60000/rpm ms apart)", async () => {
+    // A fake clock: waiting advances it, so the schedule is exact and independent of the machine's load.
+    let clock = 1_000;
+    const waits: number[] = [];
+    const limiter = new EndpointLimiter({ concurrency: 20, requestsPerMinute: 600 }, () => clock, async (ms) => {
+      waits.push(ms);
     });
-    // 600 per minute: one every 100 ms, a burst of 10
-    const { model } = gateway(specFor(s.baseURL, KEY, { requestsPerMinute: 600, concurrency: 20 }));
-    await Promise.all(Array.from({ length: 12 }, (_, i) => model.invoke([new HumanMessage(`n${i}`)])));
-    const first = Math.min(...starts);
-    const last = Math.max(...starts);
-    expect(last - first).toBeGreaterThanOrEqual(180);
+    for (let i = 0; i < 12; i++) (await limiter.acquire())();
+    // 600 per minute: a burst of 10 at once, then the 11th waits 100 ms and the 12th 200 ms.
+    expect(waits).toEqual([100, 200]);
+    // Once the clock has moved on by a minute the budget is whole again.
+    clock += 60_000;
+    waits.length = 0;
+    for (let i = 0; i < 10; i++) (await limiter.acquire())();
+    expect(waits).toEqual([]);
+  });
+
+  it("makes the gateway wait for the rate budget before it calls the endpoint", async () => {
+    const s = await server(() => ({ kind: "text", content: "ok" }));
+    const waits: number[] = [];
+    const limits = new EndpointLimits((limit) => new EndpointLimiter(limit, () => 0, async (ms) => void waits.push(ms)));
+    const { model } = gateway(specFor(s.baseURL, KEY, { requestsPerMinute: 60, concurrency: 4 }), { limits });
+    await Promise.all(Array.from({ length: 3 }, (_, i) => model.invoke([new HumanMessage(`n${i}`)])));
+    expect(s.requests).toHaveLength(3);
+    // 60 per minute: a burst of one, then 1 s apart on a clock that stands still.
+    expect(waits).toEqual([1_000, 2_000]);
   });
 });
 
