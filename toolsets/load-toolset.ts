@@ -7,6 +7,7 @@ import { buildCatalog } from "../specs/catalog.js";
 import { loadSpec } from "../specs/load-spec.js";
 import type { Result } from "../specs/result.js";
 import type { SpecProblem } from "../specs/spec-problem.js";
+import { describeFunctions } from "./describe-functions.js";
 import type { LoadedToolset, ToolsetAuth, ToolsetTask } from "./toolset.js";
 
 type Json = Record<string, unknown>;
@@ -31,7 +32,11 @@ function problem(file: string, pointer: string, message: string, code: string): 
   return { file, pointer, message, severity: "error", code };
 }
 
-/** Loads one toolset file (YAML or JSON): checks its fields, loads its OpenAPI spec and builds the catalog. */
+/**
+ * Loads one toolset file (YAML or JSON): checks its fields, loads its OpenAPI spec and builds the catalog.
+ * A toolset without function documentation still loads: the documentation is derived from the spec (as
+ * `toolset import openapi` does) and `functionsDerived` says so; `toolset validate` warns about it.
+ */
 export async function loadToolset(path: string): Promise<Result<LoadedToolset, SpecProblem>> {
   const file = resolve(path);
   let text: string;
@@ -63,6 +68,7 @@ export async function loadToolset(path: string): Promise<Result<LoadedToolset, S
   const spec = typeof source === "string" ? await loadSpec(resolve(dirname(file), source)) : await loadSpec(source, { label: `${file}#/openapi`, root: dirname(file) });
   if (!spec.ok) return spec;
   const catalog = buildCatalog(spec.value);
+  const written = typeof data["functions"] === "string" && data["functions"].trim() !== "" ? data["functions"] : undefined;
   return {
     ok: true,
     value: {
@@ -71,7 +77,8 @@ export async function loadToolset(path: string): Promise<Result<LoadedToolset, S
       ...(typeof data["category"] === "string" ? { category: data["category"] } : {}),
       introduction: String(data["introduction"]),
       description: String(data["description"]),
-      functions: typeof data["functions"] === "string" ? data["functions"] : "",
+      functions: written ?? describeFunctions(catalog),
+      ...(written === undefined ? { functionsDerived: true } : {}),
       ...(typeof data["link"] === "string" ? { link: data["link"] } : {}),
       ...(auth !== undefined ? { auth: auth as ToolsetAuth } : {}),
       ...(data["fixtures"] !== undefined ? { fixtures: data["fixtures"] as LoadedToolset["fixtures"] & object } : {}),

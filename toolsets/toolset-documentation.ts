@@ -10,6 +10,8 @@ export interface ToolsetDocumentation {
   introduction: string;
   description: string;
   functions: string;
+  /** True when the toolset has no function documentation of its own and `functions` was derived from the spec. */
+  functionsDerived?: boolean;
   auth?: string;
   tools: Array<{ name: string; description: string; parameters: Record<string, unknown>; method: string; path: string }>;
   fixtures: Record<string, number>;
@@ -34,6 +36,7 @@ export function toolsetDocumentation(ts: LoadedToolset): ToolsetDocumentation {
     introduction: ts.introduction,
     description: ts.description,
     functions: ts.functions,
+    ...(ts.functionsDerived ? { functionsDerived: true } : {}),
     ...(auth !== undefined ? { auth } : {}),
     tools: ts.catalog.tools.map((t) => ({
       name: t.name,
@@ -56,7 +59,7 @@ export function renderDocumentation(doc: ToolsetDocumentation): string {
   const fixtures = Object.entries(doc.fixtures);
   if (fixtures.length > 0) lines.push(`Fixtures: ${fixtures.map(([p, n]) => `${p} (${n})`).join(", ")}`);
   if (doc.tasks > 0) lines.push(`Tasks: ${doc.tasks}`);
-  lines.push("", "## Introduction", doc.introduction, "", "## Description", doc.description, "", "## Functions", doc.functions.trim() === "" ? "(none)" : doc.functions.trimEnd(), "", `## Tools (${doc.tools.length})`);
+  lines.push("", "## Introduction", doc.introduction, "", "## Description", doc.description, "", doc.functionsDerived ? "## Functions (derived from the spec: the toolset has none of its own)" : "## Functions", doc.functions.trim() === "" ? "(none)" : doc.functions.trimEnd(), "", `## Tools (${doc.tools.length})`);
   for (const t of doc.tools) {
     lines.push("", `### ${t.name}  (${t.method} ${t.path})`, t.description, "Arguments:", JSON.stringify(t.parameters, null, 2));
   }

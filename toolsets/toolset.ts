@@ -42,7 +42,11 @@ export interface ToolsetFile {
   name: string;
   introduction: string;
   description: string;
-  /** Natural-language function documentation. */
+  /**
+   * Natural-language function documentation. Part of the quintuple; toolsim's writers always fill it, but a
+   * file may leave it out: the loader then derives it from the spec and `toolset validate` warns
+   * (`functions-missing`).
+   */
   functions: string;
   /** The OpenAPI document inline, or a path relative to the toolset file. */
   openapi: Record<string, unknown> | string;
@@ -63,7 +67,10 @@ export interface LoadedToolset {
   category?: string;
   introduction: string;
   description: string;
+  /** The function documentation: the file's, or derived from the spec when the file has none. */
   functions: string;
+  /** True when the file has no function documentation and `functions` was derived from the spec. */
+  functionsDerived?: boolean;
   link?: string;
   auth?: ToolsetAuth;
   fixtures?: Fixtures;

@@ -2,13 +2,15 @@ import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import { buildCatalog, type Catalog } from "../specs/catalog.js";
-import { getAt } from "../specs/json-pointer.js";
+import { fromPointer, getAt, toPointer } from "../specs/json-pointer.js";
 import { loadSpec } from "../specs/load-spec.js";
+import type { LoadedSpec } from "../specs/loaded-spec.js";
+import { parseSpecText } from "../specs/parse-spec-text.js";
 import { fail, ok, type Result } from "../specs/result.js";
 import { selectResponse } from "../specs/select-response.js";
 import type { SpecProblem } from "../specs/spec-problem.js";
 import { validateCall } from "../specs/validate-call.js";
-import { parseFunctionDocs } from "./function-docs.js";
+import { parseFunctionDocs, type FunctionDoc } from "./function-docs.js";
 import { findMissingIds } from "./id-chains.js";
 import { checkToolsetSchema } from "./toolset-schema.js";
 
@@ -64,16 +66,30 @@ function credentialNames(catalog: Catalog): Set<string> {
   return names;
 }
 
-/** Function documentation against the spec: functions the spec lacks, operations the documentation lacks, inputs that differ. */
-function checkFunctions(data: Json, catalog: Catalog, file: string, at: Locate): SpecProblem[] {
+/** The function documentation of toolset data: its parsed blocks, or the warning that it is missing or unreadable. */
+function functionDocs(data: Json, file: string): { docs: FunctionDoc[] } | { problem: SpecProblem } {
   const text = typeof data["functions"] === "string" ? data["functions"] : "";
   if (text.trim() === "") {
-    return [{ file, pointer: "/functions", severity: "warning", code: "functions-missing", message: "no function documentation: agents that read the documentation (ToolAlpaca's prompts) see nothing" }];
+    return {
+      problem: {
+        file,
+        pointer: "/functions",
+        severity: "warning",
+        code: "functions-missing",
+        message:
+          'no function documentation ("functions", part of ToolAlpaca\'s quintuple): the loader derives it from the spec (operation names, argument schemas, outputs), which says less than written documentation; `toolsim toolset show` prints the derived text to start from',
+      },
+    };
   }
   const docs = parseFunctionDocs(text);
   if (docs.length === 0) {
-    return [{ file, pointer: "/functions", severity: "warning", code: "functions-unparsed", message: 'the function documentation has no "N. Name: <operationId>" blocks: it cannot be matched with the operations' }];
+    return { problem: { file, pointer: "/functions", severity: "warning", code: "functions-unparsed", message: 'the function documentation has no "N. Name: <operationId>" blocks: it cannot be matched with the operations' } };
   }
+  return { docs };
+}
+
+/** Function documentation against the spec: functions the spec lacks, operations the documentation lacks, inputs that differ. */
+function checkFunctions(docs: readonly FunctionDoc[], catalog: Catalog, file: string, at: Locate): SpecProblem[] {
   const out: SpecProblem[] = [];
   const byName = new Map(catalog.tools.map((t) => [t.name, t]));
   for (const t of catalog.tools) if (t.operation.operationId !== undefined) byName.set(t.operation.operationId, t);
@@ -146,36 +162,134 @@ function checkTasks(data: Json, catalog: Catalog, file: string): SpecProblem[] {
   return out;
 }
 
+function dedupe(problems: readonly SpecProblem[]): SpecProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.severity}|${p.code}|${p.file}|${p.pointer}|${p.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Rounds of {@link salvageSpec}: each stubs the parts the last load refused. */
+const SALVAGE_ROUNDS = 6;
+
+/** Replaces (`{}`) or removes the node at a pointer; false when there is none. */
+function stubAt(doc: unknown, pointer: string, replace: boolean): boolean {
+  const segments = fromPointer(pointer);
+  const key = segments.pop();
+  if (key === undefined) return false;
+  const parent = getAt(doc, toPointer(segments));
+  if (Array.isArray(parent)) {
+    const i = Number(key);
+    if (!Number.isInteger(i) || i < 0 || i >= parent.length) return false;
+    if (replace) parent[i] = {};
+    else parent.splice(i, 1);
+    return true;
+  }
+  if (!isObject(parent) || !(key in parent)) return false;
+  if (replace) parent[key] = {};
+  else delete parent[key];
+  return true;
+}
+
+/**
+ * A spec that failed to load, loaded again with the parts it refused stubbed out, so the checks that do not
+ * depend on those parts can still run: a `$ref` that resolves to nothing becomes an empty schema, a node that
+ * is still refused is left out. Only problems inside the document itself are stubbed. Returns the loaded spec
+ * and the number of parts stubbed, or undefined when it still does not load.
+ */
+async function salvageSpec(document: unknown, errors: readonly SpecProblem[], label: string, root: string): Promise<{ spec: LoadedSpec; stubbed: number } | undefined> {
+  if (!isObject(document)) return undefined;
+  const doc = structuredClone(document);
+  const stubbed = new Set<string>();
+  let problems = errors;
+  for (let round = 0; round < SALVAGE_ROUNDS; round++) {
+    let changed = false;
+    for (const p of problems) {
+      if (p.severity !== "error" || p.file !== label || p.pointer === "") continue;
+      const node = getAt(doc, p.pointer);
+      if (!stubAt(doc, p.pointer, isObject(node) && typeof node["$ref"] === "string")) continue;
+      changed = true;
+      stubbed.add(p.pointer);
+    }
+    if (!changed) return undefined;
+    const again = await loadSpec(doc, { label, root });
+    if (again.ok) return { spec: again.value, stubbed: stubbed.size };
+    problems = again.errors;
+  }
+  return undefined;
+}
+
+/** The spec document as written (for a salvage load): the inline object, or the parsed spec file. */
+async function rawSpec(source: Json | string, specPath: string | undefined): Promise<unknown> {
+  if (typeof source !== "string") return source;
+  if (specPath === undefined) return undefined;
+  try {
+    const parsed = parseSpecText(await readFile(specPath, "utf8"), specPath);
+    return parsed.ok ? parsed.value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Validates parsed toolset data: the toolset JSON Schema; the OpenAPI spec (loaded by the OpenAPI core,
  * problems as file + JSON pointer); documentation (function docs, operation summaries, function docs against
  * operations both ways); success response schemas; ToolAlpaca's rule that every id an operation needs is
  * returned by another operation; auth against the spec's security; and the reference calls of the tasks.
+ * A spec that does not load does not stop the other checks: they run on the spec with its refused parts
+ * stubbed out (see `checked-partially`), and the toolset-level checks run in any case.
  * Errors make it fail; warnings come with the valid toolset.
  */
 export async function checkToolsetData(data: unknown, file: string): Promise<Result<ValidToolset, SpecProblem>> {
   const problems = checkToolsetSchema(data, file);
   if (!isObject(data)) return fail(problems);
+  const fns = functionDocs(data, file);
   const source = data["openapi"];
-  if (!isObject(source) && typeof source !== "string") return fail(problems);
+  if (!isObject(source) && typeof source !== "string") return fail([...problems, ...("problem" in fns ? [fns.problem] : [])]);
   const label = `${file}#/openapi`;
-  const spec = typeof source === "string" ? await loadSpec(resolve(dirname(file), source)) : await loadSpec(source, { label, root: dirname(file) });
+  const specPath = typeof source === "string" ? resolve(dirname(file), source) : undefined;
+  const spec = specPath !== undefined ? await loadSpec(specPath) : await loadSpec(source, { label, root: dirname(file) });
   const inline = typeof source !== "string";
-  const specFile = spec.ok ? spec.value.file : undefined;
+  const specFile = spec.ok ? spec.value.file : specPath;
   const at: Locate = (pointer) => (inline || specFile === undefined ? { file, pointer: `/openapi${pointer}` } : { file: specFile, pointer });
   const relocate = (p: SpecProblem): SpecProblem => (p.file === label ? { ...p, file, pointer: `/openapi${p.pointer}` } : p);
-  if (!spec.ok) return fail([...problems, ...spec.errors.map(relocate)]);
-  problems.push(...spec.value.warnings.map(relocate));
+  let loaded: LoadedSpec;
+  if (spec.ok) {
+    loaded = spec.value;
+  } else {
+    problems.push(...spec.errors.map(relocate));
+    const salvaged = await salvageSpec(await rawSpec(source, specPath), spec.errors, inline ? label : (specPath as string), dirname(specPath ?? file));
+    if (!salvaged) return fail([...problems, ...("problem" in fns ? [fns.problem] : [])]);
+    loaded = salvaged.spec;
+    const n = salvaged.stubbed;
+    problems.push({
+      ...at(""),
+      severity: "warning",
+      code: "checked-partially",
+      message: `the other checks ran with ${n === 1 ? "the refused part" : `the ${n} refused parts`} of the spec stubbed out (an unresolved $ref as an empty schema): fix the errors and validate again`,
+    });
+  }
+  problems.push(...loaded.warnings.map(relocate));
   let catalog: Catalog;
   try {
-    catalog = buildCatalog(spec.value);
+    catalog = buildCatalog(loaded);
   } catch (e) {
-    return fail([...problems, { ...at(""), severity: "error", code: "catalog-failed", message: `could not build tools: ${(e as Error).message}` }]);
+    return fail([...problems, { ...at(""), severity: "error", code: "catalog-failed", message: `could not build tools: ${(e as Error).message}` }, ...("problem" in fns ? [fns.problem] : [])]);
   }
   if (catalog.tools.length === 0) problems.push({ ...at("/paths"), severity: "error", code: "no-operations", message: "the spec has no operations: a toolset needs at least one" });
-  problems.push(...checkOperations(catalog, at), ...checkFunctions(data, catalog, file, at), ...checkIds(catalog, at), ...checkAuth(data, catalog, file), ...checkTasks(data, catalog, file));
-  if (problems.some((p) => p.severity === "error")) return fail(problems);
-  return ok({ file, name: typeof data["name"] === "string" ? data["name"] : "", catalog, warnings: problems });
+  problems.push(
+    ...checkOperations(catalog, at),
+    ...("problem" in fns ? [fns.problem] : checkFunctions(fns.docs, catalog, file, at)),
+    ...checkIds(catalog, at),
+    ...checkAuth(data, catalog, file),
+    ...checkTasks(data, catalog, file),
+  );
+  const unique = dedupe(problems);
+  if (unique.some((p) => p.severity === "error")) return fail(unique);
+  return ok({ file, name: typeof data["name"] === "string" ? data["name"] : "", catalog, warnings: unique });
 }
 
 /** Reads a toolset file (YAML or JSON) and validates it (see {@link checkToolsetData}). */

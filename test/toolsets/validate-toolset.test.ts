@@ -4,8 +4,9 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { main } from "../../simulator/cli/main.js";
 import type { SpecProblem } from "../../specs/spec-problem.js";
-import { findToolsetFiles } from "../../toolsets/load-toolset.js";
+import { findToolsetFiles, loadToolset } from "../../toolsets/load-toolset.js";
 import { bundledToolsetsDir } from "../../toolsets/load-toolset.js";
+import { renderDocumentation, toolsetDocumentation } from "../../toolsets/toolset-documentation.js";
 import { checkToolsetSchema, TOOLSET_SCHEMA } from "../../toolsets/toolset-schema.js";
 import { checkToolsetData, validateToolsetFile } from "../../toolsets/validate-toolset.js";
 
@@ -82,6 +83,47 @@ describe("toolset validation", () => {
     });
   });
 
+  it("does not stop at a spec error: with an unresolved $ref it still reports what the other checks find", async () => {
+    const r = await validateToolsetFile(fixture("defects", "broken-ref-and-more.yaml"));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(codes(r.errors)).toEqual([
+      "error:ref-unresolved",
+      "warning:checked-partially",
+      "warning:operation-undocumented",
+      "warning:no-response-schema",
+      "warning:functions-missing",
+      "warning:id-not-returned",
+      "warning:id-not-returned",
+    ]);
+    expect(r.errors[0]?.pointer).toBe("/openapi/paths/~1orders/get/responses/200/content/application~1json/schema");
+    expect(r.errors.filter((p) => p.code === "id-not-returned").map((p) => p.pointer)).toEqual(["/openapi/paths/~1orders~1{orderId}/get", "/openapi/paths/~1invoices~1{invoiceId}/get"]);
+    // A spec that does not even parse as a document still gets the toolset-level checks.
+    const unusable = await checkToolsetData({ name: "x", introduction: "y", description: "z", openapi: { openapi: "3.0.3", paths: 7 } }, fixture("t.yaml"));
+    expect(!unusable.ok && codes(unusable.errors)).toContain("warning:functions-missing");
+  });
+
+  it("loads a toolset without function documentation, deriving it from the spec, and validate warns clearly", async () => {
+    const data = await readYaml(fixture("good", "tides.yaml"));
+    delete data["functions"];
+    const dir = await fs.mkdtemp(path.join((await import("node:os")).tmpdir(), "toolsim-nofunctions-"));
+    const file = path.join(dir, "tides.yaml");
+    await fs.writeFile(file, (await import("yaml")).stringify(data));
+    const loaded = await loadToolset(file);
+    expect(loaded.ok).toBe(true);
+    if (!loaded.ok) return;
+    expect(loaded.value.functionsDerived).toBe(true);
+    expect(loaded.value.functions).toMatch(/^1\. Name: searchStations\n {3}Description: .+\n {3}Input: \{/);
+    expect(loaded.value.functions).toContain("3. Name: getTides");
+    expect(renderDocumentation(toolsetDocumentation(loaded.value))).toContain("## Functions (derived from the spec: the toolset has none of its own)\n1. Name: searchStations");
+    const written = await loadToolset(fixture("good", "tides.yaml"));
+    expect(written.ok && written.value.functionsDerived).toBeUndefined();
+    const v = await validateToolsetFile(file);
+    expect(v.ok && v.value.warnings.map((w) => [w.code, w.pointer])).toEqual([["functions-missing", "/functions"]]);
+    expect(v.ok && v.value.warnings[0]?.message).toMatch(/derives it from the spec/);
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
   it("reports problems of a spec in its own file with the spec file's pointer", async () => {
     const r = await validateToolsetFile(fixture("external-spec", "external.yaml"));
     expect(r.ok).toBe(false);
@@ -143,6 +185,10 @@ describe("toolset validation", () => {
     expect(checkToolsetSchema({ name: "a", introduction: "b", description: "c", openapi: { openapi: "3.0.3" } }, "f")).toEqual([]);
     expect(checkToolsetSchema({ name: "a", introduction: "b", description: "c", openapi: { paths: {} } }, "f").map((p) => p.message)[0]).toContain('"openapi" must be');
     expect(checkToolsetSchema({ name: "a", introduction: "b", description: "c", openapi: "s", fixtures: { books: [{}] } }, "f")[0]?.message).toContain("start with /");
+    // functions: in the quintuple, but optional; the schema says what happens without it.
+    expect(TOOLSET_SCHEMA["required"]).not.toContain("functions");
+    const functions = (TOOLSET_SCHEMA["properties"] as Record<string, { description: string }>)["functions"];
+    expect(functions?.description).toMatch(/derives it from the spec .*functions-missing/);
   });
 });
 
