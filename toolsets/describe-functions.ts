@@ -3,6 +3,7 @@ import { getAt } from "../specs/json-pointer.js";
 import { selectResponse } from "../specs/select-response.js";
 import { inlineSchema, toolArgumentsSchema } from "../specs/tool-schema.js";
 import type { Tool } from "../specs/tool.js";
+import { asSentence, joinSentences, plainText } from "./plain-text.js";
 
 type Json = Record<string, unknown>;
 
@@ -12,14 +13,39 @@ function isObject(v: unknown): v is Json {
 
 const MAX_TEXT = 400;
 
+/** Spec text (Markdown, HTML) as plain text on one line, at most `max` characters. */
 function clean(text: string, max = MAX_TEXT): string {
-  const t = text.replace(/\s+/g, " ").trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+  const t = plainText(text);
+  return t.length > max ? `${t.slice(0, max - 1).trimEnd()}…` : t;
 }
 
-function sentence(text: string): string {
-  const t = text.trim();
-  return t === "" || /[.!?…]$/.test(t) ? t : `${t}.`;
+const sentence = asSentence;
+
+function docText(node: unknown, key: string): string {
+  return isObject(node) && typeof node[key] === "string" ? plainText(node[key]) : "";
+}
+
+/**
+ * What an operation does, in plain text: its summary and description as sentences (the description alone
+ * when it repeats the summary), else the catalog's description (`GET /path`).
+ */
+export function operationText(catalog: Catalog, tool: Tool): string {
+  const op = getAt(catalog.spec.document as unknown, tool.operation.pointer);
+  const summary = docText(op, "summary");
+  const description = docText(op, "description");
+  const bare = (t: string): string => t.replace(/[.!?…\s]+$/, "").toLowerCase();
+  if (summary === "" && description === "") return clean(tool.description);
+  if (summary === "" || bare(description).startsWith(bare(summary))) return description;
+  if (description === "" || bare(summary).startsWith(bare(description))) return summary;
+  return joinSentences(summary, description);
+}
+
+/** An operation in a few words: its summary, else the first sentence of its description. */
+export function operationSummary(catalog: Catalog, tool: Tool): string {
+  const op = getAt(catalog.spec.document as unknown, tool.operation.pointer);
+  const summary = docText(op, "summary");
+  const text = summary !== "" ? summary : operationText(catalog, tool);
+  return text.split(/(?<=[.!?])\s/)[0] ?? text;
 }
 
 function typeName(schema: Json): string {
@@ -110,7 +136,7 @@ export function describeFunctions(catalog: Catalog): string {
       const input = Object.fromEntries(Object.entries(props).map(([name, s]) => [name, describeArgument(isObject(s) ? s : {}, required.has(name))]));
       return [
         `${i + 1}. Name: ${tool.name}`,
-        `   Description: ${sentence(clean(tool.description))}`,
+        `   Description: ${sentence(clean(operationText(catalog, tool)))}`,
         `   Input: ${JSON.stringify(input)}`,
         `   Output: ${describeOutput(catalog, tool)}`,
       ].join("\n");
@@ -120,7 +146,7 @@ export function describeFunctions(catalog: Catalog): string {
 
 /** The one-line summaries of a catalog's operations, numbered as ToolAlpaca's introductions list features. */
 export function featureList(catalog: Catalog, max = 12): string {
-  const items = catalog.tools.slice(0, max).map((t, i) => `${i + 1}) ${clean(t.description.split(/(?<=[.!?])\s/)[0] ?? t.description, 120).replace(/[.]$/, "")}`);
+  const items = catalog.tools.slice(0, max).map((t, i) => `${i + 1}) ${clean(operationSummary(catalog, t), 120).replace(/[.]$/, "")}`);
   const more = catalog.tools.length > max ? ` and ${catalog.tools.length - max} more` : "";
   return `${items.join(". ")}${more}.`;
 }

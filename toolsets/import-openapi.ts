@@ -5,6 +5,7 @@ import { fail, ok, type Result } from "../specs/result.js";
 import type { SpecProblem } from "../specs/spec-problem.js";
 import { authFromSpec } from "./auth-from-spec.js";
 import { describeFunctions, featureList } from "./describe-functions.js";
+import { joinSentences, plainText } from "./plain-text.js";
 import type { ImportedToolset } from "./import-toolalpaca.js";
 import { slugify } from "./slug.js";
 import type { ToolsetFile } from "./toolset.js";
@@ -19,20 +20,8 @@ function str(v: unknown): string | undefined {
   return typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
 }
 
-/** Markdown and HTML of spec descriptions as plain text on one line. */
-export function plainText(markdown: string): string {
-  return markdown
-    .replace(/<[^>]+>/g, " ")
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
-    .replace(/```[\s\S]*?```/g, " ")
-    .replace(/[`*_]{1,3}([^`*_]+)[`*_]{1,3}/g, "$1")
-    .replace(/^\s{0,3}#{1,6}\s*/gm, "")
-    .replace(/^\s*[-*+]\s+/gm, "")
-    .replace(/&nbsp;/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-}
+/** Markdown and HTML of spec descriptions as plain text on one line (see `plain-text.ts`). */
+export { plainText } from "./plain-text.js";
 
 function clip(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -52,7 +41,8 @@ export interface OpenApiImportOptions {
  * `info`, a description from `info.description` and the operations' summaries (as ToolAlpaca's
  * introductions list features), function documentation derived from the operations (ToolAlpaca's
  * NLDocumentation notation), category and link from the APIs.guru extensions or `externalDocs`, and auth
- * from the security schemes. The spec is inlined (loaded, bundled and, for 2.0, converted) unless referenced.
+ * from the security schemes. Texts are plain (Markdown links as their text, HTML stripped) and sentences are
+ * joined with their punctuation. The spec is inlined (loaded, bundled and, for 2.0, converted) unless referenced.
  */
 export async function importOpenApi(path: string, options: OpenApiImportOptions = {}): Promise<Result<ImportedToolset, SpecProblem>> {
   const spec = await loadSpec(path);
@@ -66,7 +56,7 @@ export async function importOpenApi(path: string, options: OpenApiImportOptions 
   const firstSentence = /^(.{10,200}?[.!?])(\s|$)/.exec(about)?.[1];
   const introduction = clip(firstSentence ?? (about !== "" ? about : `${title}: ${catalog.tools.length} operation${catalog.tools.length === 1 ? "" : "s"}.`), 200);
   const features = `It provides the following functions: ${featureList(catalog)}`;
-  const description = about !== "" ? `${clip(about, 1200)} ${features}` : `The ${title} offers ${catalog.tools.length} operation${catalog.tools.length === 1 ? "" : "s"}. ${features}`;
+  const description = joinSentences(about !== "" ? clip(about, 1200) : `The ${title} offers ${catalog.tools.length} operation${catalog.tools.length === 1 ? "" : "s"}`, features);
   const categories = info["x-apisguru-categories"];
   const category = Array.isArray(categories) && typeof categories[0] === "string" ? categories[0] : undefined;
   const external = isObject(doc["externalDocs"]) ? str(doc["externalDocs"]["url"]) : undefined;

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../simulator/cli/main.js";
 import { parseFunctionDocs } from "../../toolsets/function-docs.js";
 import { importOpenApi, plainText } from "../../toolsets/import-openapi.js";
+import { joinSentences } from "../../toolsets/plain-text.js";
 import { loadToolset } from "../../toolsets/load-toolset.js";
 import { validateToolsetFile } from "../../toolsets/validate-toolset.js";
 import { toolsetYaml } from "../../toolsets/write-toolset.js";
@@ -74,8 +75,16 @@ describe("toolset import openapi", () => {
     expect(r.out).toMatch(/imported 0 toolsets .*1 skipped/);
   });
 
-  it("turns markdown descriptions into plain text", () => {
-    expect(plainText("# Title\nSee [the docs](https://x.example.com) and `code`.\n\n- one\n- two <b>bold</b>")).toBe("Title See the docs and code. one two bold");
+  it("turns markdown descriptions into plain text, joined as sentences", () => {
+    expect(plainText("# Title\nSee [the docs](https://x.example.com) and `code`.\n\n- one\n- two <b>bold</b>")).toBe("Title. See the docs and code. one; two bold");
+    expect(plainText("Client sample: [[Demo]](https://apis.guru/simple-ui) [[Repo]](https://github.com/APIs-guru/simple-ui)\n")).toBe("Client sample: Demo Repo");
+    expect(plainText("It can:\n* list calls\n* create customers\n")).toBe("It can: list calls; create customers");
+    expect(plainText("Use the URL:\n\n    https://api.example.com/v1/x\n\nand a key.")).toBe("Use the URL and a key.");
+    expect(plainText("A <a href=\"/t\">tutorial</a>.<p>IDs (`<provider>`) &amp; more.</p>")).toBe("A tutorial. IDs (<provider>) & more.");
+    expect(plainText("Only __one\ntoken__ at a **time\nplease**.")).toBe("Only one token at a time please.");
+    expect(joinSentences("Drive your app to success with Lyft's API", "It provides the following functions: 1) Get the receipt of the rides.. 2) More.")).toBe(
+      "Drive your app to success with Lyft's API. It provides the following functions: 1) Get the receipt of the rides. 2) More.",
+    );
   });
 
   it("writes YAML that reads back to the same data", async () => {
@@ -96,4 +105,41 @@ describe("toolset import openapi", () => {
     const v = await cli(["toolset", "validate", out]);
     expect(v.code).toBe(0);
   });
+
+  it.skipIf(!existsSync(path.join(CORPORA, "openapi", "oas3")))("derives clean text from every corpus spec: no markdown links, no HTML, no doubled periods, sentences joined", async () => {
+    const files = ["oas3", "swagger2"].flatMap((d) => readdirSync(path.join(CORPORA, "openapi", d)).filter((f) => f.endsWith(".json")).map((f) => path.join(CORPORA, "openapi", d, f)));
+    expect(files.length).toBeGreaterThan(50);
+    const glitches: string[] = [];
+    let imported = 0;
+    for (const f of files) {
+      const r = await importOpenApi(f);
+      if (!r.ok) continue;
+      imported++;
+      const t = r.value.toolset;
+      const texts: Array<[string, string]> = [["introduction", t.introduction], ["description", t.description], ["functions", t.functions]];
+      for (const [field, text] of texts) {
+        const checks: Array<[string, RegExp]> = [
+          ["markdown link", /\]\((https?:|mailto:|\/|#)/],
+          ["nested link brackets", /(^|[^\w])\[\[/],
+          ["HTML tag", /<\/?(a|b|i|p|br|div|span|strong|em|code|img|h[1-6]|ul|ol|li|table|tr|td)\b[^<>]*>/i],
+          ["HTML entity", /&(amp|lt|gt|quot|nbsp|#\d+);/],
+          ["doubled period", /(^|[^.])\.\s*\.(?!\.)/],
+          ["sentences run together", /[^.!?…:] It provides the following functions/],
+          ["markdown emphasis", /\*\*\S|\S\*\*(\s|$)/],
+        ];
+        for (const [what, re] of checks) {
+          const m = re.exec(text);
+          if (m) glitches.push(`${path.basename(f)} ${field}: ${what}: ...${text.slice(Math.max(0, m.index - 40), m.index + 40)}...`);
+        }
+      }
+    }
+    expect(imported).toBeGreaterThan(50);
+    expect(glitches).toEqual([]);
+    const lyft = await importOpenApi(path.join(CORPORA, "openapi", "oas3", "lyft.com.json"));
+    expect(lyft.ok && lyft.value.toolset.description).toMatch(/^Drive your app to success with Lyft's API\. It provides the following functions: 1\) Cost estimates\. /);
+    expect(lyft.ok && lyft.value.toolset.description).toContain("Get the receipt of the rides. 12)");
+    const guru = await importOpenApi(path.join(CORPORA, "openapi", "oas3", "apis.guru.json"));
+    expect(guru.ok && guru.value.toolset.description).toContain("please join our Slack channel. Client sample: Demo Repo. It provides the following functions: 1) List all APIs. ");
+    expect(guru.ok && guru.value.toolset.functions).toContain("Description: Retrieve one version of a particular API with a serviceName. Returns the API entry");
+  }, 120_000);
 });
