@@ -1892,7 +1892,7 @@ function splitters(verbsKey: string): readonly [RegExp, RegExp, RegExp] {
     const verbs = verbsKey !== "" ? `${CLAUSE_VERBS}|${verbsKey}` : CLAUSE_VERBS;
     return [
       new RegExp(`\\s*(?:,\\s*)?\\band\\s+(?=(?:${verbs})\\b)`, "gi"),
-      new RegExp(`,\\s+(?=(?:${verbs})\\s+(?:the|a|an|my|it|its|them|all|some|me)\\b)`, "gi"),
+      new RegExp(`,\\s+(?=(?:${verbs})\\s+(?:the|a|an|my|it|its|them|all|some|me|for|up|at|through|out)\\b)`, "gi"),
       new RegExp(`([.!?;])\\s+(?=(?:${verbs})\\b)`, "gi"),
     ];
   });
@@ -2027,6 +2027,9 @@ function computeRanking(index: ToolIndex, tools: readonly OfflineToolSpec[], cla
   for (const span of [...clauseFacts.spans].reverse()) {
     if (LEFTOVER_KINDS.has(span.kind)) query = query.slice(0, span.start) + " ".repeat(span.end - span.start) + query.slice(span.end);
   }
+  // "Show me devices": a plural resource that a list tool is named after asks for the list.
+  const plurals = pluralResources(clause, index.nameStems());
+  if (plurals.size > 0 && !clauseFacts.spans.some((x) => x.kind === "id") && tools.some((t) => toolTraits(t).lister && toolTraits(t).nameStems.some((w) => plurals.has(w)))) query += " list";
   const main = index.scores(verbSense(query));
   const ctx = context.trim() === "" ? EMPTY_SCORES : index.scores(context);
   const replies = req.replies.length > 0 ? index.scores(req.replies.map((r) => r.text).join(" ")) : EMPTY_SCORES;
@@ -2093,8 +2096,27 @@ function computeRanking(index: ToolIndex, tools: readonly OfflineToolSpec[], cla
     // Tools that take the user's values score; tools that would need more than was said lose a little.
     r.score += 0.1 * Math.min(3, fill.fromText) - 0.05 * Math.min(3, fill.missing.length);
     if (toolTraits(tool).searcher) r.score -= 0.3;
+    // "Show me devices": a plural resource asks for a list, not for one item by an id nobody gave.
+    const traits = toolTraits(tool);
+    if (plurals.size > 0 && traits.nameStems.some((w) => plurals.has(w))) {
+      if (traits.lister) r.score += 0.15;
+      else if (fill.missing.some(isIdParam)) r.score -= 0.1;
+    }
   }
   out.sort((a, b) => b.score - a.score || a.tool - b.tool);
+  return out;
+}
+
+/** The resources a clause names in the plural ("devices", "upcoming events"), as name stems of the tools. */
+function pluralResources(clause: string, nameStems: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  // Quoted text is a value, not the resource asked for.
+  for (const w of tokenize(clause.replace(/"[^"]*"|“[^”]*”/g, " "))) {
+    const lower = w.toLowerCase();
+    if (lower.length < 4 || !/[^s]s$/.test(lower) || STOP_WORDS.has(lower)) continue;
+    const st = stem(lower);
+    if (nameStems.has(st) && !(SYNONYM.get(st) ?? []).some((g) => g in VERB_GROUPS)) out.add(st);
+  }
   return out;
 }
 
@@ -2374,12 +2396,21 @@ function asksSomething(clause: string): boolean {
   return stems.length > 0;
 }
 
-/** The words a ToolSearcher gets for a clause: its content words, plus the nouns of earlier clauses. */
+/** Words that point at an earlier result ("the top result", "the new one"): they say nothing about the tool. */
+const REFERENCE_WORDS = new Set(["first", "top", "second", "third", "last", "result", "results", "match", "matches", "new", "saved", "again", "previous", "earlier", "one", "ones", "check", "was", "trying", "looking", "hoping", "chance", "possible", "mind", "quick", "task", "take", "care"]);
+
+/** Value kinds that say nothing about which tool is needed: they leave a ToolSearcher's keywords. */
+const VALUE_KINDS = new Set<SpanKind>([...LEFTOVER_KINDS, "code3", "code2", "lang", "proper"]);
+
+/** The words a ToolSearcher gets for a clause: its content words without the values in it, plus the nouns of earlier clauses. */
 function searchKeywords(clause: string, nouns: readonly string[]): string {
+  const facts = factsOf(clause);
+  let text = clause;
+  for (const span of [...facts.spans].reverse()) if (VALUE_KINDS.has(span.kind)) text = text.slice(0, span.start) + " " + text.slice(span.end);
   const words: string[] = [];
-  for (const w of [...tokenize(clause), ...nouns]) {
+  for (const w of [...tokenize(text), ...nouns]) {
     const lower = w.toLowerCase();
-    if (STOP_WORDS.has(lower) || lower.length < 3 || /^\d/.test(lower) || words.includes(lower)) continue;
+    if (STOP_WORDS.has(lower) || REFERENCE_WORDS.has(lower) || lower.length < 3 || /^\d/.test(lower) || words.includes(lower)) continue;
     words.push(lower);
   }
   return words.slice(0, 8).join(" ");
@@ -2389,6 +2420,43 @@ function searcherArguments(searcher: OfflineToolSpec, keywords: string): Json {
   const params = paramsOf(searcher.parameters);
   const p = params.find((x) => x.required && schemaType(x.schema) !== "object") ?? params[0];
   return p ? { [p.name]: schemaType(p.schema) === "array" ? keywords.split(" ") : keywords } : {};
+}
+
+const REFERS_BACK = /\b(first|top|second|third|last)\b|\bits\b|\bit\b|\bthem\b|\bthe (?:new|saved)\b|\bagain\b|\bthere\b/i;
+
+/**
+ * "Open the first match", "delete it": a clause that points at an earlier result without naming its resource
+ * wants a tool that takes the id of what the earlier steps found (`getBook` after `listBooks`): such tools
+ * move up (the ranking is changed in place).
+ */
+function preferLinkedTools(ranked: Ranked[], pool: readonly OfflineToolSpec[], clause: string, earlier: readonly OfflineToolSpec[], index: ToolIndex): void {
+  if (earlier.length === 0 || !REFERS_BACK.test(clause)) return;
+  const names = index.nameStems();
+  const own = contentStems(clause).filter((w) => !REFERENCE_WORDS.has(w) && !(SYNONYM.get(w) ?? []).some((g) => g in VERB_GROUPS) && names.has(w));
+  if (own.length > 0) return;
+  const earlierStems = new Set(earlier.flatMap((t) => toolTraits(t).nameStems));
+  let changed = false;
+  for (const r of ranked.slice(0, 4)) {
+    const tool = pool[r.tool];
+    if (!tool || earlier.includes(tool)) continue;
+    const linked = leafParams(tool.parameters).some((p) => p.required && isIdParam(p) && idResource(p, tool.name).some((w) => earlierStems.has(w)));
+    if (linked) {
+      r.score += 0.3;
+      changed = true;
+    }
+  }
+  if (changed) ranked.sort((a, b) => b.score - a.score || a.tool - b.tool);
+}
+
+/** The names of the tools one ToolSearcher call found. */
+function foundToolNames(call: Call): string[] {
+  if (!succeeded(call)) return [];
+  const out: string[] = [];
+  for (const r of recordsOf(call.result?.body, call.name, 0)) {
+    const name = r.fields["name"] ?? r.fields["api_name"] ?? r.fields["tool"];
+    if (typeof name === "string" && !out.includes(name)) out.push(name);
+  }
+  return out;
 }
 
 /** Tools a ToolSearcher result describes (`[{name, description, parameters}]` anywhere in the body). */
@@ -2462,33 +2530,46 @@ export function decideOffline(messages: readonly ChatMessageLike[], boundTools: 
   const steps: Step[] = [];
   const rankNotes: string[] = [];
   for (const [i, clause] of clauses.entries()) {
-    if (i > 0 && !asksSomething(clause)) continue;
+    // "Thanks!", "Can you take care of it?": courtesy, not a request of its own.
+    if ((i > 0 || clauses.length > 1) && !asksSomething(clause)) continue;
     // Earlier clauses lend the resources they name ("books", "glossary"), not their verbs or values.
     const nouns = i > 0 ? tokenize(clauses.slice(0, i).join(" ")).filter((w) => nameStems.has(stem(w.toLowerCase())) && !(SYNONYM.get(stem(w)) ?? []).some((g) => g in VERB_GROUPS)) : [];
+    // With a tool searcher, a clause is matched against the tools its own search found (API-Bank: retrieve, then call).
+    let pool = candidates;
+    let poolIndex = index;
     if (searcher) {
-      const args = searcherArguments(searcher, searchKeywords(clause, nouns));
-      const searched = req.calls.some((c) => c.name === searcher.name && stableStringify(c.args) === stableStringify(args));
-      if (!searched) {
+      const keywords = searchKeywords(clause, nouns) || searchKeywords(clause, []) || nouns.join(" ").toLowerCase();
+      if (keywords.trim() === "") continue;
+      const args = searcherArguments(searcher, keywords);
+      const searchCall = req.calls.find((c) => c.name === searcher.name && stableStringify(c.args) === stableStringify(args));
+      if (!searchCall) {
         steps.push({ tool: searcher, clause, implicit: false, args, search: true });
         break;
       }
+      const found = new Set(foundToolNames(searchCall));
+      const own = candidates.filter((t) => found.has(t.name));
+      if (own.length > 0) {
+        pool = own;
+        poolIndex = toolIndex(own);
+      }
     }
-    if (candidates.length === 0) continue;
-    const ranked = rankTools(index, candidates, clause, nouns.join(" "), i === 0 ? req : { ...req, replies: [] });
+    if (pool.length === 0) continue;
+    const ranked = rankTools(poolIndex, pool, clause, nouns.join(" "), i === 0 ? req : { ...req, replies: [] });
+    preferLinkedTools(ranked, pool, clause, steps.filter((x) => x.search !== true).map((x) => x.tool), poolIndex);
     const best = ranked[0];
     if (!best || best.bm25 <= 0) continue;
     let pick = best;
     // A later clause that lands on a planned tool usually means the next best one ("the details of the top article").
-    if (steps.some((x) => x.tool.name === candidates[best.tool]?.name)) {
-      const runner = ranked.find((r) => r !== best && !steps.some((x) => x.tool.name === candidates[r.tool]?.name));
+    if (steps.some((x) => x.tool.name === pool[best.tool]?.name)) {
+      const runner = ranked.find((r) => r !== best && !steps.some((x) => x.tool.name === pool[r.tool]?.name));
       if (!runner || runner.score < 0.75 * best.score) continue;
       pick = runner;
     }
-    const tool = candidates[pick.tool];
+    const tool = pool[pick.tool];
     if (!tool) continue;
     steps.push({ tool, clause, implicit: false });
     const runner = ranked[1];
-    rankNotes.push(`"${clause.slice(0, 60)}" -> ${tool.name} (${pick.score.toFixed(2)}${runner ? `, next ${candidates[runner.tool]?.name ?? "?"} ${runner.score.toFixed(2)}` : ""})`);
+    rankNotes.push(`"${clause.slice(0, 60)}" -> ${tool.name} (${pick.score.toFixed(2)}${runner ? `, next ${pool[runner.tool]?.name ?? "?"} ${runner.score.toFixed(2)}` : ""})`);
   }
 
   if (steps.length === 0) {

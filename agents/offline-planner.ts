@@ -1,3 +1,4 @@
+import type { Level } from "./agent-context.js";
 import { stableStringify } from "../specs/stable-stringify.js";
 import { objectShape } from "../specs/object-properties.js";
 import { resourceRoute } from "../specs/resource-routes.js";
@@ -16,6 +17,13 @@ import { identifierWords } from "./words.js";
 
 /** Knobs of the offline planner; the defaults follow API-Bank and the toolsim design. */
 export interface PlannerOptions {
+  /**
+   * The API-Bank level the plan is for (default `call`): at `call` a request is mostly one operation (chains
+   * and independent steps sometimes); at `retrieve` every request is exactly one operation (the assistant
+   * finds its tool through ToolSearcher); at `plan` every request takes 2-3 operations (a chain or
+   * independent steps), each to be found and called in turn. The rates below default per level.
+   */
+  level?: Level;
   /** Relative weights of dialogues with 1, 2 and 3 requests (API-Bank: about one in five has two). */
   requestWeights?: readonly [number, number, number];
   /**
@@ -23,13 +31,25 @@ export interface PlannerOptions {
    * requests withhold at half that rate, so that about one request and about one dialogue in five do.
    */
   withholdRate?: number;
-  /** Probability that a request is a chain, when its toolset allows one (default 0.4). */
+  /** Probability that a request is a chain, when its toolset allows one (default 0.25 at `call`, 0 at `retrieve`, 0.6 at `plan`). */
   chainRate?: number;
-  /** Probability that a request has 2-3 independent steps (default 0.2). */
+  /**
+   * Probability that a request has 2-3 independent steps (default 0.1 at `call`, 0 at `retrieve`; at `plan`
+   * every request that is not a chain has them).
+   */
   multiStepRate?: number;
 }
 
-const DEFAULTS: Required<PlannerOptions> = { requestWeights: [0.78, 0.18, 0.04], withholdRate: 0.2, chainRate: 0.4, multiStepRate: 0.2 };
+type PlannerSettings = Required<Omit<PlannerOptions, "level">> & { level: Level };
+
+/** The default rates of each level: mostly single operations at `call`, only single ones at `retrieve`, only several at `plan`. */
+const LEVEL_RATES: Record<Level, { chainRate: number; multiStepRate: number }> = {
+  call: { chainRate: 0.25, multiStepRate: 0.1 },
+  retrieve: { chainRate: 0, multiStepRate: 0 },
+  plan: { chainRate: 0.6, multiStepRate: 0.4 },
+};
+
+const BASE_DEFAULTS = { requestWeights: [0.78, 0.18, 0.04] as const, withholdRate: 0.2 };
 
 const STYLES: readonly InstructionStyle[] = ["question", "imperative", "first-person"];
 
@@ -293,7 +313,7 @@ function toRequest(steps: readonly DraftStep[], withheld: string[], style: Instr
 }
 
 /** Plans one request on one toolset: its steps (single, independent or chained), what it withholds, and its wording. */
-function planRequest(toolbox: Toolbox, toolset: string, position: number, rng: Rng, options: Required<PlannerOptions>): PlanRequest {
+function planRequest(toolbox: Toolbox, toolset: string, position: number, rng: Rng, options: PlannerSettings): PlanRequest {
   const entries = toolbox.ofToolset(toolset).filter((e) => !e.tool.deprecated);
   const chains = chainCandidates(toolbox).filter((c) => c.from.toolset.name === toolset);
   const withhold = rng.chance(position === 0 ? options.withholdRate : options.withholdRate / 2);
@@ -303,8 +323,10 @@ function planRequest(toolbox: Toolbox, toolset: string, position: number, rng: R
   for (let attempt = 0; attempt < (withhold ? 6 : 1); attempt++) {
     const shared = new Map<string, unknown>();
     const r = rng.next();
+    // At the plan level every request takes several operations: a chain when the toolset has one, else independent steps.
+    const several = options.level === "plan" ? 1 : options.chainRate + options.multiStepRate;
     if (chains.length > 0 && r < options.chainRate) steps = chainSteps(chains, rng, shared);
-    else if (entries.length >= 2 && r < options.chainRate + options.multiStepRate) {
+    else if (entries.length >= 2 && r < several) {
       const n = entries.length >= 3 && rng.chance(0.2) ? 3 : 2;
       const picked: ToolboxEntry[] = [];
       while (picked.length < n) picked.push(weighted(rng, entries.filter((e) => !picked.includes(e)), toolWeight));
@@ -350,6 +372,10 @@ function planRequest(toolbox: Toolbox, toolset: string, position: number, rng: R
   return toRequest(steps, [], style, template);
 }
 
+function withoutUndefined(options: PlannerOptions): PlannerOptions {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as PlannerOptions;
+}
+
 /**
  * The offline user's hidden goal for an episode: mostly one request, sometimes two or three
  * (API-Bank); each request 1-3 steps on the episode's toolbox, chains linking a result field to a
@@ -357,7 +383,8 @@ function planRequest(toolbox: Toolbox, toolset: string, position: number, rng: R
  * All randomness comes from `rng`.
  */
 export function planEpisode(toolbox: Toolbox, rng: Rng, options: PlannerOptions = {}): Plan {
-  const o: Required<PlannerOptions> = { ...DEFAULTS, ...options };
+  const level = options.level ?? "call";
+  const o: PlannerSettings = { ...BASE_DEFAULTS, ...LEVEL_RATES[level], ...withoutUndefined(options), level };
   const toolsets = [...new Set(toolbox.entries.filter((e) => !e.tool.deprecated).map((e) => e.toolset.name))];
   if (toolsets.length === 0) return { requests: [] };
   const count = weighted(rng, [1, 2, 3], (n) => o.requestWeights[n - 1] ?? 0);

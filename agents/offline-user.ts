@@ -22,7 +22,7 @@ export class OfflineUser implements UserAgent {
   constructor(private readonly options: OfflineUserOptions = {}) {}
 
   async plan(ctx: AgentContext): Promise<Plan> {
-    return planEpisode(ctx.toolbox, ctx.rng, this.options);
+    return planEpisode(ctx.toolbox, ctx.rng, { level: ctx.level, ...this.options });
   }
 
   async instruct(turn: UserTurn, ctx: AgentContext): Promise<string> {

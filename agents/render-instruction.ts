@@ -98,14 +98,25 @@ function chainOf(toolbox: Toolbox, from: ToolboxEntry, to: ToolboxEntry, step: P
 const SEARCH_REFERENCES = ["the first one", "the first result", "the top result", "the first match"];
 const GENERIC_LISTS = /^(|items|results|data|records|entries|hits|list|content|values|matches|rows|docs|documents|objects|elements)$/i;
 
+/** What one item of a search's or list's results is called (`books` -> `book`, `job postings` -> `job posting`), if plain. */
+function itemNounOf(from: ToolboxEntry): string | undefined {
+  const object = operationGoal(from.tool).object;
+  if (!/^[a-z]+(?: [a-z]+)?$/.test(object) || /^(the|my|a|an|your|our)\b/.test(object)) return undefined;
+  const words = object.split(" ");
+  return [...words.slice(0, -1), singular(words[words.length - 1] ?? "")].join(" ");
+}
+
 /** How the user points at the item of a search result: "the first one", or "the first album" for a named list. */
-function searchReference(from: ToolboxEntry, step: PlanStep, rng: Rng): string {
+function searchReference(from: ToolboxEntry, step: PlanStep, rng: Rng, itemNoun?: string): string {
   const path = step.links[0]?.field.split(".") ?? [];
   const at = path.indexOf("0");
   const list = at > 0 ? (path[at - 1] ?? "") : "";
-  // A list inside one read thing (an order's items) is named; a search's own results are "the first one".
+  // A list inside one read thing (an order's items) is named; a search's own results are "the first one" (or "the first book").
   const readsOne = /\}$/.test(from.tool.operation.path);
-  if (GENERIC_LISTS.test(list) && !(readsOne && list !== "")) return rng.pick(SEARCH_REFERENCES);
+  if (GENERIC_LISTS.test(list) && !(readsOne && list !== "")) {
+    const named = itemNoun !== undefined && /^[a-z][a-z -]*$/.test(itemNoun) && itemNoun.split(" ").length <= 2 ? [`the first ${itemNoun}`, `the top ${itemNoun}`] : [];
+    return rng.pick([...SEARCH_REFERENCES, ...named]);
+  }
   const noun = identifierWords(singular(list)).join(" ");
   return rng.pick([`the first ${noun}`, `the top ${noun}`]);
 }
@@ -116,7 +127,7 @@ function linkedClause(toolbox: Toolbox, from: ToolboxEntry, entry: ToolboxEntry,
   const chain = chainOf(toolbox, from, entry, step);
   const phrases = stepPhrases(entry, step, hidden, goal, rng);
   const tail = phrases.length > 0 ? " " + phrases.join(" ") : "";
-  const ref = chain.kind === "search" ? searchReference(from, step, rng) : "it";
+  const ref = chain.kind === "search" ? searchReference(from, step, rng, itemNounOf(from)) : "it";
   const verb = rng.pick(goal.verbs);
   const definite = goal.definite ?? withObject(goal, true);
   if (chain.coordinates) {
@@ -133,7 +144,7 @@ function linkedClause(toolbox: Toolbox, from: ToolboxEntry, entry: ToolboxEntry,
     if (chain.kind === "search") return rng.pick([{ verb: "show me", rest: `the full details of ${ref}${tail}` }, { verb: rng.pick(["get", "pull up"]), rest: `the details of ${ref}${tail}` }, { verb: "open", rest: `${ref}${tail}` }]);
     if (chain.kind === "create") {
       const noun = goal.noun || chain.noun;
-      return rng.pick([{ verb: "show me", rest: `the saved ${noun}${tail}` }, { verb: "fetch", rest: `it again to check it was saved${tail}` }, { verb: "open", rest: `the new ${noun}${tail}` }]);
+      return rng.pick([{ verb: "show me", rest: `the saved ${noun}${tail}` }, { verb: "fetch", rest: `the ${noun} again to check it was saved${tail}` }, { verb: "open", rest: `the new ${noun}${tail}` }]);
     }
     return { verb: rng.pick(["show me", "get"]), rest: `its full details${tail}` };
   }
