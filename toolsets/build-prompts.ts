@@ -1,4 +1,5 @@
 import type { SpecProblem } from "../specs/spec-problem.js";
+import { authNeed } from "./auth-from-spec.js";
 import type { PublicApi } from "./public-apis.js";
 
 /** A chat message of a construction prompt. */
@@ -93,11 +94,15 @@ const OPENAPI_SYSTEM = "You write OpenAPI 3.0.3 documents. You answer with one J
 
 /** Figure 7, improved: from the description and function documentation to an OpenAPI 3.0.3 document. */
 export function openapiPrompt(api: PublicApi, description: string, functions: string): BuildMessage[] {
-  const auth = /apikey|key/i.test(api.auth)
-    ? "\n10. The API needs an API key: declare an apiKey security scheme in components.securitySchemes (in a header or the query) and a top-level security requirement for it. Do not add the key as a parameter."
-    : /oauth/i.test(api.auth)
-      ? "\n10. The API needs OAuth: declare an http bearer security scheme in components.securitySchemes and a top-level security requirement for it. Do not add the token as a parameter."
-      : "";
+  const need = authNeed(api.auth);
+  const auth =
+    need === undefined
+      ? ""
+      : need.kind === "bearer"
+        ? "\n8. The API needs OAuth: declare an http bearer security scheme in components.securitySchemes and a top-level security requirement for it. Do not add the token as a parameter."
+        : need.header !== undefined
+          ? `\n8. The API needs an API key in the ${need.header} header: declare an apiKey security scheme in components.securitySchemes with "in": "header" and "name": "${need.header}", and a top-level security requirement for it. Do not add the key as a parameter.`
+          : "\n8. The API needs an API key: declare an apiKey security scheme in components.securitySchemes (in a header or the query) and a top-level security requirement for it. Do not add the key as a parameter.";
   return [
     { role: "system", content: OPENAPI_SYSTEM },
     {

@@ -1,6 +1,6 @@
 import { fail, ok, type Result } from "../specs/result.js";
 import type { SpecProblem } from "../specs/spec-problem.js";
-import { authFromSpec } from "./auth-from-spec.js";
+import { addAuthScheme, authFromSpec, authNeed, describeNeed, schemeMeets, schemesMeeting, type AuthNeed } from "./auth-from-spec.js";
 import { descriptionPrompt, functionsPrompt, openapiPrompt, repairPrompt, retryPrompt, type BuildMessage } from "./build-prompts.js";
 import { parseFunctionDocs } from "./function-docs.js";
 import { documentFromAnswer, plainAnswer } from "./model-document.js";
@@ -31,6 +31,8 @@ export interface BuiltToolset {
   warnings: SpecProblem[];
   /** Model answers per stage (1 = right the first time). */
   answers: Record<BuildStage, number>;
+  /** What the builder changed in the model's spec itself, e.g. a security scheme the API needs and the model left out. */
+  fixes: string[];
 }
 
 /** Why an API could not be built. */
@@ -46,9 +48,70 @@ export interface BuildFailure {
 }
 
 /** Warnings worth a repair turn: the documentation and the spec disagree, or the simulator lacks what it needs. */
-const REPAIRABLE = new Set(["function-not-in-spec", "operation-not-in-functions", "no-response-schema", "no-success-response", "id-not-returned", "operation-undocumented"]);
+const REPAIRABLE = new Set(["function-not-in-spec", "operation-not-in-functions", "no-response-schema", "no-success-response", "id-not-returned", "operation-undocumented", "auth-not-declared"]);
 
 const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The problem of a spec that does not require the credentials the API's public-apis `Auth` calls for. */
+function authProblem(need: AuthNeed, file: string): SpecProblem {
+  const how =
+    need.kind === "bearer"
+      ? "an http bearer (or oauth2) scheme"
+      : need.header !== undefined
+        ? `an apiKey scheme in the ${need.header} header`
+        : "an apiKey scheme (in a header or the query)";
+  return {
+    file,
+    pointer: "/openapi/components/securitySchemes",
+    severity: "warning",
+    code: "auth-not-declared",
+    message: `the API needs ${describeNeed(need)}, but no operation requires it: declare ${how} in components.securitySchemes and a top-level security requirement for it`,
+  };
+}
+
+/** A spec the checker accepted, with what the build still has to say about it. */
+interface Checked {
+  built: BuiltToolset;
+  /** Problems worth a repair turn. */
+  problems: SpecProblem[];
+}
+
+/**
+ * Checks a toolset with the model's spec: the checker's errors, or the built toolset (its `auth` from the spec,
+ * preferring a scheme that meets the API's need) with its warnings, a missing scheme among them.
+ */
+async function checkBuilt(
+  toolset: ToolsetFile,
+  file: string,
+  slug: string,
+  need: AuthNeed | undefined,
+  answers: BuiltToolset["answers"],
+  fixes: string[],
+): Promise<{ ok: true; value: Checked } | { ok: false; errors: SpecProblem[] }> {
+  const checked = await checkToolsetData(toolset, file);
+  if (!checked.ok) return { ok: false, errors: checked.errors.filter((p) => p.severity === "error" || REPAIRABLE.has(p.code)) };
+  const catalog = checked.value.catalog;
+  const missing = need !== undefined && schemesMeeting(catalog, need).length === 0 ? authProblem(need, file) : undefined;
+  const auth = authFromSpec(catalog, slug, need ? (s) => schemeMeets(need, s) : undefined);
+  const out: ToolsetFile = { ...toolset };
+  delete out.auth;
+  if (auth) out.auth = auth;
+  const warnings = [...checked.value.warnings.filter((w) => !(auth && w.code === "auth-missing")), ...(missing ? [missing] : [])];
+  return { ok: true, value: { built: { toolset: out, warnings, answers, fixes }, problems: warnings.filter((w) => REPAIRABLE.has(w.code)) } };
+}
+
+/**
+ * A built toolset whose spec still lacks the security scheme its API needs, with the scheme added and the
+ * toolset checked again (`fixes` says so). Unchanged when nothing is missing or the fixed spec fails its check.
+ */
+async function addMissingAuth(checked: Checked, file: string, slug: string, need: AuthNeed | undefined): Promise<BuiltToolset> {
+  const { built } = checked;
+  if (need === undefined || !built.warnings.some((w) => w.code === "auth-not-declared") || typeof built.toolset.openapi !== "object") return built;
+  const doc = structuredClone(built.toolset.openapi);
+  const fix = addAuthScheme(doc, need);
+  const again = await checkBuilt({ ...built.toolset, openapi: doc }, file, slug, need, built.answers, [...built.fixes, fix]);
+  return again.ok && !again.value.built.warnings.some((w) => w.code === "auth-not-declared") ? again.value.built : built;
+}
 
 class StageFailed extends Error {
   constructor(
@@ -115,7 +178,10 @@ function checkFunctions(answer: string): { text: string } | { reason: string } {
  * Builds one toolset from a public-apis entry: description (figure 5), function documentation (figure 6),
  * then the OpenAPI document (figure 7), each answer checked. The spec is loaded by the OpenAPI core and
  * checked as a toolset (see `checkToolsetData`); errors and repairable warnings go back to the model, at most
- * `repairs` times. A failure says at which stage and why.
+ * `repairs` times. An API whose public-apis `Auth` is an API key or OAuth must end with a security scheme that
+ * meets it and a matching toolset `auth`: the prompt asks for it, the check looks for it, a repair turn
+ * includes it, and when the model still leaves it out it is added (recorded in `fixes`). A failure says at
+ * which stage and why.
  */
 export async function buildToolset(api: PublicApi, slug: string, model: BuildModel, options: BuildOptions = {}): Promise<Result<BuiltToolset, BuildFailure>> {
   const repairs = options.repairs ?? 2;
@@ -125,11 +191,12 @@ export async function buildToolset(api: PublicApi, slug: string, model: BuildMod
     const description = await textStage(model, ctx("description"), descriptionPrompt(api), checkDescription, "with the description paragraph only", repairs);
     const functions = await textStage(model, ctx("functions"), functionsPrompt(api, description.text), checkFunctions, 'in the "{index}. Name / Description / Input / Output" format only', repairs);
     const messages = openapiPrompt(api, description.text, functions.text);
+    const need = authNeed(api.auth);
     for (let answers = 1; ; answers++) {
       const raw = await ask(model, messages, ctx("openapi"), answers - 1);
       const doc = documentFromAnswer(raw);
       let problems: SpecProblem[];
-      let built: BuiltToolset | undefined;
+      let checked: Checked | undefined;
       if (!doc.ok) {
         problems = [{ file, pointer: "", severity: "error", code: "not-json", message: doc.errors.join("; ") }];
       } else {
@@ -142,21 +209,19 @@ export async function buildToolset(api: PublicApi, slug: string, model: BuildMod
           functions: functions.text,
           openapi: doc.value,
         };
-        const checked = await checkToolsetData(toolset, file);
-        if (checked.ok) {
-          const auth = authFromSpec(checked.value.catalog, slug);
-          if (auth) toolset.auth = auth;
-          const warnings = checked.value.warnings.filter((w) => !(auth && w.code === "auth-missing"));
-          problems = warnings.filter((w) => REPAIRABLE.has(w.code));
-          built = { toolset, warnings, answers: { description: description.answers, functions: functions.answers, openapi: answers } };
+        const result = await checkBuilt(toolset, file, slug, need, { description: description.answers, functions: functions.answers, openapi: answers }, []);
+        if (result.ok) {
+          checked = result.value;
+          problems = result.value.problems;
         } else {
-          problems = checked.errors.filter((p) => p.severity === "error" || REPAIRABLE.has(p.code));
+          problems = result.errors;
         }
       }
-      if (built && problems.length === 0) return ok(built);
+      if (checked && problems.length === 0) return ok(checked.built);
+      // A missing security scheme alone is not worth a model call: it is added. Out of repairs, a spec without
+      // errors is kept with its warnings (the scheme added if still missing); one with errors is a failure.
+      if (checked && (answers > repairs || problems.every((p) => p.code === "auth-not-declared"))) return ok(await addMissingAuth(checked, file, slug, need));
       if (answers > repairs) {
-        // Out of repairs: a spec without errors is kept with its warnings; one with errors is a failure.
-        if (built) return ok(built);
         const errors = problems.filter((p) => p.severity === "error");
         const first = errors[0]?.message ?? problems[0]?.message ?? "unknown problem";
         throw new StageFailed("openapi", `the spec has ${errors.length} error${errors.length === 1 ? "" : "s"} after ${repairs} repair${repairs === 1 ? "" : "s"} (first: ${first})`, answers, problems);

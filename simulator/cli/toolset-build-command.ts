@@ -150,6 +150,7 @@ export function toolsetBuildCommand(io: CliIO, setExit: (code: number) => void):
               const a = e.built.answers;
               const w = e.built.warnings.length > 0 ? `, ${plural(e.built.warnings.length, "warning")}` : "";
               io.err(`  built  ${e.api} -> ${e.file} (answers: description ${a.description}, functions ${a.functions}, openapi ${a.openapi}${w})\n`);
+              for (const fix of e.built.fixes) io.err(`         fixed: ${fix}\n`);
             } else io.err(`  failed ${e.api} at ${e.failure.stage}: ${e.failure.reason}\n`);
           },
         });

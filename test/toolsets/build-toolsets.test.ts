@@ -104,7 +104,7 @@ function script(req: ReceivedRequest): ScriptedReply {
 }
 
 const LIST = {
-  count: 7,
+  count: 8,
   entries: [
     { API: "Good API", Description: "Things to collect", Auth: "", HTTPS: true, Cors: "yes", Link: "https://good.example.com", Category: "Testing" },
     { API: "Repairable API", Description: "Things, after a repair", Auth: "", HTTPS: true, Cors: "yes", Link: "https://repairable.example.com", Category: "Testing" },
@@ -112,6 +112,7 @@ const LIST = {
     { API: "Broken API", Description: "No JSON ever", Auth: "", HTTPS: true, Cors: "no", Link: "https://broken.example.com", Category: "Testing" },
     { API: "Invalid API", Description: "An invalid spec every time", Auth: "", HTTPS: true, Cors: "no", Link: "https://invalid.example.com", Category: "Testing" },
     { API: "Down API", Description: "The endpoint refuses", Auth: "", HTTPS: true, Cors: "no", Link: "https://down.example.com", Category: "Testing" },
+    { API: "Keyed API", Description: "Things behind an API key", Auth: "apiKey", HTTPS: true, Cors: "no", Link: "https://keyed.example.com", Category: "Testing" },
     { API: "Other API", Description: "Another category", Auth: "", HTTPS: true, Cors: "no", Link: "https://other.example.com", Category: "Elsewhere" },
   ],
 };
@@ -155,7 +156,7 @@ describe("npx toolsim toolset build (local OpenAI-protocol server)", () => {
 
   it("builds the good, repairable and chatty APIs into valid toolset files", async () => {
     expect(first.err).not.toMatch(/\n\s+at /);
-    expect(readdirSync(dir).filter((f) => f.endsWith(".yaml")).sort()).toEqual(["chatty-api.yaml", "good-api.yaml", "repairable-api.yaml"]);
+    expect(readdirSync(dir).filter((f) => f.endsWith(".yaml")).sort()).toEqual(["chatty-api.yaml", "good-api.yaml", "keyed-api.yaml", "repairable-api.yaml"]);
     for (const f of ["good-api.yaml", "repairable-api.yaml", "chatty-api.yaml"]) {
       const loaded = await loadToolset(join(dir, f));
       expect(loaded.ok, f).toBe(true);
@@ -168,6 +169,19 @@ describe("npx toolsim toolset build (local OpenAI-protocol server)", () => {
       const valid = await validateToolsetFile(join(dir, f));
       expect(valid.ok && valid.value.warnings).toEqual([]);
     }
+  });
+
+  it("gives an API whose Auth is apiKey a security scheme and auth, asked for in the prompt and added when missing", async () => {
+    const prompt = server.requests.find((r) => apiOf(r) === "Keyed API" && stageOf(r) === "openapi");
+    expect(messagesOf(prompt as ReceivedRequest)[1]?.content).toContain("The API needs an API key: declare an apiKey security scheme");
+    expect(first.err).toMatch(/built {2}Keyed API .*\n {9}fixed: added an apiKey security scheme "ApiKeyAuth" \(header X-Api-Key\)/);
+    const loaded = await loadToolset(join(dir, "keyed-api.yaml"));
+    expect(loaded.ok && loaded.value.auth).toEqual({ type: "apiKey", in: "header", name: "X-Api-Key", credentials: ["demo-keyed-api-key"] });
+    expect(loaded.ok && loaded.value.catalog.tools.every((t) => t.security.some((req) => req.includes("ApiKeyAuth")))).toBe(true);
+    const valid = await validateToolsetFile(join(dir, "keyed-api.yaml"));
+    expect(valid.ok && valid.value.warnings).toEqual([]);
+    const others = await loadToolset(join(dir, "good-api.yaml"));
+    expect(others.ok && others.value.auth).toBeUndefined();
   });
 
   it("repairs a spec by feeding the checker's problems back (fixed on the second answer)", () => {
@@ -201,7 +215,7 @@ describe("npx toolsim toolset build (local OpenAI-protocol server)", () => {
   });
 
   it("prints a summary with calls, tokens and cost, and records a cassette", () => {
-    expect(first.out).toMatch(/^built 3, failed 3, skipped 0 of 6 APIs -> /);
+    expect(first.out).toMatch(/^built 4, failed 3, skipped 0 of 7 APIs -> /);
     const calls = Number(/; (\d+) model calls/.exec(first.out)?.[1]);
     expect(calls).toBe(server.requests.length);
     expect(first.out).toMatch(/\d+ tokens \(\d+ prompt \+ \d+ completion\), cost \$0\.0000/);
@@ -213,7 +227,7 @@ describe("npx toolsim toolset build (local OpenAI-protocol server)", () => {
   it("resumes: APIs already built are skipped, failed ones are tried again", async () => {
     const before = server.requests.length;
     const again = await cli(args(dir));
-    expect(again.out).toMatch(/^built 0, failed 3, skipped 3 of 6 APIs/);
+    expect(again.out).toMatch(/^built 0, failed 3, skipped 4 of 7 APIs/);
     const asked = new Set(server.requests.slice(before).map(apiOf));
     expect([...asked].sort()).toEqual(["Broken API", "Down API", "Invalid API"]);
     expect(jsonLines(join(dir, "failures.jsonl")).length).toBe(6);
@@ -228,9 +242,9 @@ describe("npx toolsim toolset build (local OpenAI-protocol server)", () => {
     const r = await cli(["toolset", "build", "--from", list, "--category", "Testing", "--replay", recorded, "--out", replayed, "--concurrency", "2", "--repairs", "1"]);
     expect(server.requests.length).toBe(before);
     expect(r.err).toContain("replaying");
-    expect(r.out).toMatch(/^built 3, failed 3, skipped 0 of 6 APIs/);
+    expect(r.out).toMatch(/^built 4, failed 3, skipped 0 of 7 APIs/);
     expect(r.out).toMatch(/\(\d+ from cassette, 1 failed\)/);
-    for (const f of ["good-api.yaml", "repairable-api.yaml", "chatty-api.yaml"]) {
+    for (const f of ["good-api.yaml", "repairable-api.yaml", "chatty-api.yaml", "keyed-api.yaml"]) {
       expect(readFileSync(join(replayed, f), "utf8")).toBe(readFileSync(join(recorded, f), "utf8"));
     }
     const strip = (rows: Json[]): Json[] => rows.map(({ at: _at, ...rest }) => rest).sort((a, b) => String(a["api"]).localeCompare(String(b["api"])));
@@ -275,6 +289,83 @@ describe("buildToolset with an in-process model", () => {
     expect(seen[0]?.[1]?.content).toContain("Introduction: A tiny API");
   });
 
+  const textModel = (openapi: (messages: BuildMessage[]) => string, seen: BuildMessage[][] = []): BuildModel => ({
+    complete: async (messages, ctx) => {
+      seen.push(messages);
+      if (ctx.stage === "description") return "The Tiny API keeps a catalogue of things for collectors of things.";
+      if (ctx.stage === "functions") return FUNCTIONS;
+      return openapi(messages);
+    },
+  });
+
+  it("adds the security scheme an apiKey API needs when the model leaves it out, without a model call, and sets auth", async () => {
+    const seen: BuildMessage[][] = [];
+    const built = await buildToolset(api, "tiny", textModel(() => fenced(spec("Tiny")), seen));
+    expect(built.ok).toBe(true);
+    if (!built.ok) return;
+    expect(seen.length).toBe(3);
+    expect(built.value.answers.openapi).toBe(1);
+    const doc = built.value.toolset.openapi as Json;
+    expect((doc["components"] as Json)["securitySchemes"]).toEqual({ ApiKeyAuth: { type: "apiKey", in: "header", name: "X-Api-Key", description: "The API key." } });
+    expect(doc["security"]).toEqual([{ ApiKeyAuth: [] }]);
+    expect(built.value.toolset.auth).toEqual({ type: "apiKey", in: "header", name: "X-Api-Key", credentials: ["demo-tiny-key"] });
+    expect(built.value.fixes).toEqual([expect.stringMatching(/^added an apiKey security scheme "ApiKeyAuth" \(header X-Api-Key\) .*public-apis Auth: apiKey/)]);
+    expect(built.value.warnings).toEqual([]);
+    // What is written validates with no auth warning.
+    const dir = mkdtempSync(join(tmpdir(), "toolsim-build-auth-"));
+    writeFileSync(join(dir, "tiny.json"), JSON.stringify(built.value.toolset));
+    const valid = await validateToolsetFile(join(dir, "tiny.json"));
+    expect(valid.ok && valid.value.warnings).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("asks for OAuth as a bearer scheme, and adds one that is missing", async () => {
+    const seen: BuildMessage[][] = [];
+    const oauth = { ...api, auth: "OAuth" };
+    const built = await buildToolset(oauth, "tiny", textModel(() => fenced(spec("Tiny")), seen));
+    expect(seen[2]?.[1]?.content).toContain("The API needs OAuth: declare an http bearer security scheme");
+    expect(built.ok && built.value.toolset.auth).toEqual({ type: "bearer", credentials: ["demo-tiny-token"] });
+    expect(built.ok && ((built.value.toolset.openapi as Json)["components"] as Json)["securitySchemes"]).toEqual({
+      BearerAuth: { type: "http", scheme: "bearer", description: "OAuth access token, sent as `Authorization: Bearer <token>`." },
+    });
+    // No auth in the list: none is asked for or added.
+    const open = await buildToolset({ ...api, auth: "" }, "tiny", textModel(() => fenced(spec("Tiny")), seen));
+    expect(open.ok && open.value.toolset.auth).toBeUndefined();
+    expect(open.ok && open.value.fixes).toEqual([]);
+    expect(seen[seen.length - 1]?.[1]?.content).not.toContain("security scheme");
+  });
+
+  it("checks the scheme matches the Auth column: an X-Mashape-Key API with a query key gets the header scheme, and auth names it", async () => {
+    const seen: BuildMessage[][] = [];
+    const queryKey = spec("Tiny");
+    queryKey["components"] = { ...(queryKey["components"] as Json), securitySchemes: { key: { type: "apiKey", in: "query", name: "key" } } };
+    queryKey["security"] = [{ key: [] }];
+    const built = await buildToolset({ ...api, auth: "X-Mashape-Key" }, "tiny", textModel(() => fenced(queryKey), seen));
+    expect(seen[2]?.[1]?.content).toContain('"name": "X-Mashape-Key"');
+    expect(built.ok).toBe(true);
+    if (!built.ok) return;
+    expect((built.value.toolset.openapi as Json)["security"]).toEqual([{ ApiKeyAuth: [] }, { key: [] }]);
+    expect(built.value.toolset.auth).toEqual({ type: "apiKey", in: "header", name: "X-Mashape-Key", credentials: ["demo-tiny-key"] });
+  });
+
+  it("puts a missing scheme into a repair turn that other problems call for, and adds nothing when the model fixes it", async () => {
+    const seen: BuildMessage[][] = [];
+    const noSchema = spec("Tiny");
+    ((noSchema["paths"] as Json)["/things/{thingId}"] as Json)["get"] = { operationId: "getThing", summary: "Get", parameters: [{ name: "thingId", in: "path", required: true, schema: { type: "string" } }], responses: { "200": { description: "ok" } } };
+    const keyed = spec("Tiny");
+    keyed["components"] = { ...(keyed["components"] as Json), securitySchemes: { key: { type: "apiKey", in: "query", name: "api_key" } } };
+    keyed["security"] = [{ key: [] }];
+    const built = await buildToolset(api, "tiny", textModel((messages) => fenced(messages.length > 2 ? keyed : noSchema), seen));
+    expect(built.ok).toBe(true);
+    if (!built.ok) return;
+    const repair = seen[3]?.[3]?.content ?? "";
+    expect(repair).toContain("has no schema for its 200 response");
+    expect(repair).toContain("the API needs an API key (public-apis Auth: apiKey), but no operation requires it");
+    expect(built.value.answers.openapi).toBe(2);
+    expect(built.value.fixes).toEqual([]);
+    expect(built.value.toolset.auth).toEqual({ type: "apiKey", in: "query", name: "api_key", credentials: ["demo-tiny-key"] });
+  });
+
   it("keeps a spec with warnings when repairs run out, and fails one with errors", async () => {
     const noSchema = spec("Tiny");
     ((noSchema["paths"] as Json)["/things/{thingId}"] as Json)["get"] = { operationId: "getThing", summary: "Get", parameters: [{ name: "thingId", in: "path", required: true, schema: { type: "string" } }], responses: { "200": { description: "ok" } } };
@@ -289,6 +380,7 @@ describe("buildToolset with an in-process model", () => {
     });
     const warned = await buildToolset(api, "tiny", model(noSchema), { repairs: 2 });
     expect(warned.ok && warned.value.warnings.map((w) => w.code)).toEqual(["no-response-schema"]);
+    expect(warned.ok && warned.value.fixes.length).toBe(1);
     expect(warned.ok && warned.value.answers.openapi).toBe(3);
     expect(openapiAnswers).toBe(3);
     const failed = await buildToolset(api, "tiny", model("{not json"), { repairs: 0 });
