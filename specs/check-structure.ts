@@ -1,4 +1,5 @@
 import { escapeSegment } from "./json-pointer.js";
+import { findRefCycles } from "./find-ref-cycles.js";
 import type { SchemaDialect } from "./loaded-spec.js";
 import { followRefs, methodsOf, isRecord, resolveInternalRef, visitSchemas, type JsonRecord } from "./openapi-nodes.js";
 import type { SpecProblem } from "./spec-problem.js";
@@ -9,8 +10,8 @@ const COMPONENT_MAPS = ["schemas", "responses", "parameters", "examples", "reque
 /**
  * Checks what toolsim needs of a bundled and repaired OpenAPI 3.x document: the shape of `paths`,
  * path items, operations, parameters, request bodies, responses and schemas, and that every `$ref` is
- * internal and resolves. Returns problems with JSON pointers: errors make the document unusable,
- * warnings (an odd response key) do not.
+ * internal and resolves, and that no `$ref` cycle applies to the same value forever. Returns problems
+ * with JSON pointers: errors make the document unusable, warnings (an odd response key) do not.
  * Cheaper and more forgiving than a full schema validation of the document.
  */
 export function checkStructure(doc: JsonRecord, dialect: SchemaDialect, file: string): SpecProblem[] {
@@ -22,6 +23,7 @@ export function checkStructure(doc: JsonRecord, dialect: SchemaDialect, file: st
     problems.push({ file, pointer, severity: "warning", code, message });
   };
   checkRefs(doc, doc, "", error);
+  problems.push(...findRefCycles(doc, file));
 
   const components = doc["components"];
   if (components !== undefined && !isRecord(components)) error("/components", "components-invalid", "`components` must be an object");

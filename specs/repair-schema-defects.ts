@@ -1,6 +1,7 @@
 import { escapeSegment } from "./json-pointer.js";
 import type { SchemaDialect } from "./loaded-spec.js";
 import { isRecord, visitSchemas, type JsonRecord } from "./openapi-nodes.js";
+import { repairKeywordValues } from "./repair-schema-keywords.js";
 import type { SpecProblem } from "./spec-problem.js";
 
 const VALID_TYPES = new Set(["string", "number", "integer", "boolean", "array", "object", "null"]);
@@ -50,6 +51,7 @@ function repairOne(schema: JsonRecord, pointer: string, dialect: SchemaDialect, 
   else repairNullable31(schema, pointer, warn);
   repairBooleanRequired(schema, pointer, warn);
   repairExclusiveBounds(schema, pointer, dialect, warn);
+  repairKeywordValues(schema, pointer, dialect, warn);
   if (dialect === "3.0" && schema["type"] === "array" && schema["items"] === undefined && schema["$ref"] === undefined) {
     schema["items"] = {};
     warn(pointer, "schema-array-without-items", "array schema without `items` (required in OpenAPI 3.0): items of any type allowed");

@@ -20,9 +20,11 @@ function isObject(v: unknown): v is Json {
 /**
  * Rewrites one OpenAPI schema (in place) into plain JSON Schema for ajv:
  * 3.0 `nullable`, boolean `exclusiveMinimum/Maximum`, `type: file`, and the flavor's read/write-only rules.
+ * `$id`s are dropped: every `$ref` of a bundled document is relative to the document, never to a nested `$id`.
  */
 export function convertSchema(schema: unknown, dialect: SchemaDialect, flavor: SchemaFlavor): void {
   if (!isObject(schema)) return;
+  if ("$id" in schema) delete schema["$id"];
   if (dialect === "3.0") convert30Keywords(schema);
   applyFlavor(schema, flavor);
   for (const key of SCHEMA_MAPS) {

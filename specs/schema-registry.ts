@@ -1,4 +1,4 @@
-import { Ajv, type ValidateFunction } from "ajv";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { LoadedSpec, SchemaDialect } from "./loaded-spec.js";
 import { convertDocument, type SchemaFlavor } from "./schema-flavor.js";
@@ -92,27 +92,41 @@ export class SchemaRegistry {
     return { pointer: current, schema: node };
   }
 
-  /** Compiles (and caches) a validator for a schema that may `$ref` into this registry by URI. */
-  compile(schema: object, options: { coerce: boolean; key?: string }): ValidateFunction {
+  /**
+   * Compiles (and caches) a validator for a schema that may `$ref` into this registry by URI. Never throws
+   * for a bad spec: a schema ajv cannot compile gets a validator that rejects every value with one
+   * `schema-unusable` error saying why (see `unusableReason`). `where` names the schema in that message.
+   */
+  compile(schema: object, options: { coerce: boolean; key?: string; where?: string }): ValidateFunction {
     const key = options.key === undefined ? undefined : `${options.coerce ? "c" : "s"}:${options.key}`;
     if (key !== undefined) {
       const hit = this.cache.get(key);
       if (hit) return hit;
     }
-    const fn = this.ajv(options.coerce).compile(schema);
+    let fn: ValidateFunction;
+    try {
+      fn = guarded(this.ajv(options.coerce).compile(schema), options.where);
+    } catch (err) {
+      fn = unusableValidator(`${options.where ?? "a schema of the spec"} cannot be used: ${compileMessage(err)}`);
+    }
     if (key !== undefined) this.cache.set(key, fn);
     return fn;
   }
 
-  /** A validator for the schema at a pointer. */
+  /** A validator for the schema at a pointer (one that rejects everything when the schema cannot be compiled). */
   validatorAt(flavor: SchemaFlavor, pointer: string, coerce = false): ValidateFunction {
     const cache = this.byPointer[coerce ? "coerce" : "strict"][flavor];
     let fn = cache.get(pointer);
     if (fn === undefined) {
-      fn = this.compile(this.ref(flavor, pointer), { coerce, key: `${flavor}${pointer}` });
+      fn = this.compile(this.ref(flavor, pointer), { coerce, key: `${flavor}${pointer}`, where: `the schema at #${pointer}` });
       cache.set(pointer, fn);
     }
     return fn;
+  }
+
+  /** Why the schema at a pointer cannot be compiled, or undefined when it can. */
+  compileError(flavor: SchemaFlavor, pointer: string): string | undefined {
+    return unusableReason(this.validatorAt(flavor, pointer));
   }
 
   private ajv(coerce: boolean): Ajv {
@@ -131,7 +145,12 @@ export class SchemaRegistry {
       ajv = this.dialect === "3.1" ? new Ajv2020(options) : new Ajv(options);
       addOpenApiFormats(ajv);
       for (const flavor of ["request", "response"] as const) {
-        ajv.addSchema(this.document(flavor), `${this.base}/${flavor}`);
+        // A document ajv refuses (it throws) leaves every `$ref` into it unresolved: compiles then fail one by one.
+        try {
+          ajv.addSchema(this.document(flavor), `${this.base}/${flavor}`);
+        } catch {
+          // reported by `compile` as "can't resolve reference"
+        }
       }
       this.ajvs.set(name, ajv);
     }
@@ -140,3 +159,51 @@ export class SchemaRegistry {
 }
 
 const registries = new WeakMap<LoadedSpec, SchemaRegistry>();
+
+/** The keyword (and issue code) of the one error a validator of an unusable schema reports. */
+export const UNUSABLE_SCHEMA = "schema-unusable";
+
+const unusable = new WeakMap<ValidateFunction, string>();
+
+/** Why a validator's schema could not be compiled (undefined: it is a real validator). */
+export function unusableReason(fn: ValidateFunction): string | undefined {
+  return unusable.get(fn);
+}
+
+/** A validator that rejects every value with one error: the reason its schema cannot be used. */
+function unusableValidator(reason: string): ValidateFunction {
+  const error: ErrorObject = { keyword: UNUSABLE_SCHEMA, instancePath: "", schemaPath: "#", params: {}, message: reason };
+  const fn = function (): boolean {
+    fn.errors = [error];
+    return false;
+  } as unknown as ValidateFunction;
+  fn.errors = [error];
+  unusable.set(fn, reason);
+  return fn;
+}
+
+function compileMessage(err: unknown): string {
+  if (err instanceof RangeError) return "its $refs recurse without end (a $ref cycle)";
+  const message = err instanceof Error ? err.message : String(err);
+  return message.split("\n")[0] ?? message;
+}
+
+/**
+ * A validator that answers `false` with a `schema-unusable` error instead of throwing when the schema makes
+ * ajv recurse forever at validation time (`A: {allOf: [{$ref: A}]}` in a document that skipped `loadSpec`).
+ */
+export function guarded(inner: ValidateFunction, where: string | undefined): ValidateFunction {
+  const fn = function (this: unknown, data: unknown, context?: unknown): boolean {
+    try {
+      const valid = (inner as (this: unknown, data: unknown, context?: unknown) => boolean).call(this, data, context);
+      fn.errors = inner.errors;
+      return valid;
+    } catch (err) {
+      fn.errors = [{ keyword: UNUSABLE_SCHEMA, instancePath: "", schemaPath: "#", params: {}, message: `${where ?? "a schema of the spec"} cannot be used: ${compileMessage(err)}` }];
+      return false;
+    }
+  } as unknown as ValidateFunction;
+  fn.schema = inner.schema;
+  fn.schemaEnv = inner.schemaEnv;
+  return fn;
+}

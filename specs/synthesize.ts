@@ -5,7 +5,7 @@ import { fromPointer, getAt, toPointer } from "./json-pointer.js";
 import { addOpenApiFormats } from "./openapi-formats.js";
 import { fitsPrimitive, isPrimitiveSchema, numberIn, realisticValue, type FieldHint } from "./realistic-value.js";
 import type { SchemaFlavor } from "./schema-flavor.js";
-import type { SchemaRegistry } from "./schema-registry.js";
+import { guarded, unusableReason, type SchemaRegistry } from "./schema-registry.js";
 import { createRng, deriveSeed, type Rng } from "./seed.js";
 import { CompiledGenerators, GenerationRun, type GeneratorHost } from "./compiled-generator.js";
 import {
@@ -445,7 +445,11 @@ class Synthesizer implements GeneratorHost {
         ajv.addSchema(this.doc, this.registry.uri(this.flavor, "").replace(/#$/, ""));
         this.verboseAjv = ajv;
       }
-      fn = this.verboseAjv.compile(this.registry.ref(this.flavor, pointer));
+      try {
+        fn = guarded(this.verboseAjv.compile(this.registry.ref(this.flavor, pointer)), `the schema at #${pointer}`);
+      } catch {
+        fn = this.registry.validatorAt(this.flavor, pointer); // unusable too: it says why
+      }
       this.verbose.set(pointer, fn);
     }
     return fn;
@@ -518,10 +522,8 @@ class Synthesizer implements GeneratorHost {
     const seed = deriveSeed(options.seed >>> 0, pointer);
     const optionals = options.optionals ?? 0.75;
     const rootName = options.name;
-    let validate: ValidateFunction;
-    try {
-      validate = this.registry.validatorAt(this.flavor, pointer);
-    } catch {
+    const validate = this.registry.validatorAt(this.flavor, pointer);
+    if (unusableReason(validate) !== undefined) {
       // The schema does not compile (a broken spec): generate without checking.
       const value = this.jsf(this.prepare(pointer, 0), deriveSeed(seed, "jsf"), { realistic: true, examples: true, optionals, base: [], ...(rootName !== undefined ? { rootName } : {}) });
       return { value: detached(value ?? null), valid: false, repairs: 0 };

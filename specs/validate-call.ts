@@ -4,6 +4,7 @@ import { bodyOf, toHttpRequest, type HttpRequest } from "./http-request.js";
 import { nearestNames } from "./nearest-names.js";
 import type { ProblemDetails, ValidationIssue } from "./problem-details.js";
 import { fromPointer } from "./json-pointer.js";
+import { UNUSABLE_SCHEMA, unusableReason } from "./schema-registry.js";
 import { cloneJson } from "./synthesis-rules.js";
 import type { ParameterBinding, Tool } from "./tool.js";
 
@@ -92,7 +93,7 @@ function planOf(catalog: Catalog, tool: Tool): CallPlan {
   let plan = byTool.get(tool);
   if (!plan) {
     const registry = catalog.registry;
-    const params =
+    let params =
       tool.parameters.length === 0
         ? undefined
         : registry.compile(
@@ -101,8 +102,13 @@ function planOf(catalog: Catalog, tool: Tool): CallPlan {
               properties: Object.fromEntries(tool.parameters.map((p) => [p.arg, p.schemaPointer !== undefined ? registry.ref("request", p.schemaPointer) : {}])),
               required: tool.parameters.filter((p) => p.required).map((p) => p.arg),
             },
-            { coerce: true, key: `params:${tool.name}` },
+            { coerce: true, key: `params:${tool.name}`, where: `the parameters of ${tool.name}` },
           );
+    if (params !== undefined && unusableReason(params) !== undefined) {
+      // Name the parameter whose schema is at fault, with its pointer.
+      const culprit = tool.parameters.find((p) => p.schemaPointer !== undefined && registry.compileError("request", p.schemaPointer) !== undefined);
+      if (culprit?.schemaPointer !== undefined) params = registry.validatorAt("request", culprit.schemaPointer, true);
+    }
     plan = { byArg: new Map(tool.parameters.map((p) => [p.arg, p])), params, allowsExtra: tool.body?.mode === "flat" && bodyAllowsExtra(catalog, tool) };
     byTool.set(tool, plan);
   }
@@ -181,6 +187,12 @@ export function validateCall(catalog: Catalog, name: string, rawArgs: unknown): 
   }
 
   const request = toHttpRequest(tool, args);
+  const unusable = issues.filter((i) => i.code === UNUSABLE_SCHEMA);
+  if (unusable.length > 0) {
+    // The spec's fault, not the caller's: the operation cannot be validated at all.
+    const detail = `${tool.name} cannot be used: ${unusable.map((i) => i.message).join("; ")}`;
+    return { ok: false, errors: unusable, tool, request, problem: problem(500, "Unusable operation", detail, unusable) };
+  }
   if (issues.length > 0) {
     const detail = `Your request is not valid: ${issues.length} error${issues.length === 1 ? "" : "s"} (${issues
       .slice(0, 3)

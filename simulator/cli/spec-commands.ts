@@ -1,12 +1,13 @@
 import { Command } from "commander";
 import { buildCatalog, type Catalog } from "../../specs/catalog.js";
+import { checkSchemasCompile } from "../../specs/check-schemas-compile.js";
 import { findSpecFiles } from "../../specs/find-spec-files.js";
 import { loadCatalog } from "../../specs/load-catalog.js";
 import { loadSpec } from "../../specs/load-spec.js";
 import { ResourceStore } from "../../specs/resource-store.js";
 import { deriveSeed } from "../../specs/seed.js";
 import { simulateCall } from "../../specs/simulate-call.js";
-import { formatProblem } from "../../specs/spec-problem.js";
+import { formatProblem, type SpecProblem } from "../../specs/spec-problem.js";
 import { synthesizeArguments } from "../../specs/synthesize-call.js";
 import { toolArgumentsSchema } from "../../specs/tool-schema.js";
 import { loadToolset } from "../../toolsets/load-toolset.js";
@@ -50,12 +51,23 @@ export function specCommand(io: CliIO, setExit: (code: number) => void): Command
         }
         const s = loaded.value;
         let operations = 0;
+        let unusable: SpecProblem[] = [];
         try {
-          operations = buildCatalog(s).tools.length;
+          const catalog = buildCatalog(s);
+          operations = catalog.tools.length;
+          // What loading does not catch: every schema the executor would compile, compiled.
+          unusable = checkSchemasCompile(catalog);
         } catch (e) {
           failed++;
           const problem = { file, pointer: "", message: `could not build tools: ${(e as Error).message}`, severity: "error", code: "catalog-failed" };
           io.out(opts.json ? JSON.stringify({ file, ok: false, problems: [problem] }) + "\n" : `FAIL ${file}\n  ${problem.message}\n`);
+          continue;
+        }
+        if (unusable.length > 0) {
+          failed++;
+          const problems = [...unusable, ...s.warnings];
+          if (opts.json) io.out(JSON.stringify({ file, ok: false, version: s.sourceVersion, operations, problems }) + "\n");
+          else io.out(`FAIL ${file}\n${problems.map((p) => "  " + formatProblem(p)).join("\n")}\n`);
           continue;
         }
         if (s.warnings.length > 0) warned++;

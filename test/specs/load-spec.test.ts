@@ -4,6 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCatalog } from "../../specs/catalog.js";
+import { checkSchemasCompile } from "../../specs/check-schemas-compile.js";
 import { findSpecFiles } from "../../specs/find-spec-files.js";
 import { getAt } from "../../specs/json-pointer.js";
 import type { LoadedSpec, LoadOptions } from "../../specs/loaded-spec.js";
@@ -240,6 +242,16 @@ describe("loadSpec: bad input is a problem, never an exception", () => {
     ]);
   });
 
+  it("reports $ref cycles that never step into the value (pure chains, self references, allOf), not recursive schemas", async () => {
+    const found = await problems("ref-cycle.yaml");
+    expect(errorsOf(found)).toEqual(["ref-cycle @ /components/schemas/A", "ref-cycle @ /components/schemas/Self", "ref-cycle @ /components/schemas/Wide"]);
+    expect(found[0]?.message).toContain("#/components/schemas/A -> #/components/schemas/B -> #/components/schemas/A");
+    expect(found[2]?.message).toContain("#/components/schemas/Wide -> #/components/schemas/Wide/allOf/0 -> #/components/schemas/Wide");
+    // The same chain among parameters: a parameter that is only itself.
+    const params = { openapi: "3.0.3", info: { title: "t", version: "1" }, paths: { "/a": { get: { parameters: [{ $ref: "#/components/parameters/P" }], responses: { "200": { description: "ok" } } } } }, components: { parameters: { P: { $ref: "#/components/parameters/P" } } } };
+    expect(errorsOf(await problems(params))).toEqual(["ref-cycle @ /components/parameters/P"]);
+  });
+
   it("reports $refs that are not strings before bundling", async () => {
     const source = { swagger: "2.0", info: { title: "t", version: "1" }, paths: { "/a": { get: { parameters: [{ name: "q", in: "query", type: { $ref: 5 } }], responses: { "200": { description: "x" } } } } } };
     expect(errorsOf(await problems(source))).toEqual(["ref-invalid @ /paths/~1a/get/parameters/0/type"]);
@@ -304,6 +316,41 @@ describe("loadSpec: repairs defects with warnings", () => {
     [
       "schema-exclusive-bound.yaml",
       ["schema-exclusive-bound @ /components/schemas/Positive/exclusiveMinimum", "schema-array-without-items @ /components/schemas/List"],
+    ],
+    [
+      "schema-pattern-invalid.yaml",
+      [
+        "schema-pattern-invalid @ /paths/~1users/get/parameters/0/schema/pattern",
+        "schema-pattern-invalid @ /components/schemas/User/properties/username/pattern",
+        "schema-pattern-invalid @ /components/schemas/User/properties/code/pattern",
+        "schema-pattern-invalid @ /components/schemas/User/properties/tags/patternProperties/(?i)^x-",
+      ],
+    ],
+    [
+      "schema-keyword-type.yaml",
+      [
+        "schema-keyword-type @ /paths/~1items/get/parameters/0/schema/minimum",
+        "schema-keyword-type @ /paths/~1items/get/parameters/0/schema/maximum",
+        "schema-keyword-type @ /paths/~1items/get/parameters/1/schema/enum",
+        "schema-keyword-type @ /components/schemas/Item/required",
+        "schema-keyword-type @ /components/schemas/Item/additionalProperties",
+        "schema-keyword-type @ /components/schemas/Item/properties/id/maxLength",
+        "schema-keyword-type @ /components/schemas/Item/properties/id/format",
+        "schema-keyword-type @ /components/schemas/Item/properties/price/multipleOf",
+        "schema-keyword-type @ /components/schemas/Item/properties/tags/minItems",
+        "schema-keyword-type @ /components/schemas/Item/properties/tags/uniqueItems",
+        "schema-keyword-type @ /components/schemas/Item/properties/kind/enum",
+        "schema-keyword-type @ /components/schemas/Item/properties/parts/allOf",
+      ],
+    ],
+    [
+      "schema-keyword-type-3.1.yaml",
+      [
+        "schema-keyword-type @ /components/schemas/Pair/items",
+        "schema-keyword-type @ /components/schemas/List/minItems",
+        "schema-keyword-type @ /components/schemas/List/items",
+        "schema-keyword-type @ /components/schemas/Price/exclusiveMinimum",
+      ],
     ],
     ["schema-nullable-in-3.1.yaml", ["schema-nullable-in-3.1 @ /components/schemas/Tag/nullable", "schema-exclusive-bound @ /components/schemas/Flag/exclusiveMinimum"]],
     ["envelope.yaml", ["spec-version-format @ /openapi", "paths-missing @ /paths", "servers-shape @ /servers", "swagger2-fields @ "]],
@@ -411,6 +458,42 @@ describe("loadSpec: repairs defects with warnings", () => {
     expect(getAt(bounds, "/components/schemas")).toEqual({ Positive: { type: "number", minimum: 0, exclusiveMinimum: true }, List: { type: "array", items: {} } });
     const nullable31 = (await loaded("defects/schema-nullable-in-3.1.yaml")).document;
     expect(getAt(nullable31, "/components/schemas")).toEqual({ Tag: { type: ["string", "null"] }, Flag: { type: "number", exclusiveMinimum: 0 } });
+  });
+
+  it("repairs patterns JavaScript cannot compile as announced, and every schema then compiles", async () => {
+    const spec = await loaded("defects/schema-pattern-invalid.yaml");
+    expect(getAt(spec.document, "/paths/~1users/get/parameters/0/schema/pattern")).toBe("^[a-zA-Z]+$");
+    expect(getAt(spec.document, "/components/schemas/User/properties")).toEqual({
+      username: { type: "string", pattern: "^[a-z0-9._]+$" },
+      code: { type: "string" },
+      tags: { type: "object", patternProperties: { "^[xX]-": { type: "string" } } },
+    });
+    expect(checkSchemasCompile(buildCatalog(spec))).toEqual([]);
+  });
+
+  it("repairs keyword values of the wrong type as announced: converted when clear, else removed", async () => {
+    const spec = await loaded("defects/schema-keyword-type.yaml");
+    expect(getAt(spec.document, "/paths/~1items/get/parameters/0/schema")).toEqual({ type: "integer", maximum: 100 });
+    expect(getAt(spec.document, "/paths/~1items/get/parameters/1/schema")).toEqual({ type: "string" });
+    expect(getAt(spec.document, "/components/schemas/Item")).toEqual({
+      type: "object",
+      additionalProperties: false,
+      required: ["id"],
+      properties: {
+        id: { type: "string", maxLength: 12 },
+        price: { type: "number" },
+        tags: { type: "array", items: { type: "string" }, uniqueItems: true },
+        kind: {},
+        parts: { allOf: [{ type: "object" }] },
+      },
+    });
+    expect(checkSchemasCompile(buildCatalog(spec))).toEqual([]);
+    const spec31 = await loaded("defects/schema-keyword-type-3.1.yaml");
+    expect(getAt(spec31.document, "/components/schemas")).toEqual({
+      Pair: { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }] },
+      List: { type: "array", items: { type: "string" }, minItems: 1 },
+      Price: { type: "number", exclusiveMinimum: 0 },
+    });
   });
 
   it("repairs the envelope as announced", async () => {
