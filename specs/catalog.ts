@@ -183,8 +183,8 @@ export function buildCatalog(spec: LoadedSpec): Catalog {
   const taken = new Set<string>();
   const paths = isObject(doc["paths"]) ? doc["paths"] : {};
   for (const [path, rawItem] of Object.entries(paths)) {
-    const pathPointer = toPointer(["paths", path]);
-    const { node: pathItem } = derefNode(doc, rawItem, pathPointer);
+    // A path item may be a `$ref` to another one: its operations and parameters are found (and pointed at) there.
+    const { node: pathItem, pointer: pathPointer } = derefNode(doc, rawItem, toPointer(["paths", path]));
     if (!isObject(pathItem)) continue;
     for (const method of HTTP_METHODS) {
       const op = pathItem[method];

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { buildCatalog, toolNameFor, type Catalog } from "../../specs/catalog.js";
 import { loadCatalog } from "../../specs/load-catalog.js";
+import { simulateCall } from "../../specs/simulate-call.js";
 import { formatProblem } from "../../specs/spec-problem.js";
 import { toOpenAIFunctions, toolArgumentsSchema } from "../../specs/tool-schema.js";
 import type { Tool } from "../../specs/tool.js";
@@ -97,6 +98,31 @@ describe("catalog: tool names", () => {
     expect(names).toContain("get_pets");
     expect(names).toContain("get_pets_2");
     expect(new Set(names).size).toBe(names.length);
+  });
+});
+
+describe("catalog: $ref'd path items", () => {
+  it("finds the operations, parameters and responses of a path item that is a $ref to another", async () => {
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "aliases", version: "1" },
+      paths: {
+        "/a/{id}": {
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
+          get: { operationId: "getA", responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", required: ["x"], properties: { x: { type: "integer" } } } } } } } },
+        },
+        "/b/{id}": { $ref: "#/paths/~1a~1{id}" },
+      },
+    };
+    const loaded = await loadCatalog(doc);
+    if (!loaded.ok) throw new Error(loaded.errors.map(formatProblem).join("\n"));
+    const alias = tool(loaded.value, "getA_2");
+    expect(alias.operation).toEqual({ operationId: "getA", method: "get", path: "/b/{id}", pointer: "/paths/~1a~1{id}/get" });
+    expect(alias.responses).toEqual(["200"]);
+    expect(alias.parameters.map((p) => p.schemaPointer)).toEqual(["/paths/~1a~1{id}/parameters/0/schema"]);
+    const result = await simulateCall(loaded.value, { name: "getA_2", arguments: { id: 4 } }, { seed: 1 });
+    expect(result).toMatchObject({ status: 200, errors: [], responseErrors: [], request: { path: "/b/4" } });
+    expect(result.body).toMatchObject({ x: expect.any(Number) });
   });
 });
 
