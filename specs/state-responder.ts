@@ -115,6 +115,15 @@ function listSlot(body: unknown): { items: unknown[]; field?: string } | undefin
   return field !== undefined ? { items: body[field] as unknown[], field } : undefined;
 }
 
+/** The pointer of the item schema of a list body (the body's own `items`, or those of its list field). */
+function listItemPointer(ctx: ResponseContext, schemaPointer: string | undefined, slot: { field?: string }): string | undefined {
+  if (schemaPointer === undefined) return undefined;
+  const registry = ctx.catalog.registry;
+  if (slot.field === undefined) return arrayItems(registry, "response", schemaPointer);
+  const fieldPointer = objectShape(registry, "response", schemaPointer)?.properties[slot.field];
+  return fieldPointer !== undefined ? arrayItems(registry, "response", fieldPointer) : undefined;
+}
+
 function withItems(body: unknown, slot: { field?: string }, items: unknown[]): unknown {
   if (slot.field === undefined) return items;
   const out = { ...(body as Json), [slot.field]: items };
@@ -237,18 +246,36 @@ function list(ctx: ResponseContext, route: ResourceRoute, key: string): Responde
     const body = conform(ctx, selected.schemaPointer, withItems(answer.body, slot, items), answer.body);
     return { ...answer, body, source: "state", notes: [] };
   }
-  // First look at this collection: the synthesized items are made to match the filters, and remembered.
+  // First look at this collection: the synthesized items are made to match the filters, and remembered. A
+  // filter value the item schema does not allow (outside an enum, 2.5 for an integer) matches no item.
   const filters = ctx.call.tool.parameters.filter(
     (p) => p.in === "query" && !LIMIT_ARGS.has(p.name) && !OFFSET_ARGS.has(p.name) && !PAGE_ARGS.has(p.name),
   );
-  const items = slot.items.filter(isObject).map((item) => {
+  const registry = ctx.catalog.registry;
+  const itemPointer = listItemPointer(ctx, selected.schemaPointer, slot);
+  const validItem = itemPointer !== undefined ? registry.validatorAt("response", itemPointer) : undefined;
+  let items: Json[] = [];
+  for (const item of slot.items.filter(isObject)) {
     const copy = { ...item };
+    let matchesAll = true;
     for (const p of filters) {
       const v = ctx.call.args[p.arg];
-      if (v !== undefined && v !== null && p.name in copy && typeof copy[p.name] === typeof v) copy[p.name] = v;
+      if (v === undefined || v === null || !(p.name in copy) || typeof copy[p.name] !== typeof v) continue;
+      const before = copy[p.name];
+      copy[p.name] = v;
+      if (validItem !== undefined && !validItem(copy as unknown)) {
+        copy[p.name] = before;
+        matchesAll = false;
+      }
     }
-    return copy;
-  });
+    if (matchesAll) items.push(copy);
+  }
+  let body = withItems(answer.body, slot, items);
+  if (selected.schemaPointer !== undefined && body !== answer.body && !registry.validatorAt("response", selected.schemaPointer)(body)) {
+    // Fewer items (or a total) the list schema does not allow: the synthesized list as it was.
+    body = answer.body;
+    items = slot.items.filter(isObject);
+  }
   if (items.length > 0) {
     const idField = idFieldFor(ctx, route, key, items[0]);
     for (const item of items) {
@@ -256,7 +283,7 @@ function list(ctx: ResponseContext, route: ResourceRoute, key: string): Responde
       if (id !== undefined && id !== null && !ctx.state.isDeleted(key, String(id))) ctx.state.put(key, String(id), structuredClone(item), idField);
     }
   }
-  return { ...answer, body: withItems(answer.body, slot, items), notes: [...(answer.notes ?? []), "synthesized list remembered in state"] };
+  return { ...answer, body, notes: [...(answer.notes ?? []), "synthesized list remembered in state"] };
 }
 
 function create(ctx: ResponseContext, route: ResourceRoute, key: string): ResponderAnswer | undefined {

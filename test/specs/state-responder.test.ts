@@ -237,6 +237,36 @@ describe("state responder: fixtures and synthesized items", () => {
   });
 });
 
+describe("state responder: filters the item schema does not allow", () => {
+  let fees: Catalog;
+  beforeAll(async () => {
+    const loaded = await loadCatalog(fileURLToPath(new URL("../fixtures/specs/state/wide-filters.yaml", import.meta.url)));
+    if (!loaded.ok) throw new Error(loaded.errors.map(formatProblem).join("\n"));
+    fees = loaded.value;
+  });
+
+  it("a first list applies a filter value only where the item schema allows it; otherwise no item matches", async () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const { call } = episode(new ResourceStore(), seed, () => fees); // bodies must validate
+      const allowed = ((await call("listFees", { code_type: "CPT", bedrooms: 3 })).body as Json)["data"] as Json[];
+      expect(allowed.length).toBeGreaterThan(0);
+      for (const item of allowed) expect(item).toMatchObject({ code_type: "CPT", bedrooms: 3 });
+    }
+    for (const args of [{ code_type: "captain" }, { bedrooms: 277.99 }, { bedrooms: -1 }]) {
+      const { state, call } = episode(new ResourceStore(), 7, () => fees);
+      expect(((await call("listFees", args)).body as Json)["data"], JSON.stringify(args)).toEqual([]);
+      expect(state.list("/fees")).toEqual([]);
+    }
+  });
+
+  it("keeps the synthesized list when the filtered one would break the list schema (minItems)", async () => {
+    const { state, call } = episode(new ResourceStore(), 7, () => fees);
+    const items = (await call("listRooms", { bedrooms: 2.5 })).body as Json[];
+    expect(items.length).toBeGreaterThan(0);
+    expect(state.list("/rooms")).toEqual(items);
+  });
+});
+
 describe("state responder: nested collections and actions", () => {
   it("keeps one collection per parent: /users/{userId}/posts", async () => {
     const { state, call } = episode();
