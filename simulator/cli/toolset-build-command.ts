@@ -1,18 +1,21 @@
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command } from "commander";
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Cassette } from "../../agents/cassette.js";
 import { createGateway, type LlmCallRecord } from "../../agents/llm-gateway.js";
 import { parseModelSpec } from "../../agents/model-spec.js";
-import { costOf, DEFAULT_PRICES } from "../../agents/price-table.js";
+import { costOf, DEFAULT_PRICES, priceOf, withPrices, type PriceTable } from "../../agents/price-table.js";
 import { formatProblem } from "../../specs/spec-problem.js";
 import type { BuildMessage } from "../../toolsets/build-prompts.js";
+import { readBuildSummary, summarizeBuild, writeBuildSummary, type BuildSummary, type BuildUsage } from "../../toolsets/build-summary.js";
 import type { BuildModel } from "../../toolsets/build-toolset.js";
 import { BUILD_FILES, buildToolsets } from "../../toolsets/build-toolsets.js";
 import { readPublicApis, selectApis } from "../../toolsets/public-apis.js";
+import { readConfigFile } from "../run-config.js";
 import { UsageError, UserError, type CliIO } from "./cli-io.js";
-import { replayCassettePath } from "./llm-options.js";
+import { mergeLlmSettings, replayCassettePath } from "./llm-options.js";
 import { parseInteger } from "./parse-options.js";
 
 interface BuildFlags {
@@ -32,16 +35,18 @@ interface BuildFlags {
   llmConcurrency?: string;
   rpm?: string;
   replay?: string;
+  config?: string;
 }
 
-/** Model accounting of a build. */
-interface Usage {
-  calls: number;
-  cached: number;
-  failed: number;
-  promptTokens: number;
-  completionTokens: number;
-  cost: number;
+/**
+ * The prices a build's cost uses: the config file's `llm.prices` over the defaults (as `generate` does), and
+ * where the model's price came from.
+ */
+function buildPricing(model: string, configured: PriceTable | undefined, local: boolean): { table: PriceTable; pricing: BuildSummary["pricing"] } {
+  const table = configured ? withPrices(configured) : DEFAULT_PRICES;
+  const price = priceOf(model, table);
+  const source = configured && Object.values(configured).includes(price) ? "config" : Object.values(DEFAULT_PRICES).includes(price) ? "default" : "unpriced";
+  return { table, pricing: { input: price.input, output: price.output, local, source } };
 }
 
 function toMessage(m: BuildMessage): BaseMessage {
@@ -52,13 +57,6 @@ function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) return content.map((p) => (typeof p === "string" ? p : typeof p === "object" && p !== null && typeof (p as { text?: unknown }).text === "string" ? (p as { text: string }).text : "")).join("");
   return "";
-}
-
-function number(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new UsageError(`${name} must be a number >= 0, got "${value}"`);
-  return n;
 }
 
 function plural(n: number, word: string): string {
@@ -72,7 +70,7 @@ export function toolsetBuildCommand(io: CliIO, setExit: (code: number) => void):
     .requiredOption("--from <list>", "the public-apis list ({entries: [{API, Description, Auth, Link, Category}]}), e.g. ../shared/corpora/toolalpaca/public_apis.json")
     .option("--category <c>", "only the APIs of this category")
     .option("--limit <n>", "only the first n APIs (after --category)")
-    .requiredOption("--out <dir>", "folder of the toolsets (<slug>.yaml), failures.jsonl and cassette.jsonl; APIs already built there are skipped")
+    .requiredOption("--out <dir>", "folder of the toolsets (<slug>.yaml), failures.jsonl (the APIs not built, with why), build-summary.json and cassette.jsonl; APIs already built there are skipped")
     .option("--concurrency <k>", "APIs built at once (default 4)")
     .option("--repairs <n>", "repair turns per stage when an answer fails its check (default 2)")
     .option("--model <spec>", "openai:<model>[@<base-url>] (with --replay: default the cassette's model)")
@@ -85,7 +83,9 @@ export function toolsetBuildCommand(io: CliIO, setExit: (code: number) => void):
     .option("--llm-concurrency <n>", "model calls in flight (default 8)")
     .option("--rpm <n>", "model requests per minute")
     .option("--replay <cassette>", "answer every model call from a cassette (a cassette.jsonl or a build folder): no endpoint needed")
+    .option("--config <file>", "settings file: its llm section gives the model settings the flags leave out and the prices (default ./toolsim.config.yaml when present)")
     .action(async (opts: BuildFlags) => {
+      const startedAt = new Date();
       const limit = parseInteger("--limit", opts.limit, 1);
       const concurrency = parseInteger("--concurrency", opts.concurrency, 1);
       const repairs = parseInteger("--repairs", opts.repairs, 0);
@@ -101,35 +101,47 @@ export function toolsetBuildCommand(io: CliIO, setExit: (code: number) => void):
       const apis = selectApis(list.value.apis, { ...(opts.category !== undefined ? { category: opts.category } : {}), ...(limit !== undefined ? { limit } : {}) });
       if (apis.length === 0) throw new UserError(`no APIs in ${opts.from}${opts.category !== undefined ? ` with category "${opts.category}"` : ""}`);
 
+      const configPath = opts.config ?? (existsSync("toolsim.config.yaml") ? "toolsim.config.yaml" : undefined);
+      let fromConfig: Awaited<ReturnType<typeof readConfigFile>> | undefined;
+      if (configPath !== undefined) {
+        fromConfig = await readConfigFile(configPath);
+        if (!fromConfig.ok) throw new UserError(fromConfig.errors.join("\n"));
+        if (opts.config === undefined) io.err(`toolsim: using ${configPath}\n`);
+      }
+      const settings = mergeLlmSettings(fromConfig?.ok ? fromConfig.value.llm : undefined, opts);
+
       const replay = opts.replay !== undefined ? replayCassettePath(opts.replay) : undefined;
       const cassette = replay !== undefined ? await Cassette.load(replay) : await Cassette.open(join(opts.out, BUILD_FILES.cassette));
       try {
-        const modelText = opts.model ?? (replay !== undefined ? cassette.entries[0]?.model && `openai:${cassette.entries[0].model}` : undefined);
+        const modelText = settings.model ?? (replay !== undefined ? cassette.entries[0]?.model && `openai:${cassette.entries[0].model}` : undefined);
         if (modelText === undefined || modelText === "") throw new UsageError("toolset build needs a model: --model openai:<model>[@<base-url>] (or --replay a cassette)");
         if (modelText.trim() === "offline") throw new UsageError("toolset build needs a language model: the offline model cannot write documentation (use --model openai:<model>[@<base-url>])");
         const parsed = parseModelSpec(modelText, {
           requireApiKey: replay === undefined,
-          ...(opts.baseUrl !== undefined ? { baseURL: opts.baseUrl } : {}),
-          ...(opts.apiKeyEnv !== undefined ? { apiKeyEnv: opts.apiKeyEnv } : {}),
-          ...(opts.temperature !== undefined ? { temperature: number("--temperature", opts.temperature) as number } : {}),
-          ...(opts.maxTokens !== undefined ? { maxTokens: parseInteger("--max-tokens", opts.maxTokens, 1) as number } : {}),
-          ...(opts.timeout !== undefined ? { timeoutMs: parseInteger("--timeout", opts.timeout, 1) as number } : {}),
-          ...(opts.retries !== undefined ? { retries: parseInteger("--retries", opts.retries, 0) as number } : {}),
-          ...(opts.llmConcurrency !== undefined ? { concurrency: parseInteger("--llm-concurrency", opts.llmConcurrency, 1) as number } : {}),
-          ...(opts.rpm !== undefined ? { requestsPerMinute: number("--rpm", opts.rpm) as number } : {}),
+          ...(settings.baseUrl !== undefined ? { baseURL: settings.baseUrl } : {}),
+          ...(settings.apiKeyEnv !== undefined ? { apiKeyEnv: settings.apiKeyEnv } : {}),
+          ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+          ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}),
+          ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
+          ...(settings.retries !== undefined ? { retries: settings.retries } : {}),
+          ...(settings.llmConcurrency !== undefined ? { concurrency: settings.llmConcurrency } : {}),
+          ...(settings.rpm !== undefined ? { requestsPerMinute: settings.rpm } : {}),
         });
         if (!parsed.ok) throw new UsageError(`--model: ${parsed.errors.map((e) => e.message).join("; ")}`);
         const spec = parsed.value;
         if (spec.provider === "offline") throw new UsageError("toolset build needs a language model, not the offline one");
 
-        const usage: Usage = { calls: 0, cached: 0, failed: 0, promptTokens: 0, completionTokens: 0, cost: 0 };
+        const { table: prices, pricing } = buildPricing(spec.model, settings.prices, spec.local);
+        const usage: Omit<BuildUsage, "durationMs"> = { calls: 0, cached: 0, failedCalls: 0, promptTokens: 0, completionTokens: 0, costUsd: 0, replayedCostUsd: 0 };
         const onCall = (r: LlmCallRecord): void => {
           usage.calls++;
           if (r.cached) usage.cached++;
-          if (r.error !== undefined) usage.failed++;
+          if (r.error !== undefined) usage.failedCalls++;
           usage.promptTokens += r.usage.promptTokens;
           usage.completionTokens += r.usage.completionTokens;
-          if (!r.cached) usage.cost += costOf(r.usage, r.model, DEFAULT_PRICES, spec.local);
+          const cost = costOf(r.usage, r.model, prices, spec.local);
+          if (r.cached) usage.replayedCostUsd += cost;
+          else usage.costUsd += cost;
         };
         const gateway = createGateway(spec, { role: "assistant", mode: replay !== undefined ? "replay" : "record", cassette, seed: 1, onCall });
         const model: BuildModel = {
@@ -139,6 +151,8 @@ export function toolsetBuildCommand(io: CliIO, setExit: (code: number) => void):
             return textOf(answer.content);
           },
         };
+        const fixes: Record<string, string[]> = {};
+        const warnings: Record<string, number> = {};
         io.err(`toolsim: building ${plural(apis.length, "API")} with ${spec.provider}:${spec.model}${replay !== undefined ? ` (replaying ${replay})` : spec.baseURL ? ` @ ${spec.baseURL}` : ""} -> ${opts.out}\n`);
         const result = await buildToolsets(apis, model, {
           out: opts.out,
@@ -147,6 +161,8 @@ export function toolsetBuildCommand(io: CliIO, setExit: (code: number) => void):
           onEvent: (e) => {
             if (e.type === "skipped") io.err(`  skip   ${e.api} (already in ${e.file})\n`);
             else if (e.type === "built") {
+              if (e.built.fixes.length > 0) fixes[e.api] = e.built.fixes;
+              warnings[e.api] = e.built.warnings.length;
               const a = e.built.answers;
               const w = e.built.warnings.length > 0 ? `, ${plural(e.built.warnings.length, "warning")}` : "";
               io.err(`  built  ${e.api} -> ${e.file} (answers: description ${a.description}, functions ${a.functions}, openapi ${a.openapi}${w})\n`);
@@ -155,11 +171,33 @@ export function toolsetBuildCommand(io: CliIO, setExit: (code: number) => void):
           },
         });
         const tokens = usage.promptTokens + usage.completionTokens;
+        const replayed = usage.cached > 0 ? ` (+ $${usage.replayedCostUsd.toFixed(4)} when recorded)` : "";
         io.out(
           `built ${result.built.length}, failed ${result.failed.length}, skipped ${result.skipped.length} of ${plural(apis.length, "API")} -> ${opts.out}; ` +
-            `${plural(usage.calls, "model call")} (${usage.cached} from cassette, ${usage.failed} failed), ${tokens} tokens (${usage.promptTokens} prompt + ${usage.completionTokens} completion), cost $${usage.cost.toFixed(4)}\n`,
+            `${plural(usage.calls, "model call")} (${usage.cached} from cassette, ${usage.failedCalls} failed), ${tokens} tokens (${usage.promptTokens} prompt + ${usage.completionTokens} completion), cost $${usage.costUsd.toFixed(4)}${replayed}\n`,
         );
-        if (result.failed.length > 0) io.out(`failures: ${join(opts.out, BUILD_FILES.failures)} (run again to retry them)\n`);
+        const summary = summarizeBuild(
+          {
+            startedAt,
+            finishedAt: new Date(),
+            from: opts.from,
+            ...(opts.category !== undefined ? { category: opts.category } : {}),
+            ...(limit !== undefined ? { limit } : {}),
+            model: `${spec.provider}:${spec.model}`,
+            ...(replay !== undefined ? { replay } : {}),
+            pricing,
+            usage,
+            apis: apis.length,
+            result,
+            // In the order of the list, whatever order the APIs finished in.
+            fixes: Object.fromEntries(apis.filter((a) => fixes[a.name] !== undefined).map((a) => [a.name, fixes[a.name] as string[]])),
+            warnings: Object.fromEntries(apis.filter((a) => warnings[a.name] !== undefined).map((a) => [a.name, warnings[a.name] as number])),
+          },
+          await readBuildSummary(opts.out),
+        );
+        const summaryPath = await writeBuildSummary(opts.out, summary);
+        io.out(`summary: ${summaryPath}\n`);
+        if (result.failures.length > 0) io.out(`failures: ${join(opts.out, BUILD_FILES.failures)} (${plural(result.failures.length, "API")} not built; run again to retry them)\n`);
         setExit(result.failed.length > 0 ? 1 : 0);
       } finally {
         cassette.close();

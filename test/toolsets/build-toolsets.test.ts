@@ -86,6 +86,9 @@ function spec(title: string, opts: { brokenRef?: boolean } = {}): Json {
 
 const fenced = (doc: Json): string => `Here is the document.\n\`\`\`json\n${JSON.stringify(doc, null, 1)}\n\`\`\``;
 
+/** When set, `Invalid API` gets a good spec (its failure is retried and built). */
+let invalidFixed = false;
+
 /** The scripted model: answers by stage and API; `Repairable API` is fixed by its repair turn. */
 function script(req: ReceivedRequest): ScriptedReply {
   const stage = stageOf(req);
@@ -98,7 +101,7 @@ function script(req: ReceivedRequest): ScriptedReply {
     return { kind: "text", content: FUNCTIONS, usage: { prompt: 200, completion: 80 } };
   }
   if (api === "Broken API") return { kind: "text", content: "I'm sorry, I cannot write that document." };
-  if (api === "Invalid API") return { kind: "text", content: fenced(spec(api, { brokenRef: true })) };
+  if (api === "Invalid API" && !invalidFixed) return { kind: "text", content: fenced(spec(api, { brokenRef: true })) };
   if (api === "Repairable API" && !repairTurn) return { kind: "text", content: fenced(spec(api, { brokenRef: true })) };
   return { kind: "text", content: fenced(spec(api)), usage: { prompt: 300, completion: 500 } };
 }
@@ -136,11 +139,11 @@ describe("npx toolsim toolset build (local OpenAI-protocol server)", () => {
   let list: string;
   let dir: string;
   let first: { code: number; out: string; err: string };
-  const savedKey = process.env["OPENAI_API_KEY"];
+  const saved = Object.fromEntries(["OPENAI_API_KEY", "OPENAI_BASE_URL", "TOOLSIM_BASE_URL"].map((k) => [k, process.env[k]]));
   const args = (out: string): string[] => ["toolset", "build", "--from", list, "--category", "testing", "--model", `openai:test-model@${server.baseURL}`, "--out", out, "--concurrency", "3", "--repairs", "1"];
 
   beforeAll(async () => {
-    delete process.env["OPENAI_API_KEY"];
+    for (const k of Object.keys(saved)) delete process.env[k];
     server = await startOpenAIServer(script);
     root = mkdtempSync(join(tmpdir(), "toolsim-build-"));
     list = join(root, "public_apis.json");
@@ -151,7 +154,7 @@ describe("npx toolsim toolset build (local OpenAI-protocol server)", () => {
   afterAll(async () => {
     await server.close();
     rmSync(root, { recursive: true, force: true });
-    if (savedKey !== undefined) process.env["OPENAI_API_KEY"] = savedKey;
+    for (const [k, v] of Object.entries(saved)) if (v !== undefined) process.env[k] = v;
   });
 
   it("builds the good, repairable and chatty APIs into valid toolset files", async () => {
@@ -224,13 +227,79 @@ describe("npx toolsim toolset build (local OpenAI-protocol server)", () => {
     expect(server.requests.some((r) => apiOf(r) === "Other API")).toBe(false);
   });
 
-  it("resumes: APIs already built are skipped, failed ones are tried again", async () => {
+  it("writes build-summary.json: built, failures by stage with reasons, calls, tokens, cost and time", () => {
+    const summary = JSON.parse(readFileSync(join(dir, "build-summary.json"), "utf8")) as Json;
+    expect(first.out).toContain(`summary: ${join(dir, "build-summary.json")}`);
+    const run = summary["run"] as Json;
+    expect(run["apis"]).toBe(7);
+    expect(run["built"]).toEqual(["Good API", "Repairable API", "Chatty API", "Keyed API"]);
+    expect(run["failed"]).toEqual(["Broken API", "Invalid API", "Down API"]);
+    expect(run["calls"]).toBe(server.requests.length);
+    expect(run["promptTokens"]).toBeGreaterThan(0);
+    expect(run["costUsd"]).toBe(0);
+    expect(typeof run["durationMs"]).toBe("number");
+    expect(summary["built"]).toBe(4);
+    const failed = summary["failed"] as Json;
+    expect(failed["count"]).toBe(3);
+    expect(failed["byStage"]).toEqual({ description: 1, functions: 0, openapi: 2 });
+    expect((failed["apis"] as Json[]).map((f) => [f["api"], f["stage"], f["attempts"]])).toEqual([["Broken API", "openapi", 1], ["Invalid API", "openapi", 1], ["Down API", "description", 1]]);
+    expect(String((failed["apis"] as Json[])[1]?.["reason"])).toMatch(/after 1 repair/);
+    expect(Object.keys(summary["fixes"] as Json)).toEqual(["Keyed API"]);
+    // The test endpoint is local: free, as generate prices it; the model has no price anyway.
+    expect(summary["pricing"]).toEqual({ input: 0, output: 0, local: true, source: "unpriced" });
+    expect((summary["allRuns"] as Json)["runs"]).toBe(1);
+  });
+
+  it("resumes: built APIs are skipped, failed ones tried again; failures.jsonl stays the current truth", async () => {
     const before = server.requests.length;
     const again = await cli(args(dir));
     expect(again.out).toMatch(/^built 0, failed 3, skipped 4 of 7 APIs/);
     const asked = new Set(server.requests.slice(before).map(apiOf));
     expect([...asked].sort()).toEqual(["Broken API", "Down API", "Invalid API"]);
-    expect(jsonLines(join(dir, "failures.jsonl")).length).toBe(6);
+    // One record per API, not one per attempt.
+    const failures = jsonLines(join(dir, "failures.jsonl"));
+    expect(failures.map((f) => [f["api"], f["attempts"]])).toEqual([["Broken API", 2], ["Invalid API", 2], ["Down API", 2]]);
+    // A failure retried and now built leaves the file, and the summary.
+    invalidFixed = true;
+    try {
+      const third = await cli(args(dir));
+      expect(third.out).toMatch(/^built 1, failed 2, skipped 4 of 7 APIs/);
+    } finally {
+      invalidFixed = false;
+    }
+    expect(existsSync(join(dir, "invalid-api.yaml"))).toBe(true);
+    expect(jsonLines(join(dir, "failures.jsonl")).map((f) => [f["api"], f["attempts"]])).toEqual([["Broken API", 3], ["Down API", 3]]);
+    const summary = JSON.parse(readFileSync(join(dir, "build-summary.json"), "utf8")) as Json;
+    expect((summary["run"] as Json)["built"]).toEqual(["Invalid API"]);
+    expect(summary["built"]).toBe(5);
+    expect((summary["failed"] as Json)["count"]).toBe(2);
+    expect((summary["failed"] as Json)["byStage"]).toEqual({ description: 1, functions: 0, openapi: 1 });
+    const all = summary["allRuns"] as Json;
+    expect(all["runs"]).toBe(3);
+    expect(all["calls"]).toBe(server.requests.length);
+  });
+
+  it("prices with the config file's price table (replayed calls at their recorded usage), as generate does", async () => {
+    const recorded = join(root, "priced-recorded");
+    expect((await cli(args(recorded))).code).toBe(1);
+    const config = join(root, "prices.yaml");
+    writeFileSync(config, "llm:\n  prices:\n    test-model: {input: 1000, output: 2000}\n");
+    const replayed = join(root, "priced-replayed");
+    const r = await cli(["toolset", "build", "--from", list, "--category", "Testing", "--replay", recorded, "--out", replayed, "--repairs", "1", "--config", config]);
+    const summary = JSON.parse(readFileSync(join(replayed, "build-summary.json"), "utf8")) as Json;
+    const run = summary["run"] as Json;
+    expect(summary["pricing"]).toEqual({ input: 1000, output: 2000, local: false, source: "config" });
+    const expected = ((run["promptTokens"] as number) * 1000 + (run["completionTokens"] as number) * 2000) / 1_000_000;
+    expect(expected).toBeGreaterThan(0);
+    expect(run["replayedCostUsd"]).toBeCloseTo(expected, 9);
+    expect(run["costUsd"]).toBe(0);
+    expect(r.out).toContain(`cost $0.0000 (+ $${expected.toFixed(4)} when recorded)`);
+    // Without the config the same model is unpriced.
+    const bare = join(root, "unpriced-replayed");
+    await cli(["toolset", "build", "--from", list, "--category", "Testing", "--replay", recorded, "--out", bare, "--repairs", "1"]);
+    const plain = JSON.parse(readFileSync(join(bare, "build-summary.json"), "utf8")) as Json;
+    expect(plain["pricing"]).toEqual({ input: 0, output: 0, local: false, source: "unpriced" });
+    expect((plain["run"] as Json)["replayedCostUsd"]).toBe(0);
   });
 
   it("replays from the cassette with no endpoint: the same files, the same failures", async () => {
