@@ -72,6 +72,11 @@ function findExamples(catalog: Catalog, selected: SelectedResponse): unknown[] {
 export function schemaAnswer(ctx: ResponseContext, selected: SelectedResponse = selectedResponse(ctx.catalog, ctx.call.tool, ctx.status)): ResponderAnswer {
   const base = { status: selected.status, ...(selected.mediaType !== undefined ? { contentType: selected.mediaType } : {}) };
   if (selected.schemaPointer === undefined) {
+    if (selected.key === undefined) {
+      const declared = ctx.call.tool.responses;
+      const note = declared.length > 0 ? `the spec declares no success response (only ${declared.join(", ")}): answered ${selected.status} without a body` : `the spec declares no response: answered ${selected.status} without a body`;
+      return { ...base, body: undefined, source: "schema", notes: [note] };
+    }
     const examples = examplesOf(ctx.catalog, selected);
     if (examples.length > 0) return { ...base, body: examples[0], source: "example" };
     return { ...base, body: undefined, source: "schema" };

@@ -33,9 +33,16 @@ function concreteStatus(key: string, requested: number | undefined): number {
   return requested ?? 200;
 }
 
+/** Whether a response key stands for success: a 2xx code, the `2XX` range, or `default`. */
+export function isSuccessKey(key: string): boolean {
+  return /^2(\d\d|XX)$/i.test(key) || key === "default";
+}
+
 /**
  * Picks an operation's response: the given status (exact, then `4XX`-style range, then `default`),
- * else the lowest declared 2xx, then `2XX`, then `default` (as 200), else a bare 200/204.
+ * else the lowest declared 2xx, then `2XX`, then `default` (as 200), then the lowest declared 1xx or 3xx
+ * (an operation documented as a redirect), else a bare 200/204 of the executor's own (no key: the spec
+ * declares only errors, and a valid call is not answered with an error).
  */
 export function selectResponse(catalog: Catalog, tool: Tool, status?: number): SelectedResponse {
   const doc = catalog.spec.document as unknown;
@@ -46,8 +53,8 @@ export function selectResponse(catalog: Catalog, tool: Tool, status?: number): S
   if (status !== undefined) {
     key = keys.find((k) => k === String(status)) ?? keys.find((k) => k.toUpperCase() === `${String(status)[0]}XX`) ?? keys.find((k) => k === "default");
   } else {
-    const twoxx = keys.filter((k) => /^2\d\d$/.test(k)).sort();
-    key = twoxx[0] ?? keys.find((k) => /^2XX$/i.test(k)) ?? keys.find((k) => k === "default");
+    const lowest = (pattern: RegExp): string | undefined => keys.filter((k) => pattern.test(k)).sort()[0];
+    key = lowest(/^2\d\d$/) ?? keys.find((k) => /^2XX$/i.test(k)) ?? keys.find((k) => k === "default") ?? lowest(/^[13]\d\d$/) ?? keys.find((k) => /^[13]XX$/i.test(k));
   }
   if (key === undefined) return { status: status ?? (tool.operation.method === "delete" ? 204 : 200) };
   const { node, pointer } = derefNode(doc, (responses as Json)[key], `${responsesPointer}${toPointer([key])}`);

@@ -58,6 +58,33 @@ describe("selectResponse: by default", () => {
   });
 });
 
+describe("selectResponse: operations without a success response", () => {
+  let statuses: Catalog;
+  beforeAll(async () => {
+    statuses = await catalogOf("statuses.yaml");
+  });
+
+  it("takes the lowest declared 3xx (a redirect is that operation's answer)", () => {
+    expect(selectResponse(statuses, statuses.get("redirectOnly") as Tool)).toMatchObject({ status: 301, key: "301", mediaType: "application/json" });
+  });
+
+  it("answers a bare 200/204 of its own when only errors are declared, and never reports that status as undeclared", () => {
+    const errorsOnly = statuses.get("errorsOnly") as Tool;
+    const deleteThing = statuses.get("deleteThing") as Tool;
+    expect(selectResponse(statuses, errorsOnly)).toEqual({ status: 200 });
+    expect(selectResponse(statuses, deleteThing)).toEqual({ status: 204 });
+    expect(validateResponse(statuses, errorsOnly, 200, undefined)).toEqual([]);
+    expect(validateResponse(statuses, deleteThing, 204, undefined)).toEqual([]);
+    // Other statuses are still checked against what is declared.
+    expect(validateResponse(statuses, errorsOnly, 500, undefined)).toEqual([
+      { location: ["response", "status"], code: "status", message: "status 500 is not declared for errorsOnly (declared: 400, 403)", severity: "Error" },
+    ]);
+    expect(validateResponse(statuses, errorsOnly, 400, {})).toEqual([{ location: ["response", "body", "message"], code: "required", message: "must have required property 'message'", severity: "Error" }]);
+    // With a success declared, an undeclared 2xx is still reported.
+    expect(validateResponse(catalog, tool("deleteItem"), 200, {})).toHaveLength(1);
+  });
+});
+
 describe("selectResponse: a requested status", () => {
   it("takes the exact code when declared", () => {
     expect(selectResponse(catalog, tool("lowest2xx"), 201)).toMatchObject({ status: 201, key: "201" });

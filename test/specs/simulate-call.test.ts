@@ -125,6 +125,17 @@ describe("simulateCall: response selection", () => {
     expect(result.status).toBe(500);
     expect(result.responseErrors.map((e) => e.code)).toEqual(["status"]);
   });
+
+  it("answers an operation that declares only errors with a bare 2xx of its own, which its check accepts", async () => {
+    const statuses = await catalogOf("statuses.yaml");
+    const report = await simulateCall(statuses, { name: "errorsOnly", arguments: {} }, { seed: 1 });
+    expect(report).toMatchObject({ status: 200, body: undefined, errors: [], responseErrors: [], source: "schema" });
+    expect(report.notes).toEqual(["the spec declares no success response (only 400, 403): answered 200 without a body"]);
+    const deleted = await simulateCall(statuses, { name: "deleteThing", arguments: { thingId: 4 } }, { seed: 1 });
+    expect(deleted).toMatchObject({ status: 204, errors: [], responseErrors: [] });
+    const redirect = await simulateCall(statuses, { name: "redirectOnly", arguments: {} }, { seed: 1 });
+    expect(redirect).toMatchObject({ status: 301, errors: [], responseErrors: [], body: { moved: expect.any(Boolean) } });
+  });
 });
 
 describe("simulateCall: examples first", () => {
