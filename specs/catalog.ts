@@ -91,7 +91,23 @@ function describe(op: Json): string {
   return text.length > MAX_DESCRIPTION ? text.slice(0, MAX_DESCRIPTION - 1) + "…" : text;
 }
 
-function collectParameters(doc: Json, pathItem: Json, op: Json, pathPointer: string, opPointer: string): ParameterBinding[] {
+/** The separator of an array parameter's items when they travel as one string (see `ParameterBinding.delimiter`). */
+function delimiterOf(style: string, explode: boolean, collectionFormat: unknown): string | undefined {
+  // Swagger 2.0 `tsv` has no OpenAPI 3 style: the converter keeps it as `x-collectionFormat`.
+  if (collectionFormat === "tsv") return "\t";
+  if (style === "spaceDelimited") return " ";
+  if (style === "pipeDelimited") return "|";
+  if (style === "simple" || (style === "form" && !explode)) return ",";
+  return undefined;
+}
+
+function isArraySchema(schema: unknown): boolean {
+  if (!isObject(schema)) return false;
+  const type = schema["type"];
+  return type === "array" || (Array.isArray(type) && type.includes("array") && !type.includes("string"));
+}
+
+function collectParameters(doc: Json, registry: SchemaRegistry, pathItem: Json, op: Json, pathPointer: string, opPointer: string): ParameterBinding[] {
   const byKey = new Map<string, ParameterBinding>();
   const add = (list: unknown, listPointer: string): void => {
     if (!Array.isArray(list)) return;
@@ -108,13 +124,16 @@ function collectParameters(doc: Json, pathItem: Json, op: Json, pathPointer: str
         if (mt !== undefined) schemaPointer = `${pointer}/content${toPointer([mt])}/schema`;
       }
       const style = typeof node["style"] === "string" ? node["style"] : location === "query" || location === "cookie" ? "form" : "simple";
+      const explode = typeof node["explode"] === "boolean" ? node["explode"] : style === "form";
+      const delimiter = schemaPointer !== undefined && isArraySchema(registry.resolve("request", schemaPointer).schema) ? delimiterOf(style, explode, node["x-collectionFormat"]) : undefined;
       const binding: ParameterBinding = {
         arg: node["name"],
         name: node["name"],
         in: location as ParameterLocation,
         required: location === "path" ? true : node["required"] === true,
         style,
-        explode: typeof node["explode"] === "boolean" ? node["explode"] : style === "form",
+        explode,
+        ...(delimiter !== undefined ? { delimiter } : {}),
         ...(typeof node["description"] === "string" ? { description: node["description"] } : {}),
         ...(schemaPointer !== undefined ? { schemaPointer } : {}),
       };
@@ -193,7 +212,7 @@ export function buildCatalog(spec: LoadedSpec): Catalog {
       const operationId = typeof op["operationId"] === "string" && op["operationId"].trim() !== "" ? op["operationId"] : undefined;
       const name = uniqueName(toolNameFor(method, path, operationId), taken);
       taken.add(name);
-      const parameters = collectParameters(doc, pathItem, op, pathPointer, opPointer);
+      const parameters = collectParameters(doc, registry, pathItem, op, pathPointer, opPointer);
       const body = bindBody(doc, registry, op, opPointer, parameters);
       const required = parameters.filter((p) => p.required).map((p) => p.arg);
       if (body?.mode === "flat") required.push(...body.requiredProperties);

@@ -29,9 +29,10 @@ function serializeSimple(v: unknown, explode: boolean): string {
   return scalar(v);
 }
 
-function addQuery(query: Record<string, string | string[]>, name: string, value: unknown, style: string, explode: boolean): void {
+function addQuery(query: Record<string, string | string[]>, name: string, value: unknown, style: string, explode: boolean, delimiter: string | undefined): void {
   if (Array.isArray(value)) {
-    if (style === "form" && explode) query[name] = value.map(scalar);
+    if (delimiter === "\t") query[name] = value.map(scalar).join(delimiter); // Swagger 2.0 `tsv`
+    else if (style === "form" && explode) query[name] = value.map(scalar);
     else query[name] = value.map(scalar).join(style === "spaceDelimited" ? " " : style === "pipeDelimited" ? "|" : ",");
     return;
   }
@@ -62,7 +63,7 @@ export function toHttpRequest(tool: Tool, args: Record<string, unknown>): HttpRe
         path = path.split(`{${p.name}}`).join(encodeURIComponent(serializeSimple(value, p.explode)).replace(/%2C/g, ","));
         break;
       case "query":
-        addQuery(query, p.name, value, p.style, p.explode);
+        addQuery(query, p.name, value, p.style, p.explode, p.delimiter);
         break;
       case "header":
         headers[p.name.toLowerCase()] = serializeSimple(value, p.explode);

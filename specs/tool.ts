@@ -23,6 +23,12 @@ export interface ParameterBinding {
   required: boolean;
   style: string;
   explode: boolean;
+  /**
+   * For an array parameter, the separator of its items when they travel as one string (`form` not
+   * exploded and `simple`: `,`, `spaceDelimited`: space, `pipeDelimited`: `|`, Swagger 2.0
+   * `collectionFormat: tsv`: tab); undefined for other parameters and styles.
+   */
+  delimiter?: string;
   description?: string;
   /** JSON pointer to the parameter's schema, if it has one. */
   schemaPointer?: string;

@@ -80,6 +80,8 @@ interface CallPlan {
   params: ValidateFunction | undefined;
   /** A flat body whose schema allows properties beyond its declared ones. */
   allowsExtra: boolean;
+  /** Array parameters whose items may arrive as one delimited string, by argument: the delimiter. */
+  delimiters: Map<string, string>;
 }
 
 const plans = new WeakMap<Catalog, WeakMap<Tool, CallPlan>>();
@@ -109,7 +111,11 @@ function planOf(catalog: Catalog, tool: Tool): CallPlan {
       const culprit = tool.parameters.find((p) => p.schemaPointer !== undefined && registry.compileError("request", p.schemaPointer) !== undefined);
       if (culprit?.schemaPointer !== undefined) params = registry.validatorAt("request", culprit.schemaPointer, true);
     }
-    plan = { byArg: new Map(tool.parameters.map((p) => [p.arg, p])), params, allowsExtra: tool.body?.mode === "flat" && bodyAllowsExtra(catalog, tool) };
+    const delimiters = new Map<string, string>();
+    for (const p of tool.parameters) {
+      if (p.delimiter !== undefined) delimiters.set(p.arg, p.delimiter);
+    }
+    plan = { byArg: new Map(tool.parameters.map((p) => [p.arg, p])), params, delimiters, allowsExtra: tool.body?.mode === "flat" && bodyAllowsExtra(catalog, tool) };
     byTool.set(tool, plan);
   }
   return plan;
@@ -148,7 +154,10 @@ export function validateCall(catalog: Catalog, name: string, rawArgs: unknown): 
       delete args[p.arg];
       continue;
     }
-    if (v !== undefined) paramValues[p.arg] = v;
+    if (v === undefined) continue;
+    // `"a,b"` for a `form` (not exploded) array, `"a|b"` for a `pipeDelimited` one...: the items, as on the wire.
+    const delimiter = typeof v === "string" ? plan.delimiters.get(p.arg) : undefined;
+    paramValues[p.arg] = delimiter !== undefined ? splitItems(v as string, delimiter) : v;
   }
   const validateParams = plan.params;
   if (validateParams !== undefined) {
@@ -201,6 +210,13 @@ export function validateCall(catalog: Catalog, name: string, rawArgs: unknown): 
     return { ok: false, errors: issues, tool, request, problem: problem(422, "Invalid request", detail, issues) };
   }
   return { ok: true, value: { tool, args, body: bodyValue, request } };
+}
+
+/** The items of an array parameter sent as one delimited string (surrounding spaces dropped, except for a space delimiter). */
+function splitItems(value: string, delimiter: string): string[] {
+  if (value === "") return [];
+  const items = value.split(delimiter);
+  return delimiter === " " ? items : items.map((item) => item.trim());
 }
 
 function bodyAllowsExtra(catalog: Catalog, tool: Tool): boolean {

@@ -130,6 +130,25 @@ describe("validateCall: coercion", () => {
     expect(valid(validateCall(legacy, "findPets", { api_key: 5 })).request.headers).toEqual({ api_key: "5" });
   });
 
+  it("splits an array parameter given as one delimited string, by its style, before validating", async () => {
+    const search = await catalogOf("serialization.yaml");
+    const call = valid(
+      validateCall(search, "getProduct", { catalogue: "spring", sku: "a1,b2", fields: "name", colors: "red, blue", sizes: "S|M", words: "big red", "X-Flags": "x,y" }),
+    );
+    expect(call.args).toMatchObject({ sku: ["a1", "b2"], fields: ["name"], colors: ["red", "blue"], sizes: ["S", "M"], words: ["big", "red"], "X-Flags": ["x", "y"] });
+    expect(call.request.query).toMatchObject({ colors: "red,blue", sizes: "S|M", words: "big red" });
+    expect(call.request.path).toBe("/catalogues/spring/products/a1,b2");
+    // Swagger 2.0 collectionFormat csv (converted to form, not exploded): items are validated one by one.
+    expect(valid(validateCall(legacy, "findPets", { api_key: "k", status: "available,sold" })).args["status"]).toEqual(["available", "sold"]);
+    expect(where(invalid(validateCall(legacy, "findPets", { api_key: "k", status: "available,lost" })).errors)).toEqual(["query.status.1 enum"]);
+    const formats = await catalogOf("collection-formats.yaml");
+    const all = valid(validateCall(formats, "getA", { csv: "1,2", ssv: "a b", tsv: "a\tb", pipes: "x|y", multi: "p,q", h: "u,v" }));
+    expect(all.args).toEqual({ csv: [1, 2], ssv: ["a", "b"], tsv: ["a", "b"], pipes: ["x", "y"], multi: ["p,q"], h: ["u", "v"] });
+    expect(all.request.query).toEqual({ csv: "1,2", ssv: "a b", tsv: "a\tb", pipes: "x|y", multi: ["p,q"] });
+    // An exploded form array keeps a string as one item.
+    expect(valid(validateCall(search, "getProduct", { catalogue: "c", sku: "s", fields: "a,b" })).args["fields"]).toEqual(["a,b"]);
+  });
+
   it("still rejects strings that are not of the type", () => {
     expect(where(invalid(validateCall(pets, "listPets", { limit: "five" })).errors)).toEqual(["query.limit type"]);
     expect(where(invalid(validateCall(pets, "listPets", { limit: "2.5" })).errors)).toEqual(["query.limit type"]);
