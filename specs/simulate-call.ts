@@ -5,6 +5,9 @@ import { schemaResponder, validatedBody } from "./schema-responder.js";
 import { deriveSeed } from "./seed.js";
 import { stableStringify } from "./stable-stringify.js";
 import { stateResponder } from "./state-responder.js";
+import type { ValidationIssue } from "./problem-details.js";
+import { selectedResponse } from "./response-cache.js";
+import type { Tool } from "./tool.js";
 import type { ToolResult } from "./tool-result.js";
 import { validateCall, type CallValidation } from "./validate-call.js";
 import { validateResponse } from "./validate-response.js";
@@ -41,7 +44,7 @@ export interface SimulateOptions {
   seed?: number;
   /** The episode's state; a fresh empty store when omitted. */
   state?: ResourceStore;
-  /** Ask for a given status instead of the default 2xx. */
+  /** Ask for a given status instead of the default 2xx; one the operation does not declare is refused (404 problem details naming the declared ones). */
   status?: number;
   /** Prefer the spec's examples (default true). */
   useExamples?: boolean;
@@ -67,6 +70,21 @@ export async function simulateCall(catalog: Catalog, call: ToolCall, options: Si
     };
   }
   const valid = checked.value;
+  const undeclared = options.status !== undefined ? undeclaredStatus(catalog, valid.tool, options.status) : undefined;
+  if (undeclared !== undefined) {
+    return {
+      tool: valid.tool.name,
+      status: 404,
+      body: { type: "https://toolsim.dev/problems/status-not-declared", title: "Status not declared", status: 404, detail: undeclared.message, validation: [undeclared] },
+      contentType: "application/problem+json",
+      errors: [undeclared],
+      responseErrors: [],
+      source: "validation",
+      operation: valid.tool.operation,
+      request: valid.request,
+      notes: [],
+    };
+  }
   const ctx: ResponseContext = {
     catalog,
     call: valid,
@@ -95,4 +113,10 @@ export async function simulateCall(catalog: Catalog, call: ToolCall, options: Si
     request: valid.request,
     notes: answer.notes ?? [],
   };
+}
+
+/** The issue of asking for a status the operation does not declare (nor covers by a range or `default`). */
+function undeclaredStatus(catalog: Catalog, tool: Tool, status: number): ValidationIssue | undefined {
+  if (tool.responses.length === 0 || selectedResponse(catalog, tool, status).key !== undefined) return undefined;
+  return { location: ["status"], code: "status", message: `status ${status} is not declared for ${tool.name} (declared: ${tool.responses.join(", ")})`, severity: "Error" };
 }

@@ -7,12 +7,13 @@ import { loadSpec } from "../../specs/load-spec.js";
 import { ResourceStore } from "../../specs/resource-store.js";
 import { deriveSeed } from "../../specs/seed.js";
 import { simulateCall } from "../../specs/simulate-call.js";
+import type { ValidationIssue } from "../../specs/problem-details.js";
 import { formatProblem, type SpecProblem } from "../../specs/spec-problem.js";
 import { synthesizeArguments } from "../../specs/synthesize-call.js";
-import { toolArgumentsSchema } from "../../specs/tool-schema.js";
+import { toOpenAIFunctions } from "../../specs/tool-schema.js";
 import { loadToolset } from "../../toolsets/load-toolset.js";
 import type { CliIO } from "./cli-io.js";
-import { UserError } from "./cli-io.js";
+import { UsageError, UserError } from "./cli-io.js";
 import { parseInteger, parseJsonOption } from "./parse-options.js";
 
 /** Loads a catalog for a command, or fails with the spec's problems as a user error. */
@@ -87,16 +88,17 @@ export function specCommand(io: CliIO, setExit: (code: number) => void): Command
     .command("tools")
     .description("list the tools derived from a spec's operations")
     .argument("<spec>", "spec file")
-    .option("--json", "the tools in OpenAI function-calling form, with their operations")
-    .action(async (path: string, opts: { json?: boolean }) => {
+    .option("--json", "the tools in OpenAI function-calling form, exactly as a `tools` request field takes them")
+    .option("--with-operations", "with --json: {tools, operations}, where operations maps each tool name to its operation")
+    .action(async (path: string, opts: { json?: boolean; withOperations?: boolean }) => {
+      if (opts.withOperations && !opts.json) throw new UsageError("--with-operations needs --json");
       const catalog = await catalogOrFail(path);
       if (opts.json) {
-        const tools = catalog.tools.map((t) => ({
-          type: "function",
-          function: { name: t.name, description: t.description, parameters: toolArgumentsSchema(catalog, t) },
-          operation: { operationId: t.operation.operationId, method: t.operation.method, path: t.operation.path },
-        }));
-        io.out(JSON.stringify(tools, null, 2) + "\n");
+        const tools = toOpenAIFunctions(catalog);
+        const out = opts.withOperations
+          ? { tools, operations: Object.fromEntries(catalog.tools.map((t) => [t.name, { operationId: t.operation.operationId ?? null, method: t.operation.method, path: t.operation.path }])) }
+          : tools;
+        io.out(JSON.stringify(out, null, 2) + "\n");
         return;
       }
       const width = Math.max(4, ...catalog.tools.map((t) => t.name.length));
@@ -116,6 +118,8 @@ export function specCommand(io: CliIO, setExit: (code: number) => void): Command
     .action(async (path: string, opts: { seed: string; json?: boolean }) => {
       const seed = parseInteger("--seed", opts.seed) ?? 1;
       const catalog = await catalogOrFail(path);
+      let rejected = 0;
+      let invalid = 0;
       for (const tool of catalog.tools) {
         const args = synthesizeArguments(catalog, tool, { seed: deriveSeed(seed, tool.name, "args") });
         const result = await simulateCall(catalog, { name: tool.name, arguments: args }, { seed, state: new ResourceStore() });
@@ -124,6 +128,13 @@ export function specCommand(io: CliIO, setExit: (code: number) => void): Command
           request: result.request ?? null,
           response: { status: result.status, contentType: result.contentType ?? null, body: result.body ?? null },
         };
+        if (result.errors.length > 0) {
+          rejected++;
+          io.err(`toolsim: ${tool.name}: the synthesized call was rejected: ${describeIssues(result.errors)}\n`);
+        } else if (result.responseErrors.length > 0) {
+          invalid++;
+          io.err(`toolsim: ${tool.name}: the response does not validate: ${describeIssues(result.responseErrors)}\n`);
+        }
         if (opts.json) io.out(JSON.stringify(line) + "\n");
         else {
           io.out(`### ${tool.name}\n${describeRequest(result.request)}\n-> ${result.status} ${result.contentType ?? ""} (${result.source})\n`);
@@ -131,9 +142,19 @@ export function specCommand(io: CliIO, setExit: (code: number) => void): Command
           io.out("\n");
         }
       }
+      const total = catalog.tools.length;
+      if (rejected > 0) io.err(`toolsim: ${rejected} of ${total} synthesized call${total === 1 ? " was" : "s were"} rejected\n`);
+      if (invalid > 0) io.err(`toolsim: ${invalid} of ${total} response${total === 1 ? "" : "s"} did not validate\n`);
+      setExit(rejected > 0 || invalid > 0 ? 1 : 0);
     });
 
   return spec;
+}
+
+/** The first issues of a list, on one line: `query.q must match pattern "^a"; ...`. */
+function describeIssues(issues: ValidationIssue[]): string {
+  const shown = issues.slice(0, 3).map((i) => `${i.location.join(".")} ${i.message}`);
+  return shown.join("; ") + (issues.length > 3 ? `; and ${issues.length - 3} more` : "");
 }
 
 function describeRequest(request: { method: string; path: string; query: Record<string, string | string[]>; body?: unknown } | undefined): string {
@@ -153,7 +174,7 @@ export function callCommand(io: CliIO, setExit: (code: number) => void): Command
     .argument("<tool>", "tool name (see `toolsim spec tools`)")
     .option("--args <json>", "arguments as a JSON object", "{}")
     .option("--seed <n>", "random seed", "1")
-    .option("--status <code>", "ask for this response status instead of the default 2xx")
+    .option("--status <code>", "ask for this response status instead of the default 2xx (it must be declared)")
     .option("--json", "compact JSON on one line")
     .action(async (path: string, toolName: string, opts: { args: string; seed: string; status?: string; json?: boolean }) => {
       const args = parseJsonOption("--args", opts.args);
@@ -161,8 +182,17 @@ export function callCommand(io: CliIO, setExit: (code: number) => void): Command
       const status = parseInteger("--status", opts.status, 100);
       const catalog = await catalogOrFail(path);
       const result = await simulateCall(catalog, { name: toolName, arguments: args }, { seed, ...(status !== undefined ? { status } : {}) });
-      const out = { status: result.status, body: result.body ?? null, errors: result.errors, source: result.source, request: result.request ?? null };
+      const out = {
+        status: result.status,
+        body: result.body ?? null,
+        errors: result.errors,
+        source: result.source,
+        request: result.request ?? null,
+        // Only when the executor's own answer does not validate against the response schema (a bad spec).
+        ...(result.responseErrors.length > 0 ? { responseErrors: result.responseErrors } : {}),
+      };
       io.out((opts.json ? JSON.stringify(out) : JSON.stringify(out, null, 2)) + "\n");
-      setExit(result.errors.length > 0 ? 1 : 0);
+      if (result.responseErrors.length > 0) io.err(`toolsim: the response does not validate against its schema: ${describeIssues(result.responseErrors)}\n`);
+      setExit(result.errors.length > 0 || result.responseErrors.length > 0 ? 1 : 0);
     });
 }

@@ -120,10 +120,14 @@ describe("simulateCall: response selection", () => {
     expect(result.responseErrors).toEqual([]);
   });
 
-  it("reports an undeclared requested status in responseErrors", async () => {
+  it("refuses a requested status the operation does not declare, naming the declared ones", async () => {
     const result = await simulateCall(responses, { name: "lowest2xx", arguments: {} }, { status: 500 });
-    expect(result.status).toBe(500);
-    expect(result.responseErrors.map((e) => e.code)).toEqual(["status"]);
+    const message = "status 500 is not declared for lowest2xx (declared: 200, 201, 404)";
+    expect(result).toMatchObject({ status: 404, source: "validation", contentType: "application/problem+json", responseErrors: [] });
+    expect(result.errors).toEqual([{ location: ["status"], code: "status", message, severity: "Error" }]);
+    expect(result.body).toMatchObject({ title: "Status not declared", status: 404, detail: message });
+    // A range or `default` covers it.
+    expect((await simulateCall(responses, { name: "rangeOnly", arguments: {} }, { status: 503 })).errors).toEqual([]);
   });
 
   it("answers an operation that declares only errors with a bare 2xx of its own, which its check accepts", async () => {

@@ -43,3 +43,57 @@ describe("toolsim on schemas ajv cannot compile as written", () => {
     }
   });
 });
+
+describe("toolsim spec tools --json", () => {
+  it("is exactly the OpenAI tools form; --with-operations adds the operations beside it", async () => {
+    const plain = await run(["spec", "tools", "--json", fixture("core/petstore.yaml")]);
+    expect(plain.code).toBe(0);
+    const tools = JSON.parse(plain.out) as Array<Record<string, unknown>>;
+    expect(tools.length).toBeGreaterThan(0);
+    for (const t of tools) {
+      expect(Object.keys(t)).toEqual(["type", "function"]);
+      expect(Object.keys(t["function"] as object)).toEqual(["name", "description", "parameters"]);
+    }
+    const withOps = await run(["spec", "tools", "--json", "--with-operations", fixture("core/petstore.yaml")]);
+    const both = JSON.parse(withOps.out) as { tools: unknown[]; operations: Record<string, unknown> };
+    expect(both.tools).toEqual(tools);
+    expect(both.operations["listPets"]).toEqual({ operationId: "listPets", method: "get", path: "/pets" });
+    expect(Object.keys(both.operations)).toHaveLength(tools.length);
+    const misuse = await run(["spec", "tools", "--with-operations", fixture("core/petstore.yaml")]);
+    expect(misuse.code).toBe(2);
+    expect(misuse.err).toContain("--with-operations needs --json");
+  });
+});
+
+describe("toolsim call and spec sample report what did not validate", () => {
+  it("call --status with a status the operation does not declare: exit 1, naming the declared ones", async () => {
+    const result = await run(["call", fixture("core/petstore.yaml"), "getPet", "--args", '{"petId": 3}', "--status", "418", "--json"]);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.out)).toMatchObject({ status: 404, errors: [{ location: ["status"], code: "status", message: "status 418 is not declared for getPet (declared: 200, 404)" }] });
+  });
+
+  it("call prints the response's validation errors when its body does not validate (exit 1)", async () => {
+    const result = await run(["call", fixture("unsatisfiable.yaml"), "impossibleBody", "--json"]);
+    expect(result.code).toBe(1);
+    const out = JSON.parse(result.out) as Record<string, unknown>;
+    expect(out["errors"]).toEqual([]);
+    expect((out["responseErrors"] as unknown[]).length).toBeGreaterThan(0);
+    expect(result.err).toMatch(/^toolsim: the response does not validate against its schema: response\.body /);
+    const fine = await run(["call", fixture("unsatisfiable.yaml"), "fine", "--json"]);
+    expect(fine.code).toBe(0);
+    expect(Object.keys(JSON.parse(fine.out) as object)).toEqual(["status", "body", "errors", "source", "request"]);
+  });
+
+  it("spec sample exits 1 when a synthesized call was rejected or a response did not validate, with counts on stderr", async () => {
+    const result = await run(["spec", "sample", "--json", fixture("unsatisfiable.yaml")]);
+    expect(result.code).toBe(1);
+    expect(result.out.trimEnd().split("\n")).toHaveLength(3);
+    expect(result.err.split("\n")).toEqual([
+      expect.stringMatching(/^toolsim: impossibleBody: the response does not validate: response\.body /),
+      expect.stringMatching(/^toolsim: impossibleArgs: the synthesized call was rejected: query\.code must NOT have/),
+      "toolsim: 1 of 3 synthesized calls were rejected",
+      "toolsim: 1 of 3 responses did not validate",
+      "",
+    ]);
+  });
+});
