@@ -14,6 +14,7 @@ import { stableStringify } from "../specs/stable-stringify.js";
 import { inlineSchema } from "../specs/tool-schema.js";
 import { validateResponse } from "../specs/validate-response.js";
 import { messageText } from "./dialogue-messages.js";
+import type { EpisodeAnswerCache } from "./llm-run-cache.js";
 import { parseLooseJson } from "./loose-json.js";
 
 type Json = Record<string, unknown>;
@@ -287,10 +288,13 @@ export interface LlmResponderOptions {
   /** Cache answers within an episode (keyed per state store; default true). */
   episodeCache?: boolean;
   /**
-   * Cache answers across the run (StableToolBench): `true` for a cache of this responder, or a shared map.
-   * Only answers the model gave (repaired or not) are shared; replacements stay in their episode.
+   * Cache answers across the run (StableToolBench). For a run's concurrent episodes, an episode's side of a
+   * `RunAnswerCache` (`runCache.forEpisode(index)`): what is shared then does not depend on completion
+   * order. `true` (a cache of this responder) or a shared map serve calls made one episode after another;
+   * shared by concurrent episodes, which episode asks the model would depend on timing. Only answers the
+   * model gave (repaired or not) are shared; replacements stay in their episode.
    */
-  runCache?: boolean | LlmAnswerCache;
+  runCache?: boolean | LlmAnswerCache | EpisodeAnswerCache;
   /** Re-prompts with the validation errors before replacing an answer (default 1). */
   repairs?: number;
   /** What to do when the model call fails (network, timeout): answer from the schema (default) or throw. */
@@ -357,9 +361,12 @@ export class LlmResponder implements Responder {
   readonly name = "llm";
   private readonly episodes = new WeakMap<ResourceStore, LlmAnswerCache>();
   private readonly run: LlmAnswerCache | undefined;
+  private readonly ordered: EpisodeAnswerCache | undefined;
 
   constructor(private readonly options: LlmResponderOptions) {
-    this.run = options.runCache === true ? new Map() : options.runCache === false || options.runCache === undefined ? undefined : options.runCache;
+    const c = options.runCache;
+    this.run = c === true ? new Map() : c instanceof Map ? c : undefined;
+    this.ordered = c !== undefined && typeof c === "object" && !(c instanceof Map) ? c : undefined;
   }
 
   async respond(ctx: ResponseContext): Promise<ResponderAnswer | undefined> {
@@ -367,7 +374,23 @@ export class LlmResponder implements Responder {
     if (selected.schemaPointer === undefined || !isJsonMediaType(selected.mediaType)) return undefined;
     const key = this.cacheKey(ctx);
     const episode = this.options.episodeCache === false ? undefined : this.episodeCache(ctx.state);
-    const cached = episode?.get(key) ?? this.run?.get(key);
+    const inEpisode = episode?.get(key);
+    if (!inEpisode && this.ordered) {
+      const ordered = this.ordered;
+      const shared = ordered.answer(key, () => this.answer(ctx, selected));
+      const pending = shared.then((s) => s.answer);
+      episode?.set(key, pending);
+      let got: { answer: ResponderAnswer; hit: boolean };
+      try {
+        got = await shared;
+      } catch (err) {
+        episode?.delete(key);
+        throw err;
+      }
+      const notes = got.hit ? [...(got.answer.notes ?? []), "llm cache hit"] : [...(got.answer.notes ?? [])];
+      return { ...got.answer, body: structuredClone(got.answer.body), ...(notes.length > 0 ? { notes } : {}) };
+    }
+    const cached = inEpisode ?? this.run?.get(key);
     if (cached) {
       const answer = await cached;
       episode?.set(key, cached);

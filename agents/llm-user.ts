@@ -3,6 +3,7 @@ import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langc
 import type { AgentContext } from "./agent-context.js";
 import { messageText } from "./dialogue-messages.js";
 import { parseLooseJson } from "./loose-json.js";
+import type { RunInstructions } from "./llm-run-instructions.js";
 import { NearDuplicateIndex } from "./near-duplicates.js";
 import { OfflineUser } from "./offline-user.js";
 import type { PlannerOptions } from "./offline-planner.js";
@@ -155,7 +156,16 @@ export interface LlmUserOptions {
   maxAttempts?: number;
   /** Similarity at or above which an instruction is a near-duplicate of an earlier one (default 0.8). */
   duplicateThreshold?: number;
-  /** The run's instructions so far; share one index between users of a run (default: this user's own). */
+  /**
+   * The run's instructions, shared by the users of a run's episodes: near-duplicates of earlier episodes'
+   * instructions are dropped, and the choice waits for the earlier episodes' choices, so that it does not
+   * depend on which episode finished first (see {@link RunInstructions}). `createLlmAgents` passes one.
+   */
+  history?: RunInstructions;
+  /**
+   * Without `history`: the instructions to compare with (default: this user's own). Shared by users of
+   * concurrent episodes, the choice would depend on completion order: use `history` for that.
+   */
   duplicates?: NearDuplicateIndex;
   /** Call options for every invocation (callbacks, tags, timeouts...). */
   callOptions?: Partial<BaseChatModelCallOptions>;
@@ -214,7 +224,7 @@ export function parseInstructions(text: string): string[] {
  */
 export class LlmUser implements UserAgent {
   private readonly offline: OfflineUser;
-  /** The run's instructions so far (near-duplicates are dropped). */
+  /** This user's instructions so far, when no run `history` is given (near-duplicates are dropped). */
   readonly duplicates: NearDuplicateIndex;
 
   constructor(private readonly options: LlmUserOptions) {
@@ -287,48 +297,72 @@ export class LlmUser implements UserAgent {
     const messages: BaseMessage[] = [new SystemMessage((this.options.instructionPrompt ?? LLM_USER_INSTRUCTION_PROMPT).replace("{n}", String(n))), new HumanMessage(user)];
     const notes: string[] = [];
     let calls = 0;
-    for (let attempt = 0; attempt < maxAttempts; attempt++) {
-      let text: string;
-      try {
-        calls++;
-        text = await this.invoke(messages);
-      } catch (err) {
-        if (this.options.onModelError === "throw") throw err;
-        notes.push(`llm unavailable: ${short(err instanceof Error ? err.message : String(err))}`);
-        break;
-      }
-      const candidates = parseInstructions(text).map((c) => c.replace(/\s+/g, " ").trim());
-      const problems: string[] = [];
-      const usable: { text: string; similarity: number }[] = [];
-      if (candidates.length === 0) problems.push("no instruction could be read from the answer");
-      for (const c of candidates) {
-        const why = this.refusal(c, request, ctx.toolbox);
-        if (why !== undefined) {
-          problems.push(`"${short(c, 80)}" ${why}`);
-          continue;
+    const history = this.options.history;
+    const last = turn.request === turn.plan.requests.length - 1;
+    // With a run history, the near-duplicate check and the choice wait for the earlier episodes' choices.
+    let inTurn = false;
+    const takeTurn = async (): Promise<void> => {
+      if (history && !inTurn) await history.turn(ctx.index, turn.request);
+      inTurn = true;
+    };
+    const nearest = (text: string): { similarity: number; text?: string } => (history ? history.nearest(text, ctx.index, turn.request) : this.duplicates.nearest(text));
+    const threshold = history ? history.threshold : this.duplicates.threshold;
+    let decided = false;
+    const keep = (text: string): void => {
+      if (history) history.add(ctx.index, turn.request, text, last);
+      else this.duplicates.add(text);
+      decided = true;
+    };
+    try {
+      for (let attempt = 0; attempt < maxAttempts; attempt++) {
+        let text: string;
+        try {
+          calls++;
+          text = await this.invoke(messages);
+        } catch (err) {
+          if (this.options.onModelError === "throw") throw err;
+          notes.push(`llm unavailable: ${short(err instanceof Error ? err.message : String(err))}`);
+          break;
         }
-        const near = this.duplicates.nearest(c);
-        if (near.similarity >= this.duplicates.threshold) {
-          problems.push(`"${short(c, 80)}" is a near-duplicate of an earlier request ("${short(near.text ?? "", 80)}")`);
-          continue;
+        const candidates = parseInstructions(text).map((c) => c.replace(/\s+/g, " ").trim());
+        const problems: string[] = [];
+        const fit: string[] = [];
+        if (candidates.length === 0) problems.push("no instruction could be read from the answer");
+        for (const c of candidates) {
+          const why = this.refusal(c, request, ctx.toolbox);
+          if (why !== undefined) problems.push(`"${short(c, 80)}" ${why}`);
+          else fit.push(c);
         }
-        usable.push({ text: c, similarity: near.similarity });
+        const usable: { text: string; similarity: number }[] = [];
+        if (fit.length > 0) await takeTurn();
+        for (const c of fit) {
+          const near = nearest(c);
+          if (near.similarity >= threshold) {
+            problems.push(`"${short(c, 80)}" is a near-duplicate of an earlier request ("${short(near.text ?? "", 80)}")`);
+            continue;
+          }
+          usable.push({ text: c, similarity: near.similarity });
+        }
+        notes.push(...problems.map((p) => `attempt ${attempt + 1}: ${p}`));
+        if (usable.length > 0) {
+          // The candidate least like the run's earlier instructions (the first on ties).
+          const chosen = usable.reduce((best, u) => (u.similarity < best.similarity ? u : best));
+          keep(chosen.text);
+          this.report({ kind: "instruction", episodeId: ctx.episodeId, request: turn.request, text: chosen.text, source: "llm", calls, notes }, ctx);
+          return chosen.text;
+        }
+        messages.push(new AIMessage(text), new HumanMessage(`None of these can be used:\n${problems.map((p) => `- ${p}`).join("\n")}\nWrite ${n} new, differently worded versions that follow the rules. Output only JSON: {"instructions": [...]}`));
       }
-      notes.push(...problems.map((p) => `attempt ${attempt + 1}: ${p}`));
-      if (usable.length > 0) {
-        // The candidate least like the run's earlier instructions (the first on ties).
-        const chosen = usable.reduce((best, u) => (u.similarity < best.similarity ? u : best));
-        this.duplicates.add(chosen.text);
-        this.report({ kind: "instruction", episodeId: ctx.episodeId, request: turn.request, text: chosen.text, source: "llm", calls, notes }, ctx);
-        return chosen.text;
-      }
-      messages.push(new AIMessage(text), new HumanMessage(`None of these can be used:\n${problems.map((p) => `- ${p}`).join("\n")}\nWrite ${n} new, differently worded versions that follow the rules. Output only JSON: {"instructions": [...]}`));
+      const text = await this.offline.instruct(turn, ctx);
+      notes.push(`llm instruction unusable after ${calls} call(s): offline renderer used`);
+      await takeTurn();
+      keep(text);
+      this.report({ kind: "instruction", episodeId: ctx.episodeId, request: turn.request, text, source: "offline", calls, notes }, ctx);
+      return text;
+    } finally {
+      // Failed before choosing (an error thrown): later episodes must not wait for this request.
+      if (history && !decided) history.pass(ctx.index, turn.request, last);
     }
-    const text = await this.offline.instruct(turn, ctx);
-    notes.push(`llm instruction unusable after ${calls} call(s): offline renderer used`);
-    this.duplicates.add(text);
-    this.report({ kind: "instruction", episodeId: ctx.episodeId, request: turn.request, text, source: "offline", calls, notes }, ctx);
-    return text;
   }
 
   /** The planned values a question asks for: by name, words and description (as the offline composer scores them), else the withheld ones. */
