@@ -1,13 +1,17 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { closeSync, createReadStream, existsSync, openSync, writeSync } from "node:fs";
+import { join } from "node:path";
 import { Cassette } from "../agents/cassette.js";
 import { ChatModelAssistant } from "../agents/chat-model-assistant.js";
 import { DfsdtAssistant, type DfsdtOptions } from "../agents/dfsdt-assistant.js";
 import { EndpointLimits, createGateway, type CassetteMode, type GatewayChatModel, type LlmCallRecord, type LlmRole } from "../agents/llm-gateway.js";
 import { LlmJudgeTester } from "../agents/llm-judge-tester.js";
-import { LlmResponder, type LlmAnswerCache } from "../agents/llm-responder.js";
+import { LlmResponder } from "../agents/llm-responder.js";
+import { RunAnswerCache, type RunCacheRecord } from "../agents/llm-run-cache.js";
+import { RunInstructions, type RunInstruction } from "../agents/llm-run-instructions.js";
 import { LlmUser } from "../agents/llm-user.js";
 import type { ModelSpec } from "../agents/model-spec.js";
-import { NearDuplicateIndex } from "../agents/near-duplicates.js";
+import { truncatePartialLine } from "../agents/partial-line.js";
 import { costOf, DEFAULT_PRICES, type PriceTable } from "../agents/price-table.js";
 import type { AssistantAgent } from "../agents/roles.js";
 import { SimulatedExecutor } from "../agents/simulated-executor.js";
@@ -15,6 +19,7 @@ import { TextProtocolAssistant } from "../agents/text-protocol-assistant.js";
 import { schemaResponder } from "../specs/schema-responder.js";
 import { stateResponder } from "../specs/state-responder.js";
 import type { EpisodeAgents } from "./run-episode.js";
+import { readJournal } from "./run-store.js";
 import type { AgentFactory, EpisodeBinding } from "./simulation.js";
 
 /** The assistant's calling convention when it is an LLM. */
@@ -30,10 +35,60 @@ export interface LlmRunOptions {
   dfsdt?: boolean | DfsdtOptions;
   /** Votes of the LLM judge. */
   judgeVotes?: number;
-  /** Share the executor's answers across the run (StableToolBench-style consistency). */
+  /** Share the executor's answers across the run (StableToolBench-style consistency; see {@link RunAnswerCache}). */
   runCache?: boolean;
   prices?: PriceTable;
+  /**
+   * The run folder: the executor's run cache is written there per finished episode and, when `resume`,
+   * what the episodes already in the journal decided (instructions, shared answers) is read back, so the
+   * resumed run goes on as the uninterrupted one would have.
+   */
+  runFolder?: { dir: string; resume: boolean };
   seed: number;
+}
+
+/** The file of a run folder holding the executor's run-cache answers, one line per finished episode. */
+export const RUN_CACHE_FILE = "executor-cache.jsonl";
+
+/** What the episodes already in a run's journal decided, for a resumed run. */
+export interface RunMemory {
+  /** Indexes of the episodes in the journal. */
+  episodes: Set<number>;
+  instructions: RunInstruction[];
+  cache: RunCacheRecord[];
+}
+
+/** Reads what a resumed run needs from its folder: the journal's episodes and instructions, and the run cache's records of those episodes. */
+export async function readRunMemory(dir: string): Promise<RunMemory> {
+  const memory: RunMemory = { episodes: new Set(), instructions: [], cache: [] };
+  if (!existsSync(join(dir, "events.jsonl"))) return memory;
+  for await (const events of readJournal(dir)) {
+    const start = events[0];
+    if (start?.type !== "episode.started") continue;
+    memory.episodes.add(start.index);
+    for (const e of events) if (e.type === "user.instruction") memory.instructions.push({ episode: start.index, request: e.request, text: e.text });
+  }
+  const path = join(dir, RUN_CACHE_FILE);
+  if (!existsSync(path)) return memory;
+  // The last line of each episode in the journal: an episode run again after a crash wrote a line each time.
+  const last = new Map<number, RunCacheRecord[]>();
+  let rest = "";
+  const take = (line: string): void => {
+    if (line.trim() === "") return;
+    try {
+      const v = JSON.parse(line) as { episode?: unknown; answers?: unknown };
+      if (typeof v.episode === "number" && Array.isArray(v.answers) && memory.episodes.has(v.episode)) last.set(v.episode, v.answers as RunCacheRecord[]);
+    } catch {
+      // a damaged line: that episode's answers are not shared
+    }
+  };
+  for await (const chunk of createReadStream(path, { encoding: "utf8" })) {
+    const lines = (rest + (chunk as string)).split("\n");
+    rest = lines.pop() ?? "";
+    for (const line of lines) take(line);
+  }
+  for (const [episode, records] of [...last].sort((a, b) => a[0] - b[0])) for (const r of records) memory.cache.push({ ...r, episode });
+  return memory;
 }
 
 /** The LLM side of a run: a per-episode agent factory, and the resources to close at the end. */
@@ -41,6 +96,8 @@ export interface LlmAgents {
   factory: AgentFactory;
   /** Which model each role uses (no secrets), for run.json and the CLI. */
   describe: Record<string, string>;
+  /** Model calls so far, and how many of them the cassette answered (a replay: all). */
+  stats(): { calls: number; replayed: number };
   close(): void;
 }
 
@@ -65,8 +122,29 @@ export async function createLlmAgents(options: LlmRunOptions): Promise<LlmAgents
     gateways.set(role, { gateway: createGateway(spec, { role, mode, ...(cassette ? { cassette } : {}), limits, seed: options.seed }), spec });
     describe[role] = `${spec.provider}:${spec.model}${spec.baseURL ? ` @ ${spec.baseURL}` : ""}`;
   }
-  const duplicates = new NearDuplicateIndex();
-  const runCache: LlmAnswerCache | undefined = options.runCache ? new Map() : undefined;
+  // Run-wide memory whose use does not depend on completion order (see RunInstructions, RunAnswerCache).
+  const history = gateways.has("user") ? new RunInstructions() : undefined;
+  const runCache = options.runCache && gateways.has("executor") ? new RunAnswerCache() : undefined;
+  const folder = options.runFolder;
+  if (folder?.resume && (history || runCache)) {
+    const memory = await readRunMemory(folder.dir);
+    history?.load(memory.instructions);
+    runCache?.load(memory.cache);
+  }
+  // Opened at the first finished episode: the run store, created after the agents, wants a new run's folder empty.
+  let cacheFd: number | undefined;
+  const writeCacheLine = (episode: number): void => {
+    if (!runCache || !folder) return;
+    if (cacheFd === undefined) {
+      const path = join(folder.dir, RUN_CACHE_FILE);
+      truncatePartialLine(path);
+      cacheFd = openSync(path, "a", 0o600);
+    }
+    const answers = runCache.recordsOf(episode).map(({ position, key, answer }) => ({ position, key, answer }));
+    const buf = Buffer.from(`${JSON.stringify({ episode, answers })}\n`, "utf8");
+    let off = 0;
+    while (off < buf.length) off += writeSync(cacheFd, buf, off, buf.length - off);
+  };
   const dfsdtOptions = typeof options.dfsdt === "object" ? options.dfsdt : {};
 
   const factory: AgentFactory = (episode: EpisodeBinding) => {
@@ -88,12 +166,21 @@ export async function createLlmAgents(options: LlmRunOptions): Promise<LlmAgents
           }),
       });
     };
+    // Registered in index order (the scheduler starts episodes so), released whatever the outcome.
+    history?.enter(episode.index);
+    runCache?.enter(episode.index);
     episode.onFinish?.(() => {
       for (const { gateway } of gateways.values()) gateway.forgetEpisode(episode.episodeId);
+      history?.finish(episode.index);
+      if (runCache) {
+        writeCacheLine(episode.index);
+        runCache.finish(episode.index);
+        runCache.forgetEpisode(episode.index);
+      }
     });
     const made: Partial<EpisodeAgents> = {};
     const user = modelFor("user");
-    if (user) made.user = new LlmUser({ model: user, duplicates });
+    if (user) made.user = new LlmUser({ model: user, ...(history ? { history } : {}) });
     const assistantModel = modelFor("assistant");
     if (assistantModel) {
       const format = options.assistantFormat ?? "native";
@@ -104,7 +191,7 @@ export async function createLlmAgents(options: LlmRunOptions): Promise<LlmAgents
     }
     const executor = modelFor("executor");
     if (executor) {
-      const llm = new LlmResponder({ model: executor, ...(runCache ? { runCache } : {}) });
+      const llm = new LlmResponder({ model: executor, ...(runCache ? { runCache: runCache.forEpisode(episode.index) } : {}) });
       made.executor = new SimulatedExecutor({ stages: { responders: [stateResponder, llm, schemaResponder] } });
     }
     const tester = modelFor("tester");
@@ -114,6 +201,19 @@ export async function createLlmAgents(options: LlmRunOptions): Promise<LlmAgents
   return {
     factory,
     describe,
-    close: () => cassette?.close(),
+    stats: () => {
+      let calls = 0;
+      let replayed = 0;
+      for (const { gateway } of gateways.values()) {
+        calls += gateway.stats.calls;
+        replayed += gateway.stats.cached;
+      }
+      return { calls, replayed };
+    },
+    close: () => {
+      cassette?.close();
+      if (cacheFd !== undefined) closeSync(cacheFd);
+      cacheFd = undefined;
+    },
   };
 }

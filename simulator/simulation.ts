@@ -84,9 +84,25 @@ export function offlineAgents(): EpisodeAgents {
   };
 }
 
-/** The id of a run: a hash of what determines its content, so that equal runs have equal journals. */
+/**
+ * The id of a run: a hash of what determines its content, so that equal runs have equal journals. Where the
+ * models are served (base URLs, also inline in `openai:<model>@<url>`) and where their keys come from do not
+ * determine it, so a replay with no endpoint gets the recorded run's id.
+ */
 export function runIdFor(parts: Record<string, unknown>): string {
-  return `run-${contentHash(stableStringify(parts)).replace(/^sha256:/, "").slice(0, 12)}`;
+  return `run-${contentHash(stableStringify(withoutEndpoints(parts))).replace(/^sha256:/, "").slice(0, 12)}`;
+}
+
+const ENDPOINT_KEYS = new Set(["baseUrl", "baseURL", "apiKey", "apiKeyEnv"]);
+
+/** A copy without endpoint settings: those keys dropped, `@http(s)://...` cut from model spec strings. */
+function withoutEndpoints(value: unknown): unknown {
+  if (typeof value === "string") return value.replace(/^([a-z]+:.*?)@https?:\/\/.*$/is, "$1");
+  if (Array.isArray(value)) return value.map(withoutEndpoints);
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (!ENDPOINT_KEYS.has(k)) out[k] = withoutEndpoints(v);
+  return out;
 }
 
 /**

@@ -16,7 +16,7 @@ import type { Level } from "../../agents/agent-context.js";
 import { MODEL_DEFAULTS } from "../../agents/model-spec.js";
 import { createLlmAgents, type LlmAgents } from "../llm-agents.js";
 import type { LlmSettings } from "../run-config.js";
-import { addLlmOptions, llmRunOptions, mergeLlmSettings, usesModels, type LlmFlags } from "./llm-options.js";
+import { addLlmOptions, llmRunOptions, mergeLlmSettings, recordedReplaySettings, usesModels, type LlmFlags } from "./llm-options.js";
 
 interface GenerateOptions extends LlmFlags {
   toolsets?: string[];
@@ -84,6 +84,9 @@ async function resolveConfig(opts: GenerateOptions, io: CliIO): Promise<RunConfi
   const out = opts.out ?? fromFile.out;
   const recorded = opts.resume && out !== undefined ? await recordedConfig(out) : {};
   const config: RunConfig = { ...DEFAULT_RUN_CONFIG, ...fromFile, ...recorded };
+  // A replay takes the models and strategies of the run it replays (flags still win).
+  const replayed = opts.replay !== undefined ? recordedReplaySettings(opts.replay) : undefined;
+  if (replayed?.settings) config.llm = { ...config.llm, ...replayed.settings };
   if (opts.toolsets && opts.toolsets.length > 0) config.toolsets = opts.toolsets;
   config.episodes = parseInteger("--episodes", opts.episodes, 1) ?? config.episodes;
   config.concurrency = parseInteger("--concurrency", opts.concurrency, 1) ?? config.concurrency;
@@ -94,6 +97,10 @@ async function resolveConfig(opts: GenerateOptions, io: CliIO): Promise<RunConfi
   const llm = mergeLlmSettings(config.llm, opts);
   if (usesModels(llm)) config.llm = llm;
   else delete config.llm;
+  if (opts.replay !== undefined && !config.llm) {
+    const why = replayed?.runJson === undefined ? `there is no run.json next to it to take the models from` : `${replayed.runJson} names no model (an offline run)`;
+    throw new UsageError(`--replay ${opts.replay}: ${why}; give the models with --model (or --user-model, --assistant-model, --executor-model, --tester-model)`);
+  }
   // DFSDT sends every tried branch through the loop: give the search room (its default budget is 16 steps).
   if (config.llm?.dfsdt && opts.maxSteps === undefined && config.maxSteps < 16) config.maxSteps = 16;
   return config;
@@ -132,7 +139,7 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
       const out = config.out ?? timestampFolder(new Date());
       let llm: LlmAgents | undefined;
       if (config.llm) {
-        llm = await createLlmAgents(llmRunOptions(config.llm, out, config.seed, opts.replay));
+        llm = await createLlmAgents({ ...llmRunOptions(config.llm, out, config.seed, opts.replay), runFolder: { dir: out, resume: opts.resume === true } });
         io.err(`toolsim: models: ${Object.entries(llm.describe).map(([role, m]) => `${role} ${m}`).join(", ")}${opts.replay ? ` (replaying ${opts.replay})` : ""}\n`);
         // Episodes in flight beyond the endpoint's cap just wait for it: say so, since it silently caps throughput.
         const cap = config.llm.llmConcurrency ?? MODEL_DEFAULTS.concurrency;
@@ -173,6 +180,11 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
         const s = result.summary;
         progress.finish({ done: s.episodes, total: config.episodes, accepted: s.accepted, errors: s.errors });
         io.out(formatSummary(s, out));
+        if (opts.replay !== undefined && llm) {
+          // The journal (and summary.json, its projection) equals the recorded run's: say here where the answers came from.
+          const { calls, replayed } = llm.stats();
+          io.out(`replayed: ${replayed} of ${calls} model calls answered from the cassette (no endpoint called)\n`);
+        }
         if (result.interrupted && result.stopReason === "budget") {
           io.out(`budget reached after ${s.episodes} of ${config.episodes} episodes (${s.llm.calls} model calls, $${s.llm.cost.toFixed(4)}); raise --max-cost/--max-calls and continue with:\n  npx toolsim generate --resume --out ${out}\n`);
           setExit(3);

@@ -1,6 +1,6 @@
 import { Command, Option } from "commander";
-import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { LlmRole } from "../../agents/llm-gateway.js";
 import { parseModelSpec, type ModelSpec } from "../../agents/model-spec.js";
 import { DEFAULT_PRICES, type PriceTable } from "../../agents/price-table.js";
@@ -105,6 +105,25 @@ export function replayCassettePath(value: string): string {
   const path = existsSync(value) && statSync(value).isDirectory() ? join(value, "cassette.jsonl") : value;
   if (!existsSync(path)) throw new UserError(`no cassette at ${path}`);
   return path;
+}
+
+/**
+ * The model settings of the run a `--replay` value names (a run folder, or the cassette inside one), from its
+ * run.json: `settings` undefined when there is no run.json or it names no model.
+ */
+export function recordedReplaySettings(value: string): { runJson?: string; settings?: LlmSettings } {
+  replayCassettePath(value);
+  const dir = existsSync(value) && statSync(value).isDirectory() ? value : dirname(value);
+  const path = join(dir, "run.json");
+  if (!existsSync(path)) return {};
+  try {
+    const info = JSON.parse(readFileSync(path, "utf8")) as { config?: { llm?: unknown } };
+    const llm = info.config?.llm;
+    if (llm === null || typeof llm !== "object" || Array.isArray(llm)) return { runJson: path };
+    return { runJson: path, settings: { ...(llm as LlmSettings) } };
+  } catch {
+    return { runJson: path };
+  }
 }
 
 /**
