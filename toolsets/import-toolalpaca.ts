@@ -1,5 +1,6 @@
 import { fail, ok, type Result } from "../specs/result.js";
 import type { SpecProblem } from "../specs/spec-problem.js";
+import { carryDocumentedExamples } from "./documented-examples.js";
 import { slugify } from "./slug.js";
 import type { ToolsetFile, ToolsetTask, ToolsetTaskCall } from "./toolset.js";
 
@@ -13,6 +14,8 @@ function isObject(v: unknown): v is Json {
 export interface ImportedToolset {
   slug: string;
   toolset: ToolsetFile;
+  /** What the importer carried into the spec from the source's documentation (one line per argument). */
+  notes?: string[];
 }
 
 /** What an importer made, and the entries it had to skip (with why). */
@@ -87,7 +90,9 @@ function tasksOf(entry: Json, source: string): ToolsetTask[] {
  * becomes the introduction and its `Introduction` paragraph the description (the toolset format names them
  * as the paper does); `Documentation` (OpenAPI as a JSON string) is inlined; instructions with their golden
  * answers are kept as the toolset's `tasks` (`getDetails` steps, where the assistant asks the user, become the
- * task's `questions`; `[Optional]` actions optional calls). Entries without a name or a parseable spec are skipped.
+ * task's `questions`; `[Optional]` actions optional calls). The values, date formats and argument descriptions its
+ * documentation gives in prose are carried into the spec (see `carryDocumentedExamples`; `notes` lists them);
+ * the golden answers are not used for that. Entries without a name or a parseable spec are skipped.
  */
 export function importToolAlpaca(data: unknown, source: string): Result<ImportResult, SpecProblem> {
   const entries = Array.isArray(data) ? data : isObject(data) && Array.isArray(data["entries"]) ? data["entries"] : undefined;
@@ -117,6 +122,9 @@ export function importToolAlpaca(data: unknown, source: string): Result<ImportRe
       skipped.push({ file: source, pointer: `${pointer}/Documentation`, severity: "error", code: "toolalpaca-entry", message: `${name}: no OpenAPI Documentation` });
       return;
     }
+    const functionsText = typeof entry["Functions"] === "string" ? entry["Functions"] : undefined;
+    const nlDocumentation = typeof entry["NLDocumentation"] === "string" ? entry["NLDocumentation"] : undefined;
+    const notes = carryDocumentedExamples(openapi, functionsText, nlDocumentation);
     const oneLine = text(entry["Description"]);
     const paragraph = text(entry["Introduction"]);
     const toolset: ToolsetFile = {
@@ -133,7 +141,7 @@ export function importToolAlpaca(data: unknown, source: string): Result<ImportRe
     let slug = slugify(name);
     for (let n = 2; taken.has(slug); n++) slug = `${slugify(name)}-${n}`;
     taken.add(slug);
-    toolsets.push({ slug, toolset });
+    toolsets.push({ slug, toolset, ...(notes.length > 0 ? { notes } : {}) });
   });
   return ok({ toolsets, skipped });
 }

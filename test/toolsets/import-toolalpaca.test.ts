@@ -10,6 +10,7 @@ import { deriveSeed } from "../../specs/seed.js";
 import { simulateCall } from "../../specs/simulate-call.js";
 import { synthesizeArguments } from "../../specs/synthesize-call.js";
 import { validateCall } from "../../specs/validate-call.js";
+import { carryDocumentedExamples, documentedFormat, documentedValues } from "../../toolsets/documented-examples.js";
 import { importToolAlpaca, parseActionInput } from "../../toolsets/import-toolalpaca.js";
 import { loadToolsets } from "../../toolsets/load-toolset.js";
 import type { LoadedToolset } from "../../toolsets/toolset.js";
@@ -62,6 +63,71 @@ describe("ToolAlpaca's golden-answer arguments", () => {
   });
 });
 
+describe("values from ToolAlpaca's documentation", () => {
+  it("reads the values a description lists, and the date format it names", () => {
+    expect(documentedValues("The type of data feed to retrieve (e.g., 'csv', 'json', 'xml').")).toEqual(["csv", "json", "xml"]);
+    expect(documentedValues("The gender of the axolotl ('male', 'female')")).toEqual(["male", "female"]);
+    expect(documentedValues("The category of the image (e.g., 'nature', 'abstract', etc.).")).toEqual(["nature", "abstract"]);
+    expect(documentedValues('The currency, e.g. "USD" or "EUR".')).toEqual(["USD", "EUR"]);
+    expect(documentedValues("The base currency (e.g. USD, EUR).")).toEqual(["USD", "EUR"]);
+    expect(documentedValues("Filters to apply to the search, such as genre, release year, and rating.")).toEqual([]);
+    expect(documentedValues("The page (e.g., the first page of the results for a long query)")).toEqual([]);
+    expect(documentedFormat("The start date for the search (format: YYYY-MM-DD).")).toBe("date");
+    expect(documentedFormat("When, as YYYY-MM-DDTHH:MM:SS.")).toBe("date-time");
+    expect(documentedFormat("The number of results")).toBeUndefined();
+  });
+
+  it("carries them into the spec: examples of parameters and body properties, formats, missing descriptions; never an enum, never over a spec's own", () => {
+    const doc: Record<string, unknown> = {
+      openapi: "3.0.0",
+      info: { title: "T", version: "1" },
+      paths: {
+        "/feeds": {
+          get: {
+            operationId: "getFeeds",
+            parameters: [
+              { name: "feedType", in: "query", description: "The type of feed (e.g., 'csv', 'json').", schema: { type: "string" } },
+              { name: "since", in: "query", description: "Start (format: YYYY-MM-DD).", schema: { type: "string" } },
+              { name: "limit", in: "query", description: "How many (e.g., '10', 'many').", schema: { type: "integer" } },
+              { name: "kind", in: "query", description: "Kind ('a', 'b').", schema: { type: "string", enum: ["a", "b"] } },
+              { name: "lang", in: "query", description: "Language (e.g., 'en').", schema: { type: "string", example: "pt" } },
+            ],
+            responses: { "200": { description: "ok" } },
+          },
+          post: {
+            operationId: "makeFeed",
+            requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Feed" } } } },
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      },
+      components: { schemas: { Feed: { type: "object", properties: { style: { type: "string" }, tags: { type: "array", items: { type: "string" } } } } } },
+    };
+    const functions = `1. Name: makeFeed
+   Description: Make a feed.
+   Input: {"style": "Optional. String. The style (e.g., 'minimal', 'grunge', etc.)", "tags": "Optional. Array. Tags (e.g., 'news', 'sport')"}
+   Output: The feed.`;
+    const notes = carryDocumentedExamples(doc, functions);
+    const params = ((doc["paths"] as Record<string, Record<string, { parameters: Array<Record<string, unknown>> }>>)["/feeds"]?.["get"]?.parameters ?? []) as Array<Record<string, unknown>>;
+    expect(params[0]?.["examples"]).toEqual({ documented1: { summary: "from the documentation", value: "csv" }, documented2: { summary: "from the documentation", value: "json" } });
+    expect(params[1]?.["schema"]).toEqual({ type: "string", format: "date" });
+    expect(params[2]?.["example"]).toBe(10);
+    expect(params[3]).not.toHaveProperty("example");
+    expect(params[3]).not.toHaveProperty("examples");
+    expect(params[4]).not.toHaveProperty("example");
+    const feed = ((doc["components"] as Record<string, Record<string, Record<string, unknown>>>)["schemas"]?.["Feed"]?.["properties"] ?? {}) as Record<string, Record<string, unknown>>;
+    expect(feed["style"]).toEqual({ type: "string", description: "The style (e.g., 'minimal', 'grunge', etc.)", example: "minimal" });
+    expect(feed["tags"]?.["example"]).toEqual(["news", "sport"]);
+    expect(notes).toEqual([
+      'getFeeds.feedType: examples "csv", "json"',
+      "getFeeds.since: format date",
+      "getFeeds.limit: example 10",
+      'makeFeed.style: description; example "minimal"',
+      'makeFeed.tags: description; example ["news","sport"]',
+    ]);
+  });
+});
+
 describe.skipIf(!existsSync(EVAL))("ToolAlpaca's ten simulated evaluation toolsets (corpus)", () => {
   let dir: string;
   let toolsets: LoadedToolset[];
@@ -96,6 +162,28 @@ describe.skipIf(!existsSync(EVAL))("ToolAlpaca's ten simulated evaluation toolse
       expect(ts.tasks?.map((t) => t.instruction)).toEqual(entry.Instructions.map((i) => i.trim()));
     }
     expect(toolsets.reduce((n, t) => n + (t.tasks?.length ?? 0), 0)).toBe(100);
+  });
+
+  it("carry the examples and date formats their documentation gives (not the golden answers' values)", () => {
+    expect(importOut).toMatch(/AbuseIPDB: .*documentation carried into the spec for 3 arguments/);
+    const byName = new Map(toolsets.map((t) => [t.name, t]));
+    const param = (ts: string, tool: string, name: string): Record<string, unknown> | undefined => {
+      const catalog = byName.get(ts)?.catalog;
+      const t = catalog?.get(tool);
+      const p = t?.parameters.find((x) => x.arg === name);
+      const pointer = p?.schemaPointer?.replace(/\/schema$/, "");
+      let node: unknown = catalog?.spec.document;
+      for (const seg of (pointer ?? "").split("/").slice(1)) node = (node as Record<string, unknown> | undefined)?.[seg.replace(/~1/g, "/").replace(/~0/g, "~")];
+      return node as Record<string, unknown> | undefined;
+    };
+    const feedType = param("abuseipdb", "getPublishedDataFeeds", "feedType");
+    expect(Object.values((feedType?.["examples"] ?? {}) as Record<string, { value: unknown }>).map((e) => e.value)).toEqual(["csv", "json", "xml"]);
+    expect((param("abuseipdb", "searchReports", "startDate")?.["schema"] as Record<string, unknown>)["format"]).toBe("date");
+    expect((param("1forge", "getHistoricalData", "start_date")?.["schema"] as Record<string, unknown>)["format"]).toBe("date");
+    // The golden answers set currency_pair to "EUR/GBP"; the documentation gives no example, so none is made up.
+    const pair = param("1forge", "getHistoricalData", "currency_pair");
+    expect(pair?.["example"]).toBeUndefined();
+    expect(pair?.["examples"]).toBeUndefined();
   });
 
   it("all ten validate without errors", async () => {
