@@ -35,6 +35,7 @@ import { parsePrefer } from "./prefer.js";
 import { forward, upstreamUrl } from "./proxy.js";
 import { WindowLimiter, type Rate } from "./rate-limits.js";
 import { DEFAULT_SESSION, SessionStates } from "./sessions.js";
+import { operationProblem, validationStatus } from "./spec-problem.js";
 
 /** Where answers come from: the simulator (`schema`: state, examples, synthesis), an LLM, a cassette, or the real API. */
 export type ServeMode = "schema" | "llm" | "replay" | "proxy";
@@ -408,7 +409,7 @@ export class ServeApp {
       if (!outcome.ok) {
         const title = outcome.status === 401 ? "Invalid security scheme used" : "Forbidden";
         const type = outcome.status === 401 ? `${PRISM}UNAUTHORIZED` : `${TOOLSIM}insufficient-scope`;
-        return problemResponse(problem(outcome.status, type, title, outcome.detail), { "www-authenticate": outcome.challenge }, head);
+        return this.operationProblemResponse(rt, tool, problem(outcome.status, type, title, outcome.detail), { "www-authenticate": outcome.challenge }, head);
       }
       identity = outcome.identity;
       credential = outcome.credential;
@@ -462,6 +463,16 @@ export class ServeApp {
       );
     }
     return problemResponse(problem(404, `${PRISM}NO_PATH_MATCHED_ERROR`, "Route not resolved, no path matched", `The route ${rel} hasn't been found in the specification file.`), {}, head);
+  }
+
+  /**
+   * An error of ours for an operation (invalid request, missing credentials): problem details, or a body in the
+   * shape the operation declares for that status (so that a proxy validating against the spec accepts it).
+   */
+  private operationProblemResponse(rt: ApiRuntime, tool: Tool, details: ProblemDetails, headers: HeaderMap, head: boolean): Response {
+    const answer = operationProblem(rt.api.catalog, tool, details, this.seed);
+    if (answer.shape === "problem" && answer.contentType === PROBLEM_JSON) return problemResponse(details, headers, head);
+    return new Response(head ? null : JSON.stringify(answer.body), { status: answer.status, headers: { ...headers, "content-type": answer.contentType } });
   }
 
   private enforcesAuth(rt: ApiRuntime): boolean {
@@ -539,7 +550,7 @@ export class ServeApp {
             rel,
             query,
             text,
-            problemResponse(problem(400, `${TOOLSIM}bad-request`, "Bad Request", `The request body ${message}`, [{ location: ["body"], code: "parse", message, severity: "Error" }]), extra, head),
+            this.operationProblemResponse(rt, tool, problem(400, `${TOOLSIM}bad-request`, "Bad Request", `The request body ${message}`, [{ location: ["body"], code: "parse", message, severity: "Error" }]), extra, head),
             "validation",
           );
         }
@@ -550,6 +561,14 @@ export class ServeApp {
       } else body = text;
     }
     const validation = validateHttpCall(catalog, tool, { pathParams, query, header: (n) => req.headers.get(n), ...(body !== undefined ? { body } : {}) });
+    if (!validation.ok) {
+      // Prism's choice of status: the operation's own 422, else its own 400, else a 422 of ours.
+      const status = validationStatus(tool);
+      const invalid: ProblemDetails = { ...validation.problem, status };
+      if (status !== 422) invalid.type = `${TOOLSIM}bad-request`;
+      const headers = { ...extra, "x-toolsim-source": "validation", "sl-violations": JSON.stringify(validation.errors.slice(0, 5)) };
+      return this.recorded(req, rt, rel, query, text, this.operationProblemResponse(rt, tool, invalid, headers, head), "validation");
+    }
     const prefer = parsePrefer(req.headers.get("prefer"));
     if (validation.ok && prefer.code !== undefined && tool.responses.length > 0 && selectResponse(catalog, tool, prefer.code).key === undefined) {
       return problemResponse(

@@ -1,0 +1,145 @@
+import type { Catalog } from "../../specs/catalog.js";
+import type { ProblemDetails, ValidationIssue } from "../../specs/problem-details.js";
+import { responseExamples } from "../../specs/schema-responder.js";
+import { deriveSeed } from "../../specs/seed.js";
+import { isJsonMediaType, selectResponse } from "../../specs/select-response.js";
+import { synthesize } from "../../specs/synthesize.js";
+import { cloneJson } from "../../specs/synthesis-rules.js";
+import type { Tool } from "../../specs/tool.js";
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+const PROBLEM_JSON = "application/problem+json";
+
+/**
+ * The status of an invalid request, as Prism picks it: the operation's own 422, else its own 400, else a
+ * 422 of ours.
+ */
+export function validationStatus(tool: Tool): 422 | 400 {
+  if (tool.responses.includes("422")) return 422;
+  if (tool.responses.includes("400")) return 400;
+  return 422;
+}
+
+/** An error answer of the simulator itself (validation, auth), as it goes on the wire. */
+export interface OperationProblem {
+  status: number;
+  body: unknown;
+  contentType: string;
+  /** `problem`: our problem details; `spec`: a body in the shape the spec declares for that status. */
+  shape: "problem" | "spec";
+}
+
+/** Short machine words for an `error`/`code` field of a spec's error body. */
+const ERROR_WORDS: Record<number, string> = {
+  400: "bad_request",
+  401: "unauthorized",
+  403: "forbidden",
+  415: "unsupported_media_type",
+  422: "invalid_request",
+};
+
+/** Field names (lower case, without `_` and `-`) and what of the problem they take. */
+const TEXT_FIELDS = new Set(["message", "detail", "description", "errordescription", "errormessage", "msg", "reason"]);
+const TITLE_FIELDS = new Set(["title", "summary"]);
+const STATUS_FIELDS = new Set(["status", "statuscode", "httpstatus", "httpcode"]);
+const WORD_FIELDS = new Set(["error", "errorcode", "code", "type", "kind"]);
+const LIST_FIELDS = new Set(["validation", "errors", "details", "issues", "violations", "fielderrors", "invalidparams"]);
+
+function normalized(key: string): string {
+  return key.toLowerCase().replace(/[_-]/g, "");
+}
+
+/** What may go into a field of the spec's error body, most informative first. */
+function candidates(key: string, problem: ProblemDetails): unknown[] {
+  const k = normalized(key);
+  const issues: ValidationIssue[] = problem.validation ?? [];
+  const out: unknown[] = [];
+  if (TEXT_FIELDS.has(k)) out.push(problem.detail);
+  if (TITLE_FIELDS.has(k)) out.push(problem.title);
+  if (STATUS_FIELDS.has(k)) out.push(problem.status, String(problem.status));
+  if (k === "type") out.push(problem.type);
+  if (WORD_FIELDS.has(k)) out.push(ERROR_WORDS[problem.status] ?? `http_${problem.status}`, problem.status, problem.title);
+  if (LIST_FIELDS.has(k)) {
+    const field = (i: ValidationIssue): string => i.location.slice(1).join(".") || (i.location[0] ?? "");
+    out.push(
+      issues,
+      issues.map((i) => ({ field: field(i), issue: i.code, message: i.message, location: i.location })),
+      issues.map((i) => ({ field: field(i), issue: i.code, message: i.message })),
+      issues.map((i) => ({ field: field(i), issue: i.code })),
+      issues.map((i) => ({ field: field(i), message: i.message })),
+      issues.map((i) => `${i.location.join(".")}: ${i.message}`),
+    );
+    if (k === "details") out.push(problem.detail);
+  }
+  return out;
+}
+
+/**
+ * Writes the problem's text into a body of the spec's shape, field by field, keeping a change only when the
+ * whole body still validates (so the body stays in the declared shape whatever the field names mean).
+ */
+function overlay(root: unknown, node: Json, problem: ProblemDetails, valid: (body: unknown) => boolean, depth: number, propertyNames: readonly string[]): void {
+  const keys = [...new Set([...Object.keys(node), ...propertyNames])];
+  for (const key of keys) {
+    const before = node[key];
+    const had = Object.prototype.hasOwnProperty.call(node, key);
+    let kept = false;
+    for (const value of candidates(key, problem)) {
+      node[key] = value;
+      if (valid(root)) {
+        kept = true;
+        break;
+      }
+    }
+    if (!kept) {
+      if (had) node[key] = before;
+      else delete node[key];
+    }
+    const now = node[key];
+    if (!kept && depth < 2 && isObject(now)) overlay(root, now, problem, valid, depth + 1, []);
+  }
+}
+
+/** The `properties` names of a schema object (or of its `allOf` members), for fields an example leaves out. */
+function propertyNames(schema: unknown): string[] {
+  if (!isObject(schema)) return [];
+  const names = isObject(schema["properties"]) ? Object.keys(schema["properties"]) : [];
+  if (Array.isArray(schema["allOf"])) for (const s of schema["allOf"]) names.push(...propertyNames(s));
+  return names;
+}
+
+/**
+ * The answer of an error the simulator produces for an operation (an invalid request, a missing credential):
+ * our problem details when the operation declares nothing for that status, declares no JSON schema for it, or
+ * declares a schema that problem details satisfy; otherwise a body in the declared schema's shape (a valid
+ * example or a seeded synthesized body) carrying the problem's text where its fields allow. Either way a
+ * proxy that validates answers against the spec does not flag it.
+ */
+export function operationProblem(catalog: Catalog, tool: Tool, problem: ProblemDetails, seed: number): OperationProblem {
+  const ours: OperationProblem = { status: problem.status, body: problem, contentType: PROBLEM_JSON, shape: "problem" };
+  const selected = selectResponse(catalog, tool, problem.status);
+  if (selected.key === undefined || selected.schemaPointer === undefined || !isJsonMediaType(selected.mediaType)) return ours;
+  const contentType = selected.mediaType ?? PROBLEM_JSON;
+  const validate = catalog.registry.validatorAt("response", selected.schemaPointer, false);
+  const valid = (body: unknown): boolean => validate(body) === true;
+  if (valid(problem)) return { ...ours, contentType: /problem\+json/i.test(contentType) ? contentType : PROBLEM_JSON };
+  let base: unknown;
+  for (const example of responseExamples(catalog, selected)) {
+    if (valid(example)) {
+      base = cloneJson(example);
+      break;
+    }
+  }
+  if (base === undefined) {
+    const made = synthesize(catalog.registry, "response", selected.schemaPointer, { seed: deriveSeed(seed, tool.name, "problem", problem.status) });
+    if (!made.valid) return ours;
+    base = made.value;
+  }
+  if (isObject(base)) overlay(base, base, problem, valid, 0, propertyNames(catalog.registry.resolve("response", selected.schemaPointer).schema));
+  return { status: problem.status, body: base, contentType, shape: "spec" };
+}
