@@ -41,6 +41,13 @@ interface ServeFlags {
   apiKeyEnv?: string;
   cors?: boolean;
   verbose?: boolean;
+  adminToken?: string;
+}
+
+/** Whether a host name binds the loopback interface only. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, "");
+  return h === "localhost" || h === "::1" || /^127\.\d+\.\d+\.\d+$/.test(h) || h === "::ffff:127.0.0.1";
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), ...value.split(",").map((s) => s.trim()).filter((s) => s !== "")];
@@ -135,6 +142,7 @@ export function serveCommand(io: CliIO, setExit: (code: number) => void, signals
     .option("--base-url <url>", "llm mode: OpenAI-compatible endpoint")
     .option("--api-key-env <name>", "llm mode: environment variable holding the model's API key")
     .option("--cors", "answer CORS preflights and allow any origin (agents in a browser)")
+    .option("--admin-token <token>", "require this token (X-Toolsim-Admin-Token header) on the admin routes that read or reset state; without it they are open (a warning when --host is not loopback)")
     .option("--verbose", "log one line per request")
     .action(async (paths: string[], flags: ServeFlags) => {
       const port = parseInteger("--port", flags.port, 0) ?? DEFAULT_PORT;
@@ -150,6 +158,7 @@ export function serveCommand(io: CliIO, setExit: (code: number) => void, signals
       const quota = rateOption("--quota", flags.quota);
       const bodyLimit = parseSize("--body-limit", flags.bodyLimit);
       const maxSessions = parseInteger("--max-sessions", flags.maxSessions, 1);
+      if (flags.adminToken !== undefined && flags.adminToken.trim().length < 8) throw new UsageError("--admin-token must be at least 8 characters");
       const upstreamTimeoutMs = parseInteger("--upstream-timeout", flags.upstreamTimeout, 1) ?? 30_000;
 
       const loaded = await loadServedApis(paths);
@@ -209,6 +218,7 @@ export function serveCommand(io: CliIO, setExit: (code: number) => void, signals
         ...(cassette ? { cassette } : {}),
         ...(flags.verbose ? { verbose: true } : {}),
         ...(flags.cors ? { cors: true } : {}),
+        ...(flags.adminToken !== undefined ? { adminToken: flags.adminToken } : {}),
       }).catch((e: NodeJS.ErrnoException) => {
         if (e.code === "EADDRINUSE") throw new UserError(`port ${port} on ${flags.host} is already in use (try --port 0)`);
         if (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND") throw new UserError(`cannot listen on ${flags.host}: ${e.message}`);
@@ -231,8 +241,11 @@ export function serveCommand(io: CliIO, setExit: (code: number) => void, signals
         io.out(`  ${a.name.padEnd(width)}  ${a.url}/  ${a.title} (${a.operations} operation${a.operations === 1 ? "" : "s"})${upstream ? ` -> ${upstream}` : ""}\n`);
       }
       io.out(`  ${"admin".padEnd(width)}  ${server.url}/__toolsim/health\n`);
-      if (flags.host !== "127.0.0.1" && flags.host !== "localhost" && flags.host !== "::1") {
+      if (!isLoopbackHost(flags.host)) {
         io.err(`toolsim serve: listening on ${flags.host}: other machines can reach this server\n`);
+        if (flags.adminToken === undefined) {
+          io.err(`toolsim serve: warning: the admin routes (/__toolsim/state, /sessions, /reset) are open to anyone who can reach it; give --admin-token TOKEN to require an X-Toolsim-Admin-Token header\n`);
+        }
       }
       io.out("Press Ctrl-C to stop.\n");
 

@@ -1,4 +1,5 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { createHash, timingSafeEqual } from "node:crypto";
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { LlmResponder } from "../../agents/llm-responder.js";
@@ -95,6 +96,11 @@ export interface ServeOptions {
   now?: () => number;
   /** Answer CORS preflights and add `Access-Control-Allow-Origin: *` (for agents in a browser). */
   cors?: boolean;
+  /**
+   * When set, the admin routes that read or change state (`/__toolsim/state`, `/sessions`, `/reset`) need
+   * this value in an `X-Toolsim-Admin-Token` header (401 otherwise); `/__toolsim/health` stays open.
+   */
+  adminToken?: string;
   /** Where warnings and (with `verbose`) one line per request go. */
   log?: (line: string) => void;
   verbose?: boolean;
@@ -115,6 +121,22 @@ interface ApiRuntime {
 
 /** The default largest request body: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** The admin routes and the methods they answer (a known route with another method gets a 405 with `Allow`). */
+const ADMIN_ROUTES: Record<string, string[]> = {
+  "/__toolsim/health": ["GET", "HEAD"],
+  "/__toolsim/state": ["GET", "HEAD"],
+  "/__toolsim/sessions": ["GET", "HEAD"],
+  "/__toolsim/reset": ["POST"],
+};
+
+/** Compares a presented secret with the expected one in constant time. */
+function sameSecret(presented: string | undefined, expected: string): boolean {
+  if (presented === undefined) return false;
+  const a = createHash("sha256").update(presented).digest();
+  const b = createHash("sha256").update(expected).digest();
+  return timingSafeEqual(a, b);
+}
 
 const PRISM = "https://stoplight.io/prism/errors#";
 const TOOLSIM = "https://toolsim.dev/problems/";
@@ -310,6 +332,14 @@ export class ServeApp {
         uptimeSeconds: Math.round((Date.now() - this.started) / 1000),
       }),
     );
+    app.use("/__toolsim/*", async (c, next) => {
+      if (this.options.adminToken === undefined || c.req.path === "/__toolsim/health") return next();
+      if (sameSecret(c.req.header("x-toolsim-admin-token"), this.options.adminToken)) return next();
+      return problemResponse(
+        problem(401, `${TOOLSIM}admin-token`, "Admin token required", "The admin routes of this server need its admin token in an X-Toolsim-Admin-Token header (serve --admin-token)."),
+        { "www-authenticate": 'Toolsim-Admin-Token realm="__toolsim"' },
+      );
+    });
     app.get("/__toolsim/sessions", (c) => c.json({ sessions: this.sessions.list() }));
     app.get("/__toolsim/state", (c) => {
       const session = c.req.query("session") ?? c.req.header("x-toolsim-session") ?? DEFAULT_SESSION;
@@ -331,9 +361,17 @@ export class ServeApp {
       this.faultCounter = 0;
       return c.json({ reset, all: true });
     });
-    app.all("/__toolsim/*", (c) =>
-      problemResponse(problem(404, `${TOOLSIM}unknown-admin-route`, "Unknown admin route", `${c.req.method} ${c.req.path} is not an admin route; see GET /__toolsim/health, GET /__toolsim/state, GET /__toolsim/sessions, POST /__toolsim/reset.`)),
-    );
+    app.all("/__toolsim/*", (c) => {
+      const allow = ADMIN_ROUTES[c.req.path.replace(/\/+$/, "")];
+      if (allow !== undefined) {
+        return problemResponse(
+          problem(405, `${PRISM}NO_METHOD_MATCHED_ERROR`, "Route resolved, but no method matched", `${c.req.path} answers ${allow.join(", ")}, not ${c.req.method}.`),
+          { allow: allow.join(", ") },
+          c.req.method === "HEAD",
+        );
+      }
+      return problemResponse(problem(404, `${TOOLSIM}unknown-admin-route`, "Unknown admin route", `${c.req.method} ${c.req.path} is not an admin route; see GET /__toolsim/health, GET /__toolsim/state, GET /__toolsim/sessions, POST /__toolsim/reset.`));
+    });
     app.all("*", (c) => this.handle(c.req.raw));
     app.onError((err) => {
       this.log(`toolsim serve: internal error: ${err.stack ?? err.message}`);
@@ -487,14 +525,18 @@ export class ServeApp {
     if (!rate && !quota) return undefined;
     const r = rate ? this.rateWindows.peek(identity, rate) : undefined;
     const q = quota ? this.quotaWindows.peek(identity, quota) : undefined;
+    // `remaining` counts this request; a rejected request is counted by neither window, so the window that
+    // did not reject it still has one more left.
+    const rejected = (r !== undefined && !r.ok) || (q !== undefined && !q.ok);
+    const left = (s: { ok: boolean; remaining: number }): string => String(!s.ok ? 0 : rejected ? s.remaining + 1 : s.remaining);
     if (r) {
       extra["x-ratelimit-limit"] = String(r.limit);
-      extra["x-ratelimit-remaining"] = String(r.ok ? r.remaining : 0);
+      extra["x-ratelimit-remaining"] = left(r);
       extra["x-ratelimit-reset"] = String(Math.ceil(r.resetMs / 1000));
     }
     if (q) {
       extra["x-quota-limit"] = String(q.limit);
-      extra["x-quota-remaining"] = String(q.ok ? q.remaining : 0);
+      extra["x-quota-remaining"] = left(q);
       extra["x-quota-reset"] = String(Math.ceil(q.resetMs / 1000));
     }
     const exceeded = r && !r.ok ? { state: r, what: "Rate limit exceeded", rate } : q && !q.ok ? { state: q, what: "Quota exceeded", rate: quota } : undefined;

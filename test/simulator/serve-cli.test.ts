@@ -68,6 +68,33 @@ describe("toolsim serve (CLI)", () => {
     await expect(fetch(`${url}/__toolsim/health`)).rejects.toThrow();
   });
 
+  it("warns that admin routes are open when --host is not loopback, and --admin-token closes them", async () => {
+    for (const token of [undefined, "admin-token-1"]) {
+      const io = captureIO();
+      const signals = new EventEmitter();
+      const done = serveCommand(io, () => undefined, signals)
+        .exitOverride()
+        .parseAsync([SPEC, "--port", "0", "--host", "0.0.0.0", ...(token ? ["--admin-token", token] : [])], { from: "user" });
+      try {
+        for (let i = 0; i < 200 && !io.stdout().includes("Press Ctrl-C"); i++) await new Promise((r) => setTimeout(r, 25));
+        expect(io.stderr()).toContain("other machines can reach this server");
+        const url = /(http:\/\/127\.0\.0\.1:\d+)\/__toolsim\/health/.exec(io.stdout())?.[1];
+        const state = await fetch(`${url}/__toolsim/state`);
+        if (token === undefined) {
+          expect(io.stderr()).toMatch(/warning: the admin routes .* are open to anyone who can reach it; give --admin-token/);
+          expect(state.status).toBe(200);
+        } else {
+          expect(io.stderr()).not.toContain("warning");
+          expect(state.status).toBe(401);
+          expect((await fetch(`${url}/__toolsim/state`, { headers: { "x-toolsim-admin-token": token } })).status).toBe(200);
+        }
+      } finally {
+        signals.emit("SIGTERM");
+        await done;
+      }
+    }
+  });
+
   it("--mode llm answers from an OpenAI-compatible endpoint, validated against the spec", async () => {
     const llm = await startOpenAIServer([{ kind: "text", content: '{"status": 200, "body": {"pets": 12}}' }]);
     const io = captureIO();
@@ -99,6 +126,7 @@ describe("toolsim serve (CLI)", () => {
       [["serve", SPEC, "--body-limit", "huge"], 2, /--body-limit must be a size/],
       [["serve", SPEC, "--upstream", "ftp://x"], 2, /--upstream must be an http\(s\) URL/],
       [["serve", SPEC, "--mode", "llm"], 2, /--mode llm needs --model/],
+      [["serve", SPEC, "--admin-token", "abc"], 2, /--admin-token must be at least 8 characters/],
       [["serve", SPEC, "--mode", "teleport"], 2, /argument 'teleport' is invalid/],
       [["serve", "missing.yaml"], 1, /missing\.yaml/],
       [["serve", SPEC, "--credentials", "nowhere.yaml"], 1, /cannot read credentials/],

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadServedApis } from "../../simulator/serve/load-apis.js";
+import { parseRate } from "../../simulator/serve/rate-limits.js";
 import type { ServedApi } from "../../simulator/serve/serve-app.js";
 import { startServe, type RunningServe, type StartServeOptions } from "../../simulator/serve/start-serve.js";
 import { bundledToolsetsDir } from "../../toolsets/load-toolset.js";
@@ -109,5 +110,47 @@ describe("toolsim serve: the spec's own error answers (Prism's [422, 400])", () 
     expect(unauthorised.status).toBe(401);
     expect(unauthorised.body).toMatchObject({ error: "unauthorized", message: expect.stringMatching(/Missing credentials/), details: [] });
     expect(logs.filter((l) => l.includes("does not match the spec"))).toEqual([]);
+  });
+});
+
+describe("toolsim serve: limits and admin routes", () => {
+  it("a rejected request consumes nothing: the other window's remaining count is unchanged on a 429", async () => {
+    const now = 7_000_000;
+    const s = await start({ apis: [petsApi], enforceAuth: false, rateLimit: parseRate("2/min"), quota: parseRate("10/day"), now: () => now });
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await call(s.url, "/pets/1"));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 429, 429]);
+    expect(answers.map((a) => a.headers.get("x-quota-remaining"))).toEqual(["9", "8", "8", "8"]);
+    expect(answers.map((a) => a.headers.get("x-ratelimit-remaining"))).toEqual(["1", "0", "0", "0"]);
+    const q = await start({ apis: [petsApi], enforceAuth: false, rateLimit: parseRate("5/min"), quota: parseRate("1/day"), now: () => now });
+    const quota = [await call(q.url, "/pets/1"), await call(q.url, "/pets/1")];
+    expect(quota.map((a) => a.status)).toEqual([200, 429]);
+    expect(quota.map((a) => a.headers.get("x-ratelimit-remaining"))).toEqual(["4", "4"]);
+    expect(quota.map((a) => a.headers.get("x-quota-remaining"))).toEqual(["0", "0"]);
+  });
+
+  it("answers a known admin route with another method with 405 and Allow, an unknown one with 404", async () => {
+    const s = await start({ apis: [petsApi] });
+    const getReset = await call(s.url, "/__toolsim/reset");
+    expect(getReset.status).toBe(405);
+    expect(getReset.headers.get("allow")).toBe("POST");
+    const postHealth = await call(s.url, "/__toolsim/health", { method: "POST" });
+    expect(postHealth.status).toBe(405);
+    expect(postHealth.headers.get("allow")).toBe("GET, HEAD");
+    expect((await fetch(`${s.url}/__toolsim/health`, { method: "HEAD" })).status).toBe(200);
+    expect((await call(s.url, "/__toolsim/nope")).status).toBe(404);
+    expect((await call(s.url, "/__toolsim/reset", { method: "POST" })).status).toBe(200);
+  });
+
+  it("with an admin token, state, sessions and reset need it (health stays open)", async () => {
+    const s = await start({ apis: [petsApi], adminToken: "s3cret-admin" });
+    for (const [path, method] of [["/__toolsim/state", "GET"], ["/__toolsim/sessions", "GET"], ["/__toolsim/reset", "POST"]] as const) {
+      const denied = await call(s.url, path, { method });
+      expect(denied.status, path).toBe(401);
+      expect(denied.body.title).toBe("Admin token required");
+      expect((await call(s.url, path, { method, headers: { "x-toolsim-admin-token": "wrong-token" } })).status, path).toBe(401);
+      expect((await call(s.url, path, { method, headers: { "x-toolsim-admin-token": "s3cret-admin" } })).status, path).toBe(200);
+    }
+    expect((await call(s.url, "/__toolsim/health")).status).toBe(200);
   });
 });
