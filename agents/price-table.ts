@@ -17,7 +17,8 @@ export interface PricedUsage {
 
 /**
  * Default prices of a few OpenAI models (USD per 1M tokens, standard tier, as published by OpenAI; check
- * and override with `prices:` in the config file). Models not listed, and local endpoints, cost 0.
+ * and override with `prices:` in the config file). Models not listed cost 0; so do local endpoints, unless
+ * the config file prices their model.
  */
 export const DEFAULT_PRICES: PriceTable = {
   "gpt-4o": { input: 2.5, output: 10 },
@@ -33,10 +34,10 @@ export const DEFAULT_PRICES: PriceTable = {
 const FREE: ModelPrice = { input: 0, output: 0 };
 
 /**
- * The price of a model: an exact entry, else the longest entry the name starts with followed by `-`
- * (dated snapshots), also after a `provider/` prefix (`openai/gpt-4o`); 0 for unknown models.
+ * The price of a model in a table: an exact entry, else the longest entry the name starts with followed by
+ * `-` (dated snapshots), also after a `provider/` prefix (`openai/gpt-4o`); undefined when none matches.
  */
-export function priceOf(model: string, table: PriceTable = DEFAULT_PRICES): ModelPrice {
+export function findPrice(model: string, table: PriceTable): ModelPrice | undefined {
   const names = [model, model.includes("/") ? model.slice(model.lastIndexOf("/") + 1) : undefined].filter((n): n is string => n !== undefined);
   for (const name of names) {
     const exact = table[name];
@@ -47,13 +48,21 @@ export function priceOf(model: string, table: PriceTable = DEFAULT_PRICES): Mode
     }
     if (best !== undefined) return table[best] ?? FREE;
   }
-  return FREE;
+  return undefined;
 }
 
-/** The cost in US dollars of some usage of a model; 0 when `local` (a model served on your own machine). */
-export function costOf(usage: PricedUsage, model: string, table: PriceTable = DEFAULT_PRICES, local = false): number {
-  if (local) return 0;
-  const price = priceOf(model, table);
+/** The price of a model (see {@link findPrice}); 0 for unknown models. */
+export function priceOf(model: string, table: PriceTable = DEFAULT_PRICES): ModelPrice {
+  return findPrice(model, table) ?? FREE;
+}
+
+/**
+ * The cost in US dollars of some usage of a model. A price the user configured (`configured`: the config
+ * file's `prices:`) applies wherever the model is served; otherwise a `local` endpoint (a model served on
+ * your own machine or network) costs 0, and other endpoints are priced from `table`.
+ */
+export function costOf(usage: PricedUsage, model: string, table: PriceTable = DEFAULT_PRICES, local = false, configured?: PriceTable): number {
+  const price = (configured !== undefined ? findPrice(model, configured) : undefined) ?? (local ? FREE : priceOf(model, table));
   return (usage.promptTokens * price.input + usage.completionTokens * price.output) / 1_000_000;
 }
 

@@ -37,7 +37,10 @@ export interface LlmRunOptions {
   judgeVotes?: number;
   /** Share the executor's answers across the run (StableToolBench-style consistency; see {@link RunAnswerCache}). */
   runCache?: boolean;
+  /** Prices of models (the defaults with the configured ones over them). */
   prices?: PriceTable;
+  /** The prices the user configured: they apply to local endpoints too (which otherwise cost 0). */
+  configuredPrices?: PriceTable;
   /**
    * The run folder: the executor's run cache is written there per finished episode and, when `resume`,
    * what the episodes already in the journal decided (instructions, shared answers) is read back, so the
@@ -159,7 +162,7 @@ export async function createLlmAgents(options: LlmRunOptions): Promise<LlmAgents
             role,
             model: r.model,
             usage: r.usage,
-            cost: r.error !== undefined && r.usage.promptTokens === 0 ? 0 : costOf(r.usage, r.model, prices, g.spec.local),
+            cost: r.error !== undefined && r.usage.promptTokens === 0 ? 0 : costOf(r.usage, r.model, prices, g.spec.local, options.configuredPrices),
             durationMs: r.durationMs,
             cached: false,
             ...(r.error !== undefined ? { error: r.error } : {}),

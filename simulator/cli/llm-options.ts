@@ -165,6 +165,7 @@ export function llmRunOptions(settings: LlmSettings, runDir: string, seed: numbe
     ...(settings.judgeVotes !== undefined ? { judgeVotes: settings.judgeVotes } : {}),
     ...(settings.runCache ? { runCache: true } : {}),
     prices,
+    ...(settings.prices ? { configuredPrices: settings.prices } : {}),
     seed,
   };
 }

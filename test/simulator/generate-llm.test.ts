@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -20,19 +20,44 @@ function systemText(req: ReceivedRequest): string {
   return first && typeof first.content === "string" ? first.content : "";
 }
 
-/** A plausible OpenAI-compatible model for every role, told apart by their prompts. */
+const words = (name: string): string => name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase();
+
+/** The tool that takes the most of the values the user named (`<parameter in words> <value>`), all its required ones among them; else the first tool. */
+function pickCall(tools: { function: { name: string; parameters?: unknown } }[], said: string): { name: string; args: Record<string, unknown> } {
+  let best: { name: string; args: Record<string, unknown> } | undefined;
+  for (const t of tools) {
+    const p = (t.function.parameters ?? {}) as { required?: string[]; properties?: Record<string, { type?: string }> };
+    const args: Record<string, unknown> = {};
+    for (const [k, schema] of Object.entries(p.properties ?? {})) {
+      const m = new RegExp(`${words(k)} (.+?)(?: and |[?,]| for me| please|\\. |$)`, "i").exec(said);
+      if (m?.[1] !== undefined) args[k] = schema.type === "integer" || schema.type === "number" ? Number(m[1]) : m[1];
+    }
+    if ((p.required ?? []).every((k) => k in args) && (best === undefined || Object.keys(args).length > Object.keys(best.args).length)) best = { name: t.function.name, args };
+  }
+  return best ?? { name: tools[0]?.function.name ?? "none", args: {} };
+}
+
+/**
+ * A plausible OpenAI-compatible model for every role, told apart by their prompts: the user states the
+ * values its goal lists, the assistant calls the tool those values fit, the executor answers, the judge passes.
+ */
 function roleScript(req: ReceivedRequest): ScriptedReply {
   const sys = systemText(req);
   const messages = (req.body["messages"] ?? []) as { role: string; content: unknown }[];
   const last = messages[messages.length - 1];
+  const text = (m: { content: unknown } | undefined): string => (m && typeof m.content === "string" ? m.content : "");
   if (sys.startsWith("You simulate one operation")) return { kind: "text", content: '{"status": 200, "body": {"note": "simulated"}}' };
   if (sys.startsWith("You review a dialogue")) return { kind: "text", content: '{"solvable": true, "process_correct": true, "response_correct": true, "verdict": "pass", "reason": "fine"}' };
-  if (sys.startsWith("You play the user in a conversation")) return { kind: "text", content: "Sure, use what I said." };
-  if (sys.startsWith("You play a user")) return { kind: "text", content: "1. Could you look that up for me please?" };
-  const tools = req.body["tools"] as { function: { name: string } }[] | undefined;
+  if (sys.startsWith("You play the user in a conversation")) return { kind: "text", content: `Sure: ${/Give: (.*)$/m.exec(text(last))?.[1] ?? "use what I said"}` };
+  if (sys.startsWith("You play a user")) {
+    const says = [...text(messages[1]).matchAll(/Say: (.*?)(?: \(.*\))? = (.*)$/gm)].map((x) => `${x[1]} ${String(JSON.parse(x[2] ?? '""'))}`);
+    return { kind: "text", content: `1. Could you look up ${says.length > 0 ? says.join(" and ") : "that"} for me please?` };
+  }
+  const tools = req.body["tools"] as { function: { name: string; parameters?: unknown } }[] | undefined;
   if (tools && tools.length > 0) {
     if (last?.role === "tool") return { kind: "text", content: "Here is what the service returned." };
-    return { kind: "tool-calls", calls: [{ name: tools[0]!.function.name, arguments: "{}" }] };
+    const call = pickCall(tools, messages.filter((m) => m.role === "user").map(text).join(" and "));
+    return { kind: "tool-calls", calls: [{ name: call.name, arguments: JSON.stringify(call.args) }] };
   }
   return { kind: "text", content: "OK." };
 }
@@ -169,5 +194,42 @@ describe("generate with LLM agents in all four roles (real ChatOpenAI, local Ope
     expect(await main(["generate", "--resume", "--out", dir, "--max-calls", "1000"], resumed)).toBe(0);
     const done = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")) as { episodes: number };
     expect(done.episodes).toBe(6);
+  });
+
+  it("prices a local endpoint's calls with a configured price, stops cleanly at --max-cost and resumes", async () => {
+    process.env["OPENAI_API_KEY"] = SECRET;
+    const root = tmp();
+    const dir = join(root, "cost");
+    // 100000 USD per 1M tokens: a call of the server's 10 + 5 tokens costs $1.50.
+    const config = join(root, "toolsim.config.yaml");
+    writeFileSync(config, "llm:\n  prices:\n    test-model: {input: 100000, output: 100000}\n");
+    const args = ["generate", "--toolsets", TOOLSETS[0]!, "--episodes", "6", "--concurrency", "2", "--assistant-model", "openai:test-model", "--base-url", server.baseURL, "--out", dir];
+    const io = capture();
+    const code = await main([...args, "--config", config, "--max-cost", "4"], io);
+    expect(io.stderr).not.toContain("internal error");
+    expect(code).toBe(3);
+    expect(io.stdout).toContain("budget reached");
+    const partial = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")) as { episodes: number; llm: { calls: number; cost: number } };
+    expect(partial.episodes).toBeGreaterThan(0);
+    expect(partial.episodes).toBeLessThan(6);
+    expect(partial.llm.cost).toBeCloseTo(partial.llm.calls * 1.5, 6);
+    expect(partial.llm.cost).toBeGreaterThanOrEqual(4);
+    // Every episode written is whole: the journal holds as many finished episodes as the summary counts.
+    expect(readFileSync(join(dir, "events.jsonl"), "utf8").split('"type":"episode.finished"').length - 1).toBe(partial.episodes);
+    const resumed = capture();
+    expect(await main(["generate", "--resume", "--out", dir, "--max-cost", "1000000"], resumed)).toBe(0);
+    const done = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")) as { episodes: number; llm: { calls: number; cost: number } };
+    expect(done.episodes).toBe(6);
+    expect(done.llm.cost).toBeCloseTo(done.llm.calls * 1.5, 6);
+  });
+
+  it("costs nothing on a local endpoint without a configured price", async () => {
+    process.env["OPENAI_API_KEY"] = SECRET;
+    const dir = join(tmp(), "free");
+    const io = capture();
+    expect(await main(["generate", "--toolsets", TOOLSETS[0]!, "--episodes", "1", "--assistant-model", "openai:gpt-4o", "--base-url", server.baseURL, "--out", dir], io)).toBe(0);
+    const s = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")) as { llm: { calls: number; cost: number } };
+    expect(s.llm.calls).toBeGreaterThan(0);
+    expect(s.llm.cost).toBe(0); // gpt-4o has a default price, but this endpoint is on this machine
   });
 });
