@@ -338,7 +338,7 @@ export class Cassette {
 
   /** Reads a cassette file for replay (read-only). A missing file is an error; a cut last line is ignored. */
   static async load(path: string, options: CassetteOptions = {}): Promise<Cassette> {
-    if (!existsSync(path)) throw new ToolsimError("cassette.not-found", `no cassette at ${path}: record one with --record first`);
+    if (!existsSync(path)) throw new ToolsimError("cassette.not-found", `no cassette at ${path}: every run with a model records one (its run folder's cassette.jsonl); give that file or folder`);
     const { entries, stats } = await readEntries(path);
     const cassette = new Cassette(entries, options);
     cassette.stats = stats;

@@ -17,7 +17,7 @@ import {
   responseFromMessage,
 } from "./cassette.js";
 import { createChatModel } from "./chat-model-factory.js";
-import { endpointOf, MODEL_DEFAULTS, type ModelSpec } from "./model-spec.js";
+import { endpointOf, MODEL_DEFAULTS, urlSecrets, type ModelSpec } from "./model-spec.js";
 
 /*
  * The gateway every LLM call of a run goes through. One `GatewayChatModel` wraps one inner chat model
@@ -438,7 +438,8 @@ class GatewayCore {
     this.temperature = typeof t === "number" ? t : undefined;
     const mt = options.maxTokens ?? spec?.maxTokens ?? innerFields.maxTokens;
     this.maxTokens = typeof mt === "number" ? mt : undefined;
-    this.secrets = spec?.apiKey !== undefined ? [spec.apiKey] : [];
+    // The key, and the base URL's query values (some endpoints take the key there): scrubbed from all written.
+    this.secrets = [...(spec?.apiKey !== undefined ? [spec.apiKey] : []), ...urlSecrets(spec?.baseURL)];
     for (const s of this.secrets) this.cassette?.addSecret(s);
     this.sleep = options.sleep ?? sleep;
     this.now = options.now ?? Date.now;

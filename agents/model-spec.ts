@@ -235,19 +235,80 @@ export function parseModelSpec(text: string, options: ModelSpecOptions = {}): Re
 /** A one-line description of a spec for logs and `run.json`: model, endpoint and settings, never the key. */
 export function describeModelSpec(spec: ModelSpec): string {
   if (spec.provider === "offline") return "offline";
-  const parts = [`openai:${spec.model}`, `at ${spec.baseURL ?? DEFAULT_OPENAI_BASE_URL}`];
+  const parts = [`openai:${spec.model}`, `at ${redactUrl(spec.baseURL ?? DEFAULT_OPENAI_BASE_URL)}`];
   if (spec.apiKeyEnv) parts.push(`key from ${spec.apiKeyEnv}`);
   else parts.push(spec.local ? "no key (local endpoint)" : "no key");
   return parts.join(" ");
 }
 
-/** The spec as plain data safe to write (`run.json`, summaries): everything but the key. */
+/** The spec as plain data safe to write (`run.json`, summaries): everything but the key, the base URL's query values redacted. */
 export function publicModelSpec(spec: ModelSpec): Omit<ModelSpec, "apiKey"> {
   const { apiKey: _key, ...rest } = spec;
-  return rest;
+  return rest.baseURL !== undefined ? { ...rest, baseURL: redactUrl(rest.baseURL) } : rest;
 }
 
 /** The endpoint a spec's calls are limited against (its base URL; `offline` for the offline model). */
 export function endpointOf(spec: ModelSpec): string {
   return spec.provider === "offline" ? "offline" : (spec.baseURL ?? DEFAULT_OPENAI_BASE_URL);
+}
+
+/** What stands for a secret removed from a URL. */
+export const REDACTED_URL_VALUE = "[redacted]";
+
+/**
+ * A URL with the values of its query parameters (and any user info) replaced by `[redacted]`: some
+ * endpoints take the key in the query (`?api-key=...`), and a base URL is written to run.json and logs.
+ * Texts that are not URLs are returned as they are.
+ */
+export function redactUrl(url: string): string {
+  const q = url.indexOf("?");
+  const hash = url.indexOf("#", q < 0 ? 0 : q);
+  const head = q < 0 ? (hash < 0 ? url : url.slice(0, hash)) : url.slice(0, q);
+  const withoutUser = head.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, `$1${REDACTED_URL_VALUE}@`);
+  if (q < 0) return withoutUser + (hash < 0 ? "" : url.slice(hash));
+  const query = url.slice(q + 1, hash < 0 ? undefined : hash);
+  const parts = query.split("&").map((p) => {
+    const eq = p.indexOf("=");
+    return eq < 0 || eq === p.length - 1 ? p : `${p.slice(0, eq)}=${REDACTED_URL_VALUE}`;
+  });
+  return `${withoutUser}?${parts.join("&")}${hash < 0 ? "" : url.slice(hash)}`;
+}
+
+/** Query parameter names that carry credentials (`api-key`, `key`, `token`, `sig`, `code`...). */
+const SECRET_PARAM = /key|token|secret|sig|auth|pass|credential|session|^code$/i;
+
+/**
+ * The secret values of a URL (values of credential-like query parameters, raw and decoded), to scrub from
+ * everything written. Other values (`api-version=2024-06-01`) are not secrets: scrubbing them from prompts
+ * and answers would change the data.
+ */
+export function urlSecrets(url: string | undefined): string[] {
+  if (url === undefined) return [];
+  const q = url.indexOf("?");
+  if (q < 0) return [];
+  const out = new Set<string>();
+  for (const p of url.slice(q + 1).split("#")[0]?.split("&") ?? []) {
+    const eq = p.indexOf("=");
+    if (eq < 0 || !SECRET_PARAM.test(p.slice(0, eq))) continue;
+    const raw = p.slice(eq + 1);
+    if (raw.length >= 4) out.add(raw);
+    try {
+      const decoded = decodeURIComponent(raw.replace(/\+/g, " "));
+      if (decoded.length >= 4) out.add(decoded);
+    } catch {
+      // a malformed escape: the raw value is scrubbed
+    }
+  }
+  return [...out];
+}
+
+/** Whether a URL (or a model spec string holding one) has been through {@link redactUrl}. */
+export function isRedactedUrl(text: string): boolean {
+  return text.includes(`=${REDACTED_URL_VALUE}`) || text.includes(`${REDACTED_URL_VALUE}@`);
+}
+
+/** A model spec string (`openai:<model>@<base-url>`) with its inline base URL redacted. */
+export function redactModelText(text: string): string {
+  const m = /^(.*?@)(https?:\/\/.*)$/i.exec(text);
+  return m && m[1] !== undefined && m[2] !== undefined ? `${m[1]}${redactUrl(m[2])}` : text;
 }

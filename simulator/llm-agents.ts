@@ -10,7 +10,7 @@ import { LlmResponder } from "../agents/llm-responder.js";
 import { RunAnswerCache, type RunCacheRecord } from "../agents/llm-run-cache.js";
 import { RunInstructions, type RunInstruction } from "../agents/llm-run-instructions.js";
 import { LlmUser } from "../agents/llm-user.js";
-import type { ModelSpec } from "../agents/model-spec.js";
+import { redactUrl, type ModelSpec } from "../agents/model-spec.js";
 import { truncatePartialLine } from "../agents/partial-line.js";
 import { costOf, DEFAULT_PRICES, type PriceTable } from "../agents/price-table.js";
 import type { AssistantAgent } from "../agents/roles.js";
@@ -123,7 +123,7 @@ export async function createLlmAgents(options: LlmRunOptions): Promise<LlmAgents
       continue;
     }
     gateways.set(role, { gateway: createGateway(spec, { role, mode, ...(cassette ? { cassette } : {}), limits, seed: options.seed }), spec });
-    describe[role] = `${spec.provider}:${spec.model}${spec.baseURL ? ` @ ${spec.baseURL}` : ""}`;
+    describe[role] = `${spec.provider}:${spec.model}${spec.baseURL ? ` @ ${redactUrl(spec.baseURL)}` : ""}`;
   }
   // Run-wide memory whose use does not depend on completion order (see RunInstructions, RunAnswerCache).
   const history = gateways.has("user") ? new RunInstructions() : undefined;

@@ -13,7 +13,7 @@ import { ToolsimError } from "../../specs/toolsim-error.js";
 import { UsageError, UserError, type CliIO } from "./cli-io.js";
 import { parseInteger } from "./parse-options.js";
 import type { Level } from "../../agents/agent-context.js";
-import { MODEL_DEFAULTS } from "../../agents/model-spec.js";
+import { isRedactedUrl, MODEL_DEFAULTS, redactModelText, redactUrl } from "../../agents/model-spec.js";
 import { createLlmAgents, type LlmAgents } from "../llm-agents.js";
 import type { LlmSettings } from "../run-config.js";
 import { addLlmOptions, llmRunOptions, mergeLlmSettings, recordedReplaySettings, usesModels, type LlmFlags } from "./llm-options.js";
@@ -101,6 +101,15 @@ async function resolveConfig(opts: GenerateOptions, io: CliIO): Promise<RunConfi
     const why = replayed?.runJson === undefined ? `there is no run.json next to it to take the models from` : `${replayed.runJson} names no model (an offline run)`;
     throw new UsageError(`--replay ${opts.replay}: ${why}; give the models with --model (or --user-model, --assistant-model, --executor-model, --tester-model)`);
   }
+  // run.json keeps base URLs without their query values (a key may be there): a resumed run needs the URL again.
+  if (config.llm && opts.replay === undefined) {
+    const redacted = [config.llm.baseUrl, config.llm.model, config.llm.userModel, config.llm.assistantModel, config.llm.executorModel, config.llm.testerModel].find(
+      (v) => v !== undefined && isRedactedUrl(v),
+    );
+    if (redacted !== undefined) {
+      throw new UsageError(`the run's base URL had query parameters, which run.json keeps redacted (${redacted}): give the URL again with --base-url (or the model with its @url)`);
+    }
+  }
   // DFSDT sends every tried branch through the loop: give the search room (its default budget is 16 steps).
   if (config.llm?.dfsdt && opts.maxSteps === undefined && config.maxSteps < 16) config.maxSteps = 16;
   return config;
@@ -112,6 +121,12 @@ async function resolveConfig(opts: GenerateOptions, io: CliIO): Promise<RunConfi
  */
 function contentSettings(settings: LlmSettings): LlmSettings {
   const { maxCost: _cost, maxCalls: _calls, llmConcurrency: _conc, rpm: _rpm, timeoutMs: _timeout, retries: _retries, ...content } = settings;
+  // Query values of base URLs (`?api-key=...`) never reach run.json.
+  if (content.baseUrl !== undefined) content.baseUrl = redactUrl(content.baseUrl);
+  for (const k of ["model", "userModel", "assistantModel", "executorModel", "testerModel"] as const) {
+    const v = content[k];
+    if (v !== undefined) content[k] = redactModelText(v);
+  }
   return content;
 }
 

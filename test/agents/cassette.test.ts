@@ -14,6 +14,7 @@ import {
   type CassetteEntry,
 } from "../../agents/cassette.js";
 import { ToolsimError } from "../../specs/toolsim-error.js";
+import { redactModelText, redactUrl, urlSecrets } from "../../agents/model-spec.js";
 
 const KEY = "sk-cassette-test-SECRET-00112233445566";
 
@@ -181,5 +182,18 @@ describe("Cassette files", () => {
     const error = await Cassette.load(join(dir, "nope.jsonl")).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ToolsimError);
     expect((error as ToolsimError).code).toBe("cassette.not-found");
+    // Recording is always on: the message names the file every run with a model writes, not a flag.
+    expect((error as ToolsimError).message).toContain("cassette.jsonl");
+    expect((error as ToolsimError).message).not.toContain("--record");
+  });
+});
+
+describe("base URLs with secrets in the query", () => {
+  it("redacts every query value for display, and scrubs only credential-like ones from content", () => {
+    expect(redactUrl("http://127.0.0.1:8000/v1?api-key=abcd1234&api-version=2024-06-01")).toBe("http://127.0.0.1:8000/v1?api-key=[redacted]&api-version=[redacted]");
+    expect(redactUrl("https://api.example.com/v1")).toBe("https://api.example.com/v1");
+    expect(redactModelText("openai:m@http://h/v1?key=abcd1234")).toBe("openai:m@http://h/v1?key=[redacted]");
+    expect(urlSecrets("http://h/v1?api-key=abcd1234&api-version=2024-06-01&sig=a%2Bb%3D%3D")).toEqual(["abcd1234", "a%2Bb%3D%3D", "a+b=="]);
+    expect(urlSecrets("http://h/v1")).toEqual([]);
   });
 });

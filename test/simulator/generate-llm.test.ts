@@ -223,6 +223,31 @@ describe("generate with LLM agents in all four roles (real ChatOpenAI, local Ope
     expect(done.llm.cost).toBeCloseTo(done.llm.calls * 1.5, 6);
   });
 
+  it("never writes a base URL's query values (run.json, logs, any file) and asks for the URL again on resume", async () => {
+    process.env["OPENAI_API_KEY"] = SECRET;
+    const QUERY_KEY = "QKEY-0123456789-secret";
+    const dir = join(tmp(), "query");
+    const url = `${server.baseURL}?api-key=${QUERY_KEY}`;
+    const args = ["generate", "--toolsets", TOOLSETS[0]!, "--episodes", "3", "--concurrency", "1", "--model", "openai:test-model", "--base-url", url, "--out", dir];
+    const io = capture();
+    expect(await main([...args, "--max-calls", "2"], io)).toBe(3);
+    expect(io.stderr + io.stdout).not.toContain(QUERY_KEY);
+    expect(io.stderr).toContain("?api-key=[redacted]");
+    expect(filesContaining(dir, QUERY_KEY)).toEqual([]);
+    const info = JSON.parse(readFileSync(join(dir, "run.json"), "utf8")) as { config: { llm: { baseUrl: string } } };
+    expect(info.config.llm.baseUrl).toBe(`${server.baseURL}?api-key=[redacted]`);
+    // The key really went to the endpoint (in the query): it was used, not dropped.
+    expect(server.requests.some((r) => r.path.includes(QUERY_KEY))).toBe(true);
+    const again = capture();
+    expect(await main(["generate", "--resume", "--out", dir, "--max-calls", "1000"], again)).toBe(2);
+    expect(again.stderr).toContain("give the URL again with --base-url");
+    expect(again.stderr).not.toContain(QUERY_KEY);
+    const resumed = capture();
+    expect(await main(["generate", "--resume", "--out", dir, "--base-url", url, "--max-calls", "1000"], resumed)).toBe(0);
+    expect(resumed.stderr + resumed.stdout).not.toContain(QUERY_KEY);
+    expect(filesContaining(dir, QUERY_KEY)).toEqual([]);
+  });
+
   it("costs nothing on a local endpoint without a configured price", async () => {
     process.env["OPENAI_API_KEY"] = SECRET;
     const dir = join(tmp(), "free");
