@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -246,6 +246,31 @@ describe("generate with LLM agents in all four roles (real ChatOpenAI, local Ope
     expect(await main(["generate", "--resume", "--out", dir, "--base-url", url, "--max-calls", "1000"], resumed)).toBe(0);
     expect(resumed.stderr + resumed.stdout).not.toContain(QUERY_KEY);
     expect(filesContaining(dir, QUERY_KEY)).toEqual([]);
+  });
+
+  it("--replay without --model takes the models from the recorded run.json, or says it cannot", async () => {
+    process.env["OPENAI_API_KEY"] = SECRET;
+    const root = tmp();
+    const recorded = join(root, "recorded");
+    const io = capture();
+    expect(await main(["generate", "--toolsets", TOOLSETS[0]!, "--episodes", "2", "--assistant-model", "openai:test-model", "--base-url", server.baseURL, "--out", recorded], io)).toBe(0);
+    delete process.env["OPENAI_API_KEY"];
+    const replayed = join(root, "replayed");
+    const replayIO = capture();
+    expect(await main(["generate", "--toolsets", TOOLSETS[0]!, "--episodes", "2", "--replay", recorded, "--out", replayed], replayIO)).toBe(0);
+    expect(replayIO.stderr).toContain("assistant openai:test-model");
+    const runId = (d: string): string => (JSON.parse(readFileSync(join(d, "run.json"), "utf8")) as { id: string }).id;
+    expect(runId(replayed)).toBe(runId(recorded)); // no --base-url given: the id does not depend on it
+    expect(normalizedJournal(replayed)).toEqual(normalizedJournal(recorded));
+    // A cassette file with no run.json beside it: a clear usage error, not a silent offline run.
+    const lone = join(root, "lone");
+    mkdirSync(lone);
+    copyFileSync(join(recorded, "cassette.jsonl"), join(lone, "cassette.jsonl"));
+    const loneIO = capture();
+    expect(await main(["generate", "--toolsets", TOOLSETS[0]!, "--episodes", "2", "--replay", join(lone, "cassette.jsonl"), "--out", join(root, "x")], loneIO)).toBe(2);
+    expect(loneIO.stderr).toMatch(/no run\.json next to it.*--model/);
+    const withModel = capture();
+    expect(await main(["generate", "--toolsets", TOOLSETS[0]!, "--episodes", "2", "--assistant-model", "openai:test-model", "--replay", join(lone, "cassette.jsonl"), "--out", join(root, "y")], withModel)).toBe(0);
   });
 
   it("costs nothing on a local endpoint without a configured price", async () => {
