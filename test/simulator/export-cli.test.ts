@@ -92,6 +92,8 @@ describe("toolsim export", () => {
       expect(r.code, r.err).toBe(0);
       const text = readFileSync(out, "utf8");
       for (const s of FIXTURE_SECRETS) expect(text, `${format}: ${s}`).not.toContain(s);
+      // What describes a secret is not one: the login's `tokenType: "Bearer"` survives where observations are exported.
+      if (format !== "alpaca" && format !== "dpo") expect(text, format).toMatch(/tokenType\W{1,8}Bearer\W/);
     }
   });
 
@@ -200,6 +202,27 @@ describe("redaction and splits", () => {
     const { value, secrets } = redactRecord({ args: { password: "s3cret-pass", refreshToken: "rt_123456" }, text: "my password is s3cret-pass; token rt_123456", other: "s3cret-passport" });
     expect(value).toEqual({ args: { password: "[redacted]", refreshToken: "[redacted]" }, text: "my password is [redacted]; token [redacted]", other: "s3cret-passport" });
     expect([...secrets].sort()).toEqual(["rt_123456", "s3cret-pass"]);
+  });
+
+  it("blanks tokens, keys and the credential of an authorization value, never the words that describe them", () => {
+    const { value, secrets } = redactRecord({
+      result: { accessToken: "eyJhbGci.payload.sig", tokenType: "Bearer", token_type: "bearer", expiresIn: 3600, tokenUrl: "https://auth.example.com/token" },
+      headers: { Authorization: "Bearer eyJhbGci.payload.sig", "X-Api-Key": "key-9f8e7d6c", authorization: "Bearer" },
+      basic: { authorization: "Basic dXNlcjpwYXNzd29yZA==" },
+      flags: { passwordSet: true, apiKeyName: "X-Api-Key", password: "abc" },
+      text: "Send it as a Bearer token: Bearer eyJhbGci.payload.sig (key key-9f8e7d6c); abc is fine; token type Bearer.",
+    });
+    expect(value).toEqual({
+      result: { accessToken: "[redacted]", tokenType: "Bearer", token_type: "bearer", expiresIn: 3600, tokenUrl: "https://auth.example.com/token" },
+      headers: { Authorization: "Bearer [redacted]", "X-Api-Key": "[redacted]", authorization: "Bearer" },
+      basic: { authorization: "Basic [redacted]" },
+      flags: { passwordSet: true, apiKeyName: "X-Api-Key", password: "[redacted]" },
+      // A three-letter password is blanked where it is a value, but not hunted for in text.
+      text: "Send it as a Bearer token: Bearer [redacted] (key [redacted]); abc is fine; token type Bearer.",
+    });
+    expect([...secrets].sort()).toEqual(["abc", "dXNlcjpwYXNzd29yZA==", "eyJhbGci.payload.sig", "key-9f8e7d6c"]);
+    // Known secrets that are common words (a misconfigured credential "Bearer") are not scrubbed either.
+    expect(redactRecord({ text: "a Bearer token" }, ["Bearer"]).value).toEqual({ text: "a Bearer token" });
   });
 
   it("drops the examples of secret fields from schemas and documents", () => {
