@@ -12,7 +12,7 @@ export interface BuildUsage {
   failedCalls: number;
   promptTokens: number;
   completionTokens: number;
-  /** US dollars spent on calls to the endpoint (0 for local endpoints and unpriced models). */
+  /** US dollars spent on calls to the endpoint (0 for unpriced models, and for local endpoints unless the config prices their model). */
   costUsd: number;
   /** What the replayed calls cost when they were recorded, at the same prices. */
   replayedCostUsd: number;
@@ -33,7 +33,11 @@ export interface BuildSummary {
   model: string;
   /** Set when every call was answered from this cassette. */
   replay?: string;
-  /** What the cost was computed with: USD per 1M tokens of the model (the config's `llm.prices` over the defaults), and whether the endpoint is local (free). */
+  /**
+   * What the cost was computed with: USD per 1M tokens of the model (the config's `llm.prices`, which apply on
+   * any host, else the defaults, which apply off this machine only), whether the endpoint is local, and where
+   * the price came from.
+   */
   pricing: { input: number; output: number; local: boolean; source: "config" | "default" | "unpriced" };
   /** This run: the APIs selected, and which were built, skipped (already built) and failed. */
   run: { apis: number; built: string[]; skipped: string[]; failed: string[] } & BuildUsage;

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { Cassette } from "../../agents/cassette.js";
 import { createGateway, type LlmCallRecord } from "../../agents/llm-gateway.js";
 import { parseModelSpec } from "../../agents/model-spec.js";
-import { costOf, DEFAULT_PRICES, priceOf, withPrices, type PriceTable } from "../../agents/price-table.js";
+import { costOf, DEFAULT_PRICES, findPrice, priceOf, withPrices, type PriceTable } from "../../agents/price-table.js";
 import { formatProblem } from "../../specs/spec-problem.js";
 import type { BuildMessage } from "../../toolsets/build-prompts.js";
 import { readBuildSummary, summarizeBuild, writeBuildSummary, type BuildSummary, type BuildUsage } from "../../toolsets/build-summary.js";
@@ -39,13 +39,16 @@ interface BuildFlags {
 }
 
 /**
- * The prices a build's cost uses: the config file's `llm.prices` over the defaults (as `generate` does), and
- * where the model's price came from.
+ * The prices a build's cost uses, as `generate` prices: the config file's `llm.prices` over the defaults; a
+ * configured price applies wherever the model is served, a default one only off this machine (a local
+ * endpoint without a configured price is free). Also the price that applies to the model, and its source.
  */
 function buildPricing(model: string, configured: PriceTable | undefined, local: boolean): { table: PriceTable; pricing: BuildSummary["pricing"] } {
   const table = configured ? withPrices(configured) : DEFAULT_PRICES;
-  const price = priceOf(model, table);
-  const source = configured && Object.values(configured).includes(price) ? "config" : Object.values(DEFAULT_PRICES).includes(price) ? "default" : "unpriced";
+  const own = configured !== undefined ? findPrice(model, configured) : undefined;
+  const standard = findPrice(model, DEFAULT_PRICES);
+  const price = own ?? (local ? { input: 0, output: 0 } : priceOf(model, table));
+  const source = own !== undefined ? "config" : standard !== undefined ? "default" : "unpriced";
   return { table, pricing: { input: price.input, output: price.output, local, source } };
 }
 
@@ -139,7 +142,7 @@ export function toolsetBuildCommand(io: CliIO, setExit: (code: number) => void):
           if (r.error !== undefined) usage.failedCalls++;
           usage.promptTokens += r.usage.promptTokens;
           usage.completionTokens += r.usage.completionTokens;
-          const cost = costOf(r.usage, r.model, prices, spec.local);
+          const cost = costOf(r.usage, r.model, prices, spec.local, settings.prices);
           if (r.cached) usage.replayedCostUsd += cost;
           else usage.costUsd += cost;
         };

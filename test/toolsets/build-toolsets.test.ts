@@ -279,20 +279,26 @@ describe("npx toolsim toolset build (local OpenAI-protocol server)", () => {
     expect(all["calls"]).toBe(server.requests.length);
   });
 
-  it("prices with the config file's price table (replayed calls at their recorded usage), as generate does", async () => {
-    const recorded = join(root, "priced-recorded");
-    expect((await cli(args(recorded))).code).toBe(1);
+  it("prices with the config file's price table, as generate does: on a local endpoint too, and replayed calls at their recorded usage", async () => {
     const config = join(root, "prices.yaml");
     writeFileSync(config, "llm:\n  prices:\n    test-model: {input: 1000, output: 2000}\n");
-    const replayed = join(root, "priced-replayed");
-    const r = await cli(["toolset", "build", "--from", list, "--category", "Testing", "--replay", recorded, "--out", replayed, "--repairs", "1", "--config", config]);
-    const summary = JSON.parse(readFileSync(join(replayed, "build-summary.json"), "utf8")) as Json;
+    const recorded = join(root, "priced-recorded");
+    const live = await cli([...args(recorded), "--config", config]);
+    expect(live.code).toBe(1);
+    const summary = JSON.parse(readFileSync(join(recorded, "build-summary.json"), "utf8")) as Json;
     const run = summary["run"] as Json;
-    expect(summary["pricing"]).toEqual({ input: 1000, output: 2000, local: false, source: "config" });
+    expect(summary["pricing"]).toEqual({ input: 1000, output: 2000, local: true, source: "config" });
     const expected = ((run["promptTokens"] as number) * 1000 + (run["completionTokens"] as number) * 2000) / 1_000_000;
     expect(expected).toBeGreaterThan(0);
-    expect(run["replayedCostUsd"]).toBeCloseTo(expected, 9);
-    expect(run["costUsd"]).toBe(0);
+    expect(run["costUsd"]).toBeCloseTo(expected, 9);
+    expect(live.out).toContain(`cost $${expected.toFixed(4)}\n`);
+    // Replayed: nothing spent now, the recorded calls priced the same.
+    const replayed = join(root, "priced-replayed");
+    const r = await cli(["toolset", "build", "--from", list, "--category", "Testing", "--replay", recorded, "--out", replayed, "--repairs", "1", "--config", config]);
+    const again = JSON.parse(readFileSync(join(replayed, "build-summary.json"), "utf8")) as Json;
+    expect(again["pricing"]).toEqual({ input: 1000, output: 2000, local: false, source: "config" });
+    expect((again["run"] as Json)["costUsd"]).toBe(0);
+    expect((again["run"] as Json)["replayedCostUsd"]).toBeCloseTo(expected, 9);
     expect(r.out).toContain(`cost $0.0000 (+ $${expected.toFixed(4)} when recorded)`);
     // Without the config the same model is unpriced.
     const bare = join(root, "unpriced-replayed");
