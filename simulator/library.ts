@@ -32,6 +32,39 @@ export { OfflineAssistant, type OfflineAssistantOptions } from "../agents/offlin
 export { SimulatedExecutor } from "../agents/simulated-executor.js";
 export { RuleTester } from "../agents/offline-tester.js";
 
+// The LLM strategies of every role: each takes any LangChain BaseChatModel (ChatOpenAI, a fake, your own).
+export type { ChatModelAssistantOptions } from "../agents/chat-model-assistant.js";
+export { LlmUser, type LlmUserOptions, type LlmUserOutcome } from "../agents/llm-user.js";
+export { LlmResponder, type LlmAnswerCache, type LlmResponderOptions } from "../agents/llm-responder.js";
+export { LlmJudgeTester, type JudgeVote, type LlmJudgeTesterOptions } from "../agents/llm-judge-tester.js";
+export { TextProtocolAssistant, type TextProtocolAssistantOptions } from "../agents/text-protocol-assistant.js";
+export { DfsdtAssistant, type DfsdtOptions } from "../agents/dfsdt-assistant.js";
+export { RunInstructions, type RunInstruction, type RunInstructionsOptions } from "../agents/llm-run-instructions.js";
+export { RunAnswerCache, type EpisodeAnswerCache, type RunCacheRecord } from "../agents/llm-run-cache.js";
+export { EpisodeSequencer } from "../agents/llm-sequencer.js";
+// Models, the gateway (cassettes, retries, endpoint limits, accounting) and prices.
+export { describeModelSpec, parseModelSpec, publicModelSpec, redactUrl, type ModelSpec, type ModelSpecOptions } from "../agents/model-spec.js";
+export { createChatModel } from "../agents/chat-model-factory.js";
+export { createGateway, EndpointLimits, GatewayChatModel, type CassetteMode, type GatewayOptions, type LlmCallRecord, type LlmRole } from "../agents/llm-gateway.js";
+export { Cassette, type CassetteEntry } from "../agents/cassette.js";
+export { costOf, DEFAULT_PRICES, priceOf, type ModelPrice, type PriceTable } from "../agents/price-table.js";
+export { createLlmAgents, type AssistantFormat, type LlmAgents, type LlmRunOptions } from "./llm-agents.js";
+
+// The OpenAPI core: load a spec, derive its tools, validate and simulate calls, validate responses.
+export { loadSpec } from "../specs/load-spec.js";
+export type { LoadedSpec, LoadOptions } from "../specs/loaded-spec.js";
+export { buildCatalog, type Catalog } from "../specs/catalog.js";
+export type { Tool } from "../specs/tool.js";
+export { toOpenAIFunctions, type OpenAIFunctionTool } from "../specs/tool-schema.js";
+export { validateCall, type CallValidation, type ValidatedCall } from "../specs/validate-call.js";
+export { simulateCall, type SimulateOptions, type SimulationStages, type ToolCall } from "../specs/simulate-call.js";
+export { validateResponse } from "../specs/validate-response.js";
+export type { ToolResult } from "../specs/tool-result.js";
+export type { Responder, ResponderAnswer, ResponseContext } from "../specs/responder.js";
+export { schemaResponder } from "../specs/schema-responder.js";
+export { stateResponder } from "../specs/state-responder.js";
+export { ResourceStore } from "../specs/resource-store.js";
+
 // Simulated APIs: the HTTP server of `toolsim serve` and LangChain tools.
 export { toLangChainTools, type LangChainToolsOptions, type SimulatedToolOutput } from "./langchain-tools.js";
 export { startServe, type RunningServe, type StartServeOptions } from "./serve/start-serve.js";

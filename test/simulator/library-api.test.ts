@@ -5,13 +5,37 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import type { ChatResult } from "@langchain/core/outputs";
+import { fakeModel } from "@langchain/core/testing";
 import {
+  buildCatalog,
   bundledToolsetsDir,
+  Cassette,
+  ChatModelAssistant,
   createSimulation,
+  DfsdtAssistant,
+  GatewayChatModel,
+  LlmJudgeTester,
+  LlmResponder,
+  LlmUser,
+  loadSpec,
   loadToolsets,
   RuleTester,
+  RunAnswerCache,
+  RunInstructions,
   RUN_FILES,
+  schemaResponder,
+  SimulatedExecutor,
+  simulateCall,
+  stateResponder,
+  TextProtocolAssistant,
+  toOpenAIFunctions,
+  validateCall,
+  validateResponse,
   type AssistantAgent,
+  type EpisodeAgents,
   type LoadedToolset,
   type SimEvent,
   type Tester,
@@ -179,5 +203,153 @@ describe("the library API", () => {
 
   it("refuses a simulation without toolsets", () => {
     expect(() => createSimulation({ toolsets: [] })).toThrow(/at least one toolset/);
+  });
+});
+
+/** The text of a LangChain message. */
+function textOf(m: BaseMessage | undefined): string {
+  return typeof m?.content === "string" ? m.content : "";
+}
+
+/** What the LLM user says: every value its goal lists, as `<name> <value>` (what the fake assistants read back). */
+function instructionFor(messages: BaseMessage[]): AIMessage {
+  const goal = textOf(messages[1]);
+  const says = [...goal.matchAll(/Say: (.*?)(?: \(.*\))? = (.*)$/gm)].map((x) => `${x[1]} ${String(JSON.parse(x[2] ?? '""'))}`);
+  return new AIMessage(JSON.stringify({ instructions: [`Please look up ${says.length > 0 ? says.join(" and ") : "the usual"} for me.`] }));
+}
+
+/** A tool call for the user's request: the first tool all of whose required parameters the user named. */
+function callFor(tools: ReturnType<typeof toOpenAIFunctions>, said: string): { name: string; args: Record<string, unknown> } {
+  const words = (k: string): string => k.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase();
+  for (const t of tools) {
+    const params = t.function.parameters as { required?: string[]; properties?: Record<string, { type?: string }> };
+    const args: Record<string, unknown> = {};
+    for (const k of params.required ?? []) {
+      const m = new RegExp(`${words(k)} (.+?)(?: and | for me|[?.,]|$)`, "i").exec(said);
+      if (m?.[1] !== undefined) args[k] = params.properties?.[k]?.type === "integer" ? Number(m[1]) : m[1];
+    }
+    if ((params.required ?? []).every((k) => k in args)) return { name: t.function.name, args };
+  }
+  return { name: tools[0]?.function.name ?? "none", args: {} };
+}
+
+/** A hand-written BaseChatModel that speaks ReAct: any LangChain chat model serves the text-protocol assistant. */
+class ReactScriptModel extends BaseChatModel {
+  calls = 0;
+  constructor(private readonly tools: ReturnType<typeof toOpenAIFunctions>) {
+    super({});
+  }
+  _llmType(): string {
+    return "react-script";
+  }
+  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    this.calls++;
+    const said = messages.filter((m) => m.getType() === "human").map(textOf).join(" and ");
+    const call = callFor(this.tools, said.split("Observation:")[0] ?? said);
+    const text = /Observation:/.test(textOf(messages.at(-1)))
+      ? "Thought: I have the answer.\nFinal Answer: Here is what the service returned."
+      : `Thought: I call ${call.name}.\nAction: ${call.name}\nAction Input: ${JSON.stringify(call.args)}`;
+    return { generations: [{ text, message: new AIMessage(text) }] };
+  }
+}
+
+describe("the library API's LLM side: any BaseChatModel in every role", () => {
+  let weather: LoadedToolset[];
+  beforeAll(async () => {
+    weather = (await loadToolsets([join(bundledToolsetsDir(), "weather.yaml")])).toolsets;
+  });
+
+  /** A fake model whose every call is answered by `answer` (fakeModel() answers a queue: one entry per call). */
+  const fakeOf = (answer: (messages: BaseMessage[]) => BaseMessage, calls = 400): ReturnType<typeof fakeModel> => {
+    const model = fakeModel();
+    for (let i = 0; i < calls; i++) model.respond(answer);
+    return model;
+  };
+
+  for (const strategy of ["native", "react", "dfsdt"] as const) {
+    it(`runs episodes with a fake user, ${strategy} assistant, LLM executor and LLM judge`, async () => {
+      const tools = toOpenAIFunctions(weather[0]!.catalog);
+      const user = fakeOf(instructionFor);
+      const assistantModel = fakeOf((messages) => {
+        if (messages.at(-1)?.getType() === "tool") return new AIMessage("Here is what the service returned.");
+        const call = callFor(tools, messages.filter((m) => m.getType() === "human").map(textOf).join(" and "));
+        return new AIMessage({ content: "", tool_calls: [{ id: `call_${messages.length}`, name: call.name, args: call.args, type: "tool_call" }] });
+      });
+      const react = new ReactScriptModel(tools);
+      // The executor answers with the example its prompt shows (a valid body).
+      const executor = fakeOf((messages) => {
+        const prompt = textOf(messages[1]);
+        const example = /^Example: (.*)$/m.exec(prompt)?.[1];
+        return new AIMessage(JSON.stringify({ status: Number(/^Response (\d{3})/m.exec(prompt)?.[1] ?? 200), body: example !== undefined ? (JSON.parse(example) as unknown) : {} }));
+      });
+      const judge = fakeOf(() => new AIMessage('{"solvable": true, "process_correct": true, "response_correct": true, "verdict": "pass", "reason": "fine"}'));
+      const history = new RunInstructions();
+      const runCache = new RunAnswerCache();
+      const sim = createSimulation({
+        toolsets: weather,
+        episodes: 3,
+        seed: 11,
+        concurrency: 2,
+        agents: ({ index, onFinish }): Partial<EpisodeAgents> => {
+          history.enter(index);
+          runCache.enter(index);
+          onFinish?.(() => {
+            history.finish(index);
+            runCache.finish(index);
+          });
+          const native = new ChatModelAssistant(assistantModel);
+          const assistant: AssistantAgent =
+            strategy === "native" ? native : strategy === "react" ? new TextProtocolAssistant(react, { protocol: "react" }) : new DfsdtAssistant(native, { maxCalls: 8 });
+          return {
+            user: new LlmUser({ model: user, history }),
+            assistant,
+            executor: new SimulatedExecutor({ stages: { responders: [stateResponder, new LlmResponder({ model: executor, runCache: runCache.forEpisode(index) }), schemaResponder] } }),
+            tester: new LlmJudgeTester({ model: judge, k: 1, judgeAfterRuleFailure: true }),
+          };
+        },
+      });
+      const instructions: string[] = [];
+      const sources: string[] = [];
+      const verdicts: Verdict[] = [];
+      sim.on("user.instruction", (e) => void instructions.push(e.text));
+      sim.on("tool.result", (e) => void sources.push(e.result.source));
+      sim.on("tester.verdict", (e) => void verdicts.push(e.verdict));
+      const { summary } = await sim.run();
+      expect(summary.episodes).toBe(3);
+      expect(summary.errors).toBe(0);
+      expect(instructions.every((t) => t.startsWith("Please look up "))).toBe(true);
+      expect(user.callCount).toBe(3);
+      expect(strategy === "react" ? react.calls : assistantModel.callCount).toBeGreaterThan(0);
+      expect(sources).toContain("llm");
+      expect(executor.callCount).toBeGreaterThan(0);
+      expect(judge.callCount).toBe(3);
+      expect(verdicts.every((v) => v.stages.some((s) => s.stage === "judge" && s.pass))).toBe(true);
+    });
+  }
+
+  it("records any BaseChatModel's calls through the gateway into a cassette and replays them with no model", async () => {
+    const inner = fakeOf(() => new AIMessage("recorded answer"), 1);
+    const cassette = new Cassette();
+    const live = new GatewayChatModel({ inner, model: "fake", mode: "record", cassette, episodeId: "ep-000000" });
+    expect((await live.invoke([new HumanMessage("hello")])).content).toBe("recorded answer");
+    expect(cassette.entries).toHaveLength(1);
+    const replay = new GatewayChatModel({ model: "fake", mode: "replay", cassette, episodeId: "ep-000000" });
+    expect((await replay.invoke([new HumanMessage("hello")])).content).toBe("recorded answer");
+    expect(inner.callCount).toBe(1);
+  });
+
+  it("exposes the OpenAPI core: load, catalog, OpenAI functions, call validation, simulation, response validation", async () => {
+    const loaded = await loadSpec(join(ROOT, "test", "fixtures", "agents", "forecast.openapi.yaml"));
+    if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join("; "));
+    const catalog = buildCatalog(loaded.value);
+    expect(toOpenAIFunctions(catalog).map((f) => f.function.name)).toContain("getWeatherForecast");
+    const bad = validateCall(catalog, "getWeatherForecast", { days: "many" });
+    expect(bad.ok).toBe(false);
+    const result = await simulateCall(catalog, { name: "getWeatherForecast", arguments: { city: "Lisbon", days: 2 } }, { seed: 1 });
+    expect(result.status).toBe(200);
+    const tool = catalog.tools.find((t) => t.name === "getWeatherForecast");
+    if (!tool) throw new Error("no tool");
+    expect(validateResponse(catalog, tool, 200, result.body)).toEqual([]);
+    expect(validateResponse(catalog, tool, 200, { city: 3 }).length).toBeGreaterThan(0);
   });
 });
