@@ -2392,9 +2392,12 @@ interface Step {
 
 /** Whether a later clause asks for something (not "Can you take care of it?" or "Thanks!"). */
 function asksSomething(clause: string): boolean {
-  const stems = contentStems(clause).filter((w) => !["take", "care", "handl", "it", "that", "thi", "thank", "great", "perfect", "pleas", "now", "quick", "task"].includes(w));
+  const stems = contentStems(clause).filter((w) => !COURTESY_STEMS.has(w));
   return stems.length > 0;
 }
+
+/** Stems of words that make a clause a courtesy ("Can you take care of it?", "Thanks!", "Quick task:"). */
+const COURTESY_STEMS = new Set(["take", "care", "handle", "it", "that", "this", "thank", "thanks", "great", "perfect", "please", "now", "quick", "task", "mind", "possible", "chance", "trying", "looking", "hoping"].map((w) => stem(w)));
 
 /** Words that point at an earlier result ("the top result", "the new one"): they say nothing about the tool. */
 const REFERENCE_WORDS = new Set(["first", "top", "second", "third", "last", "result", "results", "match", "matches", "new", "saved", "again", "previous", "earlier", "one", "ones", "check", "was", "trying", "looking", "hoping", "chance", "possible", "mind", "quick", "task", "take", "care"]);

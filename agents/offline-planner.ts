@@ -9,6 +9,7 @@ import { templatesFor } from "./instruction-templates.js";
 import type { InstructionStyle, Plan, PlanLink, PlanRequest, PlanStep } from "./plan.js";
 import { chainCandidates, type ChainCandidate } from "./plan-chains.js";
 import { chooseValue, synthesizedValue } from "./plan-values.js";
+import { newValueContext, termPairs, wordsOfLanguage, type ValueContext } from "./value-pools.js";
 import { hasNounPhrase, renderInstruction } from "./render-instruction.js";
 import { toolArguments, type ArgumentInfo } from "./tool-arguments.js";
 import type { Toolbox, ToolboxEntry } from "./toolbox.js";
@@ -115,7 +116,7 @@ function issueArgs(entry: ToolboxEntry, location: readonly string[]): string[] {
 }
 
 /** Fills a step's arguments: the required ones and sometimes one or two meaningful optional ones, valid against the spec. */
-function fillStep(entry: ToolboxEntry, links: PlanLink[], shared: Map<string, unknown>, rng: Rng, item?: Record<string, unknown>): DraftStep {
+function fillStep(entry: ToolboxEntry, links: PlanLink[], shared: Map<string, unknown>, rng: Rng, ctx: ValueContext, item?: Record<string, unknown>): DraftStep {
   const catalog = entry.toolset.catalog;
   const infos = toolArguments(catalog, entry.tool);
   const linked = new Set(links.map((l) => l.arg));
@@ -140,14 +141,14 @@ function fillStep(entry: ToolboxEntry, links: PlanLink[], shared: Map<string, un
   for (const arg of infos) {
     if (!chosen.has(arg.name)) continue;
     const known = shared.get(arg.name);
-    const value = known !== undefined && rng.chance(0.85) ? structuredClone(known) : chooseValue(entry, arg, rng).value;
+    const value = known !== undefined && rng.chance(0.85) ? structuredClone(known) : chooseValue(entry, arg, rng, ctx).value;
     // An empty list or object says nothing: an optional one is left out.
     const empty = (Array.isArray(value) && value.length === 0) || (typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0);
     if (empty && !arg.required) continue;
     args[arg.name] = withoutRepeats(value);
   }
   if (item) matchItem(infos, args, item);
-  makeConsistent(entry, infos, args, rng);
+  makeConsistent(entry, infos, args, rng, ctx);
   // Valid arguments from the synthesizer, drawn only when something needs repair or a stand-in.
   let valid: Record<string, unknown> | undefined;
   const validArgs = (): Record<string, unknown> => (valid ??= synthesizeArguments(catalog, entry.tool, { seed: rng.int(0, 0x7fffffff), optionals: 0 }));
@@ -213,7 +214,7 @@ function matchItem(infos: readonly ArgumentInfo[], args: Record<string, unknown>
       const text = ["title", "name", "displayName", "label", "text", "summary"].map((k) => item[k]).find((v): v is string => typeof v === "string" && v.trim() !== "");
       if (text !== undefined) args[arg.name] = text.split(/\s+/).length > 4 ? text.split(/\s+/).slice(0, 3).join(" ") : text;
       else if (!arg.required) delete args[arg.name];
-    } else if (field !== undefined && !arg.required) delete args[arg.name]; // a filter the item cannot match (null, an object)
+    } else if (!arg.required && typeof args[arg.name] !== "boolean") delete args[arg.name]; // a filter the item cannot match (null, an object, a field it lacks)
   }
 }
 
@@ -233,7 +234,7 @@ function pairKey(name: string, end: RegExp): string | undefined {
  * Makes related values agree as a user's would: a range ends after it starts (`startDate` <= `endDate`),
  * and a trip or a translation goes somewhere else (`origin` != `destination`, `source` != `target`).
  */
-function makeConsistent(entry: ToolboxEntry, infos: readonly ArgumentInfo[], args: Record<string, unknown>, rng: Rng): void {
+function makeConsistent(entry: ToolboxEntry, infos: readonly ArgumentInfo[], args: Record<string, unknown>, rng: Rng, ctx: ValueContext): void {
   const names = Object.keys(args);
   // Each name's words without its end word, once per name (the loop below looks at every pair).
   const keys = new Map(names.map((n) => [n, { start: pairKey(n, START), end: pairKey(n, END), source: pairKey(n, SOURCE), target: pairKey(n, TARGET) }]));
@@ -244,23 +245,67 @@ function makeConsistent(entry: ToolboxEntry, infos: readonly ArgumentInfo[], arg
       const kb = keys.get(b)?.end;
       const va = args[a];
       const vb = args[b];
-      if (ka !== undefined && ka === kb && typeof va === "string" && typeof vb === "string" && /^\d{4}-\d{2}-\d{2}/.test(va) && /^\d{4}-\d{2}-\d{2}/.test(vb) && vb < va) {
-        args[a] = vb;
-        args[b] = va;
+      if (ka !== undefined && ka === kb && typeof va === "string" && typeof vb === "string" && /^\d{4}-\d{2}-\d{2}/.test(va) && /^\d{4}-\d{2}-\d{2}/.test(vb)) {
+        // A range ends a little after it starts: an event within hours, a trip or a series within weeks.
+        const span = Date.parse(vb) - Date.parse(va);
+        const short = va.length > 10 && (entry.tool.operation.method === "post" || entry.tool.operation.method === "put" || entry.tool.operation.method === "patch");
+        const tooLong = span > (short ? 12 * HOUR : 60 * DAY_MS);
+        if (Number.isNaN(span) || span <= 0 || tooLong) args[b] = shiftedDate(va, short ? rng.int(1, 6) * 30 * 60_000 : rng.int(1, 21) * DAY_MS);
       }
       const sa = keys.get(a)?.source;
       const tb = keys.get(b)?.target;
       if (sa !== undefined && sa === tb && typeof va === "string" && va === args[b]) {
         const info = infos.find((x) => x.name === b);
         if (!info) continue;
-        for (let i = 0; i < 4 && args[b] === va; i++) args[b] = chooseValue(entry, info, rng).value;
+        for (let i = 0; i < 4 && args[b] === va; i++) args[b] = chooseValue(entry, info, rng, ctx).value;
         if (args[b] === va && info.enum) args[b] = info.enum.find((v) => v !== va) ?? va;
       }
     }
   }
+  // A region belongs to its country: `subdivision: FR-67` goes with `countryCode: FR`.
+  const subdivision = Object.entries(args).find(([k, v]) => /subdivision/i.test(k) && typeof v === "string" && /^[A-Z]{2}-/.test(v));
+  const country = names.find((k) => /^country(_?code)?$/i.test(k));
+  if (subdivision && country !== undefined && typeof args[country] === "string") args[country] = (subdivision[1] as string).slice(0, 2);
+  // A word is looked up in its own language; English sentences are translated from English.
+  const source = names.find((k) => /^(source|source_?lang(uage)?|from_?lang(uage)?)$/i.test(k));
+  if (source !== undefined && typeof args[source] === "string") {
+    const word = names.find((k) => k === "word");
+    const pool = wordsOfLanguage(args[source] as string);
+    if (word !== undefined && pool !== undefined && pool.length > 0) args[word] = rng.pick(pool);
+    else if (word !== undefined && pool === undefined) args[source] = "en";
+    if (names.includes("texts") && entry.tool.operation.method === "post" && !/detect/i.test(entry.name)) args[source] = "en";
+    const target = names.find((k) => /^(target|target_?lang(uage)?|to_?lang(uage)?)$/i.test(k));
+    if (target !== undefined && typeof args[target] === "string" && (args[target] as string).slice(0, 2) === (args[source] as string).slice(0, 2)) {
+      const info = infos.find((x) => x.name === target);
+      for (let i = 0; i < 6 && info && (args[target] as string).slice(0, 2) === (args[source] as string).slice(0, 2); i++) args[target] = chooseValue(entry, info, rng, ctx).value;
+    }
+    // Glossary entries pair words of the two languages.
+    const entries = args["entries"];
+    if (target !== undefined && Array.isArray(entries) && entries.every((e) => isRecord(e) && "source" in e && "target" in e) && typeof args[target] === "string") {
+      const pairs = termPairs(args[source] as string, args[target] as string, rng);
+      if (pairs) args["entries"] = pairs;
+    }
+  }
 }
 
-function chainSteps(chains: readonly ChainCandidate[], rng: Rng, shared: Map<string, unknown>): DraftStep[] {
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+const HOUR = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** A date or date-time moved by some milliseconds, in the same form (`2025-06-19`, `2025-06-19T12:30:00+02:00`). */
+function shiftedDate(value: string, ms: number): string {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return new Date(Date.parse(`${value}T00:00:00Z`) + ms).toISOString().slice(0, 10);
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?)(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/.exec(value);
+  if (!m) return value;
+  const local = Date.parse(`${m[1]}Z`) + ms;
+  const text = new Date(local).toISOString().slice(0, 19);
+  return `${text}${m[3] ?? ""}`;
+}
+
+function chainSteps(chains: readonly ChainCandidate[], rng: Rng, shared: Map<string, unknown>, ctx: ValueContext): DraftStep[] {
   const first = weighted(rng, chains, (c) => (c.to.tool.operation.method === "get" ? 3 : 1) * (c.direct ? 1.5 : 1));
   const order: { entry: ToolboxEntry; links: PlanLink[] }[] = [
     { entry: first.from, links: [] },
@@ -283,7 +328,7 @@ function chainSteps(chains: readonly ChainCandidate[], rng: Rng, shared: Map<str
     const items = fixtures[route.collection];
     if (items && items.length > 0) item = rng.pick(items) as Record<string, unknown>;
   }
-  return order.map((o, i) => fillStep(o.entry, o.links, shared, rng, i === 0 ? item : undefined));
+  return order.map((o, i) => fillStep(o.entry, o.links, shared, rng, ctx, i === 0 ? item : undefined));
 }
 
 /** The required, unlinked, simple values of a request that could be held back: `step:arg`. */
@@ -313,7 +358,7 @@ function toRequest(steps: readonly DraftStep[], withheld: string[], style: Instr
 }
 
 /** Plans one request on one toolset: its steps (single, independent or chained), what it withholds, and its wording. */
-function planRequest(toolbox: Toolbox, toolset: string, position: number, rng: Rng, options: PlannerSettings): PlanRequest {
+function planRequest(toolbox: Toolbox, toolset: string, position: number, rng: Rng, options: PlannerSettings, ctx: ValueContext): PlanRequest {
   const entries = toolbox.ofToolset(toolset).filter((e) => !e.tool.deprecated);
   const chains = chainCandidates(toolbox).filter((c) => c.from.toolset.name === toolset);
   const withhold = rng.chance(position === 0 ? options.withholdRate : options.withholdRate / 2);
@@ -322,16 +367,17 @@ function planRequest(toolbox: Toolbox, toolset: string, position: number, rng: R
   // When the request is to withhold a value, a few drafts are tried until one has a value to withhold.
   for (let attempt = 0; attempt < (withhold ? 6 : 1); attempt++) {
     const shared = new Map<string, unknown>();
+    ctx.places.clear();
     const r = rng.next();
     // At the plan level every request takes several operations: a chain when the toolset has one, else independent steps.
     const several = options.level === "plan" ? 1 : options.chainRate + options.multiStepRate;
-    if (chains.length > 0 && r < options.chainRate) steps = chainSteps(chains, rng, shared);
+    if (chains.length > 0 && r < options.chainRate) steps = chainSteps(chains, rng, shared, ctx);
     else if (entries.length >= 2 && r < several) {
       const n = entries.length >= 3 && rng.chance(0.2) ? 3 : 2;
       const picked: ToolboxEntry[] = [];
       while (picked.length < n) picked.push(weighted(rng, entries.filter((e) => !picked.includes(e)), toolWeight));
-      steps = picked.map((e) => fillStep(e, [], shared, rng));
-    } else steps = [fillStep(weighted(rng, entries, toolWeight), [], shared, rng)];
+      steps = picked.map((e) => fillStep(e, [], shared, rng, ctx));
+    } else steps = [fillStep(weighted(rng, entries, toolWeight), [], shared, rng, ctx)];
     candidates = withholdable(steps);
     if (!withhold || candidates.length > 0) break;
   }
@@ -389,10 +435,12 @@ export function planEpisode(toolbox: Toolbox, rng: Rng, options: PlannerOptions 
   if (toolsets.length === 0) return { requests: [] };
   const count = weighted(rng, [1, 2, 3], (n) => o.requestWeights[n - 1] ?? 0);
   const requests: PlanRequest[] = [];
+  // One user per episode: the same person registers, logs in and books.
+  const ctx = newValueContext(rng);
   let toolset = rng.pick(toolsets);
   for (let i = 0; i < count; i++) {
     if (i > 0 && toolsets.length > 1 && rng.chance(0.4)) toolset = rng.pick(toolsets.filter((t) => t !== toolset));
-    requests.push(planRequest(toolbox, toolset, i, rng, o));
+    requests.push(planRequest(toolbox, toolset, i, rng, o, ctx));
   }
   return { requests };
 }

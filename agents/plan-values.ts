@@ -6,6 +6,7 @@ import { synthesize } from "../specs/synthesize.js";
 import type { ArgumentInfo } from "./tool-arguments.js";
 import type { ToolboxEntry } from "./toolbox.js";
 import { idStem, isIdName } from "./value-phrase.js";
+import { meaningfulValue, newValueContext, personaValue, variedExample, type ValueContext } from "./value-pools.js";
 import { identifierWords, singular } from "./words.js";
 
 type Json = Record<string, unknown>;
@@ -19,7 +20,7 @@ function norm(s: string): string {
 }
 
 /** Where a planned value came from (for tests and statistics). */
-export type ValueSource = "fixture" | "enum" | "example" | "synthesized" | "fallback";
+export type ValueSource = "fixture" | "enum" | "example" | "realistic" | "synthesized" | "fallback";
 
 /** The ids of the initial state that an argument can name: the item of an item route, or `<noun>Id` of a `/<noun>s` collection. */
 export function fixtureIds(entry: ToolboxEntry, arg: ArgumentInfo): unknown[] {
@@ -97,21 +98,112 @@ export function synthesizedValue(entry: ToolboxEntry, arg: ArgumentInfo, seed: n
   }
 }
 
+const STOP = new Set(["the", "and", "of", "a", "an", "to", "in", "on", "for", "with", "from", "by", "at", "its", "their", "our", "your"]);
+
 /**
- * The value the user has in mind for one argument: an id of the initial state when the argument names
- * one, else one of the spec's enum values, else (often) one of its examples, else a realistic
- * synthesized value. All choices come from `rng`.
+ * Values of the initial state for a filter of a list or search over it (`room` of `/devices` -> the rooms
+ * the devices are in; `q` -> a significant word of an item's title), so filters find something.
  */
-export function chooseValue(entry: ToolboxEntry, arg: ArgumentInfo, rng: Rng): { value: unknown; source: ValueSource } {
+export function fixtureFieldValues(entry: ToolboxEntry, arg: ArgumentInfo): unknown[] {
+  const fixtures = entry.toolset.fixtures;
+  if (!fixtures || arg.in !== "query" || entry.tool.operation.method !== "get") return [];
+  const route = resourceRoute(entry.toolset.catalog, entry.tool);
+  if (route?.kind !== "collection") return [];
+  const items = fixtures[route.collection] ?? fixtures[route.collection.replace(/\/$/, "")];
+  if (!items || items.length === 0) return [];
+  const key = norm(arg.name);
+  const out: unknown[] = [];
+  const add = (v: unknown): void => {
+    if ((typeof v === "string" && v.trim() !== "") || typeof v === "number") if (!out.some((x) => x === v)) out.push(v);
+  };
+  const search = /^(q|query|search|keywords?|term|text)$/.test(arg.name);
+  for (const item of items as Json[]) {
+    for (const [field, v] of Object.entries(item)) {
+      const f = norm(field);
+      if (search && /^(title|name|displayname|label|summary)$/.test(f) && typeof v === "string") {
+        for (const w of v.split(/[^\p{L}\p{N}'-]+/u)) if (w.length >= 4 && !STOP.has(w.toLowerCase())) add(w.toLowerCase());
+      } else if (f === key || norm(singular(field)) === key) {
+        if (Array.isArray(v)) v.forEach(add);
+        else add(v);
+      }
+    }
+  }
+  // "Part of an author's name": the family name.
+  if (/part of/i.test(arg.description)) return out.map((v) => (typeof v === "string" ? (v.split(/\s+/).pop() ?? v) : v));
+  return arg.type === "array" ? out.map((v) => [v]) : out;
+}
+
+/** Whether a value is valid for an argument's own schema (a query or path value as it would be sent). */
+function validFor(entry: ToolboxEntry, arg: ArgumentInfo, value: unknown): boolean {
+  if (value === undefined) return false;
+  if (arg.pointer === undefined) return true;
+  try {
+    return arg.in === "body" ? entry.toolset.catalog.registry.validatorAt("request", arg.pointer)(value) === true : entry.toolset.catalog.registry.validatorAt("request", arg.pointer, true)(structuredClone(value)) === true;
+  } catch {
+    return true;
+  }
+}
+
+/** A value source for one argument: where it comes from, how likely it is chosen, and how it is drawn. */
+interface Source {
+  source: ValueSource;
+  weight: number;
+  draw: () => unknown;
+}
+
+/**
+ * The value the user has in mind for one argument, drawn from several sources by a seeded choice: an id
+ * of the initial state when the argument names one; else an enum value; else one of the spec's examples,
+ * a value of the initial state (for filters), a realistic value by what the argument means (the persona's
+ * details, places, codes, dates near the reference date, numbers near the example, texts people type),
+ * or a realistic faker value by name and format. Every drawn value is checked against the argument's
+ * schema; synthesis is the last resort. All choices come from `rng`.
+ */
+export function chooseValue(entry: ToolboxEntry, arg: ArgumentInfo, rng: Rng, ctx?: ValueContext): { value: unknown; source: ValueSource } {
   const ids = fixtureIds(entry, arg);
-  if (ids.length > 0 && rng.chance(0.85)) return { value: rng.pick(ids), source: "fixture" };
+  // An id of the initial state: another one (of the same shape) would only be "not found".
+  if (ids.length > 0) return { value: rng.pick(ids), source: "fixture" };
   if (arg.enum !== undefined && arg.enum.length > 0) return { value: pickEnum(arg, arg.enum, rng), source: "enum" };
+  const context = ctx ?? newValueContext(rng);
+  const state = fixtureFieldValues(entry, arg);
+  // The user's own e-mail, name and password are the persona's (a filter over the state may name someone else).
+  const own = personaValue(arg, context.persona);
+  if (own !== undefined && state.length === 0 && validFor(entry, arg, own)) return { value: own, source: "realistic" };
   const examples = arg.examples.filter((e) => e !== null && e !== undefined && !(isObject(e) && Object.keys(e).length === 0));
   const seed = deriveSeed(Math.floor(rng.next() * 0x100000000), entry.name, arg.name);
-  // Text invented by a generator that does not know the name reads badly ("yowza acidly"): examples first then.
-  if (examples.length > 0 && (!knowsName(arg, seed) || rng.chance(0.5))) return { value: structuredClone(rng.pick(examples)), source: "example" };
+  const sources: Source[] = [];
+  const idsFor = (name: string): unknown[] => fixtureIds(entry, { ...arg, name, in: "body" });
+  if (examples.length > 0) {
+    const structured = examples.some((e) => isObject(e) || (Array.isArray(e) && e.some(isObject)));
+    sources.push({ source: "example", weight: structured ? 1 : 0.7, draw: () => structuredClone(rng.pick(examples)) });
+    if (structured) sources.push({ source: "realistic", weight: 2, draw: () => variedExample(entry, arg.name, structuredClone(rng.pick(examples)), rng, context, idsFor) });
+  } else if (arg.type === "object" || (arg.type === "array" && isObject(arg.schema["items"]) && (arg.schema["items"]["type"] === "object" || arg.schema["items"]["properties"] !== undefined || arg.schema["items"]["$ref"] !== undefined))) {
+    // Structured values the spec shows only property by property: synthesized (from those examples), then made the user's own.
+    sources.push({ source: "realistic", weight: 3, draw: () => variedExample(entry, arg.name, synthesizedValue(entry, arg, seed), rng, context, idsFor) });
+  }
+  if (state.length > 0) sources.push({ source: "fixture", weight: 2, draw: () => structuredClone(rng.pick(state)) });
+  const meaningful = meaningfulValue(entry, arg, rng, context);
+  if (meaningful !== undefined) sources.push({ source: "realistic", weight: 3, draw: () => meaningful });
+  // Text invented by a generator that does not know the name reads badly ("yowza acidly"): only known names.
+  if (knowsName(arg, seed) && arg.type !== "object" && arg.type !== "array") sources.push({ source: "synthesized", weight: meaningful === undefined ? 1.5 : 0.5, draw: () => synthesizedValue(entry, arg, seed) });
+  while (sources.length > 0) {
+    const chosen = weightedPick(rng, sources);
+    sources.splice(sources.indexOf(chosen), 1);
+    const value = chosen.draw();
+    if (value !== undefined && validFor(entry, arg, value)) return { value, source: chosen.source };
+  }
   const synthesized = synthesizedValue(entry, arg, seed);
   if (synthesized !== undefined) return { value: synthesized, source: "synthesized" };
   if (examples.length > 0) return { value: structuredClone(rng.pick(examples)), source: "example" };
   return { value: fallbackValue(arg), source: "fallback" };
+}
+
+function weightedPick<T extends { weight: number }>(rng: Rng, items: readonly T[]): T {
+  const total = items.reduce((a, b) => a + b.weight, 0);
+  let r = rng.next() * total;
+  for (const item of items) {
+    r -= item.weight;
+    if (r < 0) return item;
+  }
+  return items[items.length - 1] as T;
 }

@@ -7,6 +7,7 @@ import type { AgentContext } from "../../agents/agent-context.js";
 import { EpisodeState } from "../../agents/episode-state.js";
 import { INSTRUCTION_TEMPLATES } from "../../agents/instruction-templates.js";
 import { OfflineUser } from "../../agents/offline-user.js";
+import { fixtureIds } from "../../agents/plan-values.js";
 import { operationGoal } from "../../agents/operation-goal.js";
 import type { Plan, PlanRequest } from "../../agents/plan.js";
 import { toolArguments } from "../../agents/tool-arguments.js";
@@ -239,6 +240,87 @@ describe("OfflineUser.plan", () => {
       }
     }
     expect(steps).toBeGreaterThan(500);
+  });
+
+  it("varies argument values: free values are seldom the same (not the spec's example every time)", () => {
+    // Uses of each argument with a free value: no enum, not a boolean, not an id of the initial state, not linked.
+    const uses = new Map<string, Map<string, number>>();
+    for (const e of episodes.slice(0, 300)) {
+      for (const r of e.plan.requests) {
+        for (const s of r.steps) {
+          const entry = e.toolbox.get(s.tool);
+          if (!entry) throw new Error(s.tool);
+          const infos = toolArguments(entry.toolset.catalog, entry.tool);
+          for (const [arg, value] of Object.entries(s.args)) {
+            const info = infos.find((a) => a.name === arg);
+            if (!info || info.enum !== undefined || typeof value === "boolean" || s.links.some((l) => l.arg === arg)) continue;
+            if (fixtureIds(entry, info).length > 0) continue;
+            const key = `${entry.toolset.name}.${s.tool}.${arg}`;
+            const counts = uses.get(key) ?? new Map<string, number>();
+            uses.set(key, counts);
+            const v = JSON.stringify(value);
+            counts.set(v, (counts.get(v) ?? 0) + 1);
+          }
+        }
+      }
+    }
+    let total = 0;
+    let top = 0;
+    const frequent: Array<{ key: string; n: number; share: number; distinct: number }> = [];
+    for (const [key, counts] of uses) {
+      const n = [...counts.values()].reduce((a, b) => a + b, 0);
+      const most = Math.max(...counts.values());
+      total += n;
+      top += most;
+      if (n >= 5) frequent.push({ key, n, share: most / n, distinct: counts.size });
+    }
+    expect(total).toBeGreaterThan(300);
+    expect(frequent.length).toBeGreaterThan(15);
+    // Across all uses, the argument's most frequent value is used less than 40% of the time (it was 76%).
+    expect(top / total).toBeLessThan(0.4);
+    // Hardly any frequent argument keeps one value, and most frequent ones stay under a 50% share.
+    const single = frequent.filter((f) => f.distinct === 1).map((f) => f.key);
+    expect(single.length, single.join(", ")).toBeLessThanOrEqual(Math.ceil(frequent.length * 0.05));
+    const dominated = frequent.filter((f) => f.share >= 0.5);
+    expect(dominated.length / frequent.length, dominated.map((f) => `${f.key} ${f.share.toFixed(2)}`).join(", ")).toBeLessThan(0.25);
+  });
+
+  it("draws realistic, coherent values: one person per episode, dates near the reference date, places with their own coordinates", () => {
+    let people = 0;
+    let dates = 0;
+    let coordinates = 0;
+    for (const e of episodes) {
+      const emails = new Set<string>();
+      for (const r of e.plan.requests) {
+        for (const s of r.steps) {
+          const a = s.args;
+          // A display name and an e-mail of one step belong to the same person.
+          if (typeof a["displayName"] === "string" && typeof a["email"] === "string") {
+            const last = (a["displayName"].split(" ").pop() ?? "").toLowerCase().normalize("NFD").replace(/[^a-z]/g, "");
+            expect(a["email"].toLowerCase(), JSON.stringify(a)).toContain(last);
+            people++;
+          }
+          if (s.tool === "registerUser" || s.tool === "login") emails.add(String(a["email"]));
+          for (const v of Object.values(a)) {
+            if (typeof v !== "string" || !/^\d{4}-\d{2}-\d{2}(T|$)/.test(v)) continue;
+            const year = Number(v.slice(0, 4));
+            expect(year, v).toBeGreaterThanOrEqual(1950);
+            expect(year, v).toBeLessThanOrEqual(2027);
+            dates++;
+          }
+          // Coordinates of one place: latitude and longitude of the same city (not a latitude from one and a longitude from another).
+          if (typeof a["lat"] === "number" && typeof a["lon"] === "number" && !s.links.some((l) => l.arg === "lat")) {
+            expect(Math.abs(a["lat"]), JSON.stringify(a)).toBeLessThanOrEqual(90);
+            coordinates++;
+          }
+        }
+      }
+      // The same user registers and logs in.
+      expect(emails.size, [...emails].join(", ")).toBeLessThanOrEqual(1);
+    }
+    expect(people).toBeGreaterThan(0);
+    expect(dates).toBeGreaterThan(50);
+    expect(coordinates).toBeGreaterThan(0);
   });
 
   it("withholds a required, unlinked value in about one request in five", () => {
