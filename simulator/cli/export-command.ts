@@ -21,18 +21,35 @@ interface ExportFlags {
 
 /** The one-line account of an export. */
 export function describeExport(result: ExportResult, dir: string): string {
-  const files = result.files.map((f) => `${f.path} (${f.lines} lines)`).join(", ");
+  const files = result.files.length > 0 ? result.files.map((f) => `${f.path} (${f.lines} lines)`).join(", ") : "nothing written";
   const what = result.format === "dpo" ? `${result.exported} preference pairs` : `${result.exported} episodes`;
   const rules = result.pairs ? ` (${result.pairs.instruction} by instruction, ${result.pairs.plan} by plan)` : "";
   const skipped = result.skipped > 0 ? `, ${result.skipped} skipped` : "";
   return `exported ${what}${rules} as ${result.format} from ${result.episodes} episodes of ${dir}${skipped} -> ${files}\n`;
 }
 
+/** Why an export wrote nothing, and what to do about it. */
+export function explainEmptyExport(result: ExportResult, dir: string, flags: { includeRejected?: boolean; pairWith?: string[] }): string {
+  if (result.format === "dpo") {
+    const t = result.trajectories ?? { accepted: 0, rejected: 0 };
+    const runs = flags.pairWith && flags.pairWith.length > 0 ? `${dir} and ${flags.pairWith.join(", ")}` : dir;
+    return (
+      `no preference pairs: no instruction (or plan) in ${runs} has both an accepted and a rejected trajectory ` +
+      `(${t.accepted} accepted, ${t.rejected} rejected). Pair with another run of the same tasks: ` +
+      `--pair-with RUN2, e.g. a fork with another assistant (toolsim replay ${dir} --from-episode all --from-turn 1 --assistant openai:<model> --out RUN2)`
+    );
+  }
+  if (result.exported === 0 && result.skipped > 0) return `no episode could be written as ${result.format} (${result.skipped} skipped)`;
+  return flags.includeRejected
+    ? `no episodes to export: ${dir} has ${result.episodes} episodes`
+    : `no accepted episodes to export among the ${result.episodes} episodes of ${dir} (--include-rejected exports the others)`;
+}
+
 /** Run-folder errors that are the user's to fix. */
 const RUN_ERRORS = new Set(["run.not-a-run", "run.corrupt", "usage"]);
 
 /** `toolsim export RUN --format F --out FILE`. */
-export function exportCommand(io: CliIO): Command {
+export function exportCommand(io: CliIO, setExit: (code: number) => void = () => undefined): Command {
   return new Command("export")
     .description("export a run's episodes to a training format (secrets removed)")
     .argument("<run>", "run folder")
@@ -49,6 +66,9 @@ export function exportCommand(io: CliIO): Command {
     .action(async (dir: string, flags: ExportFlags) => {
       if (flags.seed !== undefined && flags.split === undefined) throw new UsageError("--seed sets the seed of --split: give --split too");
       if (flags.pairWith && flags.format !== "dpo") throw new UsageError("--pair-with is for --format dpo");
+      if (flags.includeRejected && flags.format === "dpo") {
+        io.err("toolsim: warning: --include-rejected does not apply to dpo: every pair already holds a rejected trajectory (with --pair-with, from either run)\n");
+      }
       let split: { train: number; seed: number } | undefined;
       try {
         split = flags.split !== undefined ? { train: parseSplit(flags.split), seed: parseInteger("--seed", flags.seed) ?? 1 } : undefined;
@@ -71,6 +91,10 @@ export function exportCommand(io: CliIO): Command {
           warn: (m) => io.err(`toolsim: warning: ${m}\n`),
         });
         io.out(describeExport(result, dir));
+        if (result.exported === 0) {
+          io.err(`toolsim: ${explainEmptyExport(result, dir, flags)}\n`);
+          setExit(1);
+        }
       } catch (e) {
         if (e instanceof ToolsimError && RUN_ERRORS.has(e.code)) throw new UserError(e.message);
         throw e;

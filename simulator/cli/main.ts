@@ -52,7 +52,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   program.addCommand(callCommand(io, setExit));
   program.addCommand(toolsetCommand(io, setExit));
   program.addCommand(serveCommand(io, setExit));
-  program.addCommand(exportCommand(io));
+  program.addCommand(exportCommand(io, setExit));
   program.addCommand(statsCommand(io));
   program.addCommand(reportCommand(io));
   program.addCommand(replayCommand(io, setExit));

@@ -59,6 +59,8 @@ export interface ExportResult {
   files: { path: string; lines: number }[];
   /** dpo: pairs by rule. */
   pairs?: Record<PairingRule, number>;
+  /** dpo: the trajectories that could pair (episodes that broke off with an error are not counted), in all runs. */
+  trajectories?: { accepted: number; rejected: number };
 }
 
 /** Writes lines to a file through a buffer, into `<file>.partial` renamed at the end (no half-written file stays behind). */
@@ -175,12 +177,14 @@ export async function exportRun(options: ExportRunOptions): Promise<ExportResult
       const target = options.split && writers.validation && splitDraw(options.split.seed, episodeIdOf(events)) <= threshold ? writers.validation : writers.train;
       for (const line of lines) target.write(line);
     }
-    for (const w of writers.all) w.close();
+    // Nothing to write: no empty file is left behind (the caller says why).
+    for (const w of writers.all) if (exported > 0) w.close();
+    else w.abort();
   } catch (e) {
     for (const w of writers.all) w.abort();
     throw e;
   }
-  return { format: options.format, episodes, exported, skipped, files: writers.all.map((w) => ({ path: w.path, lines: w.lines })) };
+  return { format: options.format, episodes, exported, skipped, files: exported > 0 ? writers.all.map((w) => ({ path: w.path, lines: w.lines })) : [] };
 }
 
 /** The messages and tools of an episode kept for pairing. */
@@ -240,10 +244,13 @@ async function exportPairs(options: ExportRunOptions, opts: ResolvedExportOption
   const writers = openWriters(options.out, split);
   try {
     for (const { line, key } of lines) (split && writers.validation && splitDraw(split.seed, key) <= threshold ? writers.validation : writers.train).write(line);
-    for (const w of writers.all) w.close();
+    for (const w of writers.all) if (lines.length > 0) w.close();
+    else w.abort();
   } catch (e) {
     for (const w of writers.all) w.abort();
     throw e;
   }
-  return { format: "dpo", episodes, exported: lines.length, skipped, files: writers.all.map((w) => ({ path: w.path, lines: w.lines })), pairs };
+  const trajectories = { accepted: candidates.filter((c) => c.outcome === "accepted").length, rejected: candidates.filter((c) => c.outcome === "rejected").length };
+  const files = lines.length > 0 ? writers.all.map((w) => ({ path: w.path, lines: w.lines })) : [];
+  return { format: "dpo", episodes, exported: lines.length, skipped, files, pairs, trajectories };
 }

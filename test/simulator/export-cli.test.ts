@@ -10,8 +10,9 @@ import type { OpenAIMessage } from "../../simulator/export/openai-format.js";
 import { planPairs, type PairCandidate } from "../../simulator/export/pairing-rule.js";
 import { splitPreferencePair } from "../../simulator/export/preference-pair.js";
 import { redactRecord, redactSchemaSecrets } from "../../simulator/export/redact-record.js";
-import { RUN_FILES } from "../../simulator/run-store.js";
-import { BOOKSHOP, FIXTURE_SECRETS, writeFixtureRun } from "../fixtures/export-run.js";
+import type { SimEvent } from "../../simulator/events.js";
+import { RUN_FILES, RunStore } from "../../simulator/run-store.js";
+import { BOOKSHOP, FIXTURE_SECRETS, fixtureEpisodes, fixtureRunInfo, writeFixtureRun } from "../fixtures/export-run.js";
 
 const root = mkdtempSync(join(tmpdir(), "toolsim-export-cli-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -145,6 +146,42 @@ describe("toolsim export", () => {
       ["instruction", "ep-000000", "ep-000001"],
       ["plan", "ep-000002", "ep-000004"],
     ]);
+  });
+});
+
+describe("toolsim export: nothing to write", () => {
+  it("dpo without pairs explains why, suggests --pair-with or a fork, writes no file and exits 1", async () => {
+    const lone = join(root, "lone-run");
+    const store = await RunStore.create(lone, await fixtureRunInfo());
+    store.appendEpisode(fixtureEpisodes()[0] as SimEvent[]);
+    store.close();
+    const out = join(root, "lone", "pairs.jsonl");
+    const r = await cli(["export", lone, "--format", "dpo", "--out", out]);
+    expect(r.code).toBe(1);
+    expect(r.out).toBe(`exported 0 preference pairs (0 by instruction, 0 by plan) as dpo from 1 episodes of ${lone} -> nothing written\n`);
+    expect(r.err).toContain("no preference pairs: no instruction (or plan) in");
+    expect(r.err).toContain("(1 accepted, 0 rejected)");
+    expect(r.err).toContain("--pair-with RUN2");
+    expect(r.err).toContain(`toolsim replay ${lone} --from-episode all --from-turn 1`);
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(`${out}.partial`)).toBe(false);
+    // The other formats too: nothing accepted, nothing written, exit 1 with a hint.
+    const rejectedOnly = join(root, "rejected-run");
+    const rs = await RunStore.create(rejectedOnly, await fixtureRunInfo());
+    // Episode 1 of the fixture (rejected) as the run's only episode.
+    rs.appendEpisode((fixtureEpisodes()[1] as SimEvent[]).map((e) => ({ ...e, episodeId: "ep-000000", ...(e.type === "episode.started" ? { index: 0 } : {}) }) as SimEvent));
+    rs.close();
+    const none = await cli(["export", rejectedOnly, "--format", "openai", "--out", join(root, "none.jsonl")]);
+    expect(none.code).toBe(1);
+    expect(none.err).toContain("no accepted episodes to export among the 1 episodes");
+    expect(none.err).toContain("--include-rejected");
+    expect(existsSync(join(root, "none.jsonl"))).toBe(false);
+  });
+
+  it("says --include-rejected does not apply to dpo", async () => {
+    const r = await cli(["export", run, "--format", "dpo", "--out", join(root, "inc.jsonl"), "--include-rejected"]);
+    expect(r.code).toBe(0);
+    expect(r.err).toBe("toolsim: warning: --include-rejected does not apply to dpo: every pair already holds a rejected trajectory (with --pair-with, from either run)\n");
   });
 });
 
