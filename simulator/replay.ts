@@ -1,5 +1,5 @@
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { Level } from "../agents/agent-context.js";
 import { Cassette } from "../agents/cassette.js";
 import type { LlmRole } from "../agents/llm-gateway.js";
@@ -145,6 +145,54 @@ export function forkSeq(script: EpisodeScript, turn: number): number {
 }
 
 /**
+ * Checks a fork point against the recorded run before anything is written: the episode must exist and the turn
+ * must be one the episode (with `all`: at least one episode) recorded, so that the fork plays something new.
+ * Throws `replay.fork-range` naming the valid range.
+ */
+export async function checkForkPoint(source: string, fork: Pick<ForkPoint, "episode" | "turn">): Promise<void> {
+  const turns = new Map<number, number>();
+  for await (const recorded of readJournal(source)) {
+    const script = scriptOf(recorded);
+    turns.set(script.index, script.turns.length);
+  }
+  const count = turns.size;
+  if (count === 0) throw new ToolsimError("replay.fork-range", `${source} holds no episodes to fork`);
+  if (fork.episode !== "all") {
+    const n = turns.get(fork.episode);
+    if (n === undefined) {
+      const indices = [...turns.keys()].sort((a, b) => a - b);
+      throw new ToolsimError("replay.fork-range", `--from-episode ${fork.episode}: the run has ${count} episode${count === 1 ? "" : "s"} (${indices[0]}-${indices[indices.length - 1]}), or give all`);
+    }
+    if (fork.turn >= n) {
+      throw new ToolsimError("replay.fork-range", `--from-turn ${fork.turn}: episode ${fork.episode} has ${n} turn${n === 1 ? "" : "s"} (0-${n - 1}); a fork from turn ${n} or later would play nothing new`);
+    }
+    return;
+  }
+  const longest = Math.max(...turns.values());
+  if (fork.turn >= longest) {
+    throw new ToolsimError("replay.fork-range", `--from-turn ${fork.turn}: no episode has that many turns (the longest has ${longest}: 0-${longest - 1}); a fork there would play nothing new`);
+  }
+}
+
+/** Creates the replay's run folder; a folder that is not empty is refused with a hint that fits replay (which does not resume). */
+async function createReplayStore(out: string, source: string, info: RunInfo): Promise<RunStore> {
+  try {
+    return await RunStore.create(out, info);
+  } catch (e) {
+    if (e instanceof ToolsimError && e.code === "run.exists") {
+      const same = resolve(out) === resolve(source);
+      throw new ToolsimError(
+        "run.exists",
+        same
+          ? `--out ${out} is the run being replayed: a replay writes a new run; choose another folder with --out (or leave --out out to compare only)`
+          : `the folder ${out} is not empty: a replay writes a new run; choose another folder with --out (or remove ${out} first)`,
+      );
+    }
+    throw e;
+  }
+}
+
+/**
  * Replays a recorded run: every episode goes through the episode loop again with journal agents that say what
  * the journal recorded, the executor and tester run again (or answer from the journal), and the new events are
  * compared with the recorded ones. With `fork`, the chosen episodes keep their recorded prefix (written byte for
@@ -160,7 +208,8 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayReport> {
   const level = (config["level"] === "retrieve" || config["level"] === "plan" ? config["level"] : "call") as Level;
   const maxSteps = Number.isSafeInteger(config["maxSteps"]) ? (config["maxSteps"] as number) : 8;
 
-  const store = options.out !== undefined ? await RunStore.create(options.out, { ...info, createdAt: (options.clock ?? (() => new Date()))().toISOString(), ...(options.fork ? { config: { ...info.config, fork: { of: options.source, episode: options.fork.episode, turn: options.fork.turn } } } : {}) }) : undefined;
+  if (options.fork) await checkForkPoint(options.source, options.fork);
+  const store = options.out !== undefined ? await createReplayStore(options.out, options.source, { ...info, createdAt: (options.clock ?? (() => new Date()))().toISOString(), ...(options.fork ? { config: { ...info.config, fork: { of: options.source, episode: options.fork.episode, turn: options.fork.turn } } } : {}) }) : undefined;
   const sourceCassette = join(options.source, "cassette.jsonl");
   let cassette: Cassette | undefined;
   let roleFactory: AgentFactory | undefined;

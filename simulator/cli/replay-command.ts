@@ -95,6 +95,7 @@ export function replayCommand(io: CliIO, setExit: (code: number) => void): Comma
       io.out(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatReplayReport(report));
       if (!report.equal) setExit(1);
     } catch (e) {
+      if (e instanceof ToolsimError && e.code === "replay.fork-range") throw new UsageError(e.message);
       if (e instanceof ToolsimError && USER_CODES.has(e.code)) throw new UserError(e.message);
       throw e;
     }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,6 +6,7 @@ import type { AssistantAgent } from "../../agents/roles.js";
 import type { CliIO } from "../../simulator/cli/cli-io.js";
 import { main } from "../../simulator/cli/main.js";
 import type { SimEvent } from "../../simulator/events.js";
+import { scriptOf } from "../../simulator/journal-script.js";
 import { diffRuns, formatRunDiff } from "../../simulator/run-diff.js";
 import { replayRun } from "../../simulator/replay.js";
 import { createSimulation } from "../../simulator/simulation.js";
@@ -150,6 +151,39 @@ describe("fork and diff", () => {
     const diff = await diffRuns(offlineRun, out);
     expect(diff.differing).toBe(0);
     expect(await main(["replay", offlineRun, "--from-turn", "1"], capture())).toBe(2);
+  });
+
+  it("refuses fork points out of range with exit 2, naming the valid range, and writes nothing", async () => {
+    const turns = lines(offlineRun).map((l) => JSON.parse(l) as SimEvent).filter((e) => e.episodeId === "ep-000002");
+    const n = scriptOf(turns).turns.length;
+    const cases: Array<[string[], RegExp]> = [
+      [["--from-episode", "99", "--from-turn", "0"], /--from-episode 99: the run has 8 episodes \(0-7\), or give all/],
+      [["--from-episode", "2", "--from-turn", String(n)], new RegExp(`--from-turn ${n}: episode 2 has ${n} turns \\(0-${n - 1}\\)`)],
+      [["--from-episode", "all", "--from-turn", "500"], /--from-turn 500: no episode has that many turns \(the longest has \d+: 0-\d+\)/],
+    ];
+    for (const [flags, message] of cases) {
+      const out = dir("bad-fork");
+      const io = capture();
+      expect(await main(["replay", offlineRun, ...flags, "--out", out], io), flags.join(" ")).toBe(2);
+      expect(io.stderr).toMatch(message);
+      expect(existsSync(out)).toBe(false);
+    }
+    // The last recorded turn is a valid fork point.
+    expect(await main(["replay", offlineRun, "--from-episode", "2", "--from-turn", String(n - 1), "--out", dir("last-turn")], capture())).toBe(0);
+  });
+
+  it("refuses to write into the replayed run (or any non-empty folder) with a hint that fits replay", async () => {
+    const io = capture();
+    expect(await main(["replay", offlineRun, "--out", offlineRun], io)).toBe(1);
+    expect(io.stderr).toContain(`--out ${offlineRun} is the run being replayed: a replay writes a new run; choose another folder with --out`);
+    expect(io.stderr).not.toContain("--resume");
+    const busy = dir("busy");
+    mkdirSync(busy);
+    writeFileSync(join(busy, "notes.txt"), "x");
+    const other = capture();
+    expect(await main(["replay", offlineRun, "--out", busy], other)).toBe(1);
+    expect(other.stderr).toContain(`the folder ${busy} is not empty: a replay writes a new run`);
+    expect(other.stderr).not.toContain("--resume");
   });
 });
 
