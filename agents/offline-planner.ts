@@ -141,7 +141,10 @@ function fillStep(entry: ToolboxEntry, links: PlanLink[], shared: Map<string, un
   for (const arg of infos) {
     if (!chosen.has(arg.name)) continue;
     const known = shared.get(arg.name);
-    const value = known !== undefined && rng.chance(0.85) ? structuredClone(known) : chooseValue(entry, arg, rng, ctx).value;
+    // A change sets something new: "update it setting the title to" the title it already has is no change.
+    const changes = (method === "put" || method === "patch") && arg.in === "body" && !arg.required;
+    let value = known !== undefined && !changes && rng.chance(0.85) ? structuredClone(known) : chooseValue(entry, arg, rng, ctx).value;
+    for (let i = 0; i < 3 && changes && known !== undefined && stableStringify(value) === stableStringify(known); i++) value = chooseValue(entry, arg, rng, ctx).value;
     // An empty list or object says nothing: an optional one is left out.
     const empty = (Array.isArray(value) && value.length === 0) || (typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0);
     if (empty && !arg.required) continue;

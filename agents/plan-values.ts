@@ -5,7 +5,7 @@ import { realisticValue } from "../specs/realistic-value.js";
 import { synthesize } from "../specs/synthesize.js";
 import type { ArgumentInfo } from "./tool-arguments.js";
 import type { ToolboxEntry } from "./toolbox.js";
-import { idStem, isIdName } from "./value-phrase.js";
+import { coordinateOf, idStem, isIdName } from "./value-phrase.js";
 import { meaningfulValue, newValueContext, personaValue, variedExample, type ValueContext } from "./value-pools.js";
 import { identifierWords, singular } from "./words.js";
 
@@ -183,9 +183,12 @@ export function chooseValue(entry: ToolboxEntry, arg: ArgumentInfo, rng: Rng, ct
   }
   if (state.length > 0) sources.push({ source: "fixture", weight: 2, draw: () => structuredClone(rng.pick(state)) });
   const meaningful = meaningfulValue(entry, arg, rng, context);
+  // A coordinate goes with its partner: both come from the same place.
+  if (meaningful !== undefined && coordinateOf(arg.name) !== undefined && validFor(entry, arg, meaningful)) return { value: meaningful, source: "realistic" };
   if (meaningful !== undefined) sources.push({ source: "realistic", weight: 3, draw: () => meaningful });
-  // Text invented by a generator that does not know the name reads badly ("yowza acidly"): only known names.
-  if (knowsName(arg, seed) && arg.type !== "object" && arg.type !== "array") sources.push({ source: "synthesized", weight: meaningful === undefined ? 1.5 : 0.5, draw: () => synthesizedValue(entry, arg, seed) });
+  // Text invented by a generator that does not know the name reads badly ("yowza acidly"), and a faker city
+  // ("Kristinestead") is no real place: the generator only for names it knows that nothing above knows.
+  else if (knowsName(arg, seed) && arg.type !== "object" && arg.type !== "array") sources.push({ source: "synthesized", weight: 1.5, draw: () => synthesizedValue(entry, arg, seed) });
   while (sources.length > 0) {
     const chosen = weightedPick(rng, sources);
     sources.splice(sources.indexOf(chosen), 1);

@@ -6,8 +6,8 @@ import type { PlanRequest, PlanStep } from "./plan.js";
 import { chainCandidates, type ChainCandidate, type ChainKind } from "./plan-chains.js";
 import { toolArguments } from "./tool-arguments.js";
 import type { Toolbox, ToolboxEntry } from "./toolbox.js";
-import { coordinateOf, coordinatePhrase, isIdName, settingPhrase, valuePhrase } from "./value-phrase.js";
-import { decapitalize, gerundPhrase, identifierWords, joinList, singular } from "./words.js";
+import { changePair, coordinateOf, coordinatePhrase, isIdName, quoteIfText, settingPhrase, valuePhrase, valueText } from "./value-phrase.js";
+import { capitalize, decapitalize, gerundPhrase, identifierWords, joinList, singular } from "./words.js";
 
 /** A clause of a request: a verb (`show me`, `find`) and what follows it. */
 interface Clause {
@@ -34,7 +34,7 @@ export function wordingSeed(request: PlanRequest, position: number): number {
 }
 
 /** The value phrases of one step: every planned, mentioned argument in the tool's order (coordinates in pairs). */
-export function stepPhrases(entry: ToolboxEntry, step: PlanStep, hidden: ReadonlySet<string>, goal: OperationGoal, rng: Rng): string[] {
+export function stepPhrases(entry: ToolboxEntry, step: PlanStep, hidden: ReadonlySet<string>, goal: OperationGoal, rng: Rng, verb?: string): string[] {
   const infos = toolArguments(entry.toolset.catalog, entry.tool);
   const linked = new Set(step.links.map((l) => l.arg));
   const said = infos.filter((a) => a.name in step.args && !linked.has(a.name) && !hidden.has(a.name));
@@ -43,6 +43,12 @@ export function stepPhrases(entry: ToolboxEntry, step: PlanStep, hidden: Readonl
   // A change says its new values together: "setting the status to cancelled and the end to ...".
   const settings: string[] = [];
   const changes = goal.kind === "update";
+  // "Change my password from X to Y": an old and a new value of the same thing.
+  const pair = changes ? changePair(said) : undefined;
+  if (pair) {
+    phrases.push(`from ${quoteIfText(pair.old.name, step.args[pair.old.name])} to ${quoteIfText(pair.new.name, step.args[pair.new.name])}`);
+    done.add(pair.old.name).add(pair.new.name);
+  }
   for (const arg of said) {
     if (done.has(arg.name)) continue;
     if (changes && arg.in === "body") {
@@ -63,7 +69,13 @@ export function stepPhrases(entry: ToolboxEntry, step: PlanStep, hidden: Readonl
     phrases.push(valuePhrase(arg, step.args[arg.name], goal, rng));
     done.add(arg.name);
   }
-  if (settings.length > 0) phrases.push(`${rng.pick(["setting", "changing", "updating"])} ${joinList(settings)}`);
+  if (settings.length > 0) {
+    // Not "change my profile changing ...": the connector is another verb than the request's own.
+    const root = (verb ?? "").split(" ")[0]?.replace(/e$/, "") ?? "";
+    const connectors = ["setting", "changing", "updating"].filter((c) => root === "" || !c.startsWith(root));
+    const text = joinList(settings);
+    phrases.push(/^(marking|switching|turning) /.test(text) && settings.length === 1 ? text : `${rng.pick(connectors)} ${text}`.replace(/^(setting|changing|updating) (marking|switching|turning) /, "$2 "));
+  }
   return phrases;
 }
 
@@ -79,9 +91,38 @@ function withObject(goal: OperationGoal, definite: boolean): string {
 function plainClause(entry: ToolboxEntry, step: PlanStep, hidden: ReadonlySet<string>, rng: Rng): Clause {
   const goal = operationGoal(entry.tool);
   const verb = rng.pick(goal.verbs);
-  const phrases = stepPhrases(entry, step, hidden, goal, rng);
-  const object = withObject(goal, identifies(entry, step, hidden));
+  const folded = foldedObject(entry, step, hidden, goal);
+  const phrases = stepPhrases(entry, step, folded.hidden, goal, rng, verb);
+  const object = folded.object ?? withObject(goal, identifies(entry, step, hidden));
   return { verb, rest: [object, ...phrases].filter((s) => s !== "").join(" ") };
+}
+
+/**
+ * An object that a value says better than its generic words: "the place nearest to a coordinate" at
+ * 37.79, -122.39 -> "the place nearest to 37.79, -122.39"; "an amount" of 250 from GBP -> "250 GBP".
+ * Returns the new object (if any) and the arguments then left unsaid by the value phrases.
+ */
+function foldedObject(entry: ToolboxEntry, step: PlanStep, hidden: ReadonlySet<string>, goal: OperationGoal): { object?: string; hidden: ReadonlySet<string> } {
+  const has = (name: string): boolean => name in step.args && !hidden.has(name) && !step.links.some((l) => l.arg === name);
+  const names = Object.keys(step.args);
+  const coordinate = /\b(a|an|one)\s+(coordinate|point|position|location)$/i;
+  if (coordinate.test(goal.object)) {
+    const lat = names.find((n) => coordinateOf(n)?.axis === "lat" && coordinateOf(n)?.prefix === "" && has(n));
+    const lon = names.find((n) => coordinateOf(n)?.axis === "lon" && coordinateOf(n)?.prefix === "" && has(n));
+    if (lat !== undefined && lon !== undefined) {
+      return { object: goal.object.replace(coordinate, `${valueText(step.args[lat])}, ${valueText(step.args[lon])}`), hidden: new Set([...hidden, lat, lon]) };
+    }
+  }
+  const amount = /^(an?|the)\s+(amount|sum)$/i.exec(goal.object);
+  if (amount) {
+    const value = names.find((n) => /^(amount|sum|value)$/i.test(n) && has(n) && typeof step.args[n] === "number");
+    if (value !== undefined) {
+      const from = names.find((n) => /^(from|source|from_?currency|source_?currency|base)$/i.test(n) && has(n) && typeof step.args[n] === "string");
+      const object = from !== undefined ? `${valueText(step.args[value])} ${valueText(step.args[from])}` : valueText(step.args[value]);
+      return { object, hidden: new Set([...hidden, value, ...(from !== undefined ? [from] : [])]) };
+    }
+  }
+  return { hidden };
 }
 
 /** What a chain looks like between two steps: from the toolbox's chain candidates, else guessed from the links. */
@@ -125,10 +166,10 @@ function searchReference(from: ToolboxEntry, step: PlanStep, rng: Rng, itemNoun?
 function linkedClause(toolbox: Toolbox, from: ToolboxEntry, entry: ToolboxEntry, step: PlanStep, hidden: ReadonlySet<string>, rng: Rng): Clause {
   const goal = operationGoal(entry.tool);
   const chain = chainOf(toolbox, from, entry, step);
-  const phrases = stepPhrases(entry, step, hidden, goal, rng);
+  const verb = rng.pick(goal.verbs);
+  const phrases = stepPhrases(entry, step, hidden, goal, rng, verb);
   const tail = phrases.length > 0 ? " " + phrases.join(" ") : "";
   const ref = chain.kind === "search" ? searchReference(from, step, rng, itemNounOf(from)) : "it";
-  const verb = rng.pick(goal.verbs);
   const definite = goal.definite ?? withObject(goal, true);
   if (chain.coordinates) {
     if (chain.kind === "search") return { verb, rest: `${definite} for ${ref}${tail}` };
@@ -187,8 +228,9 @@ export function requestWording(request: PlanRequest, toolbox: Toolbox, rng: Rng)
   if (request.steps.length === 1 && only && entry && only.links.length === 0) {
     const goal = operationGoal(entry.tool);
     if (nounPhraseGoal(goal)) {
-      const phrases = stepPhrases(entry, only, hiddenOf(0), goal, rng);
-      out.np = [goal.definite, ...phrases].join(" ");
+      const folded = foldedObject(entry, only, hiddenOf(0), goal);
+      const phrases = stepPhrases(entry, only, folded.hidden, goal, rng);
+      out.np = [folded.object ?? goal.definite, ...phrases].join(" ");
     }
   }
   return out;
@@ -225,5 +267,8 @@ export function renderInstruction(request: PlanRequest, toolbox: Toolbox, positi
   const text = template.render(wording).replace(/\s+/g, " ").replace(/\s+([,.?])/g, "$1").trim();
   if (position === 0) return text;
   const opener = rng.pick(FOLLOW_UP_OPENERS);
-  return /[:,] $/.test(opener) ? opener + decapitalize(text) : opener + text;
+  // "Next, hey, can you ...": a follow-up does not greet again.
+  const body = text.replace(/^(hey|hi|hello),?\s+/i, "");
+  const next = body === text ? text : capitalize(body);
+  return /[:,] $/.test(opener) ? opener + decapitalize(next) : opener + next;
 }

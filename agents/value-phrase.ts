@@ -1,7 +1,7 @@
 import type { Rng } from "../specs/seed.js";
 import type { OperationGoal } from "./operation-goal.js";
 import type { ArgumentInfo } from "./tool-arguments.js";
-import { humanize, identifierWords, isPlural, joinList, singular } from "./words.js";
+import { articleFor, humanize, identifierWords, isPlural, joinList, singular } from "./words.js";
 
 type Json = Record<string, unknown>;
 
@@ -86,7 +86,10 @@ function arrayPhrase(name: string, value: unknown[], rng: Rng): string {
   const rest = words.slice(1).join(" ");
   if (/^(include|with|using|containing|has|have)$/.test(first)) return pick(rng, [`with ${list}`, `using ${list}`]);
   if (/^(exclude|without|except|skip|not|omit)$/.test(first)) return pick(rng, [`without ${list}`, `excluding ${list}`]);
-  if (isIdName(name)) return `with ${rest !== "" ? rest + " " : ""}IDs ${list}`;
+  if (isIdName(name)) {
+    const stem = words.slice(0, -1).join(" ");
+    return `with ${stem !== "" ? stem + " " : ""}IDs ${list}`;
+  }
   if (/^(symbols|currencies|codes|tickers|countries|languages|targets)$/.test(words[words.length - 1] ?? "")) return pick(rng, [`for ${list}`, `against ${list}`]);
   if (/^(tags|labels|keywords)$/.test(words[words.length - 1] ?? "")) return pick(rng, [`tagged ${list}`, `with the tags ${list}`]);
   if (/^(types|categories|genres|kinds|statuses)$/.test(words[words.length - 1] ?? "")) return `of type ${joinList(value.map((v) => valueText(v)), "or")}`;
@@ -106,9 +109,32 @@ function datePhrase(key: string, text: string, format: string | undefined, rng: 
 
 /** How a new value is said in a change request: `status to cancelled`, `title to "Dune"`. */
 export function settingPhrase(arg: ArgumentInfo, value: unknown): string {
-  const human = wordsOf(arg.name);
-  if (Array.isArray(value)) return `${human} to ${valueText(value)}`;
-  return `${human} to ${quoteIfText(arg.name, value)}`;
+  // "dueAt" is "the due time", not "the due at".
+  const human = wordsOf(arg.name).replace(/^(\w+) at$/, "$1 time");
+  const the = /^(my|its|the)\s/.test(human) ? "" : "the ";
+  if (typeof value === "boolean") {
+    // "done: true" -> "marking it as done"; "on: false" -> "switching it off".
+    if (/^(on|off)$/.test(human)) return `switching it ${value === (human === "on") ? "on" : "off"}`;
+    if (!human.includes(" ")) return value ? `marking it as ${human}` : `marking it as not ${human}`;
+    return `turning ${the}${human} ${value ? "on" : "off"}`;
+  }
+  if (Array.isArray(value)) return `${the}${human} to ${valueText(value)}`;
+  return `${the}${human} to ${quoteIfText(arg.name, value)}`;
+}
+
+/** A change from an old value to a new one said as such: `currentPassword` + `newPassword` -> `from X to Y`. */
+export function changePair(args: readonly ArgumentInfo[]): { old: ArgumentInfo; new: ArgumentInfo } | undefined {
+  for (const a of args) {
+    const wa = identifierWords(a.name);
+    if (!/^(current|old|previous|existing)$/.test(wa[0] ?? "")) continue;
+    const rest = wa.slice(1).join("_");
+    const b = args.find((x) => {
+      const wb = identifierWords(x.name);
+      return wb[0] === "new" && wb.slice(1).join("_") === rest;
+    });
+    if (b) return { old: a, new: b };
+  }
+  return undefined;
 }
 
 /**
@@ -139,7 +165,10 @@ export function valuePhrase(arg: ArgumentInfo, value: unknown, goal: OperationGo
   // Identifiers: "the recipe with ID 42", "for recipe 42".
   if (isIdName(name)) {
     const stem = idStem(name);
-    if (stem === "" || goal.object.includes(stem) || singular(goal.noun) === singular(stem.split(" ").pop() ?? "")) return pick(rng, [`with ID ${text}`, `(ID ${text})`, `number ${text}`]);
+    const numeric = /^\d+$/.test(text);
+    // A bare id reads well after "the playlist", not after "apply to a job".
+    const bare = !/^(to|for|on|from|with|into|at|in|of)\s/.test(goal.object);
+    if (stem === "" || goal.object.includes(stem) || singular(goal.noun) === singular(stem.split(" ").pop() ?? "")) return pick(rng, numeric ? [`with ID ${text}`, `(ID ${text})`, `number ${text}`] : bare ? [`with ID ${text}`, `(ID ${text})`, `${text}`] : [`with ID ${text}`, `(ID ${text})`]);
     return pick(rng, [`for ${stem} ${text}`, `for the ${stem} with ID ${text}`, `of ${stem} ${text}`]);
   }
   // Search text.
@@ -199,7 +228,7 @@ export function valuePhrase(arg: ArgumentInfo, value: unknown, goal: OperationGo
   if (arg.enum !== undefined) return pick(rng, [`(${human}: ${quoted})`, `where the ${human} is ${quoted}`, `with ${human} set to ${quoted}`]);
   // Anything else named by the argument: the value is said with the parameter's own words.
   if (goal.object.includes(human) && typeof value === "string") return pick(rng, [`for ${quoted}`, `for ${human} ${quoted}`]);
-  if (typeof value === "number") return pick(rng, [`with ${human} ${text}`, `with a ${human} of ${text}`, `(${human}: ${text})`]);
+  if (typeof value === "number") return pick(rng, [`with ${human} ${text}`, `with ${articleFor(human)} ${human} of ${text}`, `(${human}: ${text})`]);
   return pick(rng, [`with ${human} ${quoted}`, `where the ${human} is ${quoted}`, `(${human}: ${quoted})`]);
 }
 

@@ -244,7 +244,8 @@ function numberNear(arg: ArgumentInfo, key: string, rng: Rng): number | undefine
   }
   if (example === undefined) return undefined;
   for (let i = 0; i < 4; i++) {
-    const factor = rng.pick([0.2, 0.4, 0.5, 0.6, 0.75, 0.8, 1.2, 1.25, 1.5, 2, 2.5, 3, 4]);
+    const wide = /amount|sum|quantity|total/.test(key);
+    const factor = rng.pick(wide ? [0.2, 0.4, 0.5, 0.6, 0.75, 0.8, 1.2, 1.25, 1.5, 2, 2.5, 3, 4] : [0.5, 0.6, 0.75, 0.8, 0.9, 1.1, 1.2, 1.25, 1.5, 2]);
     const v = niceNumber(example * factor, example, integer);
     const ok = bounded(arg, integer ? Math.round(v) : v);
     if (ok !== undefined && ok !== 0) return ok;

@@ -8,6 +8,7 @@ import { EpisodeState } from "../../agents/episode-state.js";
 import { INSTRUCTION_TEMPLATES } from "../../agents/instruction-templates.js";
 import { OfflineUser } from "../../agents/offline-user.js";
 import { fixtureIds } from "../../agents/plan-values.js";
+import { renderInstruction } from "../../agents/render-instruction.js";
 import { operationGoal } from "../../agents/operation-goal.js";
 import type { Plan, PlanRequest } from "../../agents/plan.js";
 import { toolArguments } from "../../agents/tool-arguments.js";
@@ -388,6 +389,44 @@ describe("OfflineUser.instruct", () => {
         expect(text).toMatch(/[.?!"]$/);
       }
     }
+  });
+
+  it("reads naturally: no 'number' before a non-numeric id, no repeated verbs or greetings, values folded into the goal", () => {
+    const awkward: Record<string, RegExp> = {
+      "number <non-numeric id>": /(?<!(passport|flight|phone|card|account) )\bnumber (?=[\w-]*[A-Za-z])[A-Za-z][\w-]*\d[\w-]*|(?<!(passport|flight|phone|card|account) )\bnumber [a-z]+-[a-z]/,
+      "<verb> ... <same verb>ing": /\b(chang|updat|edit)(e|es|s)?\b[^.?!]*\b\1ing\b|changing (current|old) /i,
+      "opener + greeting": /^(Thanks!|Great, thanks\.|One more thing:|Also,|Next,|Perfect\. Now,)\s+(hey|hi|hello)\b/i,
+      "coordinate at coordinates": /coordinates? (at|with) coordinates/i,
+      "dangling amount": /\b(into|to) [A-Z]{3} (of|\(amount) \d/,
+      "doubled word": /\b(\w{2,}) \1\b/i,
+    };
+    const texts = episodes.flatMap((e) => e.texts);
+    expect(texts.length).toBeGreaterThan(500);
+    for (const [name, re] of Object.entries(awkward)) {
+      const hits = texts.filter((t) => re.test(t));
+      expect(hits, name).toEqual([]);
+    }
+  });
+
+  it("folds an amount and a coordinate into the goal and says a change from old to new", () => {
+    const box = boxes.find((b) => b.get("convertCurrency") && b.get("reverseGeocode") === undefined) ?? boxes.find((b) => b.get("convertCurrency"));
+    const geo = boxes.find((b) => b.get("reverseGeocode"));
+    const accounts = boxes.find((b) => b.get("changePassword"));
+    if (!box || !geo || !accounts) return; // the bundled toolsets are data written elsewhere
+    const one = (tool: string, args: Record<string, unknown>, toolbox: Toolbox, template = 9): string => {
+      const entry = toolbox.get(tool);
+      if (!entry) throw new Error(tool);
+      return renderInstruction({ steps: [{ toolset: entry.toolset.name, tool, args, links: [] }], withheld: [], style: "imperative", template }, toolbox, 0);
+    };
+    const convert = one("convertCurrency", { from: "GBP", to: "JPY", amount: 250 }, box);
+    expect(convert).toMatch(/\b250 GBP (to|into) JPY\b/);
+    expect(convert).not.toMatch(/an amount/);
+    const place = one("reverseGeocode", { lat: 38.7223, lon: -9.1393 }, geo);
+    expect(place).toContain("38.7223, -9.1393");
+    expect(place).not.toMatch(/coordinates? (at|with) coordinates|a coordinate at/);
+    const password = one("changePassword", { currentPassword: "river-Stone-42", newPassword: "harbour-Light-77" }, accounts);
+    expect(password).toMatch(/from river-Stone-42 to harbour-Light-77/);
+    expect(password).not.toMatch(/changing/);
   });
 
   it("uses at least 20 templates and the three styles", () => {
