@@ -1,5 +1,5 @@
-import { escapeSegment, getAt } from "./json-pointer.js";
-import { isRecord } from "./openapi-nodes.js";
+import { escapeSegment } from "./json-pointer.js";
+import { isRecord, resolveInternalRef } from "./openapi-nodes.js";
 import type { SpecProblem } from "./spec-problem.js";
 
 /** Keywords whose subschemas apply to the same value as their schema (no step into the data). */
@@ -8,90 +8,92 @@ const SAME_VALUE_SINGLES = ["not", "if", "then", "else"];
 /** Keys whose values are data or vendor extensions, never followed. */
 const DATA_KEYS = new Set(["example", "examples", "default", "enum", "const"]);
 
-/** The targets reached from a node without stepping into the data: its `$ref`, and its same-value subschemas. */
-function edgesOf(doc: unknown, pointer: string): string[] {
-  const node = safeGet(doc, pointer);
-  if (!isRecord(node)) return [];
-  const out: string[] = [];
+type Json = Record<string, unknown>;
+
+/** The distinct internal `$ref` strings of a document, sorted. */
+function internalRefs(doc: unknown): string[] {
+  const refs = new Set<string>();
+  const stack: unknown[] = [doc];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      for (const item of node) if (typeof item === "object" && item !== null) stack.push(item);
+      continue;
+    }
+    if (!isRecord(node)) continue;
+    for (const key in node) {
+      const value = node[key];
+      if (key === "$ref") {
+        if (typeof value === "string" && value.startsWith("#")) refs.add(value);
+      } else if (typeof value === "object" && value !== null && !DATA_KEYS.has(key) && !key.startsWith("x-")) stack.push(value);
+    }
+  }
+  return [...refs].sort();
+}
+
+/** The nodes reached from a node without stepping into the data: its `$ref` target, and its same-value subschemas. */
+function edgesOf(doc: unknown, node: Json, pointer: string): Array<{ node: Json; pointer: string }> {
+  const out: Array<{ node: Json; pointer: string }> = [];
   const ref = node["$ref"];
   if (typeof ref === "string" && ref.startsWith("#")) {
-    const target = safeDecode(ref.slice(1));
-    if (target !== undefined) out.push(target);
+    const target = resolveInternalRef(doc, ref);
+    if (isRecord(target)) out.push({ node: target, pointer: safeDecode(ref.slice(1)) });
   }
   for (const key of SAME_VALUE_LISTS) {
     const list = node[key];
-    if (Array.isArray(list)) list.forEach((_, i) => out.push(`${pointer}/${key}/${i}`));
+    if (Array.isArray(list)) list.forEach((sub, i) => isRecord(sub) && out.push({ node: sub, pointer: `${pointer}/${key}/${i}` }));
   }
-  for (const key of SAME_VALUE_SINGLES) if (isRecord(node[key])) out.push(`${pointer}/${key}`);
-  if (isRecord(node["dependentSchemas"])) {
-    for (const name of Object.keys(node["dependentSchemas"])) out.push(`${pointer}/dependentSchemas/${escapeSegment(name)}`);
+  for (const key of SAME_VALUE_SINGLES) {
+    const sub = node[key];
+    if (isRecord(sub)) out.push({ node: sub, pointer: `${pointer}/${key}` });
+  }
+  const dependent = node["dependentSchemas"];
+  if (isRecord(dependent)) {
+    for (const [name, sub] of Object.entries(dependent)) if (isRecord(sub)) out.push({ node: sub, pointer: `${pointer}/dependentSchemas/${escapeSegment(name)}` });
   }
   return out;
 }
 
-function safeGet(doc: unknown, pointer: string): unknown {
-  try {
-    return getAt(doc, pointer);
-  } catch {
-    return undefined;
-  }
-}
-
-function safeDecode(fragment: string): string | undefined {
+function safeDecode(fragment: string): string {
   try {
     return decodeURIComponent(fragment);
   } catch {
-    return undefined;
+    return fragment;
   }
-}
-
-/** The pointers of every object in a document that holds a `$ref` string (where cycles can start). */
-function refHolders(doc: unknown): string[] {
-  const out: string[] = [];
-  const stack: Array<[unknown, string]> = [[doc, ""]];
-  while (stack.length > 0) {
-    const [node, pointer] = stack.pop() as [unknown, string];
-    if (Array.isArray(node)) {
-      node.forEach((item, i) => stack.push([item, `${pointer}/${i}`]));
-      continue;
-    }
-    if (!isRecord(node)) continue;
-    if (typeof node["$ref"] === "string") out.push(pointer);
-    for (const [key, value] of Object.entries(node)) {
-      if (key === "$ref" || DATA_KEYS.has(key) || key.startsWith("x-")) continue;
-      if (typeof value === "object" && value !== null) stack.push([value, `${pointer}/${escapeSegment(key)}`]);
-    }
-  }
-  return out.sort();
 }
 
 /**
  * Finds `$ref` cycles that never step into the data: `A: {$ref: B}, B: {$ref: A}`, `A: {$ref: A}`, or
  * `A: {allOf: [{$ref: A}]}`. Such a schema (or parameter, response...) is defined only by itself: a
  * validator recurses forever on it. One error per cycle, at its first pointer in sorted order.
+ * Recursion through `properties`, `items` and the like steps into the data and is fine.
  */
 export function findRefCycles(doc: unknown, file: string): SpecProblem[] {
-  const state = new Map<string, "open" | "done">();
+  // Same-value edges of the document tree only go down, so every cycle passes through a `$ref` target:
+  // searching from the targets finds them all.
+  const state = new Map<Json, "open" | "done">();
   const problems: SpecProblem[] = [];
   const reported = new Set<string>();
-  for (const start of refHolders(doc)) {
-    if (state.has(start)) continue;
-    // Iterative depth-first search; `path` is the chain of open nodes.
+  for (const ref of internalRefs(doc)) {
+    const start = resolveInternalRef(doc, ref);
+    if (!isRecord(start) || state.has(start)) continue;
+    // Iterative depth-first search; `path` holds the pointers of the open nodes.
     const path: string[] = [];
-    const pending: Array<{ pointer: string; edges?: string[]; next: number }> = [{ pointer: start, next: 0 }];
+    const pending: Array<{ node: Json; pointer: string; edges?: Array<{ node: Json; pointer: string }>; next: number }> = [{ node: start, pointer: safeDecode(ref.slice(1)), next: 0 }];
     while (pending.length > 0) {
-      const top = pending[pending.length - 1] as { pointer: string; edges?: string[]; next: number };
+      const top = pending[pending.length - 1] as (typeof pending)[number];
       if (top.edges === undefined) {
-        state.set(top.pointer, "open");
+        state.set(top.node, "open");
         path.push(top.pointer);
-        top.edges = edgesOf(doc, top.pointer);
+        top.edges = edgesOf(doc, top.node, top.pointer);
       }
-      if (top.next < top.edges.length) {
-        const target = top.edges[top.next++] as string;
-        const seen = state.get(target);
-        if (seen === undefined) pending.push({ pointer: target, next: 0 });
+      const edge = top.edges[top.next++];
+      if (edge !== undefined) {
+        const seen = state.get(edge.node);
+        if (seen === undefined) pending.push({ node: edge.node, pointer: edge.pointer, next: 0 });
         else if (seen === "open") {
-          const cycle = path.slice(path.indexOf(target));
+          const at = pending.findIndex((frame) => frame.node === edge.node);
+          const cycle = path.slice(at);
           const key = [...cycle].sort().join("\u0000");
           if (!reported.has(key)) {
             reported.add(key);
@@ -100,7 +102,7 @@ export function findRefCycles(doc: unknown, file: string): SpecProblem[] {
         }
         continue;
       }
-      state.set(top.pointer, "done");
+      state.set(top.node, "done");
       path.pop();
       pending.pop();
     }

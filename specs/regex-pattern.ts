@@ -21,6 +21,19 @@ export function compilesAsPattern(pattern: string): boolean {
  * flags. Any other pattern JavaScript cannot compile is unusable (the caller drops it).
  */
 export function checkPattern(pattern: string): PatternRepair {
+  let found = checked.get(pattern);
+  if (found === undefined) {
+    found = check(pattern);
+    if (checked.size > 10_000) checked.clear();
+    checked.set(pattern, found);
+  }
+  return found;
+}
+
+/** Patterns repeat across a spec (and specs): each is checked once. */
+const checked = new Map<string, PatternRepair>();
+
+function check(pattern: string): PatternRepair {
   const literal = /^\/(.+)\/([a-z]*)$/s.exec(pattern);
   if (literal !== null) {
     const [, source = "", flags = ""] = literal;

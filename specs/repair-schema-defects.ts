@@ -1,6 +1,6 @@
 import { escapeSegment } from "./json-pointer.js";
 import type { SchemaDialect } from "./loaded-spec.js";
-import { isRecord, visitSchemas, type JsonRecord } from "./openapi-nodes.js";
+import { isRecord, resolveInternalRef, visitSchemas, type JsonRecord } from "./openapi-nodes.js";
 import { repairKeywordValues } from "./repair-schema-keywords.js";
 import type { SpecProblem } from "./spec-problem.js";
 
@@ -38,23 +38,96 @@ export function repairSchemaDefects(doc: JsonRecord, dialect: SchemaDialect, fil
     warnings.push({ file, pointer, severity: "warning", code, message });
   };
   visitSchemas(doc, (schema, pointer) => {
-    if (isRecord(schema)) repairOne(schema, pointer, dialect, warn);
+    if (!isRecord(schema)) return;
+    repairOne(schema, pointer, dialect, warn);
+    repairOverlappingOneOf(doc, schema, pointer, warn);
   });
   return warnings;
+}
+
+/** Keys a schema part may have and still constrain nothing beyond `type: object` (optional properties only). */
+const OPTIONAL_PART_KEYS = new Set(["type", "properties", "description", "title", "example", "examples", "readOnly", "writeOnly", "deprecated"]);
+
+/**
+ * `oneOf: [A, B]` where B is `allOf: [A, {optional properties}]` (generated from `User | UserWithStats`): A and B
+ * accept the same values, so no value matches exactly one branch. Read as `anyOf`, which is what it means.
+ */
+function repairOverlappingOneOf(doc: JsonRecord, schema: JsonRecord, pointer: string, warn: Warn): void {
+  const branches = schema["oneOf"];
+  if (!Array.isArray(branches) || branches.length < 2) return;
+  const refs = branches.map((b) => (isRecord(b) && typeof b["$ref"] === "string" ? b["$ref"] : undefined));
+  for (const [i, branch] of branches.entries()) {
+    const resolved = refs[i] !== undefined ? resolveInternalRef(doc, refs[i]) : branch;
+    const parts = isRecord(resolved) ? resolved["allOf"] : undefined;
+    if (!Array.isArray(parts)) continue;
+    const base = parts.find((p) => isRecord(p) && typeof p["$ref"] === "string" && p["$ref"] !== refs[i] && refs.includes(p["$ref"]));
+    if (base === undefined) continue;
+    const rest = parts.filter((p) => p !== base);
+    const onlyOptional = rest.every((p) => isRecord(p) && (p["type"] === undefined || p["type"] === "object") && Object.keys(p).every((k) => OPTIONAL_PART_KEYS.has(k) || k.startsWith("x-")));
+    if (!onlyOptional) continue;
+    delete schema["oneOf"];
+    if (Array.isArray(schema["anyOf"])) schema["allOf"] = [...(Array.isArray(schema["allOf"]) ? schema["allOf"] : []), { anyOf: branches }];
+    else schema["anyOf"] = branches;
+    const other = (base as JsonRecord)["$ref"] as string;
+    warn(`${pointer}/oneOf`, "schema-oneof-overlap", `oneOf branch ${i} is ${other} plus optional properties: both accept the same values, so none matches exactly one; read as anyOf`);
+    return;
+  }
 }
 
 type Warn = (pointer: string, code: string, message: string) => void;
 
 function repairOne(schema: JsonRecord, pointer: string, dialect: SchemaDialect, warn: Warn): void {
   repairTypeNames(schema, pointer, warn);
+  repairNullTypeWithAlternatives(schema, pointer, dialect, warn);
   if (dialect === "3.0") repairTypeArray30(schema, pointer, warn);
   else repairNullable31(schema, pointer, warn);
   repairBooleanRequired(schema, pointer, warn);
   repairExclusiveBounds(schema, pointer, dialect, warn);
   repairKeywordValues(schema, pointer, dialect, warn);
+  repairRequiredUndeclared(schema, pointer, warn);
   if (dialect === "3.0" && schema["type"] === "array" && schema["items"] === undefined && schema["$ref"] === undefined) {
     schema["items"] = {};
     warn(pointer, "schema-array-without-items", "array schema without `items` (required in OpenAPI 3.0): items of any type allowed");
+  }
+}
+
+/**
+ * `type: "null"` beside `oneOf` / `anyOf` alternatives of other types (generated specs write "null or one of
+ * these" so) allows nothing at all: the null moves into the alternatives (3.1) or becomes `nullable` (3.0).
+ */
+function repairNullTypeWithAlternatives(schema: JsonRecord, pointer: string, dialect: SchemaDialect, warn: Warn): void {
+  if (schema["type"] !== "null") return;
+  const key = Array.isArray(schema["oneOf"]) ? "oneOf" : Array.isArray(schema["anyOf"]) ? "anyOf" : undefined;
+  if (key === undefined) return;
+  const alternatives = schema[key] as unknown[];
+  if (alternatives.length === 0 || alternatives.some((a) => isRecord(a) && a["type"] === "null")) return;
+  delete schema["type"];
+  if (dialect === "3.1") schema[key] = [...alternatives, { type: "null" }];
+  else schema["nullable"] = true;
+  warn(`${pointer}/type`, "schema-null-type-alternatives", `type "null" beside \`${key}\` allows no value at all: read as null or one of the ${key} alternatives`);
+}
+
+/** Keywords through which something else may declare (or constrain) an object's properties. */
+const OTHER_DECLARERS = ["allOf", "anyOf", "oneOf", "$ref", "patternProperties", "not", "if"];
+
+/**
+ * An object schema whose `required` names a property it does not declare (and nothing else could, no
+ * composition or pattern): the property is declared with any value, so that it can be sent and synthesized.
+ * Schemas inside a composition are left alone: a sibling part may declare the property.
+ */
+function repairRequiredUndeclared(schema: JsonRecord, pointer: string, warn: Warn): void {
+  const properties = schema["properties"];
+  const required = schema["required"];
+  if (!isRecord(properties) || !Array.isArray(required)) return;
+  let undeclared = false;
+  for (const name of required) if (typeof name === "string" && !(name in properties)) undeclared = true;
+  if (!undeclared) return;
+  for (const key of OTHER_DECLARERS) if (schema[key] !== undefined) return;
+  if (isRecord(schema["additionalProperties"]) || /\/(allOf|anyOf|oneOf)\/\d+(\/|$)/.test(pointer)) return;
+  for (const name of required) {
+    if (typeof name !== "string" || name in properties) continue;
+    properties[name] = {};
+    warn(`${pointer}/required`, "schema-required-undeclared", `required property ${JSON.stringify(name)} is not among the properties: declared with any value`);
   }
 }
 

@@ -22,6 +22,66 @@ const SCHEMA_MAPS = ["patternProperties", "dependencies", "dependentSchemas", "d
  * wrong type is dropped (the schema then allows more, never less). One warning per repair.
  */
 export function repairKeywordValues(schema: JsonRecord, pointer: string, dialect: SchemaDialect, warn: KeywordWarn): void {
+  if (hasWrongType(schema, dialect)) repairTypes(schema, pointer, dialect, warn);
+  if (typeof schema["pattern"] === "string" || isRecord(schema["patternProperties"])) repairPatterns(schema, pointer, warn);
+  if (Array.isArray(schema["enum"]) && typeof schema["type"] === "string") repairEnumValues(schema, schema["enum"], `${pointer}/enum`, warn);
+}
+
+function repairPatterns(schema: JsonRecord, pointer: string, warn: KeywordWarn): void {
+  const at = (key: string): string => `${pointer}/${escapeSegment(key)}`;
+  if (typeof schema["pattern"] === "string") {
+    const found = checkPattern(schema["pattern"]);
+    if (found.kind === "repaired") {
+      warn(at("pattern"), "schema-pattern-invalid", `pattern ${JSON.stringify(schema["pattern"])}: ${found.reason}, as ${JSON.stringify(found.pattern)}`);
+      schema["pattern"] = found.pattern;
+    } else if (found.kind === "unusable") {
+      warn(at("pattern"), "schema-pattern-invalid", `pattern ${JSON.stringify(schema["pattern"])} is ${found.reason}: removed, any string of the type is allowed`);
+      delete schema["pattern"];
+    }
+  }
+  if (isRecord(schema["patternProperties"])) {
+    const map = schema["patternProperties"];
+    for (const key of Object.keys(map)) {
+      const found = checkPattern(key);
+      if (found.kind === "ok") continue;
+      const where = `${at("patternProperties")}/${escapeSegment(key)}`;
+      if (found.kind === "repaired" && !(found.pattern in map)) {
+        map[found.pattern] = map[key];
+        warn(where, "schema-pattern-invalid", `pattern property ${JSON.stringify(key)}: ${found.reason}, as ${JSON.stringify(found.pattern)}`);
+      } else warn(where, "schema-pattern-invalid", `pattern property ${JSON.stringify(key)} is not a valid JavaScript regular expression: removed`);
+      delete map[key];
+    }
+  }
+}
+
+const isNumber = (v: unknown): boolean => typeof v === "number" && Number.isFinite(v);
+const isSchema = (v: unknown): boolean => isRecord(v) || typeof v === "boolean";
+/** For each checked keyword, whether its value has the right type (the common case: checked key by key, fast). */
+const FINE = new Map<string, (value: unknown, dialect: SchemaDialect) => boolean>([
+  ...[...NUMBER_KEYWORDS, ...COUNT_KEYWORDS].map((k) => [k, isNumber] as const),
+  ["multipleOf", (v) => isNumber(v) && (v as number) > 0],
+  ["exclusiveMinimum", (v, d) => (d === "3.1" ? isNumber(v) : typeof v === "boolean" || typeof v === "number")],
+  ["exclusiveMaximum", (v, d) => (d === "3.1" ? isNumber(v) : typeof v === "boolean" || typeof v === "number")],
+  ...STRING_KEYWORDS.map((k) => [k, (v: unknown) => typeof v === "string"] as const),
+  ...BOOLEAN_KEYWORDS.map((k) => [k, (v: unknown) => typeof v === "boolean"] as const),
+  ["enum", (v) => Array.isArray(v) && v.length > 0],
+  ["required", (v) => Array.isArray(v) && v.every((r) => typeof r === "string")],
+  ...SCHEMA_KEYWORDS.map((k) => [k, isSchema] as const),
+  ...SCHEMA_LISTS.map((k) => [k, Array.isArray] as const),
+  ...SCHEMA_MAPS.map((k) => [k, isRecord] as const),
+  ["items", (v, d) => isSchema(v) || (d === "3.0" && Array.isArray(v))],
+]);
+
+function hasWrongType(schema: JsonRecord, dialect: SchemaDialect): boolean {
+  for (const key in schema) {
+    const fine = FINE.get(key);
+    if (fine !== undefined && !fine(schema[key], dialect)) return true;
+  }
+  return false;
+}
+
+/** The type repairs of `repairKeywordValues`, for a schema with at least one keyword value of the wrong type. */
+function repairTypes(schema: JsonRecord, pointer: string, dialect: SchemaDialect, warn: KeywordWarn): void {
   const at = (key: string): string => `${pointer}/${escapeSegment(key)}`;
   const drop = (key: string, why: string): void => {
     const value = schema[key];
@@ -63,16 +123,6 @@ export function repairKeywordValues(schema: JsonRecord, pointer: string, dialect
   }
   for (const key of STRING_KEYWORDS) {
     if (key in schema && typeof schema[key] !== "string") drop(key, "is not a string");
-  }
-  if (typeof schema["pattern"] === "string") {
-    const found = checkPattern(schema["pattern"]);
-    if (found.kind === "repaired") {
-      warn(at("pattern"), "schema-pattern-invalid", `pattern ${JSON.stringify(schema["pattern"])}: ${found.reason}, as ${JSON.stringify(found.pattern)}`);
-      schema["pattern"] = found.pattern;
-    } else if (found.kind === "unusable") {
-      warn(at("pattern"), "schema-pattern-invalid", `pattern ${JSON.stringify(schema["pattern"])} is ${found.reason}: removed, any string of the type is allowed`);
-      delete schema["pattern"];
-    }
   }
   if ("enum" in schema) {
     const value = schema["enum"];
@@ -117,19 +167,31 @@ export function repairKeywordValues(schema: JsonRecord, pointer: string, dialect
       warn(at("items"), "schema-keyword-type", "`items` as a list of schemas (a tuple before JSON Schema 2020-12) read as `prefixItems`");
     } else drop("items", "is not a schema");
   }
-  if (isRecord(schema["patternProperties"])) {
-    const map = schema["patternProperties"];
-    for (const key of Object.keys(map)) {
-      const found = checkPattern(key);
-      if (found.kind === "ok") continue;
-      const where = `${at("patternProperties")}/${escapeSegment(key)}`;
-      if (found.kind === "repaired" && !(found.pattern in map)) {
-        map[found.pattern] = map[key];
-        warn(where, "schema-pattern-invalid", `pattern property ${JSON.stringify(key)}: ${found.reason}, as ${JSON.stringify(found.pattern)}`);
-      } else warn(where, "schema-pattern-invalid", `pattern property ${JSON.stringify(key)} is not a valid JavaScript regular expression: removed`);
-      delete map[key];
-    }
+}
+
+/**
+ * Enum values written in another type than the schema's own (`type: integer, enum: ["1", "2"]`, `type: string,
+ * enum: [1, 2]`) can never validate: each is converted to the schema's type where that reads the same.
+ */
+function repairEnumValues(schema: JsonRecord, values: unknown[], pointer: string, warn: KeywordWarn): void {
+  const type = schema["type"];
+  if (typeof type !== "string") return;
+  let mismatched = false;
+  for (const v of values) if (convertTo(type, v) !== v) mismatched = true;
+  if (!mismatched) return;
+  const converted = values.map((v) => convertTo(type, v));
+  schema["enum"] = converted;
+  warn(pointer, "schema-enum-type", `enum values ${short(values)} are not of type ${JSON.stringify(type)}: read as ${short(converted)}`);
+}
+
+function convertTo(type: string, value: unknown): unknown {
+  if (typeof value === "string" && (type === "integer" || type === "number")) {
+    const number = value.trim() === "" ? NaN : Number(value);
+    return Number.isFinite(number) && (type === "number" || Number.isInteger(number)) ? number : value;
   }
+  if (typeof value === "string" && type === "boolean") return value === "true" ? true : value === "false" ? false : value;
+  if ((typeof value === "number" || typeof value === "boolean") && type === "string") return String(value);
+  return value;
 }
 
 function short(value: unknown): string {

@@ -10,6 +10,7 @@ import { findSpecFiles } from "../../specs/find-spec-files.js";
 import { getAt } from "../../specs/json-pointer.js";
 import type { LoadedSpec, LoadOptions } from "../../specs/loaded-spec.js";
 import { loadSpec } from "../../specs/load-spec.js";
+import { simulateCall } from "../../specs/simulate-call.js";
 import { formatProblem, type SpecProblem } from "../../specs/spec-problem.js";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/specs/", import.meta.url));
@@ -352,6 +353,13 @@ describe("loadSpec: repairs defects with warnings", () => {
         "schema-keyword-type @ /components/schemas/Price/exclusiveMinimum",
       ],
     ],
+    [
+      "schema-enum-type.yaml",
+      ["schema-enum-type @ /components/schemas/Shards/enum", "schema-enum-type @ /components/schemas/Severity/enum", "schema-enum-type @ /components/schemas/Flag/enum"],
+    ],
+    ["schema-required-undeclared.yaml", ["schema-required-undeclared @ /components/schemas/EditTemplate/required"]],
+    ["schema-null-type-alternatives.yaml", ["schema-null-type-alternatives @ /components/schemas/NamespaceId/type"]],
+    ["schema-oneof-overlap.yaml", ["schema-oneof-overlap @ /paths/~1users~1{id}/get/responses/200/content/application~1json/schema/oneOf"]],
     ["schema-nullable-in-3.1.yaml", ["schema-nullable-in-3.1 @ /components/schemas/Tag/nullable", "schema-exclusive-bound @ /components/schemas/Flag/exclusiveMinimum"]],
     ["envelope.yaml", ["spec-version-format @ /openapi", "paths-missing @ /paths", "servers-shape @ /servers", "swagger2-fields @ "]],
     ["no-version.json", ["spec-version-missing @ "]],
@@ -494,6 +502,30 @@ describe("loadSpec: repairs defects with warnings", () => {
       List: { type: "array", items: { type: "string" }, minItems: 1 },
       Price: { type: "number", exclusiveMinimum: 0 },
     });
+  });
+
+  it("repairs schemas nothing could satisfy as announced", async () => {
+    expect(getAt((await loaded("defects/schema-enum-type.yaml")).document, "/components/schemas")).toEqual({
+      Shards: { type: "integer", enum: [1, 2, 4] },
+      Severity: { type: "string", enum: ["10", "20", "30"] },
+      Flag: { type: "boolean", enum: [true] },
+      Fine: { type: "string", enum: ["a", "b"] },
+    });
+    const undeclared = (await loaded("defects/schema-required-undeclared.yaml")).document;
+    expect(getAt(undeclared, "/components/schemas/EditTemplate/properties")).toEqual({ Name: { type: "string" }, Subject: { type: "string" }, TemplateId: {} });
+    // Inside a composition another part may declare it: left alone.
+    expect(getAt(undeclared, "/components/schemas/Derived/allOf/1/properties")).toEqual({ extra: { type: "string" } });
+    expect(getAt((await loaded("defects/schema-null-type-alternatives.yaml")).document, "/components/schemas/NamespaceId")).toEqual({
+      oneOf: [{ type: "string" }, { type: "number" }, { type: "null" }],
+    });
+    const overlap = await loaded("defects/schema-oneof-overlap.yaml");
+    expect(getAt(overlap.document, "/paths/~1users~1{id}/get/responses/200/content/application~1json/schema")).toEqual({
+      anyOf: [{ $ref: "#/components/schemas/User" }, { $ref: "#/components/schemas/UserWithStats" }],
+    });
+    expect(getAt(overlap.document, "/components/schemas/Pet/oneOf")).toHaveLength(2); // branches that differ stay oneOf
+    const catalog = buildCatalog(overlap);
+    const result = await simulateCall(catalog, { name: "getUser", arguments: { id: 3 } }, { seed: 1 });
+    expect(result.responseErrors).toEqual([]);
   });
 
   it("repairs the envelope as announced", async () => {
