@@ -298,7 +298,8 @@ function create(ctx: ResponseContext, route: ResourceRoute, key: string): Respon
   for (const [k, v] of Object.entries(requestBody)) {
     if (!shape || k in shape.properties || shape.open) resource[k] = v;
   }
-  let id = resource[idField];
+  // The synthesized body's id gives the id its type when the schema has no plain object shape (a oneOf).
+  let id = resource[idField] ?? (isObject(answer.body) ? answer.body[idField] : undefined);
   if (requestBody[idField] === undefined) {
     if (typeof id === "number" || id === undefined) id = ctx.state.nextNumericId(key);
     else id = uniqueStringId(ctx, key, String(id));
@@ -307,8 +308,13 @@ function create(ctx: ResponseContext, route: ResourceRoute, key: string): Respon
   const conformed = shape ? conform(ctx, selected.schemaPointer, resource, answer.body) : undefined;
   const stored = isObject(conformed) ? conformed : { ...requestBody, [idField]: id };
   ctx.state.put(key, String(id), stored, idField);
-  const body = shape ? structuredClone(stored) : isObject(answer.body) && idField in answer.body ? { ...answer.body, [idField]: id } : answer.body;
-  return { ...answer, body, source: "state", notes: [`created ${key}/${String(id)}`] };
+  let body = shape ? structuredClone(stored) : isObject(answer.body) && idField in answer.body ? { ...answer.body, [idField]: id } : answer.body;
+  const notes = [`created ${key}/${String(id)}`];
+  if (!shape && body !== answer.body && selected.schemaPointer !== undefined && !ctx.catalog.registry.validatorAt("response", selected.schemaPointer)(body)) {
+    body = answer.body; // the id does not fit the response schema: the synthesized body as it was
+    notes.push("the new id does not fit the response schema: answered the synthesized body");
+  }
+  return { ...answer, body, source: "state", notes };
 }
 
 function update(ctx: ResponseContext, route: ResourceRoute, key: string, id: string, rawId: unknown, method: "put" | "patch"): ResponderAnswer | undefined {

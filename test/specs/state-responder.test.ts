@@ -267,6 +267,20 @@ describe("state responder: filters the item schema does not allow", () => {
   });
 });
 
+describe("state responder: a create answered with a oneOf", () => {
+  it("gives the new resource an id of the type the response schema has, and the answer validates", async () => {
+    const loaded = await loadCatalog(fileURLToPath(new URL("../fixtures/specs/state/oneof-create.yaml", import.meta.url)));
+    if (!loaded.ok) throw new Error(loaded.errors.map(formatProblem).join("\n"));
+    const teams = loaded.value;
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const { call } = episode(new ResourceStore(), seed, () => teams); // the answer must validate
+      const created = await call("inviteMember", { teamId: "t1", email: "ann@example.com", role: "viewer" });
+      expect(created.source).toBe("state");
+      expect(typeof (created.body as Json)["uid"]).toBe("string");
+    }
+  });
+});
+
 describe("state responder: nested collections and actions", () => {
   it("keeps one collection per parent: /users/{userId}/posts", async () => {
     const { state, call } = episode();
