@@ -5,7 +5,7 @@ import { parseArguments } from "../specs/validate-call.js";
 import { APIBANK_ERRORS, type ApiBankError } from "./apibank-eval.js";
 import type { SimEvent } from "./events.js";
 import { loadRunToolsets, readRunInfo } from "./replay.js";
-import { readJournal } from "./run-store.js";
+import { readEpisodesSkippingCorrupt } from "./export/run-folder.js";
 import { CoverageCounter, type SpecCoverage } from "./spec-coverage.js";
 
 /** The scores of a run folder: pass rate, correctness of the planned calls with API-Bank's error taxonomy, coverage. */
@@ -53,8 +53,14 @@ export function scorePlannedStep(step: { tool: string; args: Record<string, unkn
   return { correct: false, error: "wrong-result" };
 }
 
+/** Options of {@link scoreRun}. */
+export interface ScoreRunOptions {
+  /** Told about damaged episodes, which are skipped (with the file and line). */
+  warn?: (message: string) => void;
+}
+
 /** Scores a run folder from its journal (and the specs of its toolsets, for coverage). */
-export async function scoreRun(dir: string): Promise<RunScores> {
+export async function scoreRun(dir: string, options: ScoreRunOptions = {}): Promise<RunScores> {
   const info = readRunInfo(dir);
   let coverage: CoverageCounter | undefined;
   let coverageNote: string | undefined;
@@ -75,7 +81,7 @@ export async function scoreRun(dir: string): Promise<RunScores> {
     errors: Object.fromEntries(APIBANK_ERRORS.map((e) => [e, 0])) as Record<ApiBankError, number>,
     outcomes: [],
   };
-  for await (const events of readJournal(dir)) {
+  for await (const events of readEpisodesSkippingCorrupt(dir, options.warn ? { warn: options.warn } : {})) {
     scores.episodes++;
     coverage?.add(events);
     let plan: Plan | undefined;

@@ -138,7 +138,7 @@ function readSamples(dir: string): Array<EvalSample | ToolAlpacaSample> {
     .map((l) => JSON.parse(l) as EvalSample | ToolAlpacaSample);
 }
 
-async function scoreTarget(target: string): Promise<TargetScores> {
+async function scoreTarget(target: string, warn: (m: string) => void): Promise<TargetScores> {
   if (!existsSync(target)) throw new UserError(`no such run, eval folder or task set: ${target}`);
   if (statSync(target).isFile()) return { kind: "tasks", target, gold: await goldReplayReport(await readTasks(target), new TaskWorlds()) };
   if (existsSync(join(target, "samples.jsonl"))) {
@@ -147,7 +147,7 @@ async function scoreTarget(target: string): Promise<TargetScores> {
     const ta = samples.filter((s): s is ToolAlpacaSample => s.kind === "toolalpaca");
     return { kind: "eval", target, ...(api.length > 0 ? { apibank: scoreSamples(api) } : {}), ...(ta.length > 0 ? { toolalpaca: scoreToolAlpaca(ta) } : {}), outcomes: outcomesOf(samples) };
   }
-  return { kind: "run", target, scores: await scoreRun(target) };
+  return { kind: "run", target, scores: await scoreRun(target, { warn }) };
 }
 
 function formatTarget(t: TargetScores): string {
@@ -180,7 +180,7 @@ export function evalCommand(io: CliIO, setExit: (code: number) => void): Command
       if (flags.tasks === undefined) {
         if (targets.length === 0) throw new UsageError("give run folders, evaluation folders or task sets to score, or --tasks to evaluate an assistant");
         const scored: TargetScores[] = [];
-        for (const t of targets) scored.push(await scoreTarget(t));
+        for (const t of targets) scored.push(await scoreTarget(t, (m) => io.err(`toolsim: warning: ${m}\n`)));
         let pass: PassStats | undefined;
         if (scored.length > 1) {
           const keys = new Map<string, boolean[]>();

@@ -4,7 +4,6 @@ import type { AgentTool } from "../../agents/roles.js";
 import { ToolsimError } from "../../specs/toolsim-error.js";
 import { projectEpisode, type CorpusRecord, type RejectedRecord } from "../corpus-projection.js";
 import type { SimEvent } from "../events.js";
-import { readJournal } from "../run-store.js";
 import { alpacaFormat } from "./alpaca-format.js";
 import { apiBankFormat } from "./apibank-dialogue-format.js";
 import { conversationOf } from "./conversation.js";
@@ -14,7 +13,7 @@ import { openaiFormat, openaiMessages, type OpenAIMessage } from "./openai-forma
 import { pairCandidate, planPairs, type PairCandidate, type PairingRule } from "./pairing-rule.js";
 import { splitPreferencePair } from "./preference-pair.js";
 import { redactRecord, scrubStrings } from "./redact-record.js";
-import { readRunInfo } from "./run-folder.js";
+import { readEpisodesSkippingCorrupt, readRunInfo, type LenientReadOptions } from "./run-folder.js";
 import { RunToolsets } from "./run-toolsets.js";
 import { shareGptFormat } from "./sharegpt-format.js";
 import { toolAlpacaFormat } from "./toolalpaca-format.js";
@@ -137,6 +136,11 @@ function openWriters(out: string, split: SplitOptions | undefined): { train: Lin
   return { train, validation, all: [train, validation] };
 }
 
+/** Warnings about damaged episodes go where the export's other warnings go. */
+function warnings(options: ExportRunOptions): LenientReadOptions {
+  return options.warn ? { warn: options.warn } : {};
+}
+
 /**
  * Exports a run to a training format, streaming its journal (the source of truth; one episode in memory at a
  * time, except `dpo`, which holds the paired episodes' messages). Secrets are removed from every line (see
@@ -157,7 +161,7 @@ export async function exportRun(options: ExportRunOptions): Promise<ExportResult
   let threshold = -1;
   if (options.split) {
     const draws: number[] = [];
-    for await (const events of readJournal(options.dir)) if (selected(events)) draws.push(splitDraw(options.split.seed, episodeIdOf(events)));
+    for await (const events of readEpisodesSkippingCorrupt(options.dir)) if (selected(events)) draws.push(splitDraw(options.split.seed, episodeIdOf(events)));
     threshold = validationThreshold(draws, options.split.train);
   }
   const writers = openWriters(options.out, options.split);
@@ -165,7 +169,7 @@ export async function exportRun(options: ExportRunOptions): Promise<ExportResult
   let exported = 0;
   let skipped = 0;
   try {
-    for await (const events of readJournal(options.dir)) {
+    for await (const events of readEpisodesSkippingCorrupt(options.dir, warnings(options))) {
       episodes++;
       if (!selected(events)) continue;
       const lines = format.lines(prepareEpisode(projectEpisode(events), toolsets), opts);
@@ -202,7 +206,7 @@ async function exportPairs(options: ExportRunOptions, opts: ResolvedExportOption
   for (const [run, dir] of dirs.entries()) {
     const info = await readRunInfo(dir);
     pools.push(await RunToolsets.load(info, { ...(options.toolsets ? { paths: options.toolsets } : {}), ...(options.warn ? { warn: options.warn } : {}) }));
-    for await (const events of readJournal(dir)) {
+    for await (const events of readEpisodesSkippingCorrupt(dir, warnings(options))) {
       if (run === 0) episodes++;
       const outcome = outcomeOf(events);
       if (outcome === "error") continue;
@@ -215,7 +219,7 @@ async function exportPairs(options: ExportRunOptions, opts: ResolvedExportOption
   const sides = new Map<string, PairSide>();
   for (const [run, dir] of dirs.entries()) {
     if (![...needed].some((k) => k.startsWith(`${run}:`))) continue;
-    for await (const events of readJournal(dir)) {
+    for await (const events of readEpisodesSkippingCorrupt(dir)) {
       const first = events[0];
       const key = `${run}:${first?.type === "episode.started" ? first.index : -1}`;
       if (!needed.has(key)) continue;

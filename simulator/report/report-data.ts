@@ -2,9 +2,8 @@ import type { TesterStage } from "../../agents/verdict.js";
 import { projectEpisode, type CorpusRecord, type RejectedRecord } from "../corpus-projection.js";
 import { conversationOf } from "../export/conversation.js";
 import { redactRecord } from "../export/redact-record.js";
-import { readRunInfo } from "../export/run-folder.js";
+import { readEpisodesSkippingCorrupt, readRunInfo } from "../export/run-folder.js";
 import { RunToolsets } from "../export/run-toolsets.js";
-import { readJournal } from "../run-store.js";
 import { StatsBuilder, statsRedactor, type RunStats } from "../stats/run-stats.js";
 
 /** One message of an episode as the report's chat shows it. */
@@ -120,7 +119,7 @@ export async function buildReportData(dir: string, options: ReportDataOptions = 
   const limit = options.maxEpisodes ?? DEFAULT_REPORT_EPISODES;
   const episodes: ReportEpisode[] = [];
   let total = 0;
-  for await (const events of readJournal(dir)) {
+  for await (const events of readEpisodesSkippingCorrupt(dir, options.warn ? { warn: options.warn } : {})) {
     stats.add(events);
     total++;
     if (episodes.length >= limit) continue;

@@ -1,9 +1,8 @@
 import { projectEpisode } from "../corpus-projection.js";
 import type { SimEvent } from "../events.js";
-import { readRunInfo } from "../export/run-folder.js";
+import { readEpisodesSkippingCorrupt, readRunInfo } from "../export/run-folder.js";
 import { redactRecord, scrubStrings } from "../export/redact-record.js";
 import { RunToolsets } from "../export/run-toolsets.js";
-import { readJournal } from "../run-store.js";
 import { SummaryBuilder, type LlmSummary, type ReasonCount, type RunSummary, type StageSummary } from "../run-summary.js";
 import type { TesterStage } from "../../agents/verdict.js";
 import { Histogram, type Distribution } from "./distribution.js";
@@ -228,6 +227,7 @@ export async function runStats(dir: string, options: Omit<StatsOptions, "categor
     categoryOf: (name) => toolsets.get(name)?.category,
     redact: statsRedactor(toolsets),
   });
-  for await (const episode of readJournal(dir)) builder.add(episode);
+  // A damaged episode is skipped with a warning naming the line; the others still count.
+  for await (const episode of readEpisodesSkippingCorrupt(dir, options.warn ? { warn: options.warn } : {})) builder.add(episode);
   return builder.toJSON();
 }
