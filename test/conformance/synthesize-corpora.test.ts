@@ -4,9 +4,11 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildCatalog } from "../../specs/catalog.js";
 import { loadSpec } from "../../specs/load-spec.js";
+import { ResourceStore } from "../../specs/resource-store.js";
 import { deriveSeed } from "../../specs/seed.js";
 import { isJsonMediaType, selectResponse } from "../../specs/select-response.js";
 import { synthesize } from "../../specs/synthesize.js";
+import { simulateCall } from "../../specs/simulate-call.js";
 import { synthesizeArguments } from "../../specs/synthesize-call.js";
 import { validateCall } from "../../specs/validate-call.js";
 
@@ -15,6 +17,9 @@ import { validateCall } from "../../specs/validate-call.js";
 // schema. Rates are computed per corpus (before repair = json-schema-faker's value as it came, after repair
 // = what `synthesize` returns), and seeded output must be stable (a second run gives the same bytes).
 // Specs with more than MAX_TOOLS operations are sampled (every k-th operation, deterministically).
+// The executor is checked too: each synthesized call is simulated (state, then schema responders) and its
+// answer (status and body) must validate against the operation's responses. One overall line per figure
+// across all corpora closes the report: `synthesized bodies valid: X/Y (P%)`, `executor answers valid: ...`.
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CORPORA = path.resolve(REPO_ROOT, process.env["TOOLSIM_CORPORA"] ?? "../shared/corpora");
@@ -58,6 +63,9 @@ interface Tally {
   bodies: number;
   bodiesFirstValid: number;
   bodiesValid: number;
+  /** Accepted synthesized calls the executor answered, and those whose answer validates. */
+  answers: number;
+  answersValid: number;
   repairs: number;
   unstable: number;
   ms: number;
@@ -69,7 +77,7 @@ const tallies = new Map<string, Tally>();
 function tallyOf(group: string): Tally {
   let t = tallies.get(group);
   if (!t) {
-    t = { specs: 0, sampled: 0, calls: 0, callsValid: 0, bodies: 0, bodiesFirstValid: 0, bodiesValid: 0, repairs: 0, unstable: 0, ms: 0, synthMs: 0, failures: [] };
+    t = { specs: 0, sampled: 0, calls: 0, callsValid: 0, bodies: 0, bodiesFirstValid: 0, bodiesValid: 0, answers: 0, answersValid: 0, repairs: 0, unstable: 0, ms: 0, synthMs: 0, failures: [] };
     tallies.set(group, t);
   }
   return t;
@@ -77,10 +85,17 @@ function tallyOf(group: string): Tally {
 
 const ALL = sources();
 
+/** The figures summed over all corpora. */
+function overall(): { calls: number; callsValid: number; bodies: number; bodiesValid: number; answers: number; answersValid: number } {
+  const sum = { calls: 0, callsValid: 0, bodies: 0, bodiesValid: 0, answers: 0, answersValid: 0 };
+  for (const t of tallies.values()) for (const key of Object.keys(sum) as Array<keyof typeof sum>) sum[key] += t[key];
+  return sum;
+}
+
 afterAll(() => {
   if (tallies.size === 0) return;
   const pct = (a: number, b: number): string => (b === 0 ? "-" : `${((100 * a) / b).toFixed(2)}%`);
-  const lines = ["group        specs  sampled  calls  valid     bodies  first-pass  after-repair  repairs  unstable  ms/body  seconds"];
+  const lines = ["group        specs  sampled  calls  valid     bodies  first-pass  after-repair  answers  valid     repairs  unstable  ms/body  seconds"];
   for (const [group, t] of tallies) {
     lines.push(
       [
@@ -92,6 +107,8 @@ afterAll(() => {
         String(t.bodies).padStart(8),
         pct(t.bodiesFirstValid, t.bodies).padStart(11),
         pct(t.bodiesValid, t.bodies).padStart(13),
+        String(t.answers).padStart(8),
+        pct(t.answersValid, t.answers).padStart(8),
         String(t.repairs).padStart(8),
         String(t.unstable).padStart(9),
         (t.bodies === 0 ? "-" : (t.synthMs / (2 * t.bodies)).toFixed(3)).padStart(8),
@@ -100,6 +117,11 @@ afterAll(() => {
     );
     for (const f of t.failures.slice(0, 8)) lines.push(`    ${f}`);
   }
+  const all = overall();
+  const ratio = (a: number, b: number): string => `${a}/${b} (${b === 0 ? "-" : `${((100 * a) / b).toFixed(2)}%`})`;
+  lines.push(`synthesized calls valid: ${ratio(all.callsValid, all.calls)}`);
+  lines.push(`synthesized bodies valid: ${ratio(all.bodiesValid, all.bodies)}`);
+  lines.push(`executor answers valid: ${ratio(all.answersValid, all.answers)}`);
   console.log(lines.join("\n"));
 });
 
@@ -125,6 +147,12 @@ describe.skipIf(ALL.length === 0)("synthesis over the corpora", () => {
         const check = validateCall(catalog, tool.name, args);
         if (check.ok) t.callsValid++;
         else t.failures.push(`${label} ${tool.name} call: ${check.errors.slice(0, 2).map((e) => `${e.location.join(".")} ${e.message}`).join("; ")}`);
+        if (check.ok) {
+          const answer = await simulateCall(catalog, { name: tool.name, arguments: args }, { seed, state: new ResourceStore() });
+          t.answers++;
+          if (answer.errors.length === 0 && answer.responseErrors.length === 0) t.answersValid++;
+          else t.failures.push(`${label} ${tool.name} answer ${answer.status} (${answer.source}): ${[...answer.errors, ...answer.responseErrors].slice(0, 2).map((e) => `${e.location.join(".")} ${e.message}`).join("; ")}`);
+        }
         if (JSON.stringify(synthesizeArguments(catalog, tool, { seed })) !== JSON.stringify(args)) {
           t.unstable++;
           t.failures.push(`${label} ${tool.name}: arguments differ between two runs`);
@@ -152,16 +180,15 @@ describe.skipIf(ALL.length === 0)("synthesis over the corpora", () => {
       t.ms += performance.now() - started;
     }
 
-    const total = [...tallies.values()].reduce(
-      (a, t) => ({ calls: a.calls + t.calls, callsValid: a.callsValid + t.callsValid, bodies: a.bodies + t.bodies, bodiesValid: a.bodiesValid + t.bodiesValid }),
-      { calls: 0, callsValid: 0, bodies: 0, bodiesValid: 0 },
-    );
+    const total = overall();
     expect(total.calls).toBeGreaterThan(0);
     expect(total.callsValid / total.calls).toBeGreaterThanOrEqual(MIN_RATE);
     expect(total.bodiesValid / total.bodies).toBeGreaterThanOrEqual(MIN_RATE);
+    expect(total.answersValid / total.answers).toBeGreaterThanOrEqual(MIN_RATE);
     for (const [group, t] of tallies) {
       if (t.calls > 0) expect(t.callsValid / t.calls, `${group} calls`).toBeGreaterThanOrEqual(MIN_RATE);
       if (t.bodies > 0) expect(t.bodiesValid / t.bodies, `${group} bodies`).toBeGreaterThanOrEqual(MIN_RATE);
+      if (t.answers > 0) expect(t.answersValid / t.answers, `${group} executor answers`).toBeGreaterThanOrEqual(MIN_RATE);
       expect(t.unstable, `${group} unstable outputs`).toBe(0);
     }
   }, 180_000);
