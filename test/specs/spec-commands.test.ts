@@ -44,6 +44,22 @@ describe("toolsim on schemas ajv cannot compile as written", () => {
   });
 });
 
+describe("toolsim spec check compiles every schema the executor would use", () => {
+  it("reports a schema ajv cannot compile as an error at its pointer (--no-compile skips that), and call answers 500", async () => {
+    const file = fixture("schema-ref-to-parameter.yaml");
+    const checked = await run(["spec", "check", file]);
+    expect(checked.code).toBe(1);
+    expect(checked.out).toContain(`FAIL ${file}\n  ${file}#/paths/~1items/get/parameters/0/schema: error: the schema at #/paths/~1items/get/parameters/0/schema cannot be used: required value must be ["array"] (operation listItems cannot be validated or simulated) [schema-unusable]`);
+    const json = JSON.parse((await run(["spec", "check", "--json", file])).out) as Record<string, unknown>;
+    expect(json).toMatchObject({ ok: false, version: "3.0", operations: 1, problems: [{ code: "schema-unusable", severity: "error", pointer: "/paths/~1items/get/parameters/0/schema" }] });
+    const quick = await run(["spec", "check", "--no-compile", file]);
+    expect(quick.code).toBe(0);
+    const call = await run(["call", file, "listItems", "--args", '{"limit": 3}', "--json"]);
+    expect(call.code).toBe(1);
+    expect(JSON.parse(call.out)).toMatchObject({ status: 500, body: { title: "Unusable operation" }, errors: [{ code: "schema-unusable" }] });
+  });
+});
+
 describe("toolsim spec tools --json", () => {
   it("is exactly the OpenAI tools form; --with-operations adds the operations beside it", async () => {
     const plain = await run(["spec", "tools", "--json", fixture("core/petstore.yaml")]);
