@@ -3,6 +3,7 @@ import { derefNode } from "./catalog.js";
 import { getAt } from "./json-pointer.js";
 import type { ProblemDetails, ValidationIssue } from "./problem-details.js";
 import type { ParameterBinding, Tool } from "./tool.js";
+import { UNUSABLE_SCHEMA } from "./schema-registry.js";
 import { validateCall, type CallValidation } from "./validate-call.js";
 
 type Json = Record<string, unknown>;
@@ -226,6 +227,8 @@ export function validateHttpCall(catalog: Catalog, tool: Tool, input: HttpCallIn
   const { args, issues: mapping } = argumentsFromHttp(catalog, tool, input);
   const checked = validateCall(catalog, tool.name, args);
   if (checked.ok && mapping.length === 0) return checked;
+  // An operation whose schema cannot be compiled: the spec's fault, answered as validateCall answers it (500).
+  if (!checked.ok && checked.errors.some((e) => e.code === UNUSABLE_SCHEMA)) return checked;
   const paramArgs = new Set(tool.parameters.map((p) => p.arg));
   const flat = tool.body?.mode === "flat";
   const relabel = (issue: ValidationIssue): ValidationIssue => {

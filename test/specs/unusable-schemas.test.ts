@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildCatalog, type Catalog } from "../../specs/catalog.js";
 import { checkSchemasCompile } from "../../specs/check-schemas-compile.js";
+import { validateHttpCall } from "../../specs/http-call.js";
 import type { LoadedSpec, OpenApiDocument } from "../../specs/loaded-spec.js";
 import { ResourceStore } from "../../specs/resource-store.js";
 import { UNUSABLE_SCHEMA, unusableReason } from "../../specs/schema-registry.js";
@@ -75,6 +76,14 @@ describe("schemas ajv cannot use", () => {
       expect(issues.map((i) => i.code), tool.name).toContain(UNUSABLE_SCHEMA);
     }
     expect(synthesize(catalog.registry, "response", "/components/schemas/A", { seed: 3 }).valid).toBe(false);
+  });
+
+  it("the HTTP entry of serve (validateHttpCall) answers the same 500 problem", () => {
+    const tool = catalog.get("badRegex");
+    if (!tool) throw new Error("no tool");
+    const result = validateHttpCall(catalog, tool, { pathParams: {}, query: new URLSearchParams("q=abc"), header: () => undefined });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.problem).toMatchObject({ status: 500, title: "Unusable operation" });
   });
 
   it("checkSchemasCompile reports each unusable schema once, at its pointer, with the operation", () => {
