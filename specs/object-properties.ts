@@ -17,9 +17,10 @@ export interface ObjectShape {
 }
 
 /** The shape of the object schema at a pointer, or undefined when it is not a plain object schema (oneOf, array...). */
-export function objectShape(registry: SchemaRegistry, flavor: SchemaFlavor, pointer: string): ObjectShape | undefined {
+export function objectShape(registry: SchemaRegistry, flavor: SchemaFlavor, pointer: string, seen: ReadonlySet<string> = new Set()): ObjectShape | undefined {
   const { pointer: at, schema } = registry.resolve(flavor, pointer);
-  if (!isObject(schema)) return undefined;
+  // An allOf that comes back to itself (a `$ref` cycle `loadSpec` rejects) has no shape.
+  if (!isObject(schema) || seen.has(at)) return undefined;
   if (schema["oneOf"] !== undefined || schema["anyOf"] !== undefined || schema["not"] !== undefined) return undefined;
   const type = schema["type"];
   if (type !== undefined && type !== "object" && !(Array.isArray(type) && type.includes("object"))) return undefined;
@@ -32,7 +33,7 @@ export function objectShape(registry: SchemaRegistry, flavor: SchemaFlavor, poin
   let open = schema["additionalProperties"] !== false;
   if (Array.isArray(schema["allOf"])) {
     for (let i = 0; i < schema["allOf"].length; i++) {
-      const part = objectShape(registry, flavor, `${at}/allOf/${i}`);
+      const part = objectShape(registry, flavor, `${at}/allOf/${i}`, new Set(seen).add(at));
       if (!part) return undefined;
       Object.assign(properties, part.properties);
       for (const r of part.required) required.add(r);

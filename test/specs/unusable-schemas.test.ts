@@ -30,6 +30,7 @@ const catalog = rawCatalog(
     "/minimum": { post: { operationId: "badMinimum", requestBody: { required: true, ...json({ type: "object", properties: { n: { type: "integer", minimum: "abc" } } }) }, responses: { "201": { description: "ok" } } } },
     "/cycle": { get: { operationId: "refCycle", responses: { "200": { description: "ok", ...json({ $ref: "#/components/schemas/A" }) } } } },
     "/allof": { get: { operationId: "allOfCycle", responses: { "200": { description: "ok", ...json({ $ref: "#/components/schemas/Wide" }) } } } },
+    "/wide": { post: { operationId: "allOfCycleBody", requestBody: { required: true, ...json({ $ref: "#/components/schemas/Wide" }) }, responses: { "204": { description: "ok" } } } },
     "/fine": { get: { operationId: "fine", responses: { "200": { description: "ok", ...json({ type: "object", required: ["ok"], properties: { ok: { type: "boolean" } } }) } } } },
   },
   { A: { $ref: "#/components/schemas/B" }, B: { $ref: "#/components/schemas/A" }, Wide: { allOf: [{ $ref: "#/components/schemas/Wide" }, { type: "object" }] } },
