@@ -72,6 +72,28 @@ export function ruleJudgement(task: Task, calls: ToolAlpacaSample["calls"], fina
   return { process: "Yes", response, overall: response === "Yes" };
 }
 
+/** An episode's solution as ToolAlpaca's judge reads it: actions, their inputs and observations, and the final answer. */
+export function solutionText(events: readonly SimEvent[]): string {
+  return events
+    .flatMap((e) =>
+      e.type === "tool.call"
+        ? [`Action: ${e.call.name}\nAction Input: ${typeof e.call.arguments === "string" ? e.call.arguments : JSON.stringify(e.call.arguments)}`]
+        : e.type === "tool.result"
+          ? [`Observation: status ${e.result.status}: ${JSON.stringify(e.result.body).slice(0, 1500)}`]
+          : e.type === "assistant.final"
+            ? [`Final Answer: ${e.text}`]
+            : e.type === "assistant.gave-up"
+              ? [`Gave up: ${e.reason}`]
+              : [],
+    )
+    .join("\n");
+}
+
+/** ToolAlpaca's standard answer: the gold function calls, numbered. */
+export function standardAnswerText(calls: ReadonlyArray<{ name: string; arguments: unknown }>): string {
+  return calls.map((g, i) => `${i + 1}. Function: ${g.name}\nParameters: ${JSON.stringify(g.arguments)}`).join("\n");
+}
+
 /** Runs an assistant on ToolAlpaca tasks (one episode each) and judges it with rules or the LLM judge. */
 export async function evaluateToolAlpaca(
   tasks: readonly Task[],
@@ -104,18 +126,8 @@ export async function evaluateToolAlpaca(
     }
     let judged: Pick<ToolAlpacaSample, "process" | "response" | "overall"> & { analysis?: string; judgedBy: "rules" | "llm" };
     if (options.judge) {
-      const solution = events
-        .flatMap((e) =>
-          e.type === "tool.call"
-            ? [`Action: ${e.call.name}\nAction Input: ${typeof e.call.arguments === "string" ? e.call.arguments : JSON.stringify(e.call.arguments)}`]
-            : e.type === "tool.result"
-              ? [`Observation: status ${e.result.status}: ${JSON.stringify(e.result.body).slice(0, 1500)}`]
-              : e.type === "assistant.final"
-                ? [`Final Answer: ${e.text}`]
-                : [],
-        )
-        .join("\n");
-      const standardAnswer = task.goldCalls.map((g, i) => `${i + 1}. Function: ${g.name}\nParameters: ${JSON.stringify(g.arguments)}`).join("\n");
+      const solution = solutionText(events);
+      const standardAnswer = standardAnswerText(task.goldCalls);
       const first = task.turns[0];
       let j: ToolAlpacaJudgement;
       try {

@@ -12,7 +12,7 @@ import { goldReplayReport, type GoldReplayReport } from "../gold-replay.js";
 import { importApiBank, importToolAlpaca } from "../import-tasks.js";
 import { createLlmAgents, type LlmAgents } from "../llm-agents.js";
 import { passStats, type PassStats } from "../pass-k.js";
-import { scoreRun, type RunScores } from "../run-eval.js";
+import { NO_REFERENCE_RESPONSES, scoreRun, type RunScores } from "../run-eval.js";
 import type { SpecCoverage } from "../spec-coverage.js";
 import { readTasks, writeTasks, type Task } from "../task-set.js";
 import { TaskWorlds } from "../task-toolsets.js";
@@ -85,7 +85,7 @@ function formatApiBank(s: ApiBankScores): string {
   const errors = APIBANK_ERRORS.filter((e) => s.errors[e] > 0).map((e) => `${e} ${s.errors[e]}`).join(", ");
   return (
     `API calls: ${s.correct}/${s.apiCalls} correct (accuracy ${pct(s.accuracy)})\n` +
-    `responses: ${s.responses}, ROUGE-L ${s.rougeL.toFixed(4)}\n` +
+    `responses: ${s.responses}, ROUGE-L ${s.responses > 0 ? s.rougeL.toFixed(4) : NO_REFERENCE_RESPONSES}\n` +
     `tasks: ${s.tasks}, pass rate ${pct(s.passRate)} (every API call correct)\n` +
     `errors: ${errors || "none"}\n`
   );
@@ -93,6 +93,105 @@ function formatApiBank(s: ApiBankScores): string {
 
 function formatToolAlpaca(s: ToolAlpacaScores): string {
   return `ToolAlpaca (${s.judgedBy === "llm" ? "LLM judge" : "rules; give --judge-model for the LLM judge"}): ${s.tasks} tasks, procedure ${pct(s.process)}, response ${pct(s.response)}, overall ${pct(s.overall)}\n`;
+}
+
+/** Flags of `eval` that only act with `--tasks` (the assistant under evaluation and its run), by option name. */
+const TASKS_ONLY_FLAGS: Array<[keyof EvalFlags, string]> = [
+  ["assistant", "--assistant"],
+  ["out", "--out"],
+  ["seed", "--seed"],
+  ["limit", "--limit"],
+];
+
+/** Model flags that choose or shape agents other than ToolAlpaca's judge: they act in neither form of `eval`. */
+const AGENT_MODEL_FLAGS: Array<[keyof EvalFlags, string]> = [
+  ["model", "--model"],
+  ["userModel", "--user-model"],
+  ["assistantModel", "--assistant-model"],
+  ["executorModel", "--executor-model"],
+  ["testerModel", "--tester-model"],
+  ["judgeVotes", "--judge-votes"],
+  ["runCache", "--run-cache"],
+  ["maxCost", "--max-cost"],
+  ["maxCalls", "--max-calls"],
+];
+
+/** Model flags that act only when a model is called (the assistant of --tasks or the judge). */
+const CALL_FLAGS: Array<[keyof EvalFlags, string]> = [
+  ["baseUrl", "--base-url"],
+  ["apiKeyEnv", "--api-key-env"],
+  ["temperature", "--temperature"],
+  ["maxTokens", "--max-tokens"],
+  ["timeout", "--timeout"],
+  ["retries", "--retries"],
+  ["llmConcurrency", "--llm-concurrency"],
+  ["rpm", "--rpm"],
+  ["replay", "--replay"],
+];
+
+/** Assistant-shaping flags: only with --tasks and a model assistant. */
+const ASSISTANT_FLAGS: Array<[keyof EvalFlags, string]> = [
+  ["assistantFormat", "--assistant-format"],
+  ["dfsdt", "--dfsdt"],
+];
+
+const given = (flags: EvalFlags, list: Array<[keyof EvalFlags, string]>): string[] => list.filter(([k]) => flags[k] !== undefined && flags[k] !== false).map(([, name]) => name);
+
+/** Refuses flags that would be ignored, saying what they are for (exit 2). */
+function checkEvalFlags(flags: EvalFlags, kinds: ReadonlyArray<TargetScores["kind"]>, toolalpacaTasks: boolean | undefined): void {
+  const agents = given(flags, AGENT_MODEL_FLAGS);
+  if (agents.length > 0) {
+    throw new UsageError(`${agents.join(", ")} ${agents.length === 1 ? "does" : "do"} not apply to eval: the assistant under evaluation is --assistant (with --tasks), ToolAlpaca's judge is --judge-model`);
+  }
+  const modelAssistant = flags.assistant !== undefined && flags.assistant.trim() !== "offline";
+  if (flags.tasks === undefined) {
+    const tasksOnly = given(flags, TASKS_ONLY_FLAGS);
+    if (tasksOnly.length > 0) {
+      throw new UsageError(
+        `${tasksOnly.join(", ")} only ${tasksOnly.length === 1 ? "applies" : "apply"} with --tasks (evaluating an assistant on tasks); scoring ${kinds.length === 1 ? "a recorded target" : "recorded targets"} runs nothing` +
+          (flags.assistant !== undefined ? `. To score another assistant on a run's tasks, fork the run with it (toolsim replay RUN --from-episode all --from-turn 1 --assistant ${flags.assistant} --out DIR) and eval DIR` : ""),
+      );
+    }
+    if (flags.judgeModel !== undefined && !kinds.includes("run")) {
+      throw new UsageError("--judge-model judges the episodes of runs (or an assistant with --tasks toolalpaca:...); none of these targets is a run");
+    }
+    const ass = given(flags, ASSISTANT_FLAGS);
+    if (ass.length > 0) throw new UsageError(`${ass.join(", ")} ${ass.length === 1 ? "shapes" : "shape"} the assistant of --tasks; scoring recorded targets runs no assistant`);
+  } else {
+    if (kinds.length > 0) throw new UsageError("give either targets to score or --tasks to evaluate an assistant, not both");
+    if (flags.judgeModel !== undefined && toolalpacaTasks === false) throw new UsageError("--judge-model is ToolAlpaca's judge: it applies to toolalpaca tasks (and to runs), not to API-Bank tasks, which are scored by call correctness and ROUGE-L");
+    const ass = given(flags, ASSISTANT_FLAGS);
+    if (ass.length > 0 && !modelAssistant) throw new UsageError(`${ass.join(", ")} ${ass.length === 1 ? "shapes" : "shape"} a model assistant: give --assistant openai:<model>`);
+  }
+  const calls = given(flags, CALL_FLAGS);
+  if (calls.length > 0 && flags.judgeModel === undefined && !modelAssistant) {
+    throw new UsageError(`${calls.join(", ")} ${calls.length === 1 ? "configures" : "configure"} model calls, and this eval calls no model (give --judge-model, or --assistant openai:<model> with --tasks)`);
+  }
+}
+
+/** ToolAlpaca's LLM judge from `--judge-model` and the call flags. */
+function judgeOf(flags: EvalFlags): ToolAlpacaJudge | undefined {
+  if (flags.judgeModel === undefined) return undefined;
+  const settings = mergeLlmSettings({}, flags);
+  const parsed = parseModelSpec(flags.judgeModel, {
+    env: process.env,
+    requireApiKey: true,
+    ...(settings.baseUrl !== undefined ? { baseURL: settings.baseUrl } : {}),
+    ...(settings.apiKeyEnv !== undefined ? { apiKeyEnv: settings.apiKeyEnv } : {}),
+  });
+  if (!parsed.ok) throw new UsageError(`--judge-model: ${parsed.errors.map((e) => e.message).join("; ")}`);
+  if (parsed.value.provider === "offline") throw new UsageError("--judge-model needs a model (openai:<model>[@<base-url>]); without it, rules judge");
+  return new ToolAlpacaJudge(
+    createGateway(parsed.value, {
+      role: "tester",
+      ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
+      ...(settings.retries !== undefined ? { retries: settings.retries } : {}),
+      ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+      ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}),
+      ...(settings.llmConcurrency !== undefined ? { concurrency: settings.llmConcurrency } : {}),
+      ...(settings.rpm !== undefined ? { requestsPerMinute: settings.rpm } : {}),
+    }),
+  );
 }
 
 function formatCoverage(c: SpecCoverage): string {
@@ -111,9 +210,54 @@ function formatGold(r: GoldReplayReport): string {
   );
 }
 
-function formatPass(p: PassStats): string {
+function formatPass(p: PassReport): string {
   const ks = Object.keys(p.passHat).map(Number);
-  return `pass rate ${pct(p.passRate)} over ${p.tasks} tasks x ${p.trials} runs; ${ks.map((k) => `pass^${k} ${pct(p.passHat[k] as number)}`).join(", ")}\n`;
+  const skipped = p.skipped > 0 ? ` (${p.skipped} episode(s) whose task is not in every run left out)` : "";
+  return `pass rate ${pct(p.passRate)} over ${p.tasks} tasks x ${p.trials} runs${skipped}; ${ks.map((k) => `pass^${k} ${pct(p.passHat[k] as number)}`).join(", ")}\n`;
+}
+
+/** Pass statistics over several targets, with how many trials were left out because their task is not in every target. */
+type PassReport = PassStats & { skipped: number; keyedBy: "task" | "plan-or-instruction" };
+
+/**
+ * pass^k over runs or evaluation folders: trials are matched by their task (a run's episodes by the hash of their
+ * plan, else of their instructions; an evaluation's by task id), never by position. A task missing from some
+ * target is left out with a warning; targets with no task in common are refused.
+ */
+export function passOverTargets(scored: readonly TargetScores[], warn: (m: string) => void): PassReport | undefined {
+  const trials = scored.filter((s): s is Extract<TargetScores, { kind: "run" | "eval" }> => s.kind === "run" || s.kind === "eval");
+  if (trials.length < 2) return undefined;
+  const kinds = new Set(trials.map((t) => t.kind));
+  if (kinds.size > 1) throw new UserError("pass^k compares runs with runs, or evaluation folders with evaluation folders: these targets mix both");
+  // Per target: task -> outcomes in order (a task may recur within a run: its n-th occurrence matches the n-th elsewhere).
+  const perTarget = trials.map((t) => {
+    const m = new Map<string, boolean[]>();
+    const list: Array<[string, boolean]> = t.kind === "run" ? t.scores.outcomes.map((o) => [o.task, o.passed]) : [...t.outcomes];
+    for (const [task, passed] of list) {
+      const l = m.get(task) ?? [];
+      l.push(passed);
+      m.set(task, l);
+    }
+    const keyed = new Map<string, boolean>();
+    for (const [task, l] of m) l.forEach((passed, i) => keyed.set(`${task}#${i}`, passed));
+    return keyed;
+  });
+  const first = perTarget[0] as Map<string, boolean>;
+  const common = [...first.keys()].filter((k) => perTarget.every((m) => m.has(k)));
+  let skipped = 0;
+  trials.forEach((t, i) => {
+    const extra = [...(perTarget[i] as Map<string, boolean>).keys()].filter((k) => !common.includes(k)).length;
+    skipped += extra;
+    if (extra > 0 && common.length > 0) warn(`pass^k: ${extra} episode(s) of ${t.target} hold a task that is not in every target; left out`);
+  });
+  if (common.length === 0) {
+    throw new UserError(
+      `pass^k needs the same tasks in every target, and ${trials.map((t) => t.target).join(", ")} have none in common ` +
+        `(${trials[0]?.kind === "run" ? "runs are matched by each episode's plan: run them with the same seed and toolsets, or replay or fork one run" : "evaluations are matched by task id: evaluate the same task set"})`,
+    );
+  }
+  const stats = passStats(common.map((k) => perTarget.map((m) => m.get(k) as boolean)));
+  return { ...stats, skipped, keyedBy: trials[0]?.kind === "run" ? "plan-or-instruction" : "task" };
 }
 
 /** What `eval` read from one target. */
@@ -138,16 +282,23 @@ function readSamples(dir: string): Array<EvalSample | ToolAlpacaSample> {
     .map((l) => JSON.parse(l) as EvalSample | ToolAlpacaSample);
 }
 
-async function scoreTarget(target: string, warn: (m: string) => void): Promise<TargetScores> {
+/** What kind of target a path is (without reading it): a task set file, an evaluation folder, or a run folder. */
+function targetKind(target: string): TargetScores["kind"] {
   if (!existsSync(target)) throw new UserError(`no such run, eval folder or task set: ${target}`);
-  if (statSync(target).isFile()) return { kind: "tasks", target, gold: await goldReplayReport(await readTasks(target), new TaskWorlds()) };
-  if (existsSync(join(target, "samples.jsonl"))) {
+  if (statSync(target).isFile()) return "tasks";
+  return existsSync(join(target, "samples.jsonl")) ? "eval" : "run";
+}
+
+async function scoreTarget(target: string, warn: (m: string) => void, judge?: ToolAlpacaJudge): Promise<TargetScores> {
+  const kind = targetKind(target);
+  if (kind === "tasks") return { kind: "tasks", target, gold: await goldReplayReport(await readTasks(target), new TaskWorlds()) };
+  if (kind === "eval") {
     const samples = readSamples(target);
     const api = samples.filter((s): s is EvalSample => s.kind === "api" || s.kind === "response");
     const ta = samples.filter((s): s is ToolAlpacaSample => s.kind === "toolalpaca");
     return { kind: "eval", target, ...(api.length > 0 ? { apibank: scoreSamples(api) } : {}), ...(ta.length > 0 ? { toolalpaca: scoreToolAlpaca(ta) } : {}), outcomes: outcomesOf(samples) };
   }
-  return { kind: "run", target, scores: await scoreRun(target, { warn }) };
+  return { kind: "run", target, scores: await scoreRun(target, { warn, ...(judge ? { judge } : {}) }) };
 }
 
 function formatTarget(t: TargetScores): string {
@@ -159,6 +310,8 @@ function formatTarget(t: TargetScores): string {
     `${t.target} (run)\n` +
     `episodes ${s.episodes}, accepted ${s.accepted} (pass rate ${pct(s.passRate)})\n` +
     `planned calls: ${s.correctCalls}/${s.plannedCalls} made correctly (${pct(s.callAccuracy)}); errors: ${errors || "none"}\n` +
+    formatToolAlpaca(s.toolalpaca) +
+    `ROUGE-L: ${s.rougeLNote}\n` +
     (s.coverage ? formatCoverage(s.coverage) : `${s.coverageNote ?? ""}\n`)
   );
 }
@@ -167,44 +320,37 @@ function formatTarget(t: TargetScores): string {
 export function evalCommand(io: CliIO, setExit: (code: number) => void): Command {
   const cmd = new Command("eval")
     .description("score runs or task sets (API-Bank and ToolAlpaca metrics, pass^k, spec coverage), or evaluate an assistant on tasks")
-    .argument("[targets...]", "run folders, evaluation folders (--out of eval --tasks) or task sets (tasks.jsonl: gold calls replayed); several: pass^k")
+    .argument("[targets...]", "run folders, evaluation folders (--out of eval --tasks) or task sets (tasks.jsonl: gold calls replayed); several runs (or evaluations) of the same tasks: pass^k")
     .option("--tasks <spec>", "evaluate an assistant on tasks: apibank:PATH (dialogues), toolalpaca:FILE (eval set) or a tasks.jsonl")
-    .option("--assistant <spec>", "the assistant under evaluation: offline (default) or openai:<model>[@<base-url>]")
-    .option("--judge-model <spec>", "ToolAlpaca: the LLM judge (figure 12 prompt); without it, rules judge")
-    .option("--out <dir>", "write eval.json and samples.jsonl here")
-    .option("--seed <s>", "seed (default 1)")
-    .option("--limit <n>", "evaluate the first n tasks only")
+    .option("--assistant <spec>", "with --tasks: the assistant under evaluation, offline (default) or openai:<model>[@<base-url>]")
+    .option("--judge-model <spec>", "ToolAlpaca's LLM judge (figure 12 prompt) of the episodes of runs and of toolalpaca tasks; without it, rules judge")
+    .option("--out <dir>", "with --tasks: write eval.json and samples.jsonl here")
+    .option("--seed <s>", "with --tasks: seed (default 1)")
+    .option("--limit <n>", "with --tasks: evaluate the first n tasks only")
     .option("--json", "print the scores as JSON");
   return addLlmOptions(cmd).action(async (targets: string[], flags: EvalFlags) => {
     try {
       if (flags.tasks === undefined) {
         if (targets.length === 0) throw new UsageError("give run folders, evaluation folders or task sets to score, or --tasks to evaluate an assistant");
+        checkEvalFlags(flags, targets.map(targetKind), undefined);
+        const warn = (m: string): void => io.err(`toolsim: warning: ${m}\n`);
+        const judge = judgeOf(flags);
         const scored: TargetScores[] = [];
-        for (const t of targets) scored.push(await scoreTarget(t, (m) => io.err(`toolsim: warning: ${m}\n`)));
-        let pass: PassStats | undefined;
-        if (scored.length > 1) {
-          const keys = new Map<string, boolean[]>();
-          scored.forEach((s, i) => {
-            const outcomes: Array<[string, boolean]> =
-              s.kind === "run" ? s.scores.outcomes.map((o) => [String(o.index), o.passed]) : s.kind === "eval" ? [...s.outcomes] : [];
-            for (const [k, v] of outcomes) {
-              const list = keys.get(k) ?? new Array<boolean>(scored.length).fill(false);
-              list[i] = v;
-              keys.set(k, list);
-            }
-          });
-          pass = passStats([...keys.values()]);
-        }
+        for (const t of targets) scored.push(await scoreTarget(t, warn, judge));
+        const pass = passOverTargets(scored, warn);
         if (flags.json) io.out(`${JSON.stringify({ targets: scored.map((s) => ({ ...s, ...(s.kind === "eval" ? { outcomes: Object.fromEntries(s.outcomes) } : {}) })), ...(pass ? { pass } : {}) }, null, 2)}\n`);
         else io.out(`${scored.map(formatTarget).join("\n")}${pass ? `\n${formatPass(pass)}` : ""}`);
         return;
       }
+      if (targets.length > 0) checkEvalFlags(flags, targets.map(targetKind), undefined);
       const seed = parseInteger("--seed", flags.seed) ?? 1;
       const loaded = await loadTaskSpec(flags.tasks);
       for (const s of loaded.skipped) io.err(`toolsim: skipped ${s}\n`);
       const limit = parseInteger("--limit", flags.limit, 1);
       const tasks = limit !== undefined ? loaded.tasks.slice(0, limit) : loaded.tasks;
       if (tasks.length === 0) throw new UserError(`no tasks in ${flags.tasks}`);
+      const toolalpaca = tasks.every((t) => t.source === "toolalpaca");
+      checkEvalFlags(flags, [], toolalpaca);
       const out = flags.out;
       if (out !== undefined) mkdirSync(out, { recursive: true });
       const assistantSpec = flags.assistant ?? "offline";
@@ -218,17 +364,11 @@ export function evalCommand(io: CliIO, setExit: (code: number) => void): Command
       const assistantFor = (task: Task, index: number): AssistantAgent =>
         llm?.factory({ runId: "eval", episodeId: task.id, index, reportLlmCall: () => undefined }).assistant ?? new OfflineAssistant();
       const worlds = new TaskWorlds();
-      const toolalpaca = tasks.every((t) => t.source === "toolalpaca");
       let result: Record<string, unknown>;
       let samples: Array<EvalSample | ToolAlpacaSample>;
       try {
         if (toolalpaca) {
-          let judge: ToolAlpacaJudge | undefined;
-          if (flags.judgeModel !== undefined) {
-            const parsed = parseModelSpec(flags.judgeModel, { env: process.env, requireApiKey: true, ...(settings.baseUrl !== undefined ? { baseURL: settings.baseUrl } : {}) });
-            if (!parsed.ok) throw new UsageError(`--judge-model: ${parsed.errors.map((e) => e.message).join("; ")}`);
-            judge = new ToolAlpacaJudge(createGateway(parsed.value, { role: "tester" }));
-          }
+          const judge = judgeOf(flags);
           const ta = await evaluateToolAlpaca(tasks, worlds, { assistantFor: (t, i) => assistantFor(t, i), ...(judge ? { judge } : {}), seed });
           samples = ta;
           result = { tasks: flags.tasks, assistant: assistantSpec, toolalpaca: scoreToolAlpaca(ta) };
