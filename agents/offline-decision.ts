@@ -2,6 +2,7 @@ import MiniSearch from "minisearch";
 import { stableStringify } from "../specs/stable-stringify.js";
 import { argumentsFromObject, GIVE_UP_PREFIX, messageText, parseToolResultText } from "./dialogue-text.js";
 import { Memo } from "./memo.js";
+import { composeAnswer, describeFailure, emptyResultAnswer, type AnswerCall } from "./offline-answer.js";
 
 /*
  * The offline assistant: a deterministic tool-calling chat model. It reads only the LangChain messages it is
@@ -2212,37 +2213,22 @@ export function summarizeBody(body: unknown): string {
   return "it succeeded";
 }
 
-/** An error result in words: status, title, detail and the validation problems, all from the result. */
+/** A failed call in words: what could not be done, the status, and the service's own words. */
 function explainError(call: Call): string {
-  const r = call.result;
-  if (!r) return `${call.name} did not answer.`;
-  const body = r.body;
-  const parts: string[] = [];
-  if (isObject(body)) {
-    for (const k of ["title", "error", "message", "detail", "description"]) {
-      const v = body[k];
-      if (typeof v === "string" && v !== "" && !parts.includes(v)) parts.push(v);
-      else if (isObject(v) && typeof v["message"] === "string") parts.push(v["message"]);
-    }
-    const validation = Array.isArray(body["validation"]) ? body["validation"] : [];
-    const issues = validation
-      .filter(isObject)
-      .slice(0, 4)
-      .map((i) => `${Array.isArray(i["location"]) ? i["location"].join(".") : ""} ${typeof i["message"] === "string" ? i["message"] : ""}`.trim());
-    if (issues.length > 0) parts.push(`problems: ${issues.join("; ")}`);
-  } else if (typeof body === "string" && body !== "") parts.push(body.slice(0, 200));
-  return `${call.name} failed with status ${r.status}${parts.length > 0 ? `: ${parts.join(". ")}` : ""}`;
+  return describeFailure({ name: call.name, status: call.result?.status ?? 0, body: call.result?.body });
 }
 
-function finalAnswer(calls: readonly Call[]): string {
-  const ok = calls.filter(succeeded);
-  if (ok.length === 0) return "I could not get a result for this request";
-  const lastCall = ok[ok.length - 1] as Call;
-  const earlier = ok.slice(0, -1).filter((c) => c.name !== lastCall.name);
-  const lines: string[] = [];
-  for (const c of earlier.slice(-2)) lines.push(`${c.name}: ${summarizeBody(c.result?.body)}.`);
-  lines.push(`${earlier.length > 0 ? "Then " : "Here is what I found with "}${lastCall.name}: ${summarizeBody(lastCall.result?.body)}.`);
-  return lines.join("\n").replace(/\?(?=\.?$)/, "").replace(/\.\./g, ".");
+const SEARCHER_NAME = /tool[_-]?search|search[_-]?tools?|tool[_-]?retriev|find[_-]?tools?/i;
+
+/** A call as the answer reads it. */
+function answerCall(c: Call): AnswerCall {
+  return { name: c.name, args: typeof c.args === "string" ? {} : c.args, status: c.result?.status ?? 0, body: c.result?.body };
+}
+
+/** The final answer: the successful calls of the request (not the catalogue searches) in sentences. */
+function finalAnswer(request: RequestView): string {
+  const ok = request.calls.filter((c) => succeeded(c) && !SEARCHER_NAME.test(c.name));
+  return composeAnswer([request.text, ...request.replies.map((r) => r.text)].join("\n"), ok.map(answerCall));
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -2516,11 +2502,11 @@ export function decideOffline(messages: readonly ChatMessageLike[], boundTools: 
         return call(tool, repaired.args, `${lastCall.name} rejected the arguments (status ${lastCall.result?.status ?? "?"}); retrying with ${repaired.notes.join(", ")}.`);
       }
     }
-    return final(`I could not complete the request: ${explainError(lastCall)}.`, `${lastCall.name} failed and cannot be repaired; explaining the error.`);
+    return final(explainError(lastCall), `${lastCall.name} failed and cannot be repaired; explaining the error.`);
   }
 
   if (req.calls.length >= maxCallsPerRequest) {
-    return final(finalAnswer(req.calls), `Reached ${maxCallsPerRequest} calls for this request; answering with what I have.`);
+    return final(finalAnswer(req), `Reached ${maxCallsPerRequest} calls for this request; answering with what I have.`);
   }
 
   // Plan: one tool per clause, in order. With a tool searcher (API-Bank's retrieve and plan levels), each
@@ -2576,7 +2562,7 @@ export function decideOffline(messages: readonly ChatMessageLike[], boundTools: 
   }
 
   if (steps.length === 0) {
-    if (req.calls.some(succeeded)) return final(finalAnswer(req.calls), "Nothing more to do; answering from the observations.");
+    if (req.calls.some(succeeded)) return final(finalAnswer(req), "Nothing more to do; answering from the observations.");
     if (contentStems(req.text).length === 0) return final("You are welcome. Let me know if you need anything else.", "No request in the message.");
     if (req.questions.length === 0) {
       return ask("I am not sure which of my tools fits. Could you tell me a bit more about what you would like me to do?", "No tool matches the request's words.");
@@ -2630,7 +2616,7 @@ export function decideOffline(messages: readonly ChatMessageLike[], boundTools: 
   const next = expanded.find((x) => !isDone(x));
   const planText = expanded.map((s) => `${s.tool.name}${s.implicit ? " (to find the id)" : ""}`).join(" -> ");
   if (!next) {
-    return final(finalAnswer(req.calls), `Plan ${planText} is done; answering from the observations.`);
+    return final(finalAnswer(req), `Plan ${planText} is done; answering from the observations.`);
   }
 
   if (next.search === true) {
@@ -2642,7 +2628,7 @@ export function decideOffline(messages: readonly ChatMessageLike[], boundTools: 
   if (fill.missing.length > 0) {
     const lastOk = [...req.calls].reverse().find(succeeded);
     if (lastOk && isEmptyResult(lastOk.result?.body) && fill.missing.some(isIdParam)) {
-      return final(`${lastOk.name}: ${summarizeBody(lastOk.result?.body)}, so there is nothing to show in more detail.`, `The search returned nothing; ${next.tool.name} cannot get an id.`);
+      return final(emptyResultAnswer(answerCall(lastOk)), `The search returned nothing; ${next.tool.name} cannot get an id.`);
     }
     const asked = (p: Param): boolean => req.questions.some((q) => q.toLowerCase().includes(p.phrase.toLowerCase()));
     const notAsked = fill.missing.filter((p) => !asked(p));
@@ -2664,7 +2650,7 @@ export function decideOffline(messages: readonly ChatMessageLike[], boundTools: 
   }
   const previousFailure = req.calls.find((c) => c.name === next.tool.name && failed(c) && stableStringify(c.args) === stableStringify(args));
   if (previousFailure) {
-    return final(`I could not complete the request: ${explainError(previousFailure)}.`, `${next.tool.name} already failed with the same arguments.`);
+    return final(explainError(previousFailure), `${next.tool.name} already failed with the same arguments.`);
   }
   const thought = [
     `Request plan: ${planText}.`,

@@ -305,8 +305,25 @@ describe("OfflineChatModel: multi-step requests and answers", () => {
     const { calls, last, dialogue } = await converse(["bookstore"], "Get book bk-9999 please.");
     expect(calls).toHaveLength(1);
     const text = last?.kind === "final" ? last.text : "";
-    expect(text).toMatch(/getBook failed with status 404/);
+    expect(text).toMatch(/^I could not get the book: the service answered with status 404/);
+    expect(text).not.toMatch(/getBook/);
     expect(ungrounded(text, dialogue)).toEqual([]);
+  });
+
+  it("answers in sentences: what it found, what it did, the facts the request asks about; no tool names, no nulls, no repeats", async () => {
+    const search = await converse(["bookstore"], "Search for cooking books and then show me the details of the first one.");
+    const found = search.last?.kind === "final" ? search.last.text : "";
+    expect(found).toMatch(/^I found \d+ books?: /);
+    expect(found).toMatch(/Here is the book "Salt and Saffron" \(bk-1003\): the /);
+    expect(found).not.toMatch(/listBooks|getBook|: [a-z ]+: [^;]+;|\bnull\b/);
+
+    const created = await converse(["agenda"], 'Create an event called "Team lunch" at 2025-07-10T12:00:00Z, then show me the new event.');
+    const confirm = created.last?.kind === "final" ? created.last.text : "";
+    expect(confirm).toMatch(/^I created the event "Team lunch" \(evt-[\w-]+\)/);
+    // The read of what was just created is not said twice.
+    expect(confirm.match(/Team lunch/g)).toHaveLength(1);
+    expect(ungrounded(confirm, created.dialogue)).toEqual([]);
+    for (const sentence of confirm.split(/(?<=\.)\s+/)) expect(confirm.indexOf(sentence)).toBe(confirm.lastIndexOf(sentence));
   });
 
   it("uses a tool searcher first when that is the only tool (API-Bank retrieve level)", async () => {

@@ -136,6 +136,17 @@ describe("levels of the offline simulation", () => {
     expect(text("plan")).not.toBe(text("retrieve"));
   });
 
+  it("final answers never mention the catalogue search or a tool's name", () => {
+    for (const level of ["retrieve", "plan"] as const) {
+      const { events } = get(level);
+      // Operation ids (camelCase or snake_case), not tools named by a plain word ("login").
+      const names = new Set(events.flatMap((e) => (e.type === "tool.call" && /[A-Z_]/.test(e.call.name) ? [e.call.name] : [])));
+      const finals = events.flatMap((e) => (e.type === "assistant.final" ? [e.text] : []));
+      expect(finals.length).toBeGreaterThan(10);
+      for (const text of finals) for (const name of names) expect(new RegExp(`\\b${name}\\b`).test(text), `${level}: ${text}`).toBe(false);
+    }
+  });
+
   it("every level accepts a reasonable share, and the assistant still fails sometimes", () => {
     for (const level of ["call", "retrieve", "plan"] as const) {
       const rate = get(level).acceptRate;
