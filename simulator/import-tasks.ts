@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { ToolsimError } from "../specs/toolsim-error.js";
 import { defaultApiBankRoot, findApiBankRoot } from "./apibank-world.js";
+import { parseApiBankCalls } from "../agents/apibank-format.js";
 import { parsePythonLiteral } from "./python-literal.js";
 import { goldOf, type Task, type TaskTurn } from "./task-set.js";
 
@@ -21,10 +22,57 @@ function isObject(v: unknown): v is Json {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** What an import produced, with the records it skipped and why. */
+/** What an import produced, with the records it skipped and why, and what it read in an unusual way. */
 export interface ImportResult {
   tasks: Task[];
   skipped: Array<{ where: string; reason: string }>;
+  /** Things worth knowing that did not stop the import (a call written inside an AI turn, read as a gold call). */
+  notes?: string[];
+}
+
+/**
+ * The API calls an AI turn writes in its text (`Let me register you. [RegisterUser(username='user4', ...)]`, as two
+ * API-Bank dialogues do instead of an API turn), read with API-Bank's text format parser: the text around them,
+ * and the calls. `error` when the text looks like a call but does not read as one; undefined when it holds none.
+ */
+export function inlineApiCalls(text: string): { text: string; calls: Array<{ name: string; arguments: Json }> } | { error: string } | undefined {
+  if (!/\[\s*[A-Za-z_][\w.]*\s*\(|API[-_ ]?Request\s*:/i.test(text)) return undefined;
+  const read = parseApiBankCalls(text);
+  if (!read.ok) return { error: read.errors.map((e) => e.message).join("; ") };
+  if (read.value.calls.length === 0) return undefined;
+  let rest = "";
+  let at = 0;
+  for (const span of read.value.spans) {
+    rest += text.slice(at, span.start);
+    at = span.end;
+  }
+  rest += text.slice(at, Math.max(at, read.value.cut));
+  return { text: rest.replace(/API[-_ ]?Request\s*:/gi, "").replace(/\s+/g, " ").trim(), calls: read.value.calls.map((c) => ({ name: c.name, arguments: c.arguments })) };
+}
+
+/**
+ * Reads the calls written inside AI turns as API turns after the turn's text (with no recorded result); a call
+ * the next turn records anyway is not doubled. Each is noted; text that looks like a call but does not read is
+ * noted and kept as text.
+ */
+function splitInlineCalls(turns: readonly TaskTurn[], where: (i: number) => string, notes: string[]): TaskTurn[] {
+  const out: TaskTurn[] = [];
+  turns.forEach((t, i) => {
+    if (t.role !== "assistant") return void out.push(t);
+    const inline = inlineApiCalls(t.text);
+    if (inline === undefined) return void out.push(t);
+    if ("error" in inline) {
+      notes.push(`${where(i)}: the AI turn looks like it holds an API call that does not read (${inline.error}); kept as text, no gold call`);
+      return void out.push(t);
+    }
+    const next = turns[i + 1];
+    const recorded = inline.calls.every((c) => next?.role === "api" && next.name === c.name);
+    if (recorded) return void out.push(t);
+    if (inline.text !== "") out.push({ role: "assistant", text: inline.text });
+    for (const c of inline.calls) out.push({ role: "api", name: c.name, arguments: c.arguments, exception: null });
+    notes.push(`${where(i)}: the AI turn writes ${inline.calls.map((c) => `${c.name}(...)`).join(", ")} inline; read as gold call(s) with no recorded result`);
+  });
+  return out;
 }
 
 function levelOf(name: string): number | undefined {
@@ -40,10 +88,11 @@ function task(id: string, toolset: string, turns: TaskTurn[], extra: Partial<Tas
   return { id, source: "apibank", toolset, ...extra, apis: apisOf(turns), turns, ...goldOf(turns) };
 }
 
-/** Parses the lines of one API-Bank jsonl dialogue into turns (a bad line is reported, not thrown). */
-export function apiBankDialogueTurns(text: string): { turns: TaskTurn[]; problems: string[] } {
+/** Parses the lines of one API-Bank jsonl dialogue into turns (a bad line is reported, not thrown); `lines[i]` is turn i's line number. */
+export function apiBankDialogueTurns(text: string): { turns: TaskTurn[]; problems: string[]; lines: number[] } {
   const turns: TaskTurn[] = [];
   const problems: string[] = [];
+  const lines: number[] = [];
   text.split("\n").forEach((line, i) => {
     if (line.trim() === "") return;
     let d: unknown;
@@ -68,8 +117,9 @@ export function apiBankDialogueTurns(text: string): { turns: TaskTurn[]; problem
         exception: typeof exception === "string" ? exception : null,
       });
     } else problems.push(`line ${i + 1}: unknown turn (role ${JSON.stringify(role)})`);
+    while (lines.length < turns.length) lines.push(i + 1);
   });
-  return { turns, problems };
+  return { turns, problems, lines };
 }
 
 /** Parses `Name(key='value', n=3)` (an API-Bank API request) into a name and arguments. */
@@ -106,7 +156,8 @@ export function apiBankTextTurns(text: string): TaskTurn[] {
   const turns: TaskTurn[] = [];
   for (const raw of text.split("\n")) {
     const line = raw.trimEnd();
-    if (line.trim() === "" || /^Generate API Request:?$/i.test(line.trim())) continue;
+    // The prompts' last line ("Generate API Request:", "Generate AI Response:") is not a turn.
+    if (line.trim() === "" || /^Generate (API Request|AI Response):?$/i.test(line.trim())) continue;
     const api = /^API-Request:\s*(\[[\s\S]*?\])(?:->([\s\S]*))?$/.exec(line);
     if (api) {
       const req = parseApiRequest(api[1] as string);
@@ -140,11 +191,14 @@ export function importApiBank(path: string, options: { root?: string } = {}): Im
         .sort()
         .map((f) => join(path, f))
     : [path];
+  const notes: string[] = [];
   for (const file of files) {
     const text = readFileSync(file, "utf8");
     if (file.endsWith(".jsonl")) {
-      const { turns, problems } = apiBankDialogueTurns(text);
-      for (const p of problems) result.skipped.push({ where: `${file}: ${p}`, reason: "bad line" });
+      const read = apiBankDialogueTurns(text);
+      for (const p of read.problems) result.skipped.push({ where: `${file}: ${p}`, reason: "bad line" });
+      const lines = read.lines;
+      const turns = splitInlineCalls(read.turns, (i) => `${file}:${lines[i] ?? "?"}`, notes);
       if (turns.length === 0) {
         result.skipped.push({ where: file, reason: "no turns" });
         continue;
@@ -191,13 +245,14 @@ export function importApiBank(path: string, options: { root?: string } = {}): Im
       if (!prev || id > prev.id) byFile.set(key, { input: d["input"], expected: d["expected_output"], id });
     });
     for (const [key, s] of byFile) {
-      const turns = apiBankTextTurns(`${s.input}\n${s.expected}`);
+      const turns = splitInlineCalls(apiBankTextTurns(`${s.input}\n${s.expected}`), (i) => `${file} (${key}, turn ${i + 1})`, notes);
       if (turns.length === 0) continue;
       const name = key.replace(/\.jsonl?$/, "");
       const level = levelOf(name);
       result.tasks.push(task(`apibank/${name}`, ref, turns, level !== undefined ? { level } : {}));
     }
   }
+  if (notes.length > 0) result.notes = notes;
   return result;
 }
 

@@ -31,10 +31,10 @@ function asUserError(e: unknown): never {
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
 /** Reads a `--tasks` value: `apibank:PATH` (dialogues), `toolalpaca:FILE` (eval set), or a `tasks.jsonl`. */
-export async function loadTaskSpec(spec: string): Promise<{ tasks: Task[]; kind: "apibank" | "toolalpaca" | "file"; skipped: string[] }> {
+export async function loadTaskSpec(spec: string): Promise<{ tasks: Task[]; kind: "apibank" | "toolalpaca" | "file"; skipped: string[]; notes?: string[] }> {
   if (spec.startsWith("apibank:")) {
     const r = importApiBank(spec.slice("apibank:".length));
-    return { tasks: r.tasks, kind: "apibank", skipped: r.skipped.map((s) => `${s.where}: ${s.reason}`) };
+    return { tasks: r.tasks, kind: "apibank", skipped: r.skipped.map((s) => `${s.where}: ${s.reason}`), ...(r.notes ? { notes: r.notes } : {}) };
   }
   if (spec.startsWith("toolalpaca:")) {
     const r = importToolAlpaca(spec.slice("toolalpaca:".length));
@@ -59,6 +59,7 @@ export function tasksCommand(io: CliIO, setExit: (code: number) => void): Comman
         const r = format === "apibank" ? importApiBank(path, flags.apibankRoot ? { root: flags.apibankRoot } : {}) : importToolAlpaca(path);
         writeTasks(flags.out, r.tasks);
         for (const s of r.skipped) io.err(`toolsim: skipped ${s.where}: ${s.reason}\n`);
+        for (const n of r.notes ?? []) io.err(`toolsim: note: ${n}\n`);
         const calls = r.tasks.reduce((n, t) => n + t.goldCalls.length, 0);
         const responses = r.tasks.reduce((n, t) => n + t.goldResponses.length, 0);
         io.out(`${r.tasks.length} tasks (${calls} gold calls, ${responses} gold responses) -> ${flags.out}${r.skipped.length > 0 ? ` (${r.skipped.length} skipped)` : ""}\n`);
@@ -346,6 +347,7 @@ export function evalCommand(io: CliIO, setExit: (code: number) => void): Command
       const seed = parseInteger("--seed", flags.seed) ?? 1;
       const loaded = await loadTaskSpec(flags.tasks);
       for (const s of loaded.skipped) io.err(`toolsim: skipped ${s}\n`);
+      for (const n of loaded.notes ?? []) io.err(`toolsim: note: ${n}\n`);
       const limit = parseInteger("--limit", flags.limit, 1);
       const tasks = limit !== undefined ? loaded.tasks.slice(0, limit) : loaded.tasks;
       if (tasks.length === 0) throw new UserError(`no tasks in ${flags.tasks}`);

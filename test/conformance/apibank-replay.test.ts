@@ -21,13 +21,16 @@ const TOOLALPACA = join(CORPORA, "toolalpaca", "eval_simulated.json");
 describe.skipIf(!existsSync(DIALOGUES))("API-Bank level-1 dialogues (real corpus)", () => {
   it("imports all 214 dialogues (one empty file reported) and replays their gold calls with state", async () => {
     expect(readdirSync(DIALOGUES).filter((f) => f.endsWith(".jsonl"))).toHaveLength(214);
-    const { tasks, skipped } = importApiBank(DIALOGUES);
+    const { tasks, skipped, notes } = importApiBank(DIALOGUES);
     expect(tasks.length + skipped.length).toBe(214);
     expect(skipped.every((s) => s.reason === "no turns")).toBe(true);
+    // Two dialogues write their call inside the AI text (QueryStock, RegisterUser): read as gold calls, and noted.
+    expect(notes?.map((n) => /level-1-dialogues\/([^:]+):/.exec(n)?.[1])).toEqual(["QueryStock-OpenBankAccount-level-2-1.jsonl", "RegisterUser-ForgotPassword-DeleteAccount-GetUserToken-level-2-1.jsonl"]);
     const report = await goldReplayReport(tasks, new TaskWorlds());
     expect(report.failed).toEqual([]);
-    expect(report.calls).toBe(389);
-    // Measured: 332/389 (85.3%) agree; 92.0% of the calls whose source output is reproducible.
+    expect(report.calls).toBe(391);
+    // Measured: 332/391 (84.9%) agree; 91.5% of the calls whose source output is reproducible (the two inline
+    // calls fail in the source's own world: no AAPL price on that date, user4 already registered).
     expect(report.agreementRate).toBeGreaterThan(0.8);
     expect(report.reproducibleRate).toBeGreaterThan(0.9);
     // The known defects are found and classified.
@@ -43,7 +46,7 @@ describe.skipIf(!existsSync(DIALOGUES))("API-Bank level-1 dialogues (real corpus
     const { tasks } = importApiBank(DIALOGUES);
     const samples = await evaluateAssistantOnTasks(tasks, new TaskWorlds(), { assistantFor: () => new OfflineAssistant() });
     const s = scoreSamples(samples);
-    expect(s.apiCalls).toBe(389);
+    expect(s.apiCalls).toBe(391);
     expect(s.responses).toBeGreaterThan(300);
     expect(s.accuracy).toBeGreaterThan(0.1);
     expect(s.rougeL).toBeGreaterThan(0.05);
