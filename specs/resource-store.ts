@@ -99,6 +99,12 @@ export class ResourceStore {
     this.ensure(key, idField).authoritative = true;
   }
 
+  /** Every id a collection has or had: its items' and the deleted ones (ids are not reused). */
+  knownIds(key: string): string[] {
+    const c = this.collections.get(normalizeKey(key));
+    return c ? [...c.items.keys(), ...c.deleted] : [];
+  }
+
   /** The next integer id of a collection (one above the largest numeric id, deleted ones included: ids are not reused). */
   nextNumericId(key: string): number {
     let max = 0;

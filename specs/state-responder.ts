@@ -6,6 +6,8 @@ import { arrayItems, objectShape } from "./object-properties.js";
 import { guessIdField } from "./resource-store.js";
 import { deriveSeed } from "./seed.js";
 import { synthesize } from "./synthesize.js";
+import { freshStringId } from "./fresh-id.js";
+import type { ParameterBinding } from "./tool.js";
 
 type Json = Record<string, unknown>;
 
@@ -177,6 +179,43 @@ function uniqueStringId(ctx: ResponseContext, key: string, id: string): string {
 }
 
 /**
+ * A new string id for a created resource, unique in its collection and valid where ids travel: against the
+ * id field's schema and the item path parameter's (`^rem-[0-9]{4,}$`, `format: uuid`); `rem-2004` after
+ * `rem-2003`, a seeded uuid for uuid ids. Falls back to a `-2` suffix when nothing fits.
+ */
+function newStringId(ctx: ResponseContext, route: ResourceRoute, key: string, candidate: string, idPointer: string | undefined): string {
+  const registry = ctx.catalog.registry;
+  const checks: Array<(v: unknown) => boolean> = [];
+  let format: string | undefined;
+  if (idPointer !== undefined) {
+    checks.push(registry.validatorAt("response", idPointer));
+    const { schema } = registry.resolve("response", idPointer);
+    if (isObject(schema) && typeof schema["format"] === "string") format = schema["format"];
+  }
+  const param = itemIdParam(ctx, route);
+  if (param?.schemaPointer !== undefined) checks.push(registry.validatorAt("request", param.schemaPointer, true));
+  const fresh = freshStringId({
+    candidate,
+    known: ctx.state.knownIds(key),
+    fits: (id) => checks.every((check) => check(id)),
+    ...(format !== undefined ? { format } : {}),
+    seed: ctx.seed,
+    ...(idPointer !== undefined ? { synthesize: (seed: number) => synthesize(registry, "response", idPointer, { seed }).value } : {}),
+  });
+  return fresh ?? uniqueStringId(ctx, key, candidate);
+}
+
+/** The id parameter of the item route of a collection (`reminderId` of `/reminders/{reminderId}`), if the spec has one. */
+function itemIdParam(ctx: ResponseContext, route: ResourceRoute): ParameterBinding | undefined {
+  if (route.idParam) return route.idParam;
+  for (const tool of ctx.catalog.tools) {
+    const other = resourceRoute(ctx.catalog, tool);
+    if (other?.kind === "item" && other.collection === route.collection && other.idParam) return other.idParam;
+  }
+  return undefined;
+}
+
+/**
  * Answers CRUD calls from the episode's state, inferred from paths: POST creates (the request body merged into a
  * synthesized resource, with a fresh id), GET reads what exists (or 404), lists include created items and honour
  * filters and paging, PUT/PATCH update, DELETE removes. Unknown items of collections without fixtures are
@@ -302,7 +341,7 @@ function create(ctx: ResponseContext, route: ResourceRoute, key: string): Respon
   let id = resource[idField] ?? (isObject(answer.body) ? answer.body[idField] : undefined);
   if (requestBody[idField] === undefined) {
     if (typeof id === "number" || id === undefined) id = ctx.state.nextNumericId(key);
-    else id = uniqueStringId(ctx, key, String(id));
+    else id = newStringId(ctx, route, key, String(id), shape?.properties[idField]);
     resource[idField] = id;
   }
   const conformed = shape ? conform(ctx, selected.schemaPointer, resource, answer.body) : undefined;

@@ -1,0 +1,80 @@
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Catalog } from "../../specs/catalog.js";
+import { loadCatalog } from "../../specs/load-catalog.js";
+import { ResourceStore, type Fixtures } from "../../specs/resource-store.js";
+import { simulateCall, type SimulateOptions } from "../../specs/simulate-call.js";
+import { formatProblem } from "../../specs/spec-problem.js";
+import type { ToolResult } from "../../specs/tool-result.js";
+
+// Answers that must agree with the call that asked for them (test/fixtures/specs/state/consistency.yaml).
+
+type Json = Record<string, any>;
+
+let spec: Catalog;
+beforeAll(async () => {
+  const loaded = await loadCatalog(fileURLToPath(new URL("../fixtures/specs/state/consistency.yaml", import.meta.url)));
+  if (!loaded.ok) throw new Error(loaded.errors.map(formatProblem).join("\n"));
+  spec = loaded.value;
+});
+
+const FIXTURES: Fixtures = {
+  "/reminders": [
+    { id: "rem-2001", text: "Renew the car insurance", priority: "high", done: false, eventId: null },
+    { id: "rem-2002", text: "Prepare slides", priority: "normal", done: false, eventId: null },
+    { id: "rem-2003", text: "Buy flowers", priority: "low", done: true, eventId: null },
+  ],
+  "/books": [
+    { id: "bk-1001", title: "The Lighthouse at Varden Point", price: 14.99 },
+    { id: "bk-1004", title: "The Cartographer's Daughter", price: 11.99 },
+  ],
+};
+
+/** One episode over the fixture spec: every call valid, every answer valid against its response schema. */
+function episode(state = ResourceStore.fromFixtures(FIXTURES), seed = 7) {
+  return {
+    state,
+    call: async (name: string, args: unknown, options: SimulateOptions = {}): Promise<ToolResult> => {
+      const result = await simulateCall(spec, { name, arguments: args }, { seed, state, ...options });
+      expect(result.errors, `${name} request errors`).toEqual([]);
+      expect(result.responseErrors, `${name} response errors: ${JSON.stringify(result.body)}`).toEqual([]);
+      return result;
+    },
+  };
+}
+
+describe("created resources get fresh ids that fit the id's schema", () => {
+  it("a second create gets the next patterned id, and updates reach the resource they name", async () => {
+    const { call } = episode();
+    const first = await call("createReminder", { text: "Call the plumber" });
+    const second = await call("createReminder", { text: "Water the plants" });
+    expect((first.body as Json)["id"]).toBe("rem-2004");
+    expect((second.body as Json)["id"]).toBe("rem-2005");
+    expect(second.notes).toEqual(["created /reminders/rem-2005"]);
+    const updated = await call("updateReminder", { reminderId: "rem-2005", done: true });
+    expect(updated.body).toMatchObject({ id: "rem-2005", text: "Water the plants", done: true });
+    expect(((await call("getReminder", { reminderId: "rem-2004" })).body as Json)["done"]).toBe(false);
+  });
+
+  it("numbers after the largest id of the collection, deleted ids included", async () => {
+    const state = ResourceStore.fromFixtures({ "/reminders": [{ id: "rem-0042", text: "x", priority: "low", done: false }] });
+    const { call } = episode(state);
+    expect(((await call("createReminder", { text: "a" })).body as Json)["id"]).toBe("rem-0043");
+    state.delete("/reminders", "rem-0043", "id");
+    expect(((await call("createReminder", { text: "b" })).body as Json)["id"]).toBe("rem-0044");
+  });
+
+  it("uuid ids: a new seeded uuid for each create, the same ones for the same seed", async () => {
+    const ids = async (): Promise<string[]> => {
+      const { call } = episode(new ResourceStore());
+      const out: string[] = [];
+      // The same request three times: the same call seed, yet three resources.
+      for (let i = 0; i < 3; i++) out.push((await call("createTicket", { subject: "Printer on fire" })).body["id"]);
+      return out;
+    };
+    const first = await ids();
+    expect(new Set(first).size).toBe(3);
+    for (const id of first) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(await ids()).toEqual(first);
+  });
+});
