@@ -90,7 +90,11 @@ export function toAssistantTurn(message: ModelAnswer, firstCallNumber = 1): Assi
     const reason = text.replace(GIVE_UP_MARKER, "").trim();
     return { kind: "give-up", ...withThought, reason: reason !== "" ? reason : "The assistant gave up." };
   }
-  if (intent === "question") return { kind: "question", ...withThought, text };
+  if (intent === "question") {
+    const asks = message.additional_kwargs?.["asks"];
+    const named = Array.isArray(asks) && asks.every((a): a is string => typeof a === "string") && asks.length > 0 ? { asks: [...asks] } : {};
+    return { kind: "question", ...withThought, text, ...named };
+  }
   if (intent === "final") return { kind: "final", ...withThought, text };
   if (QUESTION_MARKER.test(text)) return { kind: "question", ...withThought, text: text.replace(QUESTION_MARKER, "").trim() };
   if (text.endsWith("?") && !COURTESY.test(text)) return { kind: "question", ...withThought, text };

@@ -16,6 +16,6 @@ export type DialogueMessage =
 /** What the assistant does next. */
 export type AssistantTurn =
   | { kind: "calls"; thought: string; calls: AssistantToolCall[] }
-  | { kind: "question"; thought?: string; text: string }
+  | { kind: "question"; thought?: string; text: string; /** The arguments the question asks for, when the model says (the offline one does). */ asks?: string[] }
   | { kind: "final"; thought?: string; text: string }
   | { kind: "give-up"; thought?: string; reason: string };

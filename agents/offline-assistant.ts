@@ -67,7 +67,7 @@ export class OfflineAssistant implements AssistantAgent {
     const decision = decideOffline(input, specs, this.options.maxCallsPerRequest ?? 6);
     const answer = {
       content: decision.text,
-      additional_kwargs: { thought: decision.thought, intent: decision.intent },
+      additional_kwargs: { thought: decision.thought, intent: decision.intent, ...(decision.asks ? { asks: decision.asks } : {}) },
       tool_calls: decision.calls.map((c) => ({ id: c.id, name: c.name, args: c.args, type: "tool_call" as const })),
     };
     return toAssistantTurn(answer, previousCallCount(dialogue) + 1);

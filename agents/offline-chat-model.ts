@@ -112,7 +112,7 @@ export class OfflineChatModel extends BaseChatModel<OfflineChatModelCallOptions>
     const decision = this.decide(messages, tools);
     return new AIMessage({
       content: decision.text,
-      additional_kwargs: { thought: decision.thought, intent: decision.intent },
+      additional_kwargs: { thought: decision.thought, intent: decision.intent, ...(decision.asks ? { asks: decision.asks } : {}) },
       tool_calls: decision.calls.map((c) => ({ id: c.id, name: c.name, args: c.args, type: "tool_call" as const })),
       response_metadata: { model: "toolsim-offline", finish_reason: decision.intent === "call" ? "tool_calls" : "stop" },
     });

@@ -49,6 +49,8 @@ export interface OfflineDecision {
   /** Why: which tool matched, where each argument came from, what is missing. */
   thought: string;
   calls: Array<{ id: string; name: string; args: Record<string, unknown> }>;
+  /** For a question: the arguments it asks for (dot paths of nested ones). */
+  asks?: string[];
 }
 
 /** A chat message as the offline model reads it: a LangChain `BaseMessage` or any object of the same shape. */
@@ -331,7 +333,7 @@ function computeParams(schema: Json, path: string[]): Param[] {
   const props = isObject(s["properties"]) ? s["properties"] : {};
   const required = Array.isArray(s["required"]) ? s["required"].filter((r): r is string => typeof r === "string") : [];
   const parent = path.length > 0 ? path[path.length - 1] : undefined;
-  return Object.entries(props)
+  const out = Object.entries(props)
     .filter((e): e is [string, Json] => isObject(e[1]))
     .map(([name, sub]) => ({
       name,
@@ -341,6 +343,11 @@ function computeParams(schema: Json, path: string[]): Param[] {
       phrase: parent !== undefined ? `${plainName(name, sub)} of the ${humanize(parent)}` : plainName(name, sub),
       description: typeof sub["description"] === "string" ? sub["description"] : "",
     }));
+  // Two parameters described alike ("from" and "to", both "ISO 4217 alphabetic currency code") are asked by name:
+  // "the from currency code", "the to currency code".
+  const alike = out.filter((p) => p.phrase !== humanize(p.name) && out.some((q) => q !== p && q.phrase === p.phrase));
+  for (const p of alike) p.phrase = `${humanize(p.name)} ${p.phrase.split(/\s+/).slice(-2).join(" ")}`;
+  return out;
 }
 
 /** Plain words for a parameter; short or vague names (`from`, `lat`) borrow the start of their description. */
@@ -2477,7 +2484,7 @@ export function decideOffline(messages: readonly ChatMessageLike[], boundTools: 
   const nextId = (): string => `call_${history.totalCalls + 1}`;
   const final = (text: string, thought: string): OfflineDecision => ({ intent: "final", text: text.replace(/\?\s*$/, "."), thought, calls: [] });
   const giveUp = (reason: string, thought: string): OfflineDecision => ({ intent: "give-up", text: `${GIVE_UP_PREFIX} ${reason}`, thought, calls: [] });
-  const ask = (text: string, thought: string): OfflineDecision => ({ intent: "question", text, thought, calls: [] });
+  const ask = (text: string, thought: string, asks?: string[]): OfflineDecision => ({ intent: "question", text, thought, calls: [], ...(asks ? { asks } : {}) });
   const call = (tool: OfflineToolSpec, args: Json, thought: string): OfflineDecision => ({
     intent: "call",
     text: "",
@@ -2634,7 +2641,7 @@ export function decideOffline(messages: readonly ChatMessageLike[], boundTools: 
     const notAsked = fill.missing.filter((p) => !asked(p));
     if (notAsked.length > 0) {
       const question = `${purposeOf(next.tool)}, I need ${listPhrases(notAsked)}. Could you tell me ${notAsked.length === 1 ? "what it is" : "what they are"}?`;
-      return ask(question, `${next.tool.name} fits (${rankNotes.join("; ")}), but ${notAsked.map((p) => p.path.join(".")).join(", ")} ${notAsked.length === 1 ? "is" : "are"} missing; asking the user.`);
+      return ask(question, `${next.tool.name} fits (${rankNotes.join("; ")}), but ${notAsked.map((p) => p.path.join(".")).join(", ")} ${notAsked.length === 1 ? "is" : "are"} missing; asking the user.`, notAsked.map((p) => p.path.join(".")));
     }
     // Asked already: guess from the schema where it offers a value, else give up.
     const guesses: string[] = [];

@@ -35,6 +35,6 @@ export class OfflineUser implements UserAgent {
     const request = turn.plan.requests[turn.request];
     if (!request) return "Sorry, I have nothing else to ask for.";
     const rng = createRng(deriveSeed(ctx.seed, "user.reply", turn.request, turn.dialogue.length, question));
-    return composeReply(question, request, ctx.toolbox, rng);
+    return composeReply(question, request, ctx.toolbox, rng, turn.asks);
   }
 }

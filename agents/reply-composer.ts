@@ -120,6 +120,18 @@ function answerMany(values: readonly PlannedValue[], rng: Rng): string {
   return rng.pick([`${capitalize(text)}.`, `Sure: ${text}.`, `Sorry about that: ${text}.`]);
 }
 
+/** The part of a question that names what is needed (after "I need"), and the rest (its purpose, its courtesy). */
+export function focusOf(question: string): { focus: string; rest: string } {
+  const m = /\b(?:i(?:'d| would| will)? need|i require|i(?:'m| am) missing|need to know|please (?:provide|give me|tell me)|could you (?:tell|give) me|what(?:'s| is| are)|which)\b/i.exec(question);
+  if (!m) return { focus: question, rest: "" };
+  const after = question.slice(m.index + m[0].length);
+  // Up to the end of that sentence ("... Could you tell me what it is?" is courtesy).
+  const end = after.search(/[.?!](\s|$)/);
+  const focus = end >= 0 ? after.slice(0, end) : after;
+  if (focus.trim() === "" || /^\s*(it|they|that)\s+(is|are)\s*$/i.test(focus)) return { focus: question, rest: "" };
+  return { focus, rest: question.slice(0, m.index) + (end >= 0 ? after.slice(end) : "") };
+}
+
 const CONFIRMATION = /^(shall|should) i\b|^do you want me\b|^would you like me\b|^(can|may) i go ahead\b|^is (it|that) (ok|okay|alright|fine)\b|^ok(ay)? to\b|\bconfirm\b/i;
 
 /**
@@ -127,12 +139,22 @@ const CONFIRMATION = /^(shall|should) i\b|^do you want me\b|^would you like me\b
  * about (by argument name, its words, its description, fuzzily); else every withheld value of the
  * request; else a polite "nothing more" with the values already given.
  */
-export function composeReply(question: string, request: PlanRequest, toolbox: Toolbox, rng: Rng): string {
+export function composeReply(question: string, request: PlanRequest, toolbox: Toolbox, rng: Rng, asks?: readonly string[]): string {
   const values = plannedValues(request, toolbox);
   // One answer per distinct argument name (shared values are said once).
   const distinct: PlannedValue[] = [];
   for (const v of values) if (!distinct.some((d) => d.arg === v.arg && valueText(d.value) === valueText(v.value) && !d.link === !v.link)) distinct.push(v);
-  const scored = distinct.map((v) => ({ v, score: relevance(question, v) + (v.withheld ? 0.75 : 0) }));
+  // The assistant said which arguments it asks for: those are answered (nested ones by their top argument).
+  if (asks && asks.length > 0) {
+    const named = distinct.filter((v) => asks.some((a) => a === v.arg || a.split(".")[0] === v.arg));
+    // A name the plan has twice (two steps) is answered once, preferring the value the user held back.
+    const chosen = named.filter((v) => !named.some((w) => w !== v && w.arg === v.arg && w.withheld && !v.withheld));
+    if (chosen.length === 1) return answerOne(chosen[0] as PlannedValue, rng);
+    if (chosen.length > 1) return answerMany(chosen.slice(0, 4), rng);
+  }
+  // What the question says it needs ("..., I need the currency code") counts; its purpose ("To convert an amount") hardly.
+  const { focus, rest } = focusOf(question);
+  const scored = distinct.map((v) => ({ v, score: relevance(focus, v) + (rest !== "" ? 0.25 * relevance(rest, v) : 0) + (v.withheld ? 0.75 : 0) }));
   const best = Math.max(0, ...scored.map((s) => s.score));
   const threshold = 1.5;
   if (best >= threshold) {

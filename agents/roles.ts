@@ -17,6 +17,8 @@ export interface UserTurn {
   plan: Plan;
   request: number;
   dialogue: readonly DialogueMessage[];
+  /** When answering a question: the arguments the assistant said it asks for (its names), if it said. */
+  asks?: readonly string[];
 }
 
 /** The user: has a hidden goal, states it, and answers the assistant's questions consistently with it. */

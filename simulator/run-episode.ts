@@ -127,7 +127,7 @@ export async function runEpisode(setup: EpisodeSetup, agents: EpisodeAgents, bus
             ends.push({ kind: "budget", reason: `more than ${maxQuestions} questions for one request` });
             break requests;
           }
-          const reply = await agents.user.reply(turn.text, { plan, request: r, dialogue }, ctx.user);
+          const reply = await agents.user.reply(turn.text, { plan, request: r, dialogue, ...(turn.asks ? { asks: turn.asks } : {}) }, ctx.user);
           send("user.reply", "user", "assistant", { text: reply });
           dialogue.push({ role: "user", content: reply });
           continue;

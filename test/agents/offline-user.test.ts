@@ -556,6 +556,24 @@ describe("OfflineUser.reply", () => {
     expect(both).toContain("5");
   });
 
+  it("answers what the question says it needs, not a word of its purpose, and the arguments the assistant names", async () => {
+    const currency = boxes.find((b) => b.get("convertCurrency"));
+    if (!currency) return; // the bundled toolsets are data written elsewhere
+    const plan: Plan = {
+      requests: [{ steps: [{ toolset: "currency", tool: "convertCurrency", args: { from: "GBP", to: "JPY", amount: 250 }, links: [] }], withheld: ["0:to"], style: "imperative", template: 9 }],
+    };
+    const ctx = contextFor(currency, 1, 0);
+    // "amount" is in the purpose, not in what is needed: the answer is the currency, not 250.
+    for (const question of ["To convert an amount, I need the iso 4217 alphabetic currency code. Could you tell me what it is?", "To convert an amount, I need the to currency code. Could you tell me what it is?"]) {
+      const reply = await user.reply(question, { plan, request: 0, dialogue: [] }, ctx);
+      expect(reply, question).toContain("JPY");
+      expect(reply, question).not.toContain("250");
+    }
+    // The assistant says which argument it asks for: that one is answered, whatever the words.
+    const named = await user.reply("To convert an amount, I need one more thing. Could you tell me what it is?", { plan, request: 0, dialogue: [], asks: ["amount"] }, ctx);
+    expect(named).toContain("250");
+  });
+
   it("points at the earlier result for a linked value, and politely has nothing more when nothing is withheld", async () => {
     const plan: Plan = {
       requests: [
