@@ -80,3 +80,48 @@ function inferRoutes(catalog: Catalog): Map<string, ResourceRoute | undefined> {
   }
   return routes;
 }
+
+/** A singleton resource: a path without an id parameter that is read and updated (`GET` and `PUT`/`PATCH /me`). */
+export interface SingletonRoute {
+  /** The path template, e.g. `/me` or `/users/{userId}/settings`. */
+  path: string;
+  /** The tool that reads it (its answer is the resource's first value when the state has none). */
+  read: Tool;
+}
+
+const singletonsByCatalog = new WeakMap<Catalog, Map<string, SingletonRoute>>();
+
+/**
+ * The singleton a tool reads or updates, or undefined: its path ends in a literal segment, has GET and PUT
+ * or PATCH, and is no collection (no POST on it, no item path below it).
+ */
+export function singletonRoute(catalog: Catalog, tool: Tool): SingletonRoute | undefined {
+  let singletons = singletonsByCatalog.get(catalog);
+  if (!singletons) {
+    singletons = inferSingletons(catalog);
+    singletonsByCatalog.set(catalog, singletons);
+  }
+  return singletons.get(tool.name);
+}
+
+function inferSingletons(catalog: Catalog): Map<string, SingletonRoute> {
+  const byPath = new Map<string, Map<string, Tool>>();
+  for (const tool of catalog.tools) {
+    const methods = byPath.get(tool.operation.path) ?? new Map<string, Tool>();
+    methods.set(tool.operation.method, tool);
+    byPath.set(tool.operation.path, methods);
+  }
+  const out = new Map<string, SingletonRoute>();
+  for (const [path, methods] of byPath) {
+    const read = methods.get("get");
+    if (!read || /\}$/.test(path) || path === "/" || methods.has("post") || !(methods.has("put") || methods.has("patch"))) continue;
+    if (catalog.tools.some((t) => resourceRoute(catalog, t)?.collection === path)) continue;
+    const route = { path, read };
+    for (const m of ["get", "put", "patch"]) {
+      const tool = methods.get(m);
+      if (tool) out.set(tool.name, route);
+    }
+  }
+  return out;
+}
+

@@ -99,6 +99,20 @@ export class ResourceStore {
     this.ensure(key, idField).authoritative = true;
   }
 
+  /** The resource of a singleton path (`/me`): the one item kept at that path (from fixtures: the first). */
+  singleton(key: string): Record<string, unknown> | undefined {
+    return this.list(key)[0];
+  }
+
+  /** Keeps a singleton path's resource, replacing the one it had. */
+  putSingleton(key: string, item: Record<string, unknown>): void {
+    const c = this.ensure(key, "id");
+    const first = c.items.keys().next();
+    const id = first.done === true ? "" : first.value;
+    c.items.clear();
+    c.items.set(id, item);
+  }
+
   /** Every id a collection has or had: its items' and the deleted ones (ids are not reused). */
   knownIds(key: string): string[] {
     const c = this.collections.get(normalizeKey(key));

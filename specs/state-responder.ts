@@ -1,5 +1,5 @@
 import type { Responder, ResponderAnswer, ResponseContext } from "./responder.js";
-import { resourceRoute, type ResourceRoute } from "./resource-routes.js";
+import { resourceRoute, singletonRoute, type ResourceRoute, type SingletonRoute } from "./resource-routes.js";
 import { schemaAnswer } from "./schema-responder.js";
 import { selectResponse } from "./select-response.js";
 import { arrayItems, objectShape } from "./object-properties.js";
@@ -225,6 +225,8 @@ export const stateResponder: Responder = {
   name: "state",
   respond(ctx) {
     if (ctx.status !== undefined && (ctx.status < 200 || ctx.status > 299)) return undefined;
+    const single = singletonRoute(ctx.catalog, ctx.call.tool);
+    if (single) return singleton(ctx, single);
     const route = resourceRoute(ctx.catalog, ctx.call.tool);
     if (!route) return undefined;
     const method = ctx.call.tool.operation.method;
@@ -402,3 +404,62 @@ function remove(ctx: ResponseContext, route: ResourceRoute, key: string, id: str
   const answer = schemaAnswer(ctx);
   return { ...answer, source: "state", notes: [`deleted ${key}/${id}`] };
 }
+
+/**
+ * A singleton (`/me`): the first read (fixtures, else the read operation's example or synthesis) is kept;
+ * PATCH merges the changes into it, PUT replaces what a client can send; later reads return what was kept.
+ */
+function singleton(ctx: ResponseContext, route: SingletonRoute): ResponderAnswer | undefined {
+  const method = ctx.call.tool.operation.method;
+  const key = ctx.call.request.path;
+  const selected = selectResponse(ctx.catalog, ctx.call.tool, ctx.status);
+  const stored = ctx.state.singleton(key);
+  if (method === "get") {
+    if (stored) {
+      let body: unknown = stored;
+      if (selected.schemaPointer !== undefined && !ctx.catalog.registry.validatorAt("response", selected.schemaPointer)(stored)) {
+        body = conform(ctx, selected.schemaPointer, stored, schemaAnswer(ctx, selected).body);
+      }
+      return { status: selected.status, body: structuredClone(body), ...(selected.mediaType ? { contentType: selected.mediaType } : {}), source: "state" };
+    }
+    const answer = schemaAnswer(ctx, selected);
+    if (!isObject(answer.body)) return undefined;
+    ctx.state.putSingleton(key, structuredClone(answer.body));
+    return { ...answer, notes: [...(answer.notes ?? []), `remembered ${key} in state`] };
+  }
+  if (method !== "put" && method !== "patch") return undefined;
+  const changes = ctx.call.body;
+  if (!isObject(changes)) return undefined;
+  let base = stored;
+  if (!base) {
+    // Never read yet: what a read would have answered first.
+    const first = schemaAnswer({ ...ctx, call: { ...ctx.call, tool: route.read, args: {}, body: undefined } });
+    base = isObject(first.body) ? first.body : {};
+  }
+  const merged: Json = method === "patch" ? { ...base, ...changes } : { ...unsendableFields(ctx, base), ...changes };
+  const answer = schemaAnswer(ctx, selected);
+  const notes = [`${method === "put" ? "replaced" : "updated"} ${key}`];
+  const shape = selected.schemaPointer !== undefined ? objectShape(ctx.catalog.registry, "response", selected.schemaPointer) : undefined;
+  // The answer is the resource when the update answers with one (the fields of what was read); else the spec's own answer.
+  if (!shape || !Object.keys(shape.properties).some((k) => k in base)) {
+    ctx.state.putSingleton(key, merged);
+    return { ...answer, source: "state", notes: [...(answer.notes ?? []), ...notes] };
+  }
+  const out: Json = {};
+  for (const [k, v] of Object.entries(merged)) if (k in shape.properties || shape.open) out[k] = v;
+  const body = conform(ctx, selected.schemaPointer, out, isObject(answer.body) ? mergeDeep(answer.body, base) : answer.body);
+  if (isObject(body)) for (const [k, v] of Object.entries(body)) if (!(k in merged)) merged[k] = v;
+  ctx.state.putSingleton(key, merged);
+  return { ...answer, body: structuredClone(body), source: "state", notes };
+}
+
+/** The fields of a resource a client cannot send with PUT: those the request body does not declare, and `readOnly` ones. */
+function unsendableFields(ctx: ResponseContext, resource: Json): Json {
+  const body = ctx.call.tool.body;
+  const shape = body?.schemaPointer !== undefined ? objectShape(ctx.catalog.registry, "request", body.schemaPointer) : undefined;
+  if (!shape) return {};
+  const out: Json = readOnlyFields(ctx, resource);
+  for (const [k, v] of Object.entries(resource)) if (!(k in shape.properties)) out[k] = v;
+  return out;
+}
+

@@ -69,12 +69,51 @@ describe("created resources get fresh ids that fit the id's schema", () => {
       const { call } = episode(new ResourceStore());
       const out: string[] = [];
       // The same request three times: the same call seed, yet three resources.
-      for (let i = 0; i < 3; i++) out.push((await call("createTicket", { subject: "Printer on fire" })).body["id"]);
+      for (let i = 0; i < 3; i++) out.push(((await call("createTicket", { subject: "Printer on fire" })).body as Json)["id"]);
       return out;
     };
     const first = await ids();
     expect(new Set(first).size).toBe(3);
     for (const id of first) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(await ids()).toEqual(first);
+  });
+});
+
+describe("singletons keep state: a path without an id that is read and updated (/me)", () => {
+  it("PATCH merges into what was read; later reads return the update", async () => {
+    const { call } = episode();
+    const before = (await call("getProfile", {})).body as Json;
+    expect(before).toMatchObject({ displayName: "Sam Okonkwo", timezone: "Europe/London", marketingOptIn: false });
+    const patched = await call("updateProfile", { timezone: "America/Toronto", marketingOptIn: true });
+    expect(patched.source).toBe("state");
+    expect(patched.body).toEqual({ ...before, timezone: "America/Toronto", marketingOptIn: true });
+    expect((await call("getProfile", {})).body).toEqual(patched.body);
+    await call("updateProfile", { displayName: "Sam O." });
+    expect((await call("getProfile", {})).body).toEqual({ ...before, displayName: "Sam O.", timezone: "America/Toronto", marketingOptIn: true });
+  });
+
+  it("an update before any read starts from what the first read would have been", async () => {
+    const { call } = episode();
+    const patched = (await call("updateProfile", { marketingOptIn: true })).body as Json;
+    expect(patched).toMatchObject({ id: "0c7d2f5e-8a41-4b6e-a3d9-5f1e2b7c9a64", displayName: "Sam Okonkwo", marketingOptIn: true });
+    expect((await call("getProfile", {})).body).toEqual(patched);
+  });
+
+  it("PUT replaces what a client can send and keeps what it cannot (the id)", async () => {
+    const { call } = episode();
+    const before = (await call("getProfile", {})).body as Json;
+    const replaced = (await call("replaceProfile", { displayName: "Ada" })).body as Json;
+    expect(replaced).toEqual({ id: before["id"], displayName: "Ada" });
+    expect((await call("getProfile", {})).body).toEqual(replaced);
+  });
+
+  it("starts from fixtures when the toolset gives the singleton, and each state keeps its own", async () => {
+    const state = ResourceStore.fromFixtures({ "/me": [{ id: "5b1c8a1e-0f3e-4c55-9d5e-2a7b6c4d8e90", displayName: "Ines", timezone: "Europe/Lisbon" }] });
+    const { call } = episode(state);
+    expect((await call("getProfile", {})).body).toEqual({ id: "5b1c8a1e-0f3e-4c55-9d5e-2a7b6c4d8e90", displayName: "Ines", timezone: "Europe/Lisbon" });
+    await call("updateProfile", { timezone: "Asia/Tokyo" });
+    expect(state.snapshot()["/me"]).toEqual([{ id: "5b1c8a1e-0f3e-4c55-9d5e-2a7b6c4d8e90", displayName: "Ines", timezone: "Asia/Tokyo" }]);
+    const other = episode();
+    expect(((await other.call("getProfile", {})).body as Json)["timezone"]).toBe("Europe/London");
   });
 });
