@@ -62,6 +62,11 @@ export class ResourceStore {
     return this.collections.has(normalizeKey(key));
   }
 
+  /** The paths of the collections in the state. */
+  keys(): string[] {
+    return [...this.collections.keys()];
+  }
+
   /** The collection at a path, if any. */
   collection(key: string): Readonly<Collection> | undefined {
     return this.collections.get(normalizeKey(key));

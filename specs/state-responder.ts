@@ -7,6 +7,7 @@ import { guessIdField } from "./resource-store.js";
 import { deriveSeed } from "./seed.js";
 import { synthesize } from "./synthesize.js";
 import { freshStringId } from "./fresh-id.js";
+import { completeRequired, settleOmitted } from "./created-resource.js";
 import type { ParameterBinding } from "./tool.js";
 
 type Json = Record<string, unknown>;
@@ -35,17 +36,21 @@ export function mergeDeep(base: unknown, over: unknown): unknown {
   return over;
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
 /**
  * Makes a state-made body valid against the response schema: fields the state lacks are filled from a
  * synthesized body; a field that still fails is completed from a value synthesized for its own schema
  * (so nested request items missing response-only fields keep their data), and only then replaced by the
  * synthesized one.
  */
-function conform(ctx: ResponseContext, schemaPointer: string | undefined, value: unknown, base: unknown): unknown {
+function conform(ctx: ResponseContext, schemaPointer: string | undefined, value: unknown, base: unknown, asGiven: ReadonlySet<string> = NONE): unknown {
   if (schemaPointer === undefined) return value;
   const validate = ctx.catalog.registry.validatorAt("response", schemaPointer);
   if (validate(value)) return value;
   const merged: unknown = mergeDeep(base, value);
+  // Values the request gave are kept as given (a new address is not merged with the example's).
+  if (isObject(merged) && isObject(value)) for (const k of asGiven) if (k in value) merged[k] = value[k];
   if (validate(merged)) return merged;
   if (isObject(merged as unknown) && isObject(base)) {
     const out = merged as Json;
@@ -53,7 +58,7 @@ function conform(ctx: ResponseContext, schemaPointer: string | undefined, value:
     let bad = badFields(validate.errors);
     for (const k of bad) {
       const pointer = shape?.properties[k];
-      if (pointer !== undefined && k in out) out[k] = completeFromSchema(ctx, pointer, k, out[k]);
+      if (pointer !== undefined && k in out) out[k] = asGiven.has(k) ? completeRequired(ctx, pointer, out[k], base[k]) : completeFromSchema(ctx, pointer, k, out[k]);
     }
     if (validate(out as unknown)) return out;
     bad = badFields(validate.errors);
@@ -336,8 +341,12 @@ function create(ctx: ResponseContext, route: ResourceRoute, key: string): Respon
   const base: Json = isObject(answer.body) && shape ? answer.body : {};
   const idField = idFieldFor(ctx, route, key, Object.keys(base).length > 0 ? base : requestBody, selected.schemaPointer);
   const resource: Json = { ...base };
+  if (shape) settleOmitted(ctx, shape, resource, requestBody, idField);
   for (const [k, v] of Object.entries(requestBody)) {
-    if (!shape || k in shape.properties || shape.open) resource[k] = v;
+    const at = shape?.properties[k];
+    // A given object or list is the request's, completed only where the response requires more.
+    if (at !== undefined) resource[k] = completeRequired(ctx, at, v, base[k]);
+    else if (!shape || shape.open) resource[k] = v;
   }
   // The synthesized body's id gives the id its type when the schema has no plain object shape (a oneOf).
   let id = resource[idField] ?? (isObject(answer.body) ? answer.body[idField] : undefined);
@@ -346,7 +355,7 @@ function create(ctx: ResponseContext, route: ResourceRoute, key: string): Respon
     else id = newStringId(ctx, route, key, String(id), shape?.properties[idField]);
     resource[idField] = id;
   }
-  const conformed = shape ? conform(ctx, selected.schemaPointer, resource, answer.body) : undefined;
+  const conformed = shape ? conform(ctx, selected.schemaPointer, resource, answer.body, new Set(Object.keys(requestBody))) : undefined;
   const stored = isObject(conformed) ? conformed : { ...requestBody, [idField]: id };
   ctx.state.put(key, String(id), stored, idField);
   let body = shape ? structuredClone(stored) : isObject(answer.body) && idField in answer.body ? { ...answer.body, [idField]: id } : answer.body;
@@ -378,7 +387,7 @@ function update(ctx: ResponseContext, route: ResourceRoute, key: string, id: str
     const out: Json = {};
     for (const [k, v] of Object.entries(merged)) if (k in shape.properties || shape.open) out[k] = v;
     const fill = existing && isObject(answer.body) ? mergeDeep(answer.body, existing) : answer.body;
-    body = conform(ctx, selected.schemaPointer, out, fill);
+    body = conform(ctx, selected.schemaPointer, out, fill, new Set(Object.keys(changes)));
     if (isObject(body) && idField in body) Object.assign(merged, body);
   }
   ctx.state.put(key, id, merged, idField);
@@ -447,7 +456,7 @@ function singleton(ctx: ResponseContext, route: SingletonRoute): ResponderAnswer
   }
   const out: Json = {};
   for (const [k, v] of Object.entries(merged)) if (k in shape.properties || shape.open) out[k] = v;
-  const body = conform(ctx, selected.schemaPointer, out, isObject(answer.body) ? mergeDeep(answer.body, base) : answer.body);
+  const body = conform(ctx, selected.schemaPointer, out, isObject(answer.body) ? mergeDeep(answer.body, base) : answer.body, new Set(Object.keys(changes)));
   if (isObject(body)) for (const [k, v] of Object.entries(body)) if (!(k in merged)) merged[k] = v;
   ctx.state.putSingleton(key, merged);
   return { ...answer, body: structuredClone(body), source: "state", notes };

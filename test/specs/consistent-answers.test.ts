@@ -117,3 +117,47 @@ describe("singletons keep state: a path without an id that is read and updated (
     expect(((await other.call("getProfile", {})).body as Json)["timezone"]).toBe("Europe/London");
   });
 });
+
+describe("a created resource is made of the request", () => {
+  const order = {
+    items: [
+      { bookId: "bk-1001", quantity: 2 },
+      { bookId: "bk-1004", quantity: 1 },
+    ],
+    shippingAddress: { name: "Ada Lovelace", line1: "12 St James's Square", city: "London" },
+  };
+
+  it("keeps nested objects as given (no invented line2) and lines as ordered, titled from the referenced books", async () => {
+    const { call } = episode();
+    const created = (await call("createOrder", order)).body as Json;
+    expect(created["shippingAddress"]).toEqual(order.shippingAddress);
+    expect(created["items"]).toEqual([
+      { bookId: "bk-1001", quantity: 2, title: "The Lighthouse at Varden Point", unitPrice: 11.99 },
+      { bookId: "bk-1004", quantity: 1, title: "The Cartographer's Daughter", unitPrice: 11.99 },
+    ]);
+    expect((await call("getOrder", { orderId: created["id"] })).body).toEqual(created);
+  });
+
+  it("starts a new resource's status at the start of its enum, not at the example's (shipped)", async () => {
+    const { call } = episode();
+    expect(((await call("createOrder", order)).body as Json)["status"]).toBe("pending");
+  });
+
+  it("fields the client could have sent and did not: the request default, else null, never the example's value", async () => {
+    const { call } = episode();
+    const created = (await call("createOrder", order)).body as Json;
+    expect(created["shippingMethod"]).toBe("standard"); // the request schema's default, not the example's express
+    expect(created["giftNote"]).toBeNull(); // nullable, not the example's "Happy birthday!"
+    const reminder = (await call("createReminder", { text: "Call the plumber" })).body as Json;
+    expect(reminder["eventId"]).toBeNull();
+    expect(reminder["priority"]).toBe("normal");
+    const given = (await call("createOrder", { ...order, shippingMethod: "express", giftNote: "Enjoy" })).body as Json;
+    expect(given).toMatchObject({ shippingMethod: "express", giftNote: "Enjoy" });
+  });
+
+  it("takes no referenced data from items the state does not hold (open world: the answer's value stays)", async () => {
+    const { call } = episode(ResourceStore.fromFixtures({}));
+    const created = (await call("createOrder", { ...order, items: [{ bookId: "bk-7777", quantity: 1 }] })).body as Json;
+    expect(created["items"]).toEqual([{ bookId: "bk-7777", quantity: 1, title: "The Cartographer's Daughter", unitPrice: 11.99 }]);
+  });
+});
