@@ -604,11 +604,13 @@ export class ServeApp {
     }
     const validation = validateHttpCall(catalog, tool, { pathParams, query, header: (n) => req.headers.get(n), ...(body !== undefined ? { body } : {}) });
     if (!validation.ok) {
-      // Prism's choice of status: the operation's own 422, else its own 400, else a 422 of ours.
+      const headers = { ...extra, "x-toolsim-source": "validation", "sl-violations": JSON.stringify(validation.errors.slice(0, 5)) };
+      // Not the client's fault (an operation whose schema cannot be compiled: 500): answered as it is.
+      if (validation.problem.status !== 422) return this.recorded(req, rt, rel, query, text, problemResponse(validation.problem, headers, head), "validation");
+      // Prism's choice of status for an invalid request: the operation's own 422, else its own 400, else a 422 of ours.
       const status = validationStatus(tool);
       const invalid: ProblemDetails = { ...validation.problem, status };
       if (status !== 422) invalid.type = `${TOOLSIM}bad-request`;
-      const headers = { ...extra, "x-toolsim-source": "validation", "sl-violations": JSON.stringify(validation.errors.slice(0, 5)) };
       return this.recorded(req, rt, rel, query, text, this.operationProblemResponse(rt, tool, invalid, headers, head), "validation");
     }
     const prefer = parsePrefer(req.headers.get("prefer"));

@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { buildCatalog } from "../../specs/catalog.js";
+import type { LoadedSpec, OpenApiDocument } from "../../specs/loaded-spec.js";
 import { loadServedApis } from "../../simulator/serve/load-apis.js";
 import { parseRate } from "../../simulator/serve/rate-limits.js";
 import type { ServedApi } from "../../simulator/serve/serve-app.js";
@@ -81,6 +83,28 @@ describe("toolsim serve: the spec's own error answers (Prism's [422, 400])", () 
     const r = await call(s.url, "/gadgets?limit=50");
     expect(r.status).toBe(422);
     expect(r.body).toEqual({ message: expect.stringMatching(/limit/) });
+  });
+
+  it("keeps a 500 for an operation whose own schema cannot be used (the spec's fault, not the request's)", async () => {
+    const document = {
+      openapi: "3.0.3",
+      info: { title: "raw", version: "1" },
+      paths: {
+        "/regex": {
+          get: {
+            operationId: "badRegex",
+            parameters: [{ name: "q", in: "query", required: true, schema: { type: "string", pattern: "(?i)^abc$" } }],
+            responses: { "200": { description: "ok" }, "400": { description: "bad", content: { "application/json": { schema: { type: "object", required: ["message"], properties: { message: { type: "string" } } } } } } },
+          },
+        },
+      },
+    } as unknown as OpenApiDocument;
+    const spec: LoadedSpec = { file: "<raw>", sourceVersion: "3.0", dialect: "3.0", document, hash: "", warnings: [] };
+    const s = await start({ apis: [{ name: "raw", catalog: buildCatalog(spec) }], enforceAuth: false });
+    const r = await call(s.url, "/regex?q=abc");
+    expect(r.status).toBe(500);
+    expect(r.headers.get("content-type")).toBe("application/problem+json");
+    expect(r.body.title).toBe("Unusable operation");
   });
 
   it("answers a missing credential with the declared 401's shape, the challenge kept", async () => {
