@@ -171,7 +171,8 @@ function idOf(obj: Json, noun: string): string | undefined {
 function inSentence(key: string, text: string): string {
   if (/"/.test(text)) return text;
   const free = /^(description|text|message|note|notes|comment|summary|title|headline|subject|bio|content|caption|reason|cover_?letter)$/i.test(key);
-  return (free && /\s/.test(text)) || /[.!?]$/.test(text) ? `"${text}"` : text;
+  // A sentence quoted inside an answer loses its own full stop (the answer's sentence goes on, or ends, after it).
+  return (free && /\s/.test(text)) || /[.!?]$/.test(text) ? `"${text.replace(/\.$/, "")}"` : text;
 }
 
 const UNITS: Record<string, string> = { g: "g", mg: "mg", kg: "kg", km: "km", m: "m", ml: "ml", kcal: "kcal", pct: "%", percent: "%", minutes: "minutes", seconds: "seconds", hours: "hours", days: "days", ms: "ms", c: "°C", f: "°F", kmh: "km/h", mph: "mph", hpa: "hPa", mm: "mm", cm: "cm" };
@@ -259,7 +260,7 @@ function listOf(body: unknown): { items: unknown[]; key: string; rest: Json } | 
 function quoteLabel(label: { key: string; value: string }): string {
   if (!QUOTED_LABELS.has(label.key) || !/\s/.test(label.value) || /"/.test(label.value)) return label.value;
   if (label.key === "name" && label.value.split(/\s+/).every((w) => /^[\p{Lu}\p{N}&'’.-]/u.test(w) || /^(of|and|de|du|la|le|the|von|van|da)$/.test(w))) return label.value;
-  return `"${label.value}"`;
+  return `"${label.value.replace(/\.$/, "")}"`;
 }
 
 /** A record named in passing: `"Salt and Saffron" (bk-1003)`, or a record without a name by its date and a number. */
@@ -433,7 +434,7 @@ export function composeAnswer(request: string, calls: readonly AnswerCall[]): st
     const s = callSentence(call, stems, said);
     if (s !== "" && !sentences.includes(s)) sentences.push(s);
   }
-  return sentences.join(" ").replace(/\?(?=\s|$)/g, ".").replace(/([.!?])"\./g, '$1"').replace(/\.\./g, ".");
+  return sentences.join(" ").replace(/\?(?=\s|$)/g, ".").replace(/\.\./g, ".");
 }
 
 /** What went wrong, from the error result: its title, message, detail and validation problems. */

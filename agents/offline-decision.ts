@@ -362,6 +362,30 @@ function plainName(name: string, schema: Json): string {
   return head.replace(/^(the|a|an) /, "");
 }
 
+/** The words of a tool's name, lower-case (`translateText` -> translate, text). */
+function nameWords(tool: OfflineToolSpec): Set<string> {
+  return new Set(toolTraits(tool).nameWords);
+}
+
+/** Whether the step's words name the resource an id parameter points at ("... for the event" for `eventId`). */
+function mentionsResource(p: Param, input: FillInput): boolean {
+  const text = (input.clause ?? input.request.text).toLowerCase();
+  const resource = paramTraits(p).idResource;
+  if (resource.length === 0) return true;
+  const stems = new Set(lowerTokens(text).map(stem));
+  // The tool's own resource ("get the book" for `bookId`) is no mention of something else.
+  const own = new Set(toolTraits(input.tool).nameStems);
+  return resource.some((w) => stems.has(w) && !own.has(w));
+}
+
+/** Where a parameter goes, as the tool's schema says it ("... (path parameter)"), or by a header-like name. */
+function paramLocation(p: Param): "path" | "query" | "header" | "cookie" | "body" {
+  const m = /\((path|query|header|cookie) parameter\)\s*$/.exec(p.description);
+  if (m) return m[1] as "path" | "query" | "header" | "cookie";
+  if (p.path.length === 1 && (/^[A-Z][A-Za-z0-9]*(-[A-Z][A-Za-z0-9]*)+$/.test(p.name) || /^x-/i.test(p.name))) return "header";
+  return "body";
+}
+
 /** Every non-container parameter, nested properties included. */
 function leafParams(schema: Json, path: string[] = [], depth = 0): Param[] {
   const out: Param[] = [];
@@ -720,7 +744,10 @@ class TextFacts {
     });
     scan(/(?<![\w.@/-])[a-z]{2,3}[-_](?:[A-Z]{2}|[A-Z][a-z]{3}|\d{3})(?![\w/-])/g, (m) => add("lang", m.index, m.index + m[0].length, m[0]));
     scan(/(?<![\w/-])[A-Z]{3}(?![\w/-])/g, (m) => add("code3", m.index, m.index + m[0].length, m[0]));
-    scan(/(?<![\w/-])[A-Z]{2}(?![\w/-])/g, (m) => add("code2", m.index, m.index + m[0].length, m[0]));
+    // "with ID bk-1002": the word ID is no code.
+    scan(/(?<![\w/-])[A-Z]{2}(?![\w/-])/g, (m) => {
+      if (m[0] !== "ID") add("code2", m.index, m.index + m[0].length, m[0]);
+    });
     scan(/(?<![\w/-])[a-z]{2}(?![\w/'’-])/g, (m) => {
       if (LANGUAGE_CODES.has(m[0])) add("lang", m.index, m.index + m[0].length, m[0]);
     });
@@ -807,7 +834,7 @@ function phraseAfter(facts: TextFacts, pos: number, maxWords: number): { start: 
   const kept: string[] = [];
   for (const w of words) {
     const lower = w.toLowerCase();
-    if (/^(and|then|but|or|with|for|from|to|in|on|at|by|please|so|that|which|who|sorted|under|over|below|above|between|before|after|also|using)$/.test(lower) && kept.length > 0) break;
+    if (/^(and|then|but|or|with|for|from|to|in|on|at|by|please|so|that|which|who|whose|where|when|while|if|because|since|until|sorted|under|over|below|above|between|before|after|also|using)$/.test(lower) && kept.length > 0) break;
     kept.push(w);
     if (kept.length >= maxWords) break;
   }
@@ -1302,7 +1329,9 @@ function anchoredValue(p: Param, src: Source, st: FillState): { value: unknown; 
       const pos = end + skip;
       const span = src.facts.spanAt(pos);
       if (span && !st.used.has(spanKey(src, span))) {
-        const v = acceptsSpan(p, span) ?? (span.kind === "quoted" || span.kind === "proper" || span.kind === "id" ? coerce(span.value, p.schema) : undefined);
+        // A named value of a string parameter may be all digits ("isbn 9780000000071", "zip 10115").
+        const digits = span.kind === "number" && type === "string" && Number.isInteger(span.value) ? coerce(String(span.value), p.schema) : undefined;
+        const v = acceptsSpan(p, span) ?? (span.kind === "quoted" || span.kind === "proper" || span.kind === "id" ? coerce(span.value, p.schema) : digits);
         if (v !== undefined) {
           // A free-text value goes on to the end of its phrase ("Living room", not "Living").
           if (isFreeText(p) && span.kind !== "quoted") {
@@ -1680,6 +1709,9 @@ function computeFill(input: FillInput): FillOutcome {
         continue;
       }
       if (!q.required && !input.optional) continue;
+      // Headers and cookies are plumbing (a language, a request id): never filled from the user's free words.
+      const where = paramLocation(q);
+      if (!q.required && (where === "header" || where === "cookie")) continue;
       leaves.push({ p: q });
     }
   };
@@ -1690,10 +1722,18 @@ function computeFill(input: FillInput): FillOutcome {
     for (const leaf of order) {
       if (leaf.value !== undefined) continue;
       if (!leaf.p.required && (stage === "guessed" || (stage === "observed" && !isIdParam(leaf.p)))) continue;
+      // Optional values only when the dialogue clearly gives them: no unnamed codes or ids, no id of an
+      // earlier result the request does not point at ("create a reminder" takes no event id of a listing).
+      if (!leaf.p.required && stage === "typed" && !["email", "url", "datetime", "date", "time", "code3", "code2", "lang"].includes(acceptedKinds(leaf.p)[0] ?? "")) continue;
+      if (!leaf.p.required && stage === "observed" && !mentionsResource(leaf.p, input)) continue;
+      const where = paramLocation(leaf.p);
+      if (where === "header" && stage !== "named") continue;
       // Ids in other parts of the request belong to other steps: only named ones are taken from there.
       const pool = leaf.p.required && (stage === "named" || !isIdParam(leaf.p)) ? wider : sources;
       const got = valueFor(leaf.p, pool, st, input, stage);
       if (got === undefined) continue;
+      // A path segment with spaces is a phrase that ran on ("buttermilk where the diet"), unless it was quoted or replied.
+      if (where === "path" && typeof got.value === "string" && /\s/.test(got.value) && got.quoted !== true && !/reply/.test(got.note)) continue;
       leaf.value = got.value;
       notes.push(got.note);
       if (got.fromText) fromText++;
@@ -1764,11 +1804,11 @@ function computeSpecificity(p: Param): number {
 const REFERS_TO_RESULT = /\b(first|top|last|second|third)\b.*\b(one|result|match|item|entry|offer|option)|\b(previous|earlier|last)\s+(step|result|call|answer|search)|\bone you (just )?(got|found)\b|\bfrom the results?\b/i;
 const STRONG_KINDS = new Set<SpanKind>(["email", "url", "date", "datetime", "time", "code3", "code2", "lang", "id"]);
 
-function valueFor(p: Param, sources: Source[], st: FillState, input: FillInput, stage: FillStage): { value: unknown; note: string; fromText: boolean } | undefined {
-  const take = (src: Source, span: { start: number }, value: unknown, how: string): { value: unknown; note: string; fromText: boolean } => {
+function valueFor(p: Param, sources: Source[], st: FillState, input: FillInput, stage: FillStage): { value: unknown; note: string; fromText: boolean; quoted?: boolean } | undefined {
+  const take = (src: Source, span: { start: number }, value: unknown, how: string): { value: unknown; note: string; fromText: boolean; quoted?: boolean } => {
     st.used.add(spanKey(src, span));
     const full = "kind" in span ? extendList(p, src, st, span as Span, value) : value;
-    return { value: full, note: `${p.path.join(".")} ${how}`, fromText: true };
+    return { value: full, note: `${p.path.join(".")} ${how}`, fromText: true, ...("kind" in span && (span as Span).kind === "quoted" ? { quoted: true } : {}) };
   };
   const kinds = acceptedKinds(p);
   if (stage === "named") {
@@ -1828,7 +1868,8 @@ function valueFor(p: Param, sources: Source[], st: FillState, input: FillInput, 
     }
     for (const src of sources) {
       const e = enumValue(p, src);
-      if (e !== undefined) return { value: e, note: `${p.path.join(".")} = an allowed value mentioned`, fromText: true };
+      // "translate text" names the operation, not the optional `format: text`.
+      if (e !== undefined && (p.required || !nameWords(input.tool).has(normalizeWords(String(e))))) return { value: e, note: `${p.path.join(".")} = an allowed value mentioned`, fromText: true };
       const b = booleanValue(p, src);
       if (b !== undefined) return { value: b, note: `${p.path.join(".")} from the request's words`, fromText: true };
     }
@@ -1866,7 +1907,7 @@ function valueFor(p: Param, sources: Source[], st: FillState, input: FillInput, 
 // ---------------------------------------------------------------------------------------------------------
 
 const CLAUSE_VERBS =
-  "find|search|look|list|show|get|give|tell|fetch|retrieve|display|create|add|make|book|place|order|register|schedule|set|update|change|modify|edit|rename|" +
+  "find|search|look|list|show|get|give|tell|fetch|pull|retrieve|display|create|add|make|book|place|order|register|schedule|set|update|change|modify|edit|rename|" +
   "delete|remove|cancel|withdraw|check|convert|send|translate|compute|calculate|buy|reserve|post|publish|save|mark|move|play|pause|turn|read|open|close|" +
   "what|which|how|when|where|who|is|are|do|does|can|could|let|also|see|view|subscribe|follow|rate|review|replace|put|store|upload|download|start|stop|" +
   "i'd|i\\s+would|i\\s+want|i\\s+need|please";

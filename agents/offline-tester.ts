@@ -3,6 +3,7 @@ import type { AgentContext } from "./agent-context.js";
 import type { AssistantToolCall, DialogueMessage } from "./dialogue.js";
 import type { PlanStep } from "./plan.js";
 import type { CallRecord, EpisodeTranscript, Tester } from "./roles.js";
+import { TOOL_SEARCHER } from "./tool-searcher.js";
 import type { StageVerdict, TesterStage, Verdict } from "./verdict.js";
 
 /*
@@ -498,7 +499,7 @@ function show(v: unknown): string {
 }
 
 /**
- * `plan`: the calls achieve the user's plan. Every request ended with a final answer (a give-up or an
+ * `plan`: the calls achieve the user's plan, and do nothing it does not ask for (see {@link offPlanCalls}). Every request ended with a final answer (a give-up or an
  * exhausted budget fails here, with the requests it left unreached), and each planned step has a successful call of its tool within its request
  * whose arguments match the planned values (normalized), whose linked arguments equal the value at `field`
  * in the actual result of a call that achieved the earlier step, and which carries the withheld values.
@@ -517,6 +518,7 @@ export function checkPlan(episode: EpisodeTranscript): string[] {
   }
   const indexOf = new Map<CallRecord, number>();
   episode.calls.forEach((c, i) => indexOf.set(c, i));
+  reasons.push(...offPlanCalls(episode, indexOf));
 
   episode.plan.requests.forEach((request, r) => {
     const inRequest = episode.calls.filter((c) => c.request === r);
@@ -605,6 +607,44 @@ export function checkPlan(episode: EpisodeTranscript): string[] {
       }
     });
   });
+  return reasons;
+}
+
+/** Where a value stands in the dialogue or the observations (word-bounded, case-insensitive; numbers by value). */
+function foundIn(hay: Haystack, value: unknown): boolean {
+  if (typeof value === "boolean" || value === null || value === undefined) return true;
+  if (typeof value === "number") return hay.numbers.some((x) => Math.abs(x - value) <= 1e-9 * Math.max(1, Math.abs(value))) || containsBounded(hay.text, String(value));
+  if (typeof value === "string") return containsBounded(hay.text, norm(value));
+  if (Array.isArray(value)) return value.every((v) => foundIn(hay, v));
+  if (isPlainObject(value)) return Object.values(value).every((v) => foundIn(hay, v));
+  return true;
+}
+
+/**
+ * Calls the plan does not ask for: a call of a tool no step of its request plans that changes something (a
+ * read, such as a search that finds an id for a chain, is harmless), and arguments no step plans whose
+ * values appear nowhere in the dialogue or the observations (invented optional values).
+ */
+function offPlanCalls(episode: EpisodeTranscript, indexOf: ReadonlyMap<CallRecord, number>): string[] {
+  const reasons: string[] = [];
+  let hay: Haystack | undefined;
+  for (const rec of episode.calls) {
+    const request = episode.plan.requests[rec.request];
+    if (!request || rec.call.name === TOOL_SEARCHER || rec.result.source === "route") continue;
+    const ci = indexOf.get(rec) ?? -1;
+    const steps = request.steps.filter((st) => sameTool(rec, st));
+    if (steps.length === 0) {
+      const method = rec.result.operation?.method ?? "get";
+      if (method !== "get" && method !== "head") reasons.push(`requests[${rec.request}] calls[${ci}] ${q(rec.call.name)} is not in the plan and changes something (${method.toUpperCase()})`);
+      continue;
+    }
+    const args = callArguments(rec.call) ?? {};
+    for (const [arg, value] of Object.entries(args)) {
+      if (steps.some((st) => arg in st.args || st.links.some((l) => l.arg === arg))) continue;
+      hay ??= buildHaystack(episode);
+      if (!foundIn(hay, value)) reasons.push(`requests[${rec.request}] calls[${ci}] ${q(rec.call.name)} has ${q(arg)} = ${show(value)}, which the plan does not ask for and no message or observation gives`);
+    }
+  }
   return reasons;
 }
 

@@ -90,7 +90,8 @@ function arrayPhrase(name: string, value: unknown[], rng: Rng): string {
     const stem = words.slice(0, -1).join(" ");
     return `with ${stem !== "" ? stem + " " : ""}IDs ${list}`;
   }
-  if (/^(symbols|currencies|codes|tickers|countries|languages|targets)$/.test(words[words.length - 1] ?? "")) return pick(rng, [`for ${list}`, `against ${list}`]);
+  // Not "against": that names a base currency ("rates against USD").
+  if (/^(symbols|currencies|codes|tickers|countries|languages|targets)$/.test(words[words.length - 1] ?? "")) return pick(rng, [`for ${list}`, `for ${list}`]);
   if (/^(tags|labels|keywords)$/.test(words[words.length - 1] ?? "")) return pick(rng, [`tagged ${list}`, `with the tags ${list}`]);
   if (/^(types|categories|genres|kinds|statuses)$/.test(words[words.length - 1] ?? "")) return `of type ${joinList(value.map((v) => valueText(v)), "or")}`;
   return pick(rng, [`with ${humanize(name)} ${list}`, `with these ${humanize(name)}: ${list}`]);
@@ -147,8 +148,10 @@ export function valuePhrase(arg: ArgumentInfo, value: unknown, goal: OperationGo
   const key = words.join("_");
   const last = words[words.length - 1] ?? "";
   const first = words[0] ?? "";
-  const text = valueText(value);
-  const quoted = quoteIfText(name, value);
+  // A path segment of several words is said in quotes, so that it is one value ("substitutes for "sour cream"").
+  const segment = arg.in === "path" && typeof value === "string" && /\s/.test(value) && !/"/.test(value);
+  const text = segment ? `"${value}"` : valueText(value);
+  const quoted = segment ? text : quoteIfText(name, value);
   const human = wordsOf(name);
 
   if (arg.wrappedBody) return Array.isArray(value) ? `with these items: ${text}` : pick(rng, [`with ${text}`, `with these details: ${text}`]);

@@ -473,3 +473,45 @@ describe("ChatModelAssistant: the seam serves other chat models", () => {
     expect(back[2]).toMatchObject({ role: "tool", toolCallId: "c1", name: "getBook", result });
   });
 });
+
+describe("OfflineChatModel: conservative slot filling on the bundled toolsets", () => {
+  async function bundled(): Promise<OfflineToolSpec[]> {
+    const { bundledToolsetsDir, loadToolsets } = await import("../../toolsets/load-toolset.js");
+    const { toolsets } = await loadToolsets([bundledToolsetsDir()]);
+    return Toolbox.for(toolsets).tools().map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+  }
+  const firstCall = (tools: OfflineToolSpec[], messages: Array<HumanMessage | AIMessage | ToolMessage>): { name: string; args: Record<string, unknown> } | undefined =>
+    new OfflineChatModel().decide(messages, tools).calls[0];
+
+  it("fills optional parameters only from clear words: no header from a free word, no code from 'ID', no enum from the operation's name", async () => {
+    const tools = await bundled();
+    const recipe = firstCall(tools, [new HumanMessage("Show me the recipe (ID 48213), please.")]);
+    expect(recipe).toEqual(expect.objectContaining({ name: "getRecipe", args: { recipeId: 48213 } }));
+    const translate = firstCall(tools, [new HumanMessage('Translate the text "Where is the station?" into de.')]);
+    expect(translate?.name).toBe("translateText");
+    expect(translate?.args).not.toHaveProperty("format");
+    const book = firstCall(tools, [new HumanMessage('Replace the book with ID bk-1002: isbn 9780000000071, titled "Dune", with the authors "Frank Herbert", genre fiction, priced at 9.99.')]);
+    expect(book).toEqual(expect.objectContaining({ name: "updateBook", args: expect.objectContaining({ bookId: "bk-1002", isbn: "9780000000071" }) }));
+    expect(book?.args).not.toHaveProperty("language");
+  });
+
+  it("keeps a path segment to its value ('buttermilk', not 'buttermilk where the diet')", async () => {
+    const tools = await bundled();
+    const call = firstCall(tools, [new HumanMessage("Check the ingredient substitutes for buttermilk where the diet is vegan.")]);
+    expect(call).toEqual(expect.objectContaining({ name: "findSubstitutes", args: { ingredient: "buttermilk", diet: "vegan" } }));
+  });
+
+  it("takes no optional id from an unrelated earlier result", async () => {
+    const tools = await bundled();
+    const listed = { items: [{ id: "evt-1003", title: "Dentist check-up", start: "2025-06-18T10:00:00+02:00" }], total: 1 };
+    const call = firstCall(tools, [
+      new HumanMessage("List my events."),
+      new AIMessage({ content: "", tool_calls: [{ id: "call_1", name: "listEvents", args: {}, type: "tool_call" }] }),
+      new ToolMessage({ content: JSON.stringify({ status: 200, body: listed }), tool_call_id: "call_1", name: "listEvents" }),
+      new AIMessage({ content: 'I found 1 event: "Dentist check-up" (evt-1003).', additional_kwargs: { intent: "final" } }),
+      new HumanMessage('Create a reminder "Call the plumber".'),
+    ]);
+    expect(call?.name).toBe("createReminder");
+    expect(call?.args).toEqual({ text: "Call the plumber" });
+  });
+});

@@ -285,8 +285,22 @@ describe("plan stage", () => {
     const plan: Plan = {
       requests: [{ steps: [{ toolset: "books", tool: "search_books", args: { q: "Dune Messiah", limit: 3, inStock: true }, links: [] }], withheld: [], style: "question" }],
     };
-    const t = transcript({ plan, calls: [{ id: "c1", name: "search_books", args: { q: "  dune   MESSIAH ", limit: "3", inStock: "true", extra: 1 }, result: result("search_books", SEARCH_BODY) }] });
+    // An argument the plan does not name is fine when the dialogue or an observation gives its value (Frank Herbert).
+    const t = transcript({ plan, calls: [{ id: "c1", name: "search_books", args: { q: "  dune   MESSIAH ", limit: "3", inStock: "true", author: "frank herbert" }, result: result("search_books", SEARCH_BODY) }] });
     expect(checkPlan(t)).toEqual([]);
+  });
+
+  it("rejects an argument the plan does not ask for whose value nobody gave, and a change the plan does not ask for", () => {
+    const invented = transcript({
+      plan: PLAN,
+      calls: [{ id: "c1", name: "search_books", args: { q: "Dune", language: "Klingon" }, result: result("search_books", SEARCH_BODY) }, GOOD_CALLS[1] as CallSpec],
+    });
+    expect(checkPlan(invented)).toEqual(['requests[0] calls[0] "search_books" has "language" = "Klingon", which the plan does not ask for and no message or observation gives']);
+    // A read of another tool (a search that finds an id) is harmless; a write is not.
+    const read = { id: "c3", name: "list_shelves", args: {}, result: result("list_shelves", { items: [] }, { operation: { operationId: "list_shelves", method: "get", path: "/shelves", pointer: "/paths/~1shelves/get" } }) };
+    const write = { id: "c4", name: "delete_book", args: { id: "bk_7" }, result: result("delete_book", null, { status: 204, operation: { operationId: "delete_book", method: "delete", path: "/books/{id}", pointer: "/paths/~1books~1{id}/delete" } }) };
+    expect(checkPlan(transcript({ plan: PLAN, calls: [...GOOD_CALLS, read] }))).toEqual([]);
+    expect(checkPlan(transcript({ plan: PLAN, calls: [...GOOD_CALLS, write] }))).toEqual(['requests[0] calls[2] "delete_book" is not in the plan and changes something (DELETE)']);
   });
 
   it("rejects a step that was never called or never succeeded", () => {
