@@ -5,6 +5,7 @@ import { perSelection, selectedResponse } from "./response-cache.js";
 import { isJsonMediaType, type SelectedResponse } from "./select-response.js";
 import { synthesize } from "./synthesize.js";
 import { cloneJson } from "./synthesis-rules.js";
+import { echoArguments } from "./echo-arguments.js";
 import type { Catalog } from "./catalog.js";
 
 type Json = Record<string, unknown>;
@@ -85,7 +86,7 @@ export function schemaAnswer(ctx: ResponseContext, selected: SelectedResponse = 
   if (ctx.useExamples !== false && isJsonMediaType(selected.mediaType)) {
     const example = validExampleOf(ctx.catalog, selected, selected.schemaPointer);
     if (example.valid !== undefined) {
-      const answer: ResponderAnswer = { ...base, body: cloneJson(example.valid.value), source: "example" };
+      const answer: ResponderAnswer = { ...base, body: agreeing(ctx, selected, cloneJson(example.valid.value)), source: "example" };
       checkedAnswers.set(answer, { schemaPointer: selected.schemaPointer, body: answer.body });
       return answer;
     }
@@ -94,9 +95,15 @@ export function schemaAnswer(ctx: ResponseContext, selected: SelectedResponse = 
   const result = synthesize(ctx.catalog.registry, "response", selected.schemaPointer, { seed: ctx.seed });
   if (result.repairs > 0) notes.push(`synthesized body repaired ${result.repairs} time(s)`);
   if (!result.valid) notes.push("synthesized body could not be made valid");
-  const answer: ResponderAnswer = { ...base, body: result.value, source: "schema", ...(notes.length > 0 ? { notes } : {}) };
+  const answer: ResponderAnswer = { ...base, body: result.valid ? agreeing(ctx, selected, result.value) : result.value, source: "schema", ...(notes.length > 0 ? { notes } : {}) };
   if (result.valid) checkedAnswers.set(answer, { schemaPointer: selected.schemaPointer, body: answer.body });
   return answer;
+}
+
+/** A valid success body with the fields named like the call's arguments holding their values, where it stays valid. */
+function agreeing(ctx: ResponseContext, selected: SelectedResponse, body: unknown): unknown {
+  if (selected.schemaPointer === undefined || selected.status < 200 || selected.status > 299) return body;
+  return echoArguments(ctx, selected.schemaPointer, body);
 }
 
 /** The last responder: examples first, then seeded synthesis. Always answers. */

@@ -8,6 +8,7 @@ import { deriveSeed } from "./seed.js";
 import { synthesize } from "./synthesize.js";
 import { freshStringId } from "./fresh-id.js";
 import { completeRequired, settleOmitted } from "./created-resource.js";
+import { echoArguments } from "./echo-arguments.js";
 import type { ParameterBinding } from "./tool.js";
 
 type Json = Record<string, unknown>;
@@ -138,16 +139,21 @@ function withItems(body: unknown, slot: { field?: string }, items: unknown[]): u
   return out;
 }
 
-function matches(item: Json, name: string, value: unknown): boolean {
+/** Whether an item passes a filter: text filters match a part of the field, enum filters (`genre=fiction`) the whole value. */
+function matches(item: Json, name: string, value: unknown, exact = false): boolean {
   if (SEARCH_ARGS.has(name) && !(name in item)) {
     const needle = String(value).toLowerCase();
     return Object.values(item).some((v) => typeof v === "string" && v.toLowerCase().includes(needle));
   }
   if (!(name in item)) return true;
   const field = item[name];
-  if (typeof field === "string" && typeof value === "string") return field.toLowerCase().includes(value.toLowerCase());
+  if (typeof field === "string" && typeof value === "string") return exact ? field.toLowerCase() === value.toLowerCase() : field.toLowerCase().includes(value.toLowerCase());
   if (Array.isArray(field)) return field.some((f) => String(f).toLowerCase() === String(value).toLowerCase());
   return String(field) === String(value);
+}
+
+function hasEnum(schema: unknown): boolean {
+  return isObject(schema) && Array.isArray(schema["enum"]);
 }
 
 function filterAndPage(ctx: ResponseContext, items: Json[]): Json[] {
@@ -162,7 +168,10 @@ function filterAndPage(ctx: ResponseContext, items: Json[]): Json[] {
     if (LIMIT_ARGS.has(p.name) && typeof v === "number") limit = v;
     else if (OFFSET_ARGS.has(p.name) && typeof v === "number") offset = v;
     else if (PAGE_ARGS.has(p.name) && typeof v === "number") page = v;
-    else if (typeof v !== "object") out = out.filter((item) => matches(item, p.name, v));
+    else if (typeof v !== "object") {
+      const exact = p.schemaPointer !== undefined && hasEnum(ctx.catalog.registry.resolve("request", p.schemaPointer).schema);
+      out = out.filter((item) => matches(item, p.name, v, exact));
+    }
   }
   if (page !== undefined && limit !== undefined) offset = Math.max(0, page - 1) * limit;
   return out.slice(offset, limit !== undefined ? offset + limit : undefined);
@@ -264,6 +273,8 @@ function read(ctx: ResponseContext, route: ResourceRoute, key: string, id: strin
       body = conform(ctx, selected.schemaPointer, existing, schemaAnswer(ctx, selected).body);
       if (isObject(body)) ctx.state.put(key, id, body, idFieldFor(ctx, route, key, existing));
     }
+    // Query parameters shape this answer only (`?servings=6`): echoed, not kept.
+    if (selected.schemaPointer !== undefined) body = echoArguments(ctx, selected.schemaPointer, body);
     return { status: selected.status, body: structuredClone(body), ...(selected.mediaType ? { contentType: selected.mediaType } : {}), source: "state" };
   }
   if (ctx.state.isDeleted(key, id) || ctx.state.collection(key)?.authoritative) return notFound(ctx, `${key}/${id}`);

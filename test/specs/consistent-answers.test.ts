@@ -25,8 +25,9 @@ const FIXTURES: Fixtures = {
     { id: "rem-2003", text: "Buy flowers", priority: "low", done: true, eventId: null },
   ],
   "/books": [
-    { id: "bk-1001", title: "The Lighthouse at Varden Point", price: 14.99 },
-    { id: "bk-1004", title: "The Cartographer's Daughter", price: 11.99 },
+    { id: "bk-1001", title: "The Lighthouse at Varden Point", price: 14.99, genre: "fiction" },
+    { id: "bk-1002", title: "Orbit of Small Things", price: 18.5, genre: "science-fiction" },
+    { id: "bk-1004", title: "The Cartographer's Daughter", price: 11.99, genre: "fantasy" },
   ],
 };
 
@@ -159,5 +160,65 @@ describe("a created resource is made of the request", () => {
     const { call } = episode(ResourceStore.fromFixtures({}));
     const created = (await call("createOrder", { ...order, items: [{ bookId: "bk-7777", quantity: 1 }] })).body as Json;
     expect(created["items"]).toEqual([{ bookId: "bk-7777", quantity: 1, title: "The Cartographer's Daughter", unitPrice: 11.99 }]);
+  });
+});
+
+describe("answers echo the arguments they were asked with", () => {
+  it("a top-level field named like a query parameter holds its value (the example's EUR becomes GBP)", async () => {
+    const { call } = episode();
+    const converted = await call("convertCurrency", { from: "GBP", to: "JPY", amount: 250 });
+    expect(converted.source).toBe("example");
+    expect(converted.body).toEqual({ from: "GBP", to: "JPY", amount: 250, result: 108.5 });
+  });
+
+  it("an object that repeats the request (all its fields named like parameters) agrees; other objects are left alone", async () => {
+    const { call } = episode();
+    const body = (await call("exchangeAmount", { from: "GBP", to: "JPY", amount: 250 })).body as Json;
+    expect(body).toEqual({ query: { from: "GBP", to: "JPY", amount: 250 }, info: { rate: 1.085, from: "ECB" }, result: 108.5 });
+  });
+
+  it("path parameters scope lists: each item's field of the same name agrees too", async () => {
+    const { call } = episode();
+    const body = (await call("getPublicHolidays", { year: 1997, countryCode: "BN" })).body as Json;
+    expect(body["countryCode"]).toBe("BN");
+    expect(body["year"]).toBe(1997);
+    expect(body["holidays"].map((h: Json) => h["countryCode"])).toEqual(["BN", "BN"]);
+  });
+
+  it("query filters apply to the items of a list body; a value the schema rejects is not echoed", async () => {
+    const { call } = episode();
+    const countries = (await call("listCountries", { region: "Oceania", tags: "g20" })).body as Json[];
+    expect(countries.map((c) => [c["region"], c["tags"]])).toEqual([["Oceania", ["g20"]], ["Oceania", ["g20"]]]);
+    // `bank` is outside the items' enum (public, optional): the example's value stays; `optional` is echoed.
+    const bank = (await call("getPublicHolidays", { year: 2025, countryCode: "DE", type: "bank" })).body as Json;
+    expect(bank["holidays"].map((h: Json) => h["type"])).toEqual(["public", "public"]);
+    const optional = (await call("getPublicHolidays", { year: 2025, countryCode: "DE", type: "optional" })).body as Json;
+    expect(optional["holidays"].map((h: Json) => h["type"])).toEqual(["optional", "optional"]);
+  });
+
+  it("body fields echo at the top level only: a glossary's entries keep their own source and target", async () => {
+    const { call } = episode();
+    const body = (await call("createGlossary", { source: "de", target: "pt-BR", entries: [{ source: "Haus", target: "casa" }] })).body as Json;
+    expect(body).toEqual({ source: "de", target: "pt-BR", entries: [{ source: "Haus", target: "casa" }] });
+  });
+
+  it("credentials are issued, not echoed; the last path parameter fills the answer's field of that name", async () => {
+    const { call } = episode();
+    expect((await call("refreshToken", { refreshToken: "rt_old_0123456789" })).body).toEqual({ accessToken: "at_new", refreshToken: "rt_new" });
+    expect((await call("activateScene", { sceneId: "scn-movie-night" })).body).toEqual({ sceneId: "scn-movie-night", activated: true });
+  });
+
+  it("is deterministic: the same call and seed give the same body", async () => {
+    const a = await episode().call("getPublicHolidays", { year: 2001, countryCode: "NO" });
+    const b = await episode().call("getPublicHolidays", { year: 2001, countryCode: "NO" });
+    expect(JSON.stringify(a.body)).toBe(JSON.stringify(b.body));
+  });
+});
+
+describe("lists from state agree with their filters", () => {
+  it("an enum filter matches the whole value (fiction is not science-fiction); a text filter a part", async () => {
+    const { call } = episode();
+    expect(((await call("listBooks", { genre: "fiction" })).body as Json[]).map((b) => b["id"])).toEqual(["bk-1001"]);
+    expect(((await call("listBooks", { title: "the" })).body as Json[]).map((b) => b["id"])).toEqual(["bk-1001", "bk-1004"]);
   });
 });

@@ -143,9 +143,10 @@ describe("simulateCall: response selection", () => {
 });
 
 describe("simulateCall: examples first", () => {
-  it("returns a valid media example as is, with source example", async () => {
+  it("returns a valid media example, with source example, its field named like an argument holding the argument", async () => {
     const result = await simulateCall(responses, { name: "getWeather", arguments: { city: "Paris" } }, { seed: 9 });
-    expect(result).toMatchObject({ status: 200, source: "example", body: { city: "Lyon", temperatureC: 21.5, conditions: "sunny" }, responseErrors: [], notes: [] });
+    // The example is for Lyon; the call asked for Paris.
+    expect(result).toMatchObject({ status: 200, source: "example", body: { city: "Paris", temperatureC: 21.5, conditions: "sunny" }, responseErrors: [], notes: [] });
   });
 
   it("follows $ref'd named examples", async () => {
