@@ -6,6 +6,7 @@ import { isJsonMediaType, type SelectedResponse } from "./select-response.js";
 import { synthesize } from "./synthesize.js";
 import { cloneJson } from "./synthesis-rules.js";
 import { echoArguments } from "./echo-arguments.js";
+import { errorAboutCall } from "./error-message.js";
 import type { Catalog } from "./catalog.js";
 
 type Json = Record<string, unknown>;
@@ -86,7 +87,7 @@ export function schemaAnswer(ctx: ResponseContext, selected: SelectedResponse = 
   if (ctx.useExamples !== false && isJsonMediaType(selected.mediaType)) {
     const example = validExampleOf(ctx.catalog, selected, selected.schemaPointer);
     if (example.valid !== undefined) {
-      const answer: ResponderAnswer = { ...base, body: agreeing(ctx, selected, cloneJson(example.valid.value)), source: "example" };
+      const answer: ResponderAnswer = { ...base, body: agreeing(ctx, selected, cloneJson(example.valid.value), false), source: "example" };
       checkedAnswers.set(answer, { schemaPointer: selected.schemaPointer, body: answer.body });
       return answer;
     }
@@ -95,15 +96,20 @@ export function schemaAnswer(ctx: ResponseContext, selected: SelectedResponse = 
   const result = synthesize(ctx.catalog.registry, "response", selected.schemaPointer, { seed: ctx.seed });
   if (result.repairs > 0) notes.push(`synthesized body repaired ${result.repairs} time(s)`);
   if (!result.valid) notes.push("synthesized body could not be made valid");
-  const answer: ResponderAnswer = { ...base, body: result.valid ? agreeing(ctx, selected, result.value) : result.value, source: "schema", ...(notes.length > 0 ? { notes } : {}) };
+  const answer: ResponderAnswer = { ...base, body: result.valid ? agreeing(ctx, selected, result.value, true) : result.value, source: "schema", ...(notes.length > 0 ? { notes } : {}) };
   if (result.valid) checkedAnswers.set(answer, { schemaPointer: selected.schemaPointer, body: answer.body });
   return answer;
 }
 
-/** A valid success body with the fields named like the call's arguments holding their values, where it stays valid. */
-function agreeing(ctx: ResponseContext, selected: SelectedResponse, body: unknown): unknown {
-  if (selected.schemaPointer === undefined || selected.status < 200 || selected.status > 299) return body;
-  return echoArguments(ctx, selected.schemaPointer, body);
+/**
+ * A valid body made to agree with the call, where it stays valid: a success body's fields named like the
+ * call's arguments hold their values; an error body names the requested id, not an example's.
+ */
+function agreeing(ctx: ResponseContext, selected: SelectedResponse, body: unknown, synthesized: boolean): unknown {
+  const pointer = selected.schemaPointer;
+  if (pointer === undefined) return body;
+  if (selected.status >= 200 && selected.status <= 299) return echoArguments(ctx, pointer, body);
+  return errorAboutCall(ctx, selected.status, body, ctx.catalog.registry.validatorAt("response", pointer), synthesized);
 }
 
 /** The last responder: examples first, then seeded synthesis. Always answers. */

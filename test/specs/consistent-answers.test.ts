@@ -222,3 +222,26 @@ describe("lists from state agree with their filters", () => {
     expect(((await call("listBooks", { title: "the" })).body as Json[]).map((b) => b["id"])).toEqual(["bk-1001", "bk-1004"]);
   });
 });
+
+describe("error bodies from examples name the requested id, not the example's", () => {
+  it("a 404 from state: a shared example's message about another resource is written for this one", async () => {
+    const { call } = episode();
+    const missing = await call("getReminder", { reminderId: "rem-9999" });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ error: "not_found", message: "Reminder rem-9999 not found" });
+    expect(((await call("getBook", { bookId: "bk-2000" })).body as Json)["message"]).toBe("Book bk-2000 not found");
+  });
+
+  it("a 404 asked for (Prefer: code=404), and a synthesized 404 message", async () => {
+    const { call } = episode();
+    expect((await call("getOrder", { orderId: "ord-50002" }, { status: 404 })).body).toEqual({ error: "not_found", message: "Order ord-50002 not found" });
+    const id = "5b1c8a1e-0f3e-4c55-9d5e-2a7b6c4d8e90";
+    expect((await call("getTicket", { ticketId: id }, { status: 404 })).body).toEqual({ message: `Ticket ${id} not found` });
+  });
+
+  it("another error: the one id shaped like the requested one is replaced, other ids and words stay", async () => {
+    const { call } = episode();
+    const conflict = await call("updateReminder", { reminderId: "rem-2002", done: true }, { status: 409 });
+    expect(conflict.body).toEqual({ error: "conflict", message: "Reminder rem-2002 is already done; see evt-1001" });
+  });
+});
