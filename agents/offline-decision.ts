@@ -2092,6 +2092,7 @@ function computeRanking(index: ToolIndex, tools: readonly OfflineToolSpec[], cla
   for (const id of ids) max = Math.max(max, combined(id));
   if (max <= 0) return [];
   const clauseWords = new Set(tokenize(clause).map((w) => w.toLowerCase()));
+  const clauseStems = new Set(contentStems(clause.replace(/"[^"]*"|“[^”]*”/g, " ")));
   const queryStems = new Set(contentStems(rewritePhrasal(query)).filter((w) => !SYNONYM.has(w)));
   const clauseGroups = new Set(tokenize(rewritePhrasal(verbSense(clause))).flatMap((w) => (w.length > 4 && /ed$/i.test(w) ? [] : (SYNONYM.get(stem(w)) ?? []))));
   const out: Ranked[] = [];
@@ -2103,6 +2104,9 @@ function computeRanking(index: ToolIndex, tools: readonly OfflineToolSpec[], cla
     const traits = toolTraits(tool);
     const exact = traits.nameWords.filter((w) => w.length > 2 && clauseWords.has(w)).length;
     score += Math.min(2, exact) * 0.12;
+    // The resource a tool is named after ("glossary" of getGlossary) says more than a verb ("look up").
+    const nouns = traits.nameStems.filter((w) => w.length > 2 && !(SYNONYM.get(w) ?? []).some((g) => g in VERB_GROUPS) && clauseStems.has(w)).length;
+    score += Math.min(2, nouns) * 0.2;
     // Tools that change things are chosen only when the words ask for a change.
     const group = traits.verbGroup;
     if ((group === "xcreate" || group === "xupdate" || group === "xdelete") && !clauseGroups.has(group)) score -= 0.3;
@@ -2116,7 +2120,7 @@ function computeRanking(index: ToolIndex, tools: readonly OfflineToolSpec[], cla
         const holders = index.stemHolders(w);
         if (holders > 0 && holders <= 2 && index.stems[id]?.has(w)) distinct++;
       }
-      score += 0.1 * Math.min(2, distinct);
+      score += 0.2 * Math.min(2, distinct);
     }
     // A read that says how it reads ("search", "show") prefers tools that read that way.
     for (const g of traits.verbGroups) {
@@ -2130,11 +2134,17 @@ function computeRanking(index: ToolIndex, tools: readonly OfflineToolSpec[], cla
   out.sort((a, b) => b.score - a.score || a.tool - b.tool);
   // Re-rank the leaders by how well the dialogue fills them.
   const top = out.slice(0, 5);
+  const fills = new Map<Ranked, FillOutcome>();
+  const clauseKey = (x: Span): string => spanKey({ facts: clauseFacts, index: 0, space: "req", offset: 0 }, x);
   for (const r of top) {
     const tool = tools[r.tool];
     if (!tool) continue;
     const facts = clauseFacts;
     const fill = fillArguments({ tool, request: { ...req, text: clause, facts, replies: [] }, userText: clause, records: [], optional: true });
+    fills.set(r, fill);
+    // An id the user gave that this tool takes as an id ("the glossary 8c1f...") points at it.
+    const idValues = new Set(leafParams(tool.parameters).filter(isIdParam).map((q) => fill.args[q.name]).filter((v) => v !== undefined).map(String));
+    if (facts.spans.some((x) => x.kind === "id" && fill.used.has(clauseKey(x)) && idValues.has(String(x.value)))) r.score += 0.15;
     // Values the user gave that this tool has no place for count against it (typed values most).
     let leftover = 0;
     for (const x of facts.spans) {
@@ -2149,8 +2159,15 @@ function computeRanking(index: ToolIndex, tools: readonly OfflineToolSpec[], cla
     const traits = toolTraits(tool);
     if (plurals.size > 0 && traits.nameStems.some((w) => plurals.has(w))) {
       if (traits.lister) r.score += 0.15;
-      else if (fill.missing.some(isIdParam)) r.score -= 0.1;
+      // "Look for places": a search, not a read of one place by an id nobody gave.
+      else if (fill.missing.some(isIdParam)) r.score -= clauseGroups.has("xsearch") ? 0.3 : 0.1;
     }
+  }
+  // A tool that needs an id nobody gave, while another takes the values the user did give ("the place nearest
+  // to 43.65, -79.38" is a reverse geocoding, not a get by place id), steps back.
+  const takes = [...fills.entries()].some(([, f]) => f.fromText >= 2 && f.missing.length === 0);
+  if (takes && !REFERS_BACK.test(clause)) {
+    for (const [r, f] of fills) if (f.fromText === 0 && f.missing.some(isIdParam)) r.score -= 0.35;
   }
   out.sort((a, b) => b.score - a.score || a.tool - b.tool);
   return out;
@@ -2394,8 +2411,11 @@ function listPhrases(params: readonly Param[]): string {
 
 /** "To get a book" / "For the price history": the tool's purpose, from the first sentence of its description. */
 function purposeOf(tool: OfflineToolSpec): string {
-  const first = (tool.description.split(/(?<=[.;])\s|\n/)[0] ?? "").replace(/[.;]\s*$/, "").trim();
+  const first = (tool.description.split(/(?<=[.;?])\s|\n/)[0] ?? "").replace(/[.;]\s*$/, "").trim();
   if (first === "" || first.length > 80) return "To do that";
+  // "Is the market open?" -> "To find out whether the market is open".
+  const question = /^(is|are|does|do|can|has|have|was|were)\s+((?:(?:the|a|an|my|this|your)\s+)?\S+)\s+(.+?)\??$/i.exec(first);
+  if (question && /\?$/.test(first)) return `To find out whether ${(question[2] ?? "").toLowerCase()} ${(question[1] ?? "").toLowerCase()} ${question[3] ?? ""}`.replace(/\s+/g, " ").trim();
   const lower = first.charAt(0).toLowerCase() + first.slice(1);
   const verb = tokenize(first)[0] ?? "";
   const second = (tokenize(first)[1] ?? "").toLowerCase();
@@ -2431,7 +2451,7 @@ function asksSomething(clause: string): boolean {
 }
 
 /** Stems of words that make a clause a courtesy ("Can you take care of it?", "Thanks!", "Quick task:"). */
-const COURTESY_STEMS = new Set(["take", "care", "handle", "it", "that", "this", "thank", "thanks", "great", "perfect", "please", "now", "quick", "task", "mind", "possible", "chance", "trying", "looking", "hoping"].map((w) => stem(w)));
+const COURTESY_STEMS = new Set(["take", "care", "handle", "it", "that", "this", "thank", "thanks", "great", "perfect", "please", "now", "quick", "task", "mind", "possible", "chance", "trying", "looking", "hoping", "next", "more", "finally", "lastly"].map((w) => stem(w)));
 
 /** Words that point at an earlier result ("the top result", "the new one"): they say nothing about the tool. */
 const REFERENCE_WORDS = new Set(["first", "top", "second", "third", "last", "result", "results", "match", "matches", "new", "saved", "again", "previous", "earlier", "one", "ones", "check", "was", "trying", "looking", "hoping", "chance", "possible", "mind", "quick", "task", "take", "care"]);
@@ -2466,8 +2486,8 @@ const REFERS_BACK = /\b(first|top|second|third|last)\b|\bits\b|\bit\b|\bthem\b|\
  * wants a tool that takes the id of what the earlier steps found (`getBook` after `listBooks`): such tools
  * move up (the ranking is changed in place).
  */
-function preferLinkedTools(ranked: Ranked[], pool: readonly OfflineToolSpec[], clause: string, earlier: readonly OfflineToolSpec[], index: ToolIndex): void {
-  if (earlier.length === 0 || !REFERS_BACK.test(clause)) return;
+function preferLinkedTools(ranked: Ranked[], pool: readonly OfflineToolSpec[], clause: string, earlier: readonly OfflineToolSpec[], index: ToolIndex, resultKeys: ReadonlySet<string> = new Set()): void {
+  if ((earlier.length === 0 && resultKeys.size === 0) || !REFERS_BACK.test(clause)) return;
   const names = index.nameStems();
   const own = contentStems(clause).filter((w) => !REFERENCE_WORDS.has(w) && !(SYNONYM.get(w) ?? []).some((g) => g in VERB_GROUPS) && names.has(w));
   if (own.length > 0) return;
@@ -2476,7 +2496,7 @@ function preferLinkedTools(ranked: Ranked[], pool: readonly OfflineToolSpec[], c
   for (const r of ranked.slice(0, 4)) {
     const tool = pool[r.tool];
     if (!tool || earlier.includes(tool)) continue;
-    const linked = leafParams(tool.parameters).some((p) => p.required && isIdParam(p) && idResource(p, tool.name).some((w) => earlierStems.has(w)));
+    const linked = leafParams(tool.parameters).some((p) => p.required && isIdParam(p) && (idResource(p, tool.name).some((w) => earlierStems.has(w)) || (normalizeKey(p.name) !== "id" && resultKeys.has(normalizeKey(p.name)))));
     if (linked) {
       r.score += 0.3;
       changed = true;
@@ -2566,6 +2586,8 @@ export function decideOffline(messages: readonly ChatMessageLike[], boundTools: 
   const nameStems = index.nameStems();
   const steps: Step[] = [];
   const rankNotes: string[] = [];
+  // The field names of this request's results so far (`placeId` of a geocoding result): what a later step can take.
+  const resultKeys = new Set(records.filter((r) => r.age < 100).flatMap((r) => Object.keys(r.fields).map(normalizeKey)));
   for (const [i, clause] of clauses.entries()) {
     // "Thanks!", "Can you take care of it?": courtesy, not a request of its own.
     if ((i > 0 || clauses.length > 1) && !asksSomething(clause)) continue;
@@ -2592,7 +2614,7 @@ export function decideOffline(messages: readonly ChatMessageLike[], boundTools: 
     }
     if (pool.length === 0) continue;
     const ranked = rankTools(poolIndex, pool, clause, nouns.join(" "), i === 0 ? req : { ...req, replies: [] });
-    preferLinkedTools(ranked, pool, clause, steps.filter((x) => x.search !== true).map((x) => x.tool), poolIndex);
+    preferLinkedTools(ranked, pool, clause, steps.filter((x) => x.search !== true).map((x) => x.tool), poolIndex, resultKeys);
     const best = ranked[0];
     if (!best || best.bm25 <= 0) continue;
     let pick = best;

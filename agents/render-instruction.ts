@@ -110,7 +110,16 @@ function foldedObject(entry: ToolboxEntry, step: PlanStep, hidden: ReadonlySet<s
     const lat = names.find((n) => coordinateOf(n)?.axis === "lat" && coordinateOf(n)?.prefix === "" && has(n));
     const lon = names.find((n) => coordinateOf(n)?.axis === "lon" && coordinateOf(n)?.prefix === "" && has(n));
     if (lat !== undefined && lon !== undefined) {
-      return { object: goal.object.replace(coordinate, `${valueText(step.args[lat])}, ${valueText(step.args[lon])}`), hidden: new Set([...hidden, lat, lon]) };
+      return { object: goal.object.replace(coordinate, `the coordinates ${valueText(step.args[lat])}, ${valueText(step.args[lon])}`), hidden: new Set([...hidden, lat, lon]) };
+    }
+  }
+  // "look up a word" with word "spring": "look up the word "spring"".
+  const thing = /^(an?|the)\s+([a-z]+)$/i.exec(goal.object);
+  if (thing) {
+    const named = names.find((n) => n.toLowerCase() === (thing[2] ?? "").toLowerCase() && has(n) && typeof step.args[n] === "string");
+    if (named !== undefined) {
+      const v = step.args[named] as string;
+      return { object: `the ${thing[2]} ${/^".*"$/.test(v) ? v : `"${v}"`}`, hidden: new Set([...hidden, named]) };
     }
   }
   const amount = /^(an?|the)\s+(amount|sum)$/i.exec(goal.object);

@@ -53,6 +53,8 @@ export function coordinateOf(name: string): { axis: "lat" | "lon"; prefix: strin
   return axis === undefined ? undefined : { axis, prefix: words.slice(0, -1).join(" ") };
 }
 
+const AMBIGUOUS_CODES = /^(it|is|as|be|in|no|on|to|or|an|at|by|he|we|me|my|so|do|go|up|us|am|if|of)$/;
+
 const COUNT_NOUNS = /^(days|hours|minutes|weeks|months|years|nights|people|persons|guests|adults|children|kids|infants|passengers|servings|portions|seats|rooms|tickets|items|results|copies|pages|words|sentences|questions|stops|players)$/;
 
 function pick(rng: Rng, options: readonly string[]): string {
@@ -180,11 +182,17 @@ export function valuePhrase(arg: ArgumentInfo, value: unknown, goal: OperationGo
   }
   const date = datePhrase(key, text, arg.format, rng);
   if (date !== undefined) return date;
+  // A language code that is also an English word ("it", "no") is quoted: "into "it"".
+  if (typeof value === "string" && AMBIGUOUS_CODES.test(value)) {
+    if (/^(from|source|source_lang|source_language)$/.test(key)) return `from "${value}"`;
+    if (/^(to|target|target_lang|target_language|into)$/.test(key)) return `into "${value}"`;
+  }
   // Currency and language codes, directions.
   if (/^(base|base_currency)$/.test(key)) return pick(rng, [`relative to ${text}`, `with ${text} as the base`]);
   if (/^(from|source|from_currency|source_currency|source_lang|source_language)$/.test(key)) return `from ${text}`;
   if (/^(to|target|to_currency|target_currency|target_lang|target_language|into)$/.test(key)) return pick(rng, [`to ${text}`, `into ${text}`]);
   if (/^(lang|language|locale|accept_language|hl)$/.test(key)) return pick(rng, [`in language ${text}`, `(language: ${text})`]);
+
   // Places.
   if (last === "origin" || key === "from_airport" || key === "departure_airport") return `from ${text}`;
   if (last === "destination" || key === "to_airport" || key === "arrival_airport") return `to ${text}`;
@@ -230,7 +238,7 @@ export function valuePhrase(arg: ArgumentInfo, value: unknown, goal: OperationGo
   }
   if (arg.enum !== undefined) return pick(rng, [`(${human}: ${quoted})`, `where the ${human} is ${quoted}`, `with ${human} set to ${quoted}`]);
   // Anything else named by the argument: the value is said with the parameter's own words.
-  if (goal.object.includes(human) && typeof value === "string") return pick(rng, [`for ${quoted}`, `for ${human} ${quoted}`]);
+  if (goal.object.includes(human) && typeof value === "string") return `for ${quoted}`;
   if (typeof value === "number") return pick(rng, [`with ${human} ${text}`, `with ${articleFor(human)} ${human} of ${text}`, `(${human}: ${text})`]);
   return pick(rng, [`with ${human} ${quoted}`, `where the ${human} is ${quoted}`, `(${human}: ${quoted})`]);
 }

@@ -26,7 +26,8 @@ interface Episode {
 
 function episodesOf(events: readonly SimEvent[]): Episode[] {
   const out = new Map<string, Episode>();
-  let request = 0;
+  // Episodes run concurrently: their events interleave, each episode's in order.
+  const requestOf = new Map<string, number>();
   for (const e of events) {
     let ep = out.get(e.episodeId);
     if (e.type === "user.plan") {
@@ -34,7 +35,8 @@ function episodesOf(events: readonly SimEvent[]): Episode[] {
       out.set(e.episodeId, ep);
     }
     if (!ep) continue;
-    if (e.type === "user.instruction") request = e.request;
+    if (e.type === "user.instruction") requestOf.set(e.episodeId, e.request);
+    const request = requestOf.get(e.episodeId) ?? 0;
     if (e.type === "tool.call") ep.requests[request]?.push({ name: e.call.name });
     if (e.type === "tool.result" && e.name === TOOL_SEARCHER) {
       const calls = ep.requests[request] ?? [];
@@ -134,6 +136,25 @@ describe("levels of the offline simulation", () => {
     expect(mean("call", searches)).toBe(0);
     const text = (level: Level): string => get(level).events.filter((e) => e.type === "user.instruction").map((e) => (e.type === "user.instruction" ? e.text : "")).join("\n");
     expect(text("plan")).not.toBe(text("retrieve"));
+  });
+
+  it("call: the assistant seldom asks when the user held nothing back", () => {
+    const { events } = get("call");
+    const plans = new Map<string, Plan>();
+    const requestOf = new Map<string, number>();
+    let open = 0;
+    let needless = 0;
+    for (const e of events) {
+      if (e.type === "user.plan") plans.set(e.episodeId, e.plan);
+      const plan = plans.get(e.episodeId);
+      if (e.type === "user.instruction") {
+        requestOf.set(e.episodeId, e.request);
+        if (plan?.requests[e.request]?.withheld.length === 0) open++;
+      }
+      if (e.type === "assistant.question" && plan?.requests[requestOf.get(e.episodeId) ?? 0]?.withheld.length === 0) needless++;
+    }
+    expect(open).toBeGreaterThan(40);
+    expect(needless / open).toBeLessThan(0.05);
   });
 
   it("final answers never mention the catalogue search or a tool's name", () => {
