@@ -5,7 +5,8 @@ import { cloneJson } from "./synthesis-rules.js";
  * Error bodies about the call that got them: an example written for another resource ("Book bk-9999 not
  * found" from a shared 404) does not name other ids. The requested id is the value of the operation's last
  * path parameter (`/orders/{orderId}`). A 404 (or 410) message naming an id-like token that is none of the
- * call's values (`bk-9999`, a uuid, a number for a numeric id) is written anew from the resource's noun
+ * call's values (`bk-9999`, a uuid, a word shaped like the requested id: `ZZ9Z9Z` for `QX7K2P`, a number in
+ * a not-found message for a numeric id) is written anew from the resource's noun
  * ("Order ord-50002 not found"); another error's message naming one id of the requested id's shape
  * (`rem-2001` for `rem-2004`) gets the requested id in its place. A synthesized 404 body's message field
  * gets the not-found sentence too. Each change
@@ -47,6 +48,12 @@ function nounOf(segment: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
+/** The kinds of characters of an id with a digit and a letter (`QX7K2P`: upper case and digits), else undefined. */
+function shapeOf(id: string): string | undefined {
+  if (!/\d/.test(id) || !/[A-Za-z]/.test(id) || /[^A-Za-z0-9_-]/.test(id)) return undefined;
+  return [/[A-Z]/.test(id) ? "A" : "", /[a-z]/.test(id) ? "a" : "", /[-_]/.test(id) ? "-" : ""].join("");
+}
+
 /** The call's own values, as text: tokens equal to one of them are about this call. */
 function callValues(ctx: ResponseContext): Set<string> {
   const out = new Set<string>();
@@ -65,9 +72,12 @@ function rewritten(text: string, subject: { id: string; noun: string }, own: Set
   const numericId = /^\d+$/.test(subject.id);
   const tokens = [...text.matchAll(ID_TOKEN)].map((m) => m[0]);
   if (numericId && NOT_FOUND.test(text)) tokens.push(...[...text.matchAll(NUMBER_TOKEN)].map((m) => m[0]));
+  // Words shaped like the requested id (`ZZ9Z9Z` for a booking `QX7K2P`): as long, of the same kinds of characters, with a digit.
+  const shape = shapeOf(subject.id);
+  if (shape !== undefined) tokens.push(...text.split(/[^A-Za-z0-9_-]+/).filter((w) => w.length === subject.id.length && shapeOf(w) === shape));
   const foreign = [...new Set(tokens.filter((t) => t !== subject.id && !own.has(t)))];
   if (foreign.length === 0) return undefined;
-  if ((status === 404 || status === 410) && NOT_FOUND.test(text)) return `${subject.noun} ${subject.id} not found`;
+  if (status === 404 || status === 410) return `${subject.noun} ${subject.id} not found`;
   // Another error: one token shaped like the requested id (`rem-2001` for `rem-2004`) stands for it.
   const prefix = /^[A-Za-z]+[-_]/.exec(subject.id)?.[0];
   const alike = prefix !== undefined ? foreign.filter((t) => t.startsWith(prefix)) : [];
@@ -88,7 +98,8 @@ export function errorAboutCall(ctx: ResponseContext, status: number, body: unkno
   const visit = (holder: Json, depth: number): void => {
     for (const [k, v] of Object.entries(holder)) {
       if (typeof v === "string") {
-        const next = synthesized && status === 404 && MESSAGE_FIELDS.includes(k) ? `${subject.noun} ${subject.id} not found` : rewritten(v, subject, own, status);
+        // Sentences only: a field holding just an id (`deviceId`) names what it names.
+        const next = synthesized && status === 404 && MESSAGE_FIELDS.includes(k) ? `${subject.noun} ${subject.id} not found` : /\s/.test(v.trim()) ? rewritten(v, subject, own, status) : undefined;
         if (next !== undefined && next !== v) {
           holder[k] = next;
           changed = true;

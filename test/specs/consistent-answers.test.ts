@@ -239,6 +239,12 @@ describe("error bodies from examples name the requested id, not the example's", 
     expect((await call("getTicket", { ticketId: id }, { status: 404 })).body).toEqual({ message: `Ticket ${id} not found` });
   });
 
+  it("ids shaped like the requested one count as other ids; a field holding only an id is left as it is", async () => {
+    const { call } = episode();
+    const body = (await call("getBooking", { bookingId: "QX7K2P" }, { status: 404 })).body as Json;
+    expect(body).toEqual({ code: "NOT_FOUND", message: "Booking QX7K2P not found", deviceId: "dev-lamp-99" });
+  });
+
   it("another error: the one id shaped like the requested one is replaced, other ids and words stay", async () => {
     const { call } = episode();
     const conflict = await call("updateReminder", { reminderId: "rem-2002", done: true }, { status: 409 });
