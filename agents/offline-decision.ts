@@ -1166,7 +1166,7 @@ function fromObservations(p: Param, tool: OfflineToolSpec, records: readonly Obs
   const key = normalizeKey(p.name);
   const resource = isIdParam(p) ? idResource(p, tool.name) : [];
   type Cand = { record: ObsRecord; value: unknown; strength: number };
-  const cands: Cand[] = [];
+  let cands: Cand[] = [];
   // Generic keys (`name`, `title`) of other things are not this parameter's value.
   const generic = /^(name|title|description|type|status|label|summary|text|message|note|comment|content|kind|category|value|state|mode)$/.test(key) && !isIdParam(p);
   for (const r of records) {
@@ -1186,6 +1186,9 @@ function fromObservations(p: Param, tool: OfflineToolSpec, records: readonly Obs
       cands.push({ record: r, value: r.fields["id"], strength: related ? 2.5 : 1 });
     }
   }
+  // A value the parameter's pattern or format refuses is no candidate (a device id is no scene id).
+  const strict = typeof p.schema["pattern"] === "string" || typeof p.schema["format"] === "string" || enumOf(p.schema) !== undefined;
+  if (strict) cands = cands.filter((c) => coerce(c.value as string | number | boolean, p.schema) !== undefined);
   if (cands.length === 0) return undefined;
   const lower = userText.toLowerCase();
   let ordinal: number | undefined;
@@ -1600,6 +1603,8 @@ function typedValue(p: Param, src: Source, st: FillState, kinds: readonly SpanKi
   for (const kind of kinds) {
     for (const span of src.facts.spans) {
       if (span.kind !== kind || st.used.has(spanKey(src, span))) continue;
+      // One item of a list ("for GBP, JPY and CHF") is no unnamed value of an optional single-valued parameter.
+      if (!p.required && schemaType(p.schema) !== "array" && inList(src.facts, span)) continue;
       const v = acceptsSpan(p, span);
       // An unnamed number must at least fit the parameter's range.
       if (typeof v === "number" && ((typeof p.schema["minimum"] === "number" && v < p.schema["minimum"]) || (typeof p.schema["maximum"] === "number" && v > p.schema["maximum"]))) continue;
@@ -1607,6 +1612,12 @@ function typedValue(p: Param, src: Source, st: FillState, kinds: readonly SpanKi
     }
   }
   return undefined;
+}
+
+/** Whether a span is an item of a list of values of its kind ("GBP, JPY and CHF"). */
+function inList(facts: TextFacts, span: Span): boolean {
+  const joined = (a: Span, b: Span): boolean => /^\s*(?:,|and|or|&)\s*(?:and|or)?\s*$/i.test(facts.text.slice(a.end, b.start));
+  return facts.spans.some((o) => o !== span && o.kind === span.kind && ((o.start >= span.end && joined(span, o)) || (o.end <= span.start && joined(o, span))));
 }
 
 /** A reply cleaned of its framing ("Sure, it's Paris." -> "Paris"). */
@@ -2076,6 +2087,8 @@ function computeRanking(index: ToolIndex, tools: readonly OfflineToolSpec[], cla
   for (const span of [...clauseFacts.spans].reverse()) {
     if (LEFTOVER_KINDS.has(span.kind)) query = query.slice(0, span.start) + " ".repeat(span.end - span.start) + query.slice(span.end);
   }
+  // A nested value in parentheses ("(device ID dev-lock-01, set (on yes, brightness 60))") lists details, not the intent.
+  query = withoutNestedValues(query);
   // "Show me devices": a plural resource that a list tool is named after asks for the list.
   const plurals = pluralResources(clause, index.nameStems());
   if (plurals.size > 0 && !clauseFacts.spans.some((x) => x.kind === "id") && tools.some((t) => toolTraits(t).lister && toolTraits(t).nameStems.some((w) => plurals.has(w)))) query += " list";
@@ -2093,8 +2106,9 @@ function computeRanking(index: ToolIndex, tools: readonly OfflineToolSpec[], cla
   if (max <= 0) return [];
   const clauseWords = new Set(tokenize(clause).map((w) => w.toLowerCase()));
   const clauseStems = new Set(contentStems(clause.replace(/"[^"]*"|“[^”]*”/g, " ")));
+  const head = headNounOf(clause);
   const queryStems = new Set(contentStems(rewritePhrasal(query)).filter((w) => !SYNONYM.has(w)));
-  const clauseGroups = new Set(tokenize(rewritePhrasal(verbSense(clause))).flatMap((w) => (w.length > 4 && /ed$/i.test(w) ? [] : (SYNONYM.get(stem(w)) ?? []))));
+  const clauseGroups = new Set(tokenize(rewritePhrasal(verbSense(withoutNestedValues(clause)))).flatMap((w) => (w.length > 4 && /ed$/i.test(w) ? [] : (SYNONYM.get(stem(w)) ?? []))));
   const out: Ranked[] = [];
   for (const id of ids) {
     const tool = tools[id];
@@ -2104,9 +2118,11 @@ function computeRanking(index: ToolIndex, tools: readonly OfflineToolSpec[], cla
     const traits = toolTraits(tool);
     const exact = traits.nameWords.filter((w) => w.length > 2 && clauseWords.has(w)).length;
     score += Math.min(2, exact) * 0.12;
-    // The resource a tool is named after ("glossary" of getGlossary) says more than a verb ("look up").
+    // The resource a tool is named after ("glossary" of getGlossary) says more than a verb ("look up"), and the
+    // thing the request's verb acts on ("set up a scene") most.
     const nouns = traits.nameStems.filter((w) => w.length > 2 && !(SYNONYM.get(w) ?? []).some((g) => g in VERB_GROUPS) && clauseStems.has(w)).length;
     score += Math.min(2, nouns) * 0.2;
+    if (head !== undefined && traits.nameStems.includes(head)) score += 0.2;
     // Tools that change things are chosen only when the words ask for a change.
     const group = traits.verbGroup;
     if ((group === "xcreate" || group === "xupdate" || group === "xdelete") && !clauseGroups.has(group)) score -= 0.3;
@@ -2171,6 +2187,30 @@ function computeRanking(index: ToolIndex, tools: readonly OfflineToolSpec[], cla
   }
   out.sort((a, b) => b.score - a.score || a.tool - b.tool);
   return out;
+}
+
+/** A text without parenthesised groups that hold other groups or several values ("(device ID x, set (on yes))"). */
+function withoutNestedValues(text: string): string {
+  let out = text;
+  for (let i = 0; i < 3; i++) {
+    const next = out.replace(/\(([^()]*)\)/g, (m: string, inner: string) => (/[,()]/.test(inner) || /\u0000/.test(inner) ? " \u0000 " : m));
+    if (next === out) break;
+    out = next;
+  }
+  return out.replace(/\u0000/g, " ");
+}
+
+/** The stem of the thing the first verb of a clause acts on ("set up a scene ..." -> `scen`), if any. */
+function headNounOf(clause: string): string | undefined {
+  const words = tokenize(rewritePhrasal(clause.replace(/"[^"]*"|“[^”]*”/g, " "))).map((w) => w.toLowerCase());
+  const at = words.findIndex((w) => (SYNONYM.get(stem(w)) ?? []).some((g) => g in VERB_GROUPS));
+  if (at < 0) return undefined;
+  for (const w of words.slice(at + 1, at + 5)) {
+    if (/^(a|an|the|my|your|new|me|some|all|of|for|up)$/.test(w)) continue;
+    if ((SYNONYM.get(stem(w)) ?? []).some((g) => g in VERB_GROUPS) || STOP_WORDS.has(w)) return undefined;
+    return stem(w);
+  }
+  return undefined;
 }
 
 /** The resources a clause names in the plural ("devices", "upcoming events"), as name stems of the tools. */
