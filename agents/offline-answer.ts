@@ -222,9 +222,14 @@ function factsOf(obj: Json, request: ReadonlySet<string>, skip: ReadonlySet<stri
 
 function topFacts(obj: Json, request: ReadonlySet<string>, skip: ReadonlySet<string>, max: number, echoes?: ReadonlySet<string>, said?: Said): string[] {
   const out: string[] = [];
+  const fields = new Set<string>();
   for (const f of factsOf(obj, request, skip, echoes)) {
     if (out.length >= max) break;
     if (said?.facts.has(f.text)) continue;
+    // Two facts named alike ("the duration is 210 minutes and the duration is 40 minutes") would confuse: the first one.
+    const field = f.text.replace(/ (is|are) .*$/, "");
+    if (fields.has(field)) continue;
+    fields.add(field);
     out.push(f.text);
     said?.facts.add(f.text);
   }
@@ -270,6 +275,10 @@ function named(obj: Json, noun: string): string {
   if (label && id && id !== label.value) return `${quoteLabel(label)} (${id})`;
   const date = Object.entries(obj).find(([k, v]) => typeof v === "string" && /^\d{4}-\d{2}-\d{2}/.test(v) && !NOISE.test(k))?.[1] as string | undefined;
   if (label) return date !== undefined ? `${quoteLabel(label)} (${date})` : quoteLabel(label);
+  // A person: first and last name.
+  const first = obj["firstName"] ?? obj["first_name"] ?? obj["givenName"];
+  const last = obj["lastName"] ?? obj["last_name"] ?? obj["familyName"];
+  if (typeof first === "string" && typeof last === "string") return id !== undefined ? `${first} ${last} (${id})` : `${first} ${last}`;
   // No name: an id or a date, with a telling number (a price, a temperature).
   const number = Object.entries(obj).find(([k, v]) => typeof v === "number" && !ID_KEY.test(k) && IMPORTANT.test(k)) ?? Object.entries(obj).find(([k, v]) => typeof v === "number" && !ID_KEY.test(k));
   const head = id ?? date;

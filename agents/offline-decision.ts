@@ -1918,7 +1918,7 @@ function valueFor(p: Param, sources: Source[], st: FillState, input: FillInput, 
 // ---------------------------------------------------------------------------------------------------------
 
 const CLAUSE_VERBS =
-  "find|search|look|list|show|get|give|tell|fetch|pull|retrieve|display|create|add|make|book|place|order|register|schedule|set|update|change|modify|edit|rename|" +
+  "find|search|look|list|show|get|give|tell|fetch|pull|retrieve|display|sign|log|create|add|make|book|place|order|register|schedule|set|update|change|modify|edit|rename|" +
   "delete|remove|cancel|withdraw|check|convert|send|translate|compute|calculate|buy|reserve|post|publish|save|mark|move|play|pause|turn|read|open|close|" +
   "what|which|how|when|where|who|is|are|do|does|can|could|let|also|see|view|subscribe|follow|rate|review|replace|put|store|upload|download|start|stop|" +
   "i'd|i\\s+would|i\\s+want|i\\s+need|please";
