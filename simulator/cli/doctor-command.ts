@@ -1,8 +1,8 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command } from "commander";
-import { createChatModel } from "../../agents/chat-model-factory.js";
-import { describeModelSpec, DEFAULT_OPENAI_BASE_URL, parseModelSpec, type ModelSpec } from "../../agents/model-spec.js";
+import { createChatModel, endpointUrl } from "../../agents/chat-model-factory.js";
+import { describeModelSpec, DEFAULT_OPENAI_BASE_URL, parseModelSpec, REDACTED_URL_VALUE, redactUrl, urlSecrets, type ModelSpec } from "../../agents/model-spec.js";
 import { UsageError, type CliIO } from "./cli-io.js";
 import { parseInteger } from "./parse-options.js";
 
@@ -121,8 +121,10 @@ export async function runDoctor(spec: ModelSpec, options: DoctorOptions = {}): P
   let modelsStatus: number | undefined;
   let served: string[] | undefined;
   const started = Date.now();
+  // The base URL's query (Azure-style ?api-version=..., or a key) goes after the path; only its redacted form is shown.
+  const modelsUrl = endpointUrl(baseURL, "/models");
   try {
-    const res = await fetch(`${baseURL}/models`, {
+    const res = await fetch(modelsUrl, {
       headers: { accept: "application/json", ...(spec.apiKey !== undefined ? { authorization: `Bearer ${spec.apiKey}` } : {}) },
       signal: AbortSignal.timeout(timeoutMs),
     });
@@ -138,10 +140,10 @@ export async function runDoctor(spec: ModelSpec, options: DoctorOptions = {}): P
       }
     }
     const note = res.status === 404 ? " (no /models route: check that --base-url ends in /v1)" : "";
-    checks.push({ name: "reachable", status: "ok", detail: `GET ${baseURL}/models answered ${res.status} in ${Date.now() - started} ms${note}` });
+    checks.push({ name: "reachable", status: "ok", detail: `GET ${redactUrl(modelsUrl)} answered ${res.status} in ${Date.now() - started} ms${note}` });
   } catch (e) {
     const cause = isObject(e) && isObject(e["cause"]) && typeof e["cause"]["code"] === "string" ? ` (${e["cause"]["code"]})` : "";
-    checks.push({ name: "reachable", status: "FAIL", detail: `cannot reach ${baseURL}: ${errorText(e)}${cause}`, fix: ENDPOINT_HINT });
+    checks.push({ name: "reachable", status: "FAIL", detail: `cannot reach ${redactUrl(baseURL)}: ${errorText(e)}${cause}`, fix: ENDPOINT_HINT });
     for (const name of ["authorised", "model", "chat", "tools", "json"] as const) checks.push({ name, status: "skip", detail: "not run: the endpoint is unreachable" });
     return { spec, checks };
   }
@@ -322,8 +324,11 @@ export function doctorCommand(io: CliIO, setExit: (code: number) => void): Comma
         spec = rest;
       }
       const { spec: used, checks } = await runDoctor(spec, { timeoutMs, pickModel: given === undefined });
+      // Details quote the endpoint's own messages, which may echo the URL: its secret query values and the key are scrubbed.
+      const secrets = [...urlSecrets(spec.baseURL), ...(spec.apiKey !== undefined && spec.apiKeyEnv !== undefined ? [spec.apiKey] : [])];
+      const scrub = (text: string): string => secrets.reduce((t, secret) => t.split(secret).join(REDACTED_URL_VALUE), text);
       io.out(`toolsim doctor: ${describeModelSpec(used)}\n`);
-      for (const c of checks) io.out(formatDoctorCheck(c));
+      for (const c of checks) io.out(scrub(formatDoctorCheck(c)));
       const failed = checks.filter((c) => c.status === "FAIL").length;
       io.out(failed === 0 ? `all checks passed${checks.some((c) => c.status === "skip") ? " (some skipped)" : ""}\n` : `${failed} check${failed === 1 ? "" : "s"} failed\n`);
       setExit(failed === 0 ? 0 : 1);

@@ -146,6 +146,37 @@ describe("toolsim doctor", () => {
     expect(run.code).toBe(1);
   });
 
+  it("never prints a base URL's query values (?api-key=...), and sends the query with every request on the right path", async () => {
+    const SECRET = "azure-query-SECRET-42";
+    const s = await server((req, index) => {
+      // an endpoint that echoes the URL it was asked in its answer (some proxies do, in errors)
+      if (Array.isArray(req.body["tools"]) && typeof req.body["tool_choice"] === "string") return { kind: "status", status: 400, body: { error: { message: `tool_choice auto is not supported at ${req.path}` } } };
+      return goodScript(req, index);
+    });
+    const run = await doctor(["--model", "openai:test-model", "--base-url", `${s.baseURL}?api-version=2024-06-01&api-key=${SECRET}`, "--timeout", "2000"]);
+    expect(run.out).toContain(`ok   reachable  GET ${s.baseURL}/models?api-version=[redacted]&api-key=[redacted] answered 200`);
+    expect(run.out).toContain("ok   model      test-model is served");
+    expect(run.out).toContain("ok   chat");
+    expect(run.out).toMatch(/FAIL tools +a forced call works, but tool_choice auto failed: .*\[redacted\]/);
+    expect(run.out + run.err).not.toContain(SECRET);
+    // GET /models went to its path (the model check read its list); every chat completion too, the query after the path
+    const asked = s.requests.map((r) => new URL(r.path, "http://127.0.0.1"));
+    expect(asked.length).toBe(4);
+    expect(asked.every((u) => u.pathname === "/v1/chat/completions")).toBe(true);
+    expect(asked.every((u) => u.searchParams.get("api-key") === SECRET && u.searchParams.get("api-version") === "2024-06-01")).toBe(true);
+  });
+
+  it("does not print a base URL's query values when the endpoint is unreachable", async () => {
+    const s = await server(goodScript);
+    const url = s.baseURL;
+    await s.close();
+    servers.splice(0);
+    const run = await doctor(["--model", "openai:m", "--base-url", `${url}?api-key=unreachable-SECRET-7`, "--timeout", "2000"]);
+    expect(run.out).toMatch(/FAIL reachable +cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\?api-key=\[redacted\]: /);
+    expect(run.out + run.err).not.toContain("unreachable-SECRET-7");
+    expect(run.code).toBe(1);
+  });
+
   it("refuses a bad model spec as a usage error", async () => {
     const error = await doctor(["--model", "anthropic:claude"]).catch((e: unknown) => e);
     expect((error as Error).name).toBe("UsageError");

@@ -41,7 +41,7 @@ export async function startOpenAIServer(script: Script | ScriptedReply[], option
     req.on("end", () => {
       void (async () => {
         const url = req.url ?? "/";
-        if (req.method === "GET" && url.endsWith("/models")) {
+        if (req.method === "GET" && url.split("?")[0]?.endsWith("/models")) {
           res.writeHead(200, { "content-type": "application/json" });
           res.end(JSON.stringify({ object: "list", data: [{ id: options.model ?? "test-model", object: "model", owned_by: "toolsim-tests" }] }));
           return;
