@@ -210,7 +210,7 @@ function forEachLine(path: string, from: number, fn: (line: string, start: numbe
 }
 
 /** The complete lines of a file, read asynchronously (the last line is skipped when it lacks its newline). */
-async function* readLines(path: string): AsyncGenerator<string> {
+export async function* readLines(path: string): AsyncGenerator<string> {
   const handle = await openAsync(path, "r");
   try {
     const buf = Buffer.allocUnsafe(CHUNK);
@@ -626,30 +626,55 @@ export class RunStore {
 export interface ReadJournalOptions {
   /** Also yield episodes without `episode.finished` (a run being written, or not yet repaired). Default false. */
   includeUnfinished?: boolean;
+  /**
+   * Skip an episode with a damaged line and tell this function (with the file and lines) instead of refusing the
+   * run: for reading what can be read (stats, report, export, eval); replay and diff refuse, as exactness matters.
+   * A damaged line between two episodes spoils the one after it (it may have been its `episode.started`).
+   */
+  onCorrupt?: (message: string) => void;
 }
 
 /**
  * Streams a run's journal, one episode (its events in order) at a time, reading line by line: memory holds
  * one episode, whatever the run's size. A last line without its newline (a write in progress) is skipped.
+ * A damaged line refuses the run (`run.corrupt`) unless `onCorrupt` is given.
  */
 export async function* readJournal(dir: string, options: ReadJournalOptions = {}): AsyncGenerator<SimEvent[]> {
   const path = join(dir, RUN_FILES.events);
   if (!existsSync(path)) throw new ToolsimError("run.not-a-run", `${dir} has no ${RUN_FILES.events}`);
+  const { onCorrupt } = options;
   let group: SimEvent[] = [];
+  let damaged: number[] = [];
+  let pending: number[] = [];
   let lineNo = 0;
   const complete = (g: SimEvent[]): boolean => g[0]?.type === "episode.started" && g[g.length - 1]?.type === "episode.finished";
+  const flush = function* (): Generator<SimEvent[]> {
+    if (damaged.length > 0) {
+      const id = group[0]?.episodeId;
+      onCorrupt?.(`${path}:${damaged.join(", ")}: not a journal event; ${id !== undefined ? `episode ${id}` : "the episode there"} skipped`);
+    } else if (group.length > 0 && (options.includeUnfinished || complete(group))) yield group;
+    group = [];
+    damaged = [];
+  };
   for await (const line of readLines(path)) {
     lineNo++;
     if (line === "") continue;
     const e = parseEvent(line);
-    if (!e) throw new ToolsimError("run.corrupt", `${path}:${lineNo}: not a journal event`);
+    if (!e) {
+      if (!onCorrupt) throw new ToolsimError("run.corrupt", `${path}:${lineNo}: not a journal event`);
+      const open = group.length > 0 && group[group.length - 1]?.type !== "episode.finished";
+      (open ? damaged : pending).push(lineNo);
+      continue;
+    }
     const head = group[0];
     const prev = group[group.length - 1];
-    if (head && (head.episodeId !== e.episodeId || e.type === "episode.started" || prev?.type === "episode.finished")) {
-      if (options.includeUnfinished || complete(group)) yield group;
-      group = [];
+    if (head && (head.episodeId !== e.episodeId || e.type === "episode.started" || prev?.type === "episode.finished")) yield* flush();
+    if (group.length === 0 && pending.length > 0) {
+      damaged = pending;
+      pending = [];
     }
     group.push(e);
   }
-  if (group.length > 0 && (options.includeUnfinished || complete(group))) yield group;
+  yield* flush();
+  if (pending.length > 0) onCorrupt?.(`${path}:${pending.join(", ")}: not a journal event (after the last episode); skipped`);
 }

@@ -3,25 +3,57 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { formatSummary } from "../format-summary.js";
-import { readJournal, RUN_FILES } from "../run-store.js";
+import { readEpisodesSkippingCorrupt } from "../export/run-folder.js";
+import { readLines, RUN_FILES } from "../run-store.js";
 import { SummaryBuilder, type RunSummary } from "../run-summary.js";
 import { UserError, type CliIO } from "./cli-io.js";
 
-/** Reads a run's summary, recomputing it from the journal when summary.json is missing. */
-export async function readRunSummary(dir: string): Promise<RunSummary> {
+/** A run's summary and how it relates to the journal and the run's target. */
+export interface RunSummaryReading {
+  summary: RunSummary;
+  /** Episodes the run was asked for (run.json), when recorded. */
+  target: number | undefined;
+  /** Why the summary was recomputed from the journal (summary.json missing, unreadable or behind it), if it was. */
+  recomputed: string | undefined;
+  /** Damaged journal lines skipped while recomputing (file and line). */
+  warnings: string[];
+}
+
+/** How many episodes the journal holds to the end (a cheap scan: no event is parsed). */
+async function finishedInJournal(dir: string): Promise<number> {
+  let n = 0;
+  for await (const line of readLines(join(dir, RUN_FILES.events))) if (line.includes('"type":"episode.finished"')) n++;
+  return n;
+}
+
+/**
+ * Reads a run's summary. summary.json is rewritten now and then while a run goes on, so after a crash it may be
+ * behind the journal: then (or when it is missing or unreadable) the summary is recomputed from the journal,
+ * skipping damaged episodes with a warning.
+ */
+export async function readRunSummary(dir: string): Promise<RunSummaryReading> {
   if (!existsSync(join(dir, RUN_FILES.events))) throw new UserError(`${dir} is not a run folder (no ${RUN_FILES.events})`);
-  const path = join(dir, RUN_FILES.summary);
-  if (existsSync(path)) {
-    try {
-      return JSON.parse(await readFile(path, "utf8")) as RunSummary;
-    } catch {
-      // fall through: recompute from the journal
-    }
+  let info: { id?: string; operations?: Record<string, number>; config?: { episodes?: unknown } } = {};
+  try {
+    info = JSON.parse(await readFile(join(dir, RUN_FILES.run), "utf8")) as typeof info;
+  } catch {
+    // no run.json: the journal alone tells
   }
-  const info = JSON.parse(await readFile(join(dir, RUN_FILES.run), "utf8")) as { id: string; operations?: Record<string, number> };
-  const builder = new SummaryBuilder(info.id, info.operations ?? {});
-  for await (const episode of readJournal(dir)) builder.add(episode);
-  return builder.toJSON();
+  const target = Number.isSafeInteger(info.config?.episodes) ? (info.config?.episodes as number) : undefined;
+  const finished = await finishedInJournal(dir);
+  let stored: RunSummary | undefined;
+  let recomputed: string | undefined;
+  try {
+    stored = JSON.parse(await readFile(join(dir, RUN_FILES.summary), "utf8")) as RunSummary;
+  } catch (e) {
+    recomputed = existsSync(join(dir, RUN_FILES.summary)) ? `${RUN_FILES.summary} is unreadable` : `there is no ${RUN_FILES.summary}`;
+  }
+  if (stored && stored.episodes === finished) return { summary: stored, target, recomputed: undefined, warnings: [] };
+  recomputed ??= `${RUN_FILES.summary} counts ${stored?.episodes ?? 0} episodes, the journal ${finished}`;
+  const warnings: string[] = [];
+  const builder = new SummaryBuilder(info.id ?? stored?.runId ?? "unknown", info.operations ?? {});
+  for await (const episode of readEpisodesSkippingCorrupt(dir, { warn: (m) => warnings.push(m) })) builder.add(episode);
+  return { summary: builder.toJSON(), target, recomputed, warnings };
 }
 
 /** `toolsim runs show DIR`. */
@@ -33,8 +65,13 @@ export function runsCommand(io: CliIO): Command {
     .argument("<dir>", "run folder")
     .option("--json", "summary.json as it is")
     .action(async (dir: string, opts: { json?: boolean }) => {
-      const summary = await readRunSummary(dir);
+      const { summary, target, recomputed, warnings } = await readRunSummary(dir);
+      for (const w of warnings) io.err(`toolsim: ${w}\n`);
+      if (recomputed) io.err(`toolsim: ${recomputed}: the summary is recomputed from the journal\n`);
       io.out(opts.json ? JSON.stringify(summary, null, 2) + "\n" : formatSummary(summary, dir));
+      if (target !== undefined && summary.episodes < target) {
+        io.err(`toolsim: the run is unfinished: ${summary.episodes} of ${target} episodes; continue it with:\n  npx toolsim generate --resume --out ${dir}\n`);
+      }
     });
   return runs;
 }

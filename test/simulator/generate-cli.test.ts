@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -132,6 +132,32 @@ describe("toolsim generate (default: the bundled toolsets, offline)", () => {
     expect(missing.code).toBe(1);
     expect(missing.err).toContain("is not a run folder");
     expect(missing.err).not.toMatch(STACK);
+  });
+
+  it("`runs show` recomputes a stale summary from the journal, says an unfinished run is unfinished, and skips damaged lines", async () => {
+    const copy = fresh();
+    cpSync(dir, copy, { recursive: true });
+    // A crash leaves summary.json behind the journal, and run.json asked for more episodes than were finished.
+    const summary = JSON.parse(readFileSync(join(copy, RUN_FILES.summary), "utf8")) as RunSummary;
+    writeFileSync(join(copy, RUN_FILES.summary), JSON.stringify({ ...summary, episodes: 7, accepted: 1 }));
+    const info = JSON.parse(readFileSync(join(copy, RUN_FILES.run), "utf8")) as RunInfo;
+    writeFileSync(join(copy, RUN_FILES.run), JSON.stringify({ ...info, config: { ...info.config, episodes: 30 } }));
+    const stale = await cli(["runs", "show", copy]);
+    expect(stale.code).toBe(0);
+    expect(stale.out).toContain("episodes 20: accepted");
+    expect(stale.err).toContain("summary.json counts 7 episodes, the journal 20");
+    expect(stale.err).toContain("unfinished: 20 of 30 episodes");
+    expect(stale.err).toContain(`generate --resume --out ${copy}`);
+    // A damaged line inside an episode: that episode is skipped with the file and line, the rest is counted.
+    rmSync(join(copy, RUN_FILES.summary));
+    const lines = readFileSync(join(copy, RUN_FILES.events), "utf8").split("\n");
+    lines.splice(2, 0, "{not json");
+    writeFileSync(join(copy, RUN_FILES.events), lines.join("\n"));
+    const damaged = await cli(["runs", "show", copy, "--json"]);
+    expect(damaged.code).toBe(0);
+    expect((JSON.parse(damaged.out) as RunSummary).episodes).toBe(19);
+    expect(damaged.err).toMatch(/events\.jsonl:3: not a journal event; episode ep-000000 skipped/);
+    expect(damaged.err).not.toMatch(STACK);
   });
 
   it("refuses an existing run folder without --resume (exit 1, with the hint)", async () => {
