@@ -177,7 +177,10 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
         out,
         resume: opts.resume === true,
       });
-      io.err(`toolsim: ${opts.resume ? "resuming " : ""}${config.episodes} episodes over ${toolsets.length} toolsets (level ${config.level}, seed ${config.seed}) -> ${out}\n`);
+      // --resume where no run was started yet starts one (so a script may always pass --resume), and says so.
+      const resuming = opts.resume === true && existsSync(join(out, RUN_FILES.run));
+      if (opts.resume && !resuming) io.err(`toolsim: no run in ${out} yet: starting a new one\n`);
+      io.err(`toolsim: ${resuming ? "resuming " : ""}${config.episodes} episodes over ${toolsets.length} toolsets (level ${config.level}, seed ${config.seed}) -> ${out}\n`);
       const progress = new Progress(io);
       let interrupts = 0;
       const onSigint = (): void => {

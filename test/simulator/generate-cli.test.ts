@@ -160,6 +160,17 @@ describe("toolsim generate (default: the bundled toolsets, offline)", () => {
     expect(damaged.err).not.toMatch(STACK);
   });
 
+  it("--resume where no run was started yet starts one and says so", async () => {
+    const out = fresh();
+    const started = await cli(["generate", "--resume", "--out", out, "--episodes", "2"]);
+    expect(started.code).toBe(0);
+    expect(started.err).toContain(`no run in ${out} yet: starting a new one`);
+    expect(started.err).not.toContain("resuming");
+    expect(existsSync(join(out, RUN_FILES.corpus))).toBe(true);
+    const again = await cli(["generate", "--resume", "--out", out]);
+    expect(again.err).toContain("resuming 2 episodes");
+  });
+
   it("refuses an existing run folder without --resume (exit 1, with the hint)", async () => {
     const again = await cli(["generate", "--episodes", "20", "--out", dir]);
     expect(again.code).toBe(1);
