@@ -2436,11 +2436,12 @@ function repairArguments(tool: OfflineToolSpec, args: Json, body: unknown): { ar
 // The decision
 // ---------------------------------------------------------------------------------------------------------
 
-function guessFromSchema(p: Param): unknown {
-  const ex = exampleOf(p.schema);
-  if (ex !== undefined) return ex;
-  if (p.schema["default"] !== undefined) return p.schema["default"];
-  return undefined;
+/** What a tool does, as the rest of "I cannot ...": "get a book", "get the price history". */
+function goalOf(tool: OfflineToolSpec): string {
+  const purpose = purposeOf(tool);
+  if (purpose.startsWith("To ")) return purpose.slice(3);
+  if (purpose.startsWith("For ")) return `get ${purpose.slice(4)}`;
+  return "do that";
 }
 
 function listPhrases(params: readonly Param[]): string {
@@ -2746,17 +2747,18 @@ export function decideOffline(messages: readonly ChatMessageLike[], boundTools: 
       const question = `${purposeOf(next.tool)}, I need ${listPhrases(notAsked)}. Could you tell me ${notAsked.length === 1 ? "what it is" : "what they are"}?`;
       return ask(question, `${next.tool.name} fits (${rankNotes.join("; ")}), but ${notAsked.map((p) => p.path.join(".")).join(", ")} ${notAsked.length === 1 ? "is" : "are"} missing; asking the user.`, notAsked.map((p) => p.path.join(".")));
     }
-    // Asked already: guess from the schema where it offers a value, else give up.
-    const guesses: string[] = [];
+    // Asked already: the API's documented default where it has one; an example is no value the user gave, so
+    // without a default the assistant gives up rather than invent one.
+    const defaults: string[] = [];
     for (const p of fill.missing) {
-      const g = guessFromSchema(p);
-      if (g === undefined || p.path.length > 1) {
-        return giveUp(`I still do not know ${listPhrases([p])} needed for ${next.tool.name}.`, `${p.path.join(".")} is still missing after asking.`);
+      const d = p.path.length === 1 ? p.schema["default"] : undefined;
+      if (d === undefined) {
+        return giveUp(`I still do not know ${listPhrases([p])}, so I cannot ${goalOf(next.tool)}.`, `${p.path.join(".")} is still missing after asking; not guessing it.`);
       }
-      args = { ...args, [p.name]: g };
-      guesses.push(`${p.name} guessed from the schema`);
+      args = { ...args, [p.name]: d };
+      defaults.push(`${p.name} = its documented default`);
     }
-    notes.push(...guesses);
+    notes.push(...defaults);
   }
   const previousFailure = req.calls.find((c) => c.name === next.tool.name && failed(c) && stableStringify(c.args) === stableStringify(args));
   if (previousFailure) {

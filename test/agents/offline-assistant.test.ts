@@ -241,10 +241,12 @@ describe("OfflineChatModel: slot filling", () => {
     expect(calls[0]).toMatchObject({ name: "createBook", arguments: { title: "Winter Tides", author: "Ana Moreau", genre: "fiction", price: 12.5 } });
   });
 
-  it("does not ask twice for the same value: it guesses from the schema's example or gives up", async () => {
-    const guessed = await converse(["bookstore"], "I'd like to see the details of a book.", [[/book id/, "I don't know it, sorry."]]);
-    expect(guessed.turns.filter((t) => t.kind === "question")).toHaveLength(1);
-    expect(guessed.calls[0]).toMatchObject({ name: "getBook", arguments: { bookId: "bk-1001" } });
+  it("does not ask twice for the same value, and does not invent it from the schema's example: it gives up", async () => {
+    const unknown = await converse(["bookstore"], "I'd like to see the details of a book.", [[/book id/, "I don't know it, sorry."]]);
+    expect(unknown.turns.filter((t) => t.kind === "question")).toHaveLength(1);
+    expect(unknown.calls).toHaveLength(0);
+    expect(unknown.last?.kind).toBe("give-up");
+    expect(unknown.last?.kind === "give-up" ? unknown.last.reason : "").toMatch(/^I still do not know the book id, so I cannot get a book\.$/);
 
     // A title has no example to fall back on: the assistant gives up instead of asking again.
     const gaveUp = await converse(["bookstore"], "Please add a new book.", [[/title/, "Hmm, I am not sure."]]);
