@@ -104,51 +104,60 @@ export interface LlmAgents {
   close(): void;
 }
 
-/** Builds gateways (one per LLM role, sharing endpoint limits and the cassette) and the per-episode agents. */
-export async function createLlmAgents(options: LlmRunOptions): Promise<LlmAgents> {
+/** Options of {@link createLlmRoleAgents}. */
+export interface LlmRoleAgentsOptions {
+  /** Models, strategies, prices and the seed (the cassette file and the run folder are the caller's). */
+  llm: Omit<LlmRunOptions, "cassette" | "runFolder">;
+  /** The roles to make LLM agents for; a role without a model (or with the offline one) is left to the caller. */
+  roles: readonly LlmRole[];
+  /** What the gateways do with the cassette; `fallback` (replay mode): calls it has no answer for go to the endpoint and are recorded. */
+  cassette: { mode: CassetteMode; cassette?: Cassette; fallback?: boolean };
+  /** Sees the run-cache answers of each finished episode (a run writes them to its folder for a resume). */
+  onEpisodeAnswers?: (episode: number, records: RunCacheRecord[]) => void;
+}
+
+/** The LLM agents of some roles, and the run-wide memory they share. */
+export interface LlmRoleAgents {
+  /** The per-episode agents (only the roles with a model). */
+  factory: AgentFactory;
+  /** Which model each role uses (no secrets; `offline` for a role without a model). */
+  describe: Record<string, string>;
+  /** The gateway of each LLM role. */
+  gateways: ReadonlyMap<LlmRole, GatewayChatModel>;
+  /** The run's instructions when the user is an LLM: load what earlier episodes decided before the first episode starts. */
+  history?: RunInstructions;
+  /** The executor's run cache, when the run shares answers across episodes. */
+  runCache?: RunAnswerCache;
+}
+
+/**
+ * The LLM side shared by a run ({@link createLlmAgents}) and a replay or fork (`createRoleAgents`): one gateway
+ * per LLM role (sharing endpoint limits and the cassette), calls reported with their cost from the prices
+ * (the configured ones also on local endpoints), and the per-episode agents with the run-wide memory whose
+ * use does not depend on completion order ({@link RunInstructions}, {@link RunAnswerCache}). Episodes must
+ * be made in index order (the scheduler and the replay start them so).
+ */
+export function createLlmRoleAgents(options: LlmRoleAgentsOptions): LlmRoleAgents {
+  const llm = options.llm;
   const limits = new EndpointLimits();
-  const mode = options.cassette.mode;
-  let cassette: Cassette | undefined;
-  if (mode !== "off") {
-    if (!options.cassette.path) throw new RangeError(`cassette mode ${mode} needs a cassette path`);
-    cassette = mode === "record" ? await Cassette.open(options.cassette.path) : await Cassette.load(options.cassette.path);
-  }
-  const prices = options.prices ?? DEFAULT_PRICES;
+  const prices = llm.prices ?? DEFAULT_PRICES;
+  const { mode, cassette, fallback } = options.cassette;
   const gateways = new Map<LlmRole, { gateway: GatewayChatModel; spec: ModelSpec }>();
   const describe: Record<string, string> = {};
-  for (const role of ["user", "assistant", "executor", "tester"] as const) {
-    const spec = options.models[role];
+  for (const role of options.roles) {
+    const spec = llm.models[role];
     if (!spec || spec.provider === "offline") {
       describe[role] = "offline";
       continue;
     }
-    gateways.set(role, { gateway: createGateway(spec, { role, mode, ...(cassette ? { cassette } : {}), limits, seed: options.seed }), spec });
+    const gateway = createGateway(spec, { role, mode, ...(cassette ? { cassette } : {}), ...(fallback ? { replayFallback: true } : {}), limits, seed: llm.seed });
+    gateways.set(role, { gateway, spec });
     describe[role] = `${spec.provider}:${spec.model}${spec.baseURL ? ` @ ${redactUrl(spec.baseURL)}` : ""}`;
   }
   // Run-wide memory whose use does not depend on completion order (see RunInstructions, RunAnswerCache).
   const history = gateways.has("user") ? new RunInstructions() : undefined;
-  const runCache = options.runCache && gateways.has("executor") ? new RunAnswerCache() : undefined;
-  const folder = options.runFolder;
-  if (folder?.resume && (history || runCache)) {
-    const memory = await readRunMemory(folder.dir);
-    history?.load(memory.instructions);
-    runCache?.load(memory.cache);
-  }
-  // Opened at the first finished episode: the run store, created after the agents, wants a new run's folder empty.
-  let cacheFd: number | undefined;
-  const writeCacheLine = (episode: number): void => {
-    if (!runCache || !folder) return;
-    if (cacheFd === undefined) {
-      const path = join(folder.dir, RUN_CACHE_FILE);
-      truncatePartialLine(path);
-      cacheFd = openSync(path, "a", 0o600);
-    }
-    const answers = runCache.recordsOf(episode).map(({ position, key, answer }) => ({ position, key, answer }));
-    const buf = Buffer.from(`${JSON.stringify({ episode, answers })}\n`, "utf8");
-    let off = 0;
-    while (off < buf.length) off += writeSync(cacheFd, buf, off, buf.length - off);
-  };
-  const dfsdtOptions = typeof options.dfsdt === "object" ? options.dfsdt : {};
+  const runCache = llm.runCache && gateways.has("executor") ? new RunAnswerCache() : undefined;
+  const dfsdtOptions = typeof llm.dfsdt === "object" ? llm.dfsdt : {};
 
   const factory: AgentFactory = (episode: EpisodeBinding) => {
     const modelFor = (role: LlmRole): BaseChatModel | undefined => {
@@ -162,21 +171,23 @@ export async function createLlmAgents(options: LlmRunOptions): Promise<LlmAgents
             role,
             model: r.model,
             usage: r.usage,
-            cost: r.error !== undefined && r.usage.promptTokens === 0 ? 0 : costOf(r.usage, r.model, prices, g.spec.local, options.configuredPrices),
+            cost: r.error !== undefined && r.usage.promptTokens === 0 ? 0 : costOf(r.usage, r.model, prices, g.spec.local, llm.configuredPrices),
             durationMs: r.durationMs,
+            // `cached` means a consistency cache answered instead of the model (a run-cache hit makes no call at
+            // all); an answer from the cassette stands for the recorded call, so a replay's journal equals the run's.
             cached: false,
             ...(r.error !== undefined ? { error: r.error } : {}),
           }),
       });
     };
-    // Registered in index order (the scheduler starts episodes so), released whatever the outcome.
+    // Registered in index order, released whatever the outcome.
     history?.enter(episode.index);
     runCache?.enter(episode.index);
     episode.onFinish?.(() => {
       for (const { gateway } of gateways.values()) gateway.forgetEpisode(episode.episodeId);
       history?.finish(episode.index);
       if (runCache) {
-        writeCacheLine(episode.index);
+        options.onEpisodeAnswers?.(episode.index, runCache.recordsOf(episode.index));
         runCache.finish(episode.index);
         runCache.forgetEpisode(episode.index);
       }
@@ -186,28 +197,66 @@ export async function createLlmAgents(options: LlmRunOptions): Promise<LlmAgents
     if (user) made.user = new LlmUser({ model: user, ...(history ? { history } : {}) });
     const assistantModel = modelFor("assistant");
     if (assistantModel) {
-      const format = options.assistantFormat ?? "native";
+      const format = llm.assistantFormat ?? "native";
       let assistant: AssistantAgent =
         format === "native" ? new ChatModelAssistant(assistantModel) : new TextProtocolAssistant(assistantModel, { protocol: format });
-      if (options.dfsdt) assistant = new DfsdtAssistant(assistant, dfsdtOptions);
+      if (llm.dfsdt) assistant = new DfsdtAssistant(assistant, dfsdtOptions);
       made.assistant = assistant;
     }
     const executor = modelFor("executor");
     if (executor) {
-      const llm = new LlmResponder({ model: executor, ...(runCache ? { runCache: runCache.forEpisode(episode.index) } : {}) });
-      made.executor = new SimulatedExecutor({ stages: { responders: [stateResponder, llm, schemaResponder] } });
+      const responder = new LlmResponder({ model: executor, ...(runCache ? { runCache: runCache.forEpisode(episode.index) } : {}) });
+      made.executor = new SimulatedExecutor({ stages: { responders: [stateResponder, responder, schemaResponder] } });
     }
     const tester = modelFor("tester");
-    if (tester) made.tester = new LlmJudgeTester({ model: tester, ...(options.judgeVotes !== undefined ? { k: options.judgeVotes } : {}) });
+    if (tester) made.tester = new LlmJudgeTester({ model: tester, ...(llm.judgeVotes !== undefined ? { k: llm.judgeVotes } : {}) });
     return made;
   };
+  const plain = new Map([...gateways].map(([role, g]) => [role, g.gateway] as const));
+  return { factory, describe, gateways: plain, ...(history ? { history } : {}), ...(runCache ? { runCache } : {}) };
+}
+
+/** Builds the run's LLM agents ({@link createLlmRoleAgents} for every role) with its cassette file and, for a resume, what its folder remembers. */
+export async function createLlmAgents(options: LlmRunOptions): Promise<LlmAgents> {
+  const mode = options.cassette.mode;
+  let cassette: Cassette | undefined;
+  if (mode !== "off") {
+    if (!options.cassette.path) throw new RangeError(`cassette mode ${mode} needs a cassette path`);
+    cassette = mode === "record" ? await Cassette.open(options.cassette.path) : await Cassette.load(options.cassette.path);
+  }
+  const folder = options.runFolder;
+  // Opened at the first finished episode: the run store, created after the agents, wants a new run's folder empty.
+  let cacheFd: number | undefined;
+  const writeCacheLine = (episode: number, records: RunCacheRecord[]): void => {
+    if (!folder) return;
+    if (cacheFd === undefined) {
+      const path = join(folder.dir, RUN_CACHE_FILE);
+      truncatePartialLine(path);
+      cacheFd = openSync(path, "a", 0o600);
+    }
+    const answers = records.map(({ position, key, answer }) => ({ position, key, answer }));
+    const buf = Buffer.from(`${JSON.stringify({ episode, answers })}\n`, "utf8");
+    let off = 0;
+    while (off < buf.length) off += writeSync(cacheFd, buf, off, buf.length - off);
+  };
+  const agents = createLlmRoleAgents({
+    llm: options,
+    roles: ["user", "assistant", "executor", "tester"],
+    cassette: { mode, ...(cassette ? { cassette } : {}) },
+    onEpisodeAnswers: writeCacheLine,
+  });
+  if (folder?.resume && (agents.history || agents.runCache)) {
+    const memory = await readRunMemory(folder.dir);
+    agents.history?.load(memory.instructions);
+    agents.runCache?.load(memory.cache);
+  }
   return {
-    factory,
-    describe,
+    factory: agents.factory,
+    describe: agents.describe,
     stats: () => {
       let calls = 0;
       let replayed = 0;
-      for (const { gateway } of gateways.values()) {
+      for (const gateway of agents.gateways.values()) {
         calls += gateway.stats.calls;
         replayed += gateway.stats.cached;
       }
