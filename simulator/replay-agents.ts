@@ -1,22 +1,8 @@
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { Cassette } from "../agents/cassette.js";
-import { ChatModelAssistant } from "../agents/chat-model-assistant.js";
-import { DfsdtAssistant } from "../agents/dfsdt-assistant.js";
-import { EndpointLimits, createGateway, type GatewayChatModel, type LlmCallRecord, type LlmRole } from "../agents/llm-gateway.js";
-import { LlmJudgeTester } from "../agents/llm-judge-tester.js";
-import { LlmResponder } from "../agents/llm-responder.js";
-import { LlmUser } from "../agents/llm-user.js";
-import type { ModelSpec } from "../agents/model-spec.js";
-import { NearDuplicateIndex } from "../agents/near-duplicates.js";
-import { costOf, DEFAULT_PRICES } from "../agents/price-table.js";
-import type { AssistantAgent } from "../agents/roles.js";
-import { SimulatedExecutor } from "../agents/simulated-executor.js";
-import { TextProtocolAssistant } from "../agents/text-protocol-assistant.js";
-import { schemaResponder } from "../specs/schema-responder.js";
-import { stateResponder } from "../specs/state-responder.js";
-import type { LlmRunOptions } from "./llm-agents.js";
-import type { EpisodeAgents } from "./run-episode.js";
-import type { AgentFactory, EpisodeBinding } from "./simulation.js";
+import type { LlmRole } from "../agents/llm-gateway.js";
+import type { RunInstruction } from "../agents/llm-run-instructions.js";
+import { createLlmRoleAgents, type LlmRunOptions } from "./llm-agents.js";
+import type { AgentFactory } from "./simulation.js";
 
 /** Options of {@link createRoleAgents}. */
 export interface RoleAgentsOptions {
@@ -30,64 +16,36 @@ export interface RoleAgentsOptions {
   fallback?: boolean;
 }
 
+/** The LLM agents of a replay or a fork. */
+export interface RoleAgents {
+  factory: AgentFactory;
+  describe: Record<string, string>;
+  /**
+   * Holds instructions the replay keeps as recorded (those of the episodes it does not fork, and of a forked
+   * episode's prefix), so that the new user's near-duplicate check sees them as the run's user did. Call it
+   * for each episode before it runs, in index order.
+   */
+  keep(instructions: Iterable<RunInstruction>): void;
+}
+
 /**
  * LLM agents for some roles of a replay or a fork: every model call is answered from the cassette (the
  * recorded run's), and, with `fallback`, calls the recording does not hold (a fork's new turns) go to the
- * endpoint and are recorded. The per-episode agents are those of `createLlmAgents`.
+ * endpoint and are recorded. The per-episode agents, their run-wide memory (the user's instructions, the
+ * executor's run cache) and the calls' costs are those of a run (`createLlmRoleAgents`), so a fork that plays
+ * turns anew with the recorded models makes the recorded choices.
  */
-export function createRoleAgents(options: RoleAgentsOptions): { factory: AgentFactory; describe: Record<string, string> } {
-  const limits = new EndpointLimits();
-  const prices = options.llm.prices ?? DEFAULT_PRICES;
-  const gateways = new Map<LlmRole, { gateway: GatewayChatModel; spec: ModelSpec }>();
+export function createRoleAgents(options: RoleAgentsOptions): RoleAgents {
+  const agents = createLlmRoleAgents({
+    llm: options.llm,
+    roles: options.roles,
+    cassette: { mode: "replay", cassette: options.cassette, fallback: options.fallback === true },
+  });
   const describe: Record<string, string> = {};
-  for (const role of options.roles) {
-    const spec = options.llm.models[role];
-    if (!spec || spec.provider === "offline") continue;
-    gateways.set(role, {
-      gateway: createGateway(spec, { role, mode: "replay", cassette: options.cassette, replayFallback: options.fallback === true, limits, seed: options.llm.seed }),
-      spec,
-    });
-    describe[role] = `${spec.provider}:${spec.model}`;
-  }
-  const duplicates = new NearDuplicateIndex();
-  const dfsdt = options.llm.dfsdt;
-  const factory: AgentFactory = (episode: EpisodeBinding) => {
-    const modelFor = (role: LlmRole): BaseChatModel | undefined => {
-      const g = gateways.get(role);
-      if (!g) return undefined;
-      return g.gateway.scoped({
-        episodeId: episode.episodeId,
-        role,
-        onCall: (r: LlmCallRecord) =>
-          episode.reportLlmCall({
-            role,
-            model: r.model,
-            usage: r.usage,
-            cost: r.error !== undefined && r.usage.promptTokens === 0 ? 0 : costOf(r.usage, r.model, prices, g.spec.local),
-            durationMs: r.durationMs,
-            cached: false,
-            ...(r.error !== undefined ? { error: r.error } : {}),
-          }),
-      });
-    };
-    episode.onFinish?.(() => {
-      for (const { gateway } of gateways.values()) gateway.forgetEpisode(episode.episodeId);
-    });
-    const made: Partial<EpisodeAgents> = {};
-    const user = modelFor("user");
-    if (user) made.user = new LlmUser({ model: user, duplicates });
-    const assistantModel = modelFor("assistant");
-    if (assistantModel) {
-      const format = options.llm.assistantFormat ?? "native";
-      let assistant: AssistantAgent = format === "native" ? new ChatModelAssistant(assistantModel) : new TextProtocolAssistant(assistantModel, { protocol: format });
-      if (dfsdt) assistant = new DfsdtAssistant(assistant, typeof dfsdt === "object" ? dfsdt : {});
-      made.assistant = assistant;
-    }
-    const executor = modelFor("executor");
-    if (executor) made.executor = new SimulatedExecutor({ stages: { responders: [stateResponder, new LlmResponder({ model: executor }), schemaResponder] } });
-    const tester = modelFor("tester");
-    if (tester) made.tester = new LlmJudgeTester({ model: tester, ...(options.llm.judgeVotes !== undefined ? { k: options.llm.judgeVotes } : {}) });
-    return made;
+  for (const [role, text] of Object.entries(agents.describe)) if (text !== "offline") describe[role] = text;
+  return {
+    factory: agents.factory,
+    describe,
+    keep: (instructions) => agents.history?.load(instructions),
   };
-  return { factory, describe };
 }

@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import type { Level } from "../agents/agent-context.js";
 import { Cassette } from "../agents/cassette.js";
 import type { LlmRole } from "../agents/llm-gateway.js";
+import type { RunInstruction } from "../agents/llm-run-instructions.js";
 import { OfflineAssistant } from "../agents/offline-assistant.js";
 import { RuleTester } from "../agents/offline-tester.js";
 import { OfflineUser } from "../agents/offline-user.js";
@@ -17,11 +18,11 @@ import { JournalAgents } from "./journal-agents.js";
 import { episodeDifference, type EventDifference } from "./journal-compare.js";
 import { scriptOf, type EpisodeScript } from "./journal-script.js";
 import type { LlmRunOptions } from "./llm-agents.js";
-import { createRoleAgents } from "./replay-agents.js";
+import { createRoleAgents, type RoleAgents } from "./replay-agents.js";
 import { runEpisode, type EpisodeAgents } from "./run-episode.js";
 import type { LlmSettings } from "./run-config.js";
 import { readJournal, RunStore, RUN_FILES, type RunInfo } from "./run-store.js";
-import type { AgentFactory, EpisodeBinding } from "./simulation.js";
+import type { EpisodeBinding } from "./simulation.js";
 
 /** Where a replayed run's tool results and verdicts come from. */
 export type ReplayResults = "recompute" | "journal";
@@ -212,7 +213,7 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayReport> {
   const store = options.out !== undefined ? await createReplayStore(options.out, options.source, { ...info, createdAt: (options.clock ?? (() => new Date()))().toISOString(), ...(options.fork ? { config: { ...info.config, fork: { of: options.source, episode: options.fork.episode, turn: options.fork.turn } } } : {}) }) : undefined;
   const sourceCassette = join(options.source, "cassette.jsonl");
   let cassette: Cassette | undefined;
-  let roleFactory: AgentFactory | undefined;
+  let roleAgents: RoleAgents | undefined;
   try {
     // The executor and tester of LLM runs answer from the recorded cassette (a fork records its new calls beside it).
     const llm = options.llm;
@@ -224,7 +225,7 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayReport> {
       if (store) cassette = await Cassette.open(join(store.dir, "cassette.jsonl"));
       else if (existsSync(sourceCassette)) cassette = await Cassette.load(sourceCassette);
       else cassette = new Cassette();
-      if (llm && needed.length > 0) roleFactory = createRoleAgents({ llm, roles: needed, cassette, fallback: options.fork !== undefined }).factory;
+      if (llm && needed.length > 0) roleAgents = createRoleAgents({ llm, roles: needed, cassette, fallback: options.fork !== undefined });
     } else if (store && existsSync(sourceCassette)) copyFileSync(sourceCassette, join(store.dir, "cassette.jsonl"));
 
     const report: ReplayReport = {
@@ -255,7 +256,9 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayReport> {
         reportLlmCall: (payload) =>
           void bus.publish("llm.call", { runId: info.id, episodeId: script.episodeId, from: payload.role, to: "simulator" }, payload),
       };
-      const role = roleFactory?.(binding) ?? {};
+      // A fork's new user sees the instructions kept as recorded (earlier episodes', and this one's prefix), as the run's user did.
+      if (options.fork && roleAgents) roleAgents.keep(keptInstructions(recorded, index, cut));
+      const role = roleAgents?.factory(binding) ?? {};
       const live = forkHere && options.fork ? (options.fork.agents?.(binding) ?? {}) : undefined;
       const journal = new JournalAgents(script, {
         publishLlm: (c) => void bus.publish("llm.call", { runId: info.id, episodeId: script.episodeId, from: c.from, to: c.to }, c.payload),
@@ -307,6 +310,13 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayReport> {
     cassette?.close();
     store?.close();
   }
+}
+
+/** The instructions of a recorded episode given before the seq `cut`. */
+function keptInstructions(events: readonly SimEvent[], index: number, cut: number): RunInstruction[] {
+  const kept: RunInstruction[] = [];
+  for (const e of events) if (e.type === "user.instruction" && e.seq < cut) kept.push({ episode: index, request: e.request, text: e.text });
+  return kept;
 }
 
 /** How many recorded events come before the seq `cut`. */
