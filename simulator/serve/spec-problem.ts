@@ -2,7 +2,7 @@ import type { Catalog } from "../../specs/catalog.js";
 import type { ProblemDetails, ValidationIssue } from "../../specs/problem-details.js";
 import { responseExamples } from "../../specs/schema-responder.js";
 import { deriveSeed } from "../../specs/seed.js";
-import { isJsonMediaType, selectResponse } from "../../specs/select-response.js";
+import { isJsonMediaType, selectResponse, type SelectedResponse } from "../../specs/select-response.js";
 import { synthesize } from "../../specs/synthesize.js";
 import { cloneJson } from "../../specs/synthesis-rules.js";
 import type { Tool } from "../../specs/tool.js";
@@ -113,6 +113,26 @@ function propertyNames(schema: unknown): string[] {
   return names;
 }
 
+/** The base bodies of error answers by tool, then status and seed: they depend on nothing else (`null`: none fits). */
+const baseBodies = new WeakMap<Tool, Map<string, unknown>>();
+
+/** A valid example of the declared error response, else a seeded synthesized body; a fresh copy each time. */
+function baseBody(catalog: Catalog, tool: Tool, selected: SelectedResponse, status: number, valid: (body: unknown) => boolean, seed: number): unknown {
+  let byStatus = baseBodies.get(tool);
+  if (!byStatus) baseBodies.set(tool, (byStatus = new Map()));
+  const key = `${status} ${seed}`;
+  let base = byStatus.get(key);
+  if (base === undefined) {
+    base = responseExamples(catalog, selected).find(valid) ?? null;
+    if (base === null && selected.schemaPointer !== undefined) {
+      const made = synthesize(catalog.registry, "response", selected.schemaPointer, { seed: deriveSeed(seed, tool.name, "problem", status) });
+      if (made.valid) base = made.value;
+    }
+    byStatus.set(key, base);
+  }
+  return base === null ? undefined : cloneJson(base);
+}
+
 /**
  * The answer of an error the simulator produces for an operation (an invalid request, a missing credential):
  * our problem details when the operation declares nothing for that status, declares no JSON schema for it, or
@@ -128,18 +148,8 @@ export function operationProblem(catalog: Catalog, tool: Tool, problem: ProblemD
   const validate = catalog.registry.validatorAt("response", selected.schemaPointer, false);
   const valid = (body: unknown): boolean => validate(body) === true;
   if (valid(problem)) return { ...ours, contentType: /problem\+json/i.test(contentType) ? contentType : PROBLEM_JSON };
-  let base: unknown;
-  for (const example of responseExamples(catalog, selected)) {
-    if (valid(example)) {
-      base = cloneJson(example);
-      break;
-    }
-  }
-  if (base === undefined) {
-    const made = synthesize(catalog.registry, "response", selected.schemaPointer, { seed: deriveSeed(seed, tool.name, "problem", problem.status) });
-    if (!made.valid) return ours;
-    base = made.value;
-  }
+  const base = baseBody(catalog, tool, selected, problem.status, valid, seed);
+  if (base === undefined) return ours;
   if (isObject(base)) overlay(base, base, problem, valid, 0, propertyNames(catalog.registry.resolve("response", selected.schemaPointer).schema));
   return { status: problem.status, body: base, contentType, shape: "spec" };
 }
