@@ -6,6 +6,8 @@
  * tool names and the catalogue search are never mentioned.
  */
 
+import { identifierWords as words } from "./words.js";
+
 type Json = Record<string, unknown>;
 
 function isObject(v: unknown): v is Json {
@@ -33,14 +35,6 @@ export interface FailedCall {
 
 // ------------------------------------------------------------------------------------------------ words
 
-function words(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
-    .split(/[^A-Za-z0-9]+/)
-    .filter((w) => w !== "")
-    .map((w) => w.toLowerCase());
-}
 
 function stemOf(w: string): string {
   let s = w.toLowerCase();

@@ -2,7 +2,7 @@ import { Command, Option } from "commander";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { LlmRole } from "../../agents/llm-gateway.js";
-import { parseModelSpec, type ModelSpec } from "../../agents/model-spec.js";
+import { parseModelSpec, type ModelSpec, type ModelSpecOptions } from "../../agents/model-spec.js";
 import { DEFAULT_PRICES, type PriceTable } from "../../agents/price-table.js";
 import type { LlmSettings } from "../run-config.js";
 import type { LlmRunOptions } from "../llm-agents.js";
@@ -144,14 +144,7 @@ export function llmRunOptions(settings: LlmSettings, runDir: string, seed: numbe
     const parsed = parseModelSpec(text, {
       env,
       requireApiKey: replay === undefined,
-      ...(settings.baseUrl !== undefined ? { baseURL: settings.baseUrl } : {}),
-      ...(settings.apiKeyEnv !== undefined ? { apiKeyEnv: settings.apiKeyEnv } : {}),
-      ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
-      ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}),
-      ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
-      ...(settings.retries !== undefined ? { retries: settings.retries } : {}),
-      ...(settings.llmConcurrency !== undefined ? { concurrency: settings.llmConcurrency } : {}),
-      ...(settings.rpm !== undefined ? { requestsPerMinute: settings.rpm } : {}),
+      ...modelSpecOptionsOf(settings),
     });
     if (!parsed.ok) throw new UsageError(`--${role}-model / --model: ${parsed.errors.map((e) => e.message).join("; ")}`);
     if (parsed.value.provider !== "offline") models[role] = parsed.value;
@@ -167,5 +160,19 @@ export function llmRunOptions(settings: LlmSettings, runDir: string, seed: numbe
     prices,
     ...(settings.prices ? { configuredPrices: settings.prices } : {}),
     seed,
+  };
+}
+
+/** The model-spec settings (endpoint, key variable, sampling, timeouts, limits) of a run's or a command's LLM settings. */
+export function modelSpecOptionsOf(settings: LlmSettings): ModelSpecOptions {
+  return {
+    ...(settings.baseUrl !== undefined ? { baseURL: settings.baseUrl } : {}),
+    ...(settings.apiKeyEnv !== undefined ? { apiKeyEnv: settings.apiKeyEnv } : {}),
+    ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+    ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}),
+    ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
+    ...(settings.retries !== undefined ? { retries: settings.retries } : {}),
+    ...(settings.llmConcurrency !== undefined ? { concurrency: settings.llmConcurrency } : {}),
+    ...(settings.rpm !== undefined ? { requestsPerMinute: settings.rpm } : {}),
   };
 }

@@ -15,7 +15,7 @@ import { BUILD_FILES, buildToolsets } from "../../toolsets/build-toolsets.js";
 import { readPublicApis, selectApis } from "../../toolsets/public-apis.js";
 import { readConfigFile } from "../run-config.js";
 import { UsageError, UserError, type CliIO } from "./cli-io.js";
-import { mergeLlmSettings, replayCassettePath } from "./llm-options.js";
+import { mergeLlmSettings, modelSpecOptionsOf, replayCassettePath } from "./llm-options.js";
 import { parseInteger } from "./parse-options.js";
 
 interface BuildFlags {
@@ -121,14 +121,7 @@ export function toolsetBuildCommand(io: CliIO, setExit: (code: number) => void):
         if (modelText.trim() === "offline") throw new UsageError("toolset build needs a language model: the offline model cannot write documentation (use --model openai:<model>[@<base-url>])");
         const parsed = parseModelSpec(modelText, {
           requireApiKey: replay === undefined,
-          ...(settings.baseUrl !== undefined ? { baseURL: settings.baseUrl } : {}),
-          ...(settings.apiKeyEnv !== undefined ? { apiKeyEnv: settings.apiKeyEnv } : {}),
-          ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
-          ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}),
-          ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
-          ...(settings.retries !== undefined ? { retries: settings.retries } : {}),
-          ...(settings.llmConcurrency !== undefined ? { concurrency: settings.llmConcurrency } : {}),
-          ...(settings.rpm !== undefined ? { requestsPerMinute: settings.rpm } : {}),
+          ...modelSpecOptionsOf(settings),
         });
         if (!parsed.ok) throw new UsageError(`--model: ${parsed.errors.map((e) => e.message).join("; ")}`);
         const spec = parsed.value;
