@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../simulator/cli/main.js";
 import type { CliIO } from "../../simulator/cli/cli-io.js";
 import { startOpenAIServer, type OpenAIServer, type ReceivedRequest, type ScriptedReply } from "../support/openai-server.js";
+import { journalWithoutTimes } from "../support/llm-roles.js";
 
 const SECRET = "sk-test-SECRET-0123456789abcdef";
 const TOOLSETS = ["toolsets/bundled/holidays.yaml", "toolsets/bundled/weather.yaml"];
@@ -62,17 +63,6 @@ function roleScript(req: ReceivedRequest): ScriptedReply {
   return { kind: "text", content: "OK." };
 }
 
-function normalizedJournal(dir: string): string[] {
-  return readFileSync(join(dir, "events.jsonl"), "utf8")
-    .trim()
-    .split("\n")
-    .map((line) => {
-      const e = JSON.parse(line) as Record<string, unknown>;
-      delete e["at"];
-      if (e["type"] === "llm.call") delete e["durationMs"];
-      return JSON.stringify(e);
-    });
-}
 
 function filesContaining(dir: string, needle: string): string[] {
   return readdirSync(dir).filter((f) => readFileSync(join(dir, f), "utf8").includes(needle));
@@ -129,7 +119,7 @@ describe("generate with LLM agents in all four roles (real ChatOpenAI, local Ope
     expect(replayIO.stderr).not.toContain("internal error");
     expect(replayCode).toBe(0);
     expect(server.requests.length).toBe(before);
-    expect(normalizedJournal(b)).toEqual(normalizedJournal(a));
+    expect(journalWithoutTimes(b)).toEqual(journalWithoutTimes(a));
     expect(readFileSync(join(b, "corpus.jsonl"), "utf8")).toBe(readFileSync(join(a, "corpus.jsonl"), "utf8"));
   });
 
@@ -261,7 +251,7 @@ describe("generate with LLM agents in all four roles (real ChatOpenAI, local Ope
     expect(replayIO.stderr).toContain("assistant openai:test-model");
     const runId = (d: string): string => (JSON.parse(readFileSync(join(d, "run.json"), "utf8")) as { id: string }).id;
     expect(runId(replayed)).toBe(runId(recorded)); // no --base-url given: the id does not depend on it
-    expect(normalizedJournal(replayed)).toEqual(normalizedJournal(recorded));
+    expect(journalWithoutTimes(replayed)).toEqual(journalWithoutTimes(recorded));
     // A cassette file with no run.json beside it: a clear usage error, not a silent offline run.
     const lone = join(root, "lone");
     mkdirSync(lone);

@@ -12,6 +12,7 @@ import { replayRun } from "../../simulator/replay.js";
 import { createSimulation } from "../../simulator/simulation.js";
 import { bundledToolsetsDir, loadToolsets } from "../../toolsets/load-toolset.js";
 import { startOpenAIServer, type ReceivedRequest, type ScriptedReply } from "../support/openai-server.js";
+import { journalWithoutTimes } from "../support/llm-roles.js";
 
 const root = mkdtempSync(join(tmpdir(), "toolsim-replay-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -23,18 +24,6 @@ function capture(): CliIO & { stdout: string; stderr: string } {
   return io;
 }
 
-/** The journal's lines without the times (`at`, and `durationMs` of model calls). */
-function untimed(run: string): string[] {
-  return readFileSync(join(run, "events.jsonl"), "utf8")
-    .trim()
-    .split("\n")
-    .map((line) => {
-      const e = JSON.parse(line) as Record<string, unknown>;
-      delete e["at"];
-      if (e["type"] === "llm.call") delete e["durationMs"];
-      return JSON.stringify(e);
-    });
-}
 
 function lines(run: string): string[] {
   return readFileSync(join(run, "events.jsonl"), "utf8").trim().split("\n");
@@ -58,7 +47,7 @@ describe("replay of an offline run", () => {
     const report = await replayRun({ source: offlineRun, out });
     expect(report.equal).toBe(true);
     expect(report.episodes).toBe(8);
-    expect(untimed(out)).toEqual(untimed(offlineRun));
+    expect(journalWithoutTimes(out)).toEqual(journalWithoutTimes(offlineRun));
     expect(readFileSync(join(out, "corpus.jsonl"), "utf8")).toBe(readFileSync(join(offlineRun, "corpus.jsonl"), "utf8"));
 
     const io = capture();
@@ -70,7 +59,7 @@ describe("replay of an offline run", () => {
     const out = dir("journal-mode");
     const report = await replayRun({ source: offlineRun, out, results: "journal" });
     expect(report.equal).toBe(true);
-    expect(untimed(out)).toEqual(untimed(offlineRun));
+    expect(journalWithoutTimes(out)).toEqual(journalWithoutTimes(offlineRun));
   });
 
   it("names the first differing event of a tampered journal (episode, seq, field, old vs new) and exits 1", async () => {
@@ -228,8 +217,8 @@ describe("replay of a cassette run", () => {
       expect(io.stderr).not.toContain("internal error");
       expect(io.stdout).toContain("equal");
       expect(code).toBe(0);
-      expect(untimed(out)).toEqual(untimed(run));
-      expect(untimed(run).some((l) => l.includes('"type":"llm.call"'))).toBe(true);
+      expect(journalWithoutTimes(out)).toEqual(journalWithoutTimes(run));
+      expect(journalWithoutTimes(run).some((l) => l.includes('"type":"llm.call"'))).toBe(true);
     } finally {
       if (saved !== undefined) process.env["OPENAI_API_KEY"] = saved;
     }
