@@ -18,7 +18,7 @@ import { readTasks, writeTasks, type Task } from "../task-set.js";
 import { TaskWorlds } from "../task-toolsets.js";
 import { evaluateToolAlpaca, scoreToolAlpaca, type ToolAlpacaSample, type ToolAlpacaScores } from "../toolalpaca-eval.js";
 import { UsageError, UserError, type CliIO } from "./cli-io.js";
-import { addLlmOptions, llmRunOptions, mergeLlmSettings, type LlmFlags } from "./llm-options.js";
+import { addLlmOptions, llmRunOptions, mergeLlmSettings, modelSpecOptionsOf, type LlmFlags } from "./llm-options.js";
 import { parseInteger } from "./parse-options.js";
 
 const USER_CODES = new Set(["run.not-a-run", "run.corrupt", "tasks.corrupt", "tasks.no-toolset", "import.not-found", "import.bad-file", "apibank.not-found", "apibank.bad-descriptions", "toolalpaca.bad-documentation"]);
@@ -177,21 +177,13 @@ function judgeOf(flags: EvalFlags): ToolAlpacaJudge | undefined {
   const parsed = parseModelSpec(flags.judgeModel, {
     env: process.env,
     requireApiKey: true,
-    ...(settings.baseUrl !== undefined ? { baseURL: settings.baseUrl } : {}),
-    ...(settings.apiKeyEnv !== undefined ? { apiKeyEnv: settings.apiKeyEnv } : {}),
+    ...modelSpecOptionsOf(settings),
   });
   if (!parsed.ok) throw new UsageError(`--judge-model: ${parsed.errors.map((e) => e.message).join("; ")}`);
   if (parsed.value.provider === "offline") throw new UsageError("--judge-model needs a model (openai:<model>[@<base-url>]); without it, rules judge");
   return new ToolAlpacaJudge(
-    createGateway(parsed.value, {
-      role: "tester",
-      ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
-      ...(settings.retries !== undefined ? { retries: settings.retries } : {}),
-      ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
-      ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}),
-      ...(settings.llmConcurrency !== undefined ? { concurrency: settings.llmConcurrency } : {}),
-      ...(settings.rpm !== undefined ? { requestsPerMinute: settings.rpm } : {}),
-    }),
+    // The spec carries the sampling, timeout, retry and endpoint-limit settings; the gateway reads them there.
+    createGateway(parsed.value, { role: "tester" }),
   );
 }
 
