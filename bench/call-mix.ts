@@ -5,13 +5,13 @@
  * every call is run once on both sides: valid calls must get a 2xx and invalid ones a 4xx from both, and
  * the calls where either side disagrees are left out of the mix (and counted in the check line).
  */
-import type { Catalog } from "../specs/catalog.js";
-import { toHttpRequest } from "../specs/http-request.js";
-import { schemaResponder } from "../specs/schema-responder.js";
-import { simulateCall, type ToolCall } from "../specs/simulate-call.js";
-import { synthesizeArguments } from "../specs/synthesize-call.js";
-import type { Tool } from "../specs/tool.js";
-import { toolArgumentsSchema } from "../specs/tool-schema.js";
+import type { Catalog } from "../specs/catalog/catalog.js";
+import { toHttpRequest } from "../specs/call/http-request.js";
+import { schemaResponder } from "../specs/respond/schema-responder.js";
+import { simulateCall, type ToolCall } from "../specs/call/simulate-call.js";
+import { synthesizeArguments } from "../specs/synthesize/synthesize-call.js";
+import type { Tool } from "../specs/catalog/tool.js";
+import { toolArgumentsSchema } from "../specs/catalog/tool-schema.js";
 import { prepareRequest, type PrismClient, type PreparedRequest } from "./prism.js";
 
 type Json = Record<string, unknown>;

@@ -20,11 +20,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { parse as parseYaml } from "yaml";
-import type { Catalog } from "../specs/catalog.js";
-import { loadCatalog } from "../specs/load-catalog.js";
-import { ResourceStore } from "../specs/resource-store.js";
-import { schemaResponder } from "../specs/schema-responder.js";
-import { simulateCall } from "../specs/simulate-call.js";
+import type { Catalog } from "../specs/catalog/catalog.js";
+import { loadCatalog } from "../specs/catalog/load-catalog.js";
+import { ResourceStore } from "../specs/respond/resource-store.js";
+import { schemaResponder } from "../specs/respond/schema-responder.js";
+import { simulateCall } from "../specs/call/simulate-call.js";
 import { buildCallMix, type BenchCall } from "./call-mix.js";
 import { CORPORA, figureLabel, ROOT, ROUND_MS, ROUNDS } from "./paths.js";
 import { createPrismClient, type PrismClient } from "./prism.js";

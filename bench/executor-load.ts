@@ -6,7 +6,7 @@
  */
 import { statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { loadCatalog } from "../specs/load-catalog.js";
+import { loadCatalog } from "../specs/catalog/load-catalog.js";
 import { CORPORA, figureLabel, largestSpecs, ROUNDS } from "./paths.js";
 import { prismLoad } from "./prism.js";
 import { median, note, nowMs, pairedRatio, printFigure, printRounds, settle } from "./stats.js";

@@ -8,12 +8,12 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { curlRequest, executorPrompt, promptTokens, toolAlpacaExecutorPrompt } from "../agents/llm-responder.js";
-import { bodyOf, toHttpRequest } from "../specs/http-request.js";
-import { loadCatalog } from "../specs/load-catalog.js";
-import type { ResponseContext } from "../specs/responder.js";
-import { ResourceStore } from "../specs/resource-store.js";
-import { validateCall, type ValidatedCall } from "../specs/validate-call.js";
+import { curlRequest, executorPrompt, promptTokens, toolAlpacaExecutorPrompt } from "../agents/executor/llm-responder.js";
+import { bodyOf, toHttpRequest } from "../specs/call/http-request.js";
+import { loadCatalog } from "../specs/catalog/load-catalog.js";
+import type { ResponseContext } from "../specs/respond/responder.js";
+import { ResourceStore } from "../specs/respond/resource-store.js";
+import { validateCall, type ValidatedCall } from "../specs/call/validate-call.js";
 import { ROOT } from "./paths.js";
 import { formatRatio, median, note, printFigure } from "./stats.js";
 

@@ -2,7 +2,7 @@
 import { createLogger } from "@stoplight/prism-core";
 import { getHttpOperationsFromSpec } from "@stoplight/prism-http";
 import { createClientFromOperations } from "@stoplight/prism-http/dist/client.js";
-import type { HttpRequest } from "../specs/http-request.js";
+import type { HttpRequest } from "../specs/call/http-request.js";
 
 /** The answer of one Prism request: its status, or the status of the problem it threw. */
 export interface PrismAnswer {

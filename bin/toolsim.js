@@ -11,8 +11,8 @@ if (!existsSync(compiled)) {
   process.exit(2);
 }
 // V8 would let the heap grow to four times the live heap between full collections; long runs then climb past
-// 300 MB resident for a flat 50 MB live heap. Collect at 1.5 times instead (see simulator/heap-policy.ts).
-const heapPolicy = join(root, "dist", "simulator", "heap-policy.js");
+// 300 MB resident for a flat 50 MB live heap. Collect at 1.5 times instead (see simulator/core/heap-policy.ts).
+const heapPolicy = join(root, "dist", "simulator", "core", "heap-policy.js");
 if (existsSync(heapPolicy)) (await import(pathToFileURL(heapPolicy).href)).applyHeapPolicy();
 const { main } = await import(pathToFileURL(compiled).href);
 process.exitCode = await main(process.argv.slice(2));

@@ -1,11 +1,11 @@
 import { DynamicStructuredTool } from "@langchain/core/tools";
-import type { Catalog } from "../specs/catalog.js";
-import { toHttpRequest } from "../specs/http-request.js";
-import { ResourceStore } from "../specs/resource-store.js";
-import { securityRequirements } from "../specs/security-requirements.js";
-import { simulateCall, type SimulationStages } from "../specs/simulate-call.js";
-import type { Tool } from "../specs/tool.js";
-import { toolArgumentsSchema } from "../specs/tool-schema.js";
+import type { Catalog } from "../specs/catalog/catalog.js";
+import { toHttpRequest } from "../specs/call/http-request.js";
+import { ResourceStore } from "../specs/respond/resource-store.js";
+import { securityRequirements } from "../specs/catalog/security-requirements.js";
+import { simulateCall, type SimulationStages } from "../specs/call/simulate-call.js";
+import type { Tool } from "../specs/catalog/tool.js";
+import { toolArgumentsSchema } from "../specs/catalog/tool-schema.js";
 import type { LoadedToolset } from "../toolsets/toolset.js";
 
 /** Options of {@link toLangChainTools}. */

@@ -1,7 +1,7 @@
-import type { Catalog } from "../specs/catalog.js";
-import { selectResponse } from "../specs/select-response.js";
-import { inlineSchema, toolArgumentsSchema } from "../specs/tool-schema.js";
-import type { Tool } from "../specs/tool.js";
+import type { Catalog } from "../specs/catalog/catalog.js";
+import { selectResponse } from "../specs/call/select-response.js";
+import { inlineSchema, toolArgumentsSchema } from "../specs/catalog/tool-schema.js";
+import type { Tool } from "../specs/catalog/tool.js";
 
 type Json = Record<string, unknown>;
 

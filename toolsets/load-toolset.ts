@@ -3,11 +3,11 @@ import { readFile, stat, readdir } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml, YAMLParseError } from "yaml";
-import { buildCatalog } from "../specs/catalog.js";
-import { loadSpec } from "../specs/load-spec.js";
+import { buildCatalog } from "../specs/catalog/catalog.js";
+import { loadSpec } from "../specs/load/load-spec.js";
 import type { Result } from "../specs/result.js";
-import type { SpecProblem } from "../specs/spec-problem.js";
-import { describeFunctions } from "./describe-functions.js";
+import type { SpecProblem } from "../specs/load/spec-problem.js";
+import { describeFunctions } from "./build/describe-functions.js";
 import type { LoadedToolset, ToolsetAuth, ToolsetTask } from "./toolset.js";
 
 type Json = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { toolArgumentsSchema } from "../specs/tool-schema.js";
+import { toolArgumentsSchema } from "../specs/catalog/tool-schema.js";
 import type { LoadedToolset } from "./toolset.js";
 
 /** A toolset's documentation as the agents get it: the texts, and each tool as a model sees it. */

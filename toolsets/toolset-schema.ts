@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import type { SpecProblem } from "../specs/spec-problem.js";
+import type { SpecProblem } from "../specs/load/spec-problem.js";
 import schema from "./toolset.schema.json" with { type: "json" };
 
 /** The JSON Schema of a toolset file (`toolsets/toolset.schema.json`). */

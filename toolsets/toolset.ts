@@ -1,5 +1,5 @@
-import type { Catalog } from "../specs/catalog.js";
-import type { Fixtures } from "../specs/resource-store.js";
+import type { Catalog } from "../specs/catalog/catalog.js";
+import type { Fixtures } from "../specs/respond/resource-store.js";
 
 /** Credentials a simulated API requires and accepts. */
 export interface ToolsetAuth {

@@ -1,8 +1,8 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command } from "commander";
-import { createChatModel, endpointUrl } from "../../agents/chat-model-factory.js";
-import { describeModelSpec, DEFAULT_OPENAI_BASE_URL, parseModelSpec, REDACTED_URL_VALUE, redactUrl, urlSecrets, type ModelSpec } from "../../agents/model-spec.js";
+import { createChatModel, endpointUrl } from "../../agents/llm/chat-model-factory.js";
+import { describeModelSpec, DEFAULT_OPENAI_BASE_URL, parseModelSpec, REDACTED_URL_VALUE, redactUrl, urlSecrets, type ModelSpec } from "../../agents/llm/model-spec.js";
 import { UsageError, type CliIO } from "./cli-io.js";
 import { parseInteger } from "./parse-options.js";
 

@@ -1,11 +1,11 @@
 import { Command, Option } from "commander";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { LlmRole } from "../../agents/llm-gateway.js";
-import { parseModelSpec, type ModelSpec, type ModelSpecOptions } from "../../agents/model-spec.js";
-import { DEFAULT_PRICES, type PriceTable } from "../../agents/price-table.js";
-import type { LlmSettings } from "../run-config.js";
-import type { LlmRunOptions } from "../llm-agents.js";
+import type { LlmRole } from "../../agents/llm/llm-gateway.js";
+import { parseModelSpec, type ModelSpec, type ModelSpecOptions } from "../../agents/llm/model-spec.js";
+import { DEFAULT_PRICES, type PriceTable } from "../../agents/llm/price-table.js";
+import type { LlmSettings } from "../core/run-config.js";
+import type { LlmRunOptions } from "../core/llm-agents.js";
 import { UsageError, UserError } from "./cli-io.js";
 import { parseInteger } from "./parse-options.js";
 

@@ -2,10 +2,10 @@ import { Command } from "commander";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { formatSummary } from "../format-summary.js";
+import { formatSummary } from "../runs/format-summary.js";
 import { readEpisodesSkippingCorrupt } from "../export/run-folder.js";
-import { readLines, RUN_FILES } from "../run-store.js";
-import { SummaryBuilder, type RunSummary } from "../run-summary.js";
+import { readLines, RUN_FILES } from "../runs/run-store.js";
+import { SummaryBuilder, type RunSummary } from "../runs/run-summary.js";
 import { UserError, type CliIO } from "./cli-io.js";
 
 /** A run's summary and how it relates to the journal and the run's target. */

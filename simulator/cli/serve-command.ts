@@ -1,8 +1,8 @@
 import { Command, Option } from "commander";
 import { existsSync } from "node:fs";
-import { createGateway } from "../../agents/llm-gateway.js";
-import { parseModelSpec } from "../../agents/model-spec.js";
-import { formatProblem } from "../../specs/spec-problem.js";
+import { createGateway } from "../../agents/llm/llm-gateway.js";
+import { parseModelSpec } from "../../agents/llm/model-spec.js";
+import { formatProblem } from "../../specs/load/spec-problem.js";
 import { loadCredentials, type Credential } from "../serve/auth.js";
 import { FAULT_KINDS, type FaultKind, type FaultOptions } from "../serve/faults.js";
 import { HttpCassette } from "../serve/http-cassette.js";

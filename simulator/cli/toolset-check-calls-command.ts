@@ -1,8 +1,8 @@
 import { Command } from "commander";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { formatProblem } from "../../specs/spec-problem.js";
-import { CALL_FAILURE_CLASSES, checkApiBankCall, readApiBankCalls, summarizeCalls, type ApiBankCall, type CallReport } from "../../toolsets/apibank-calls.js";
+import { formatProblem } from "../../specs/load/spec-problem.js";
+import { CALL_FAILURE_CLASSES, checkApiBankCall, readApiBankCalls, summarizeCalls, type ApiBankCall, type CallReport } from "../../toolsets/import/apibank-calls.js";
 import { loadToolsets } from "../../toolsets/load-toolset.js";
 import { UsageError, UserError, type CliIO } from "./cli-io.js";
 

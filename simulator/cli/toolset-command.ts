@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { existsSync } from "node:fs";
-import { formatProblem } from "../../specs/spec-problem.js";
+import { formatProblem } from "../../specs/load/spec-problem.js";
 import { bundledToolsetsDir, findToolsetFiles, loadToolset, loadToolsets } from "../../toolsets/load-toolset.js";
 import { describeAuth, renderDocumentation, toolsetDocumentation } from "../../toolsets/toolset-documentation.js";
 import type { LoadedToolset } from "../../toolsets/toolset.js";

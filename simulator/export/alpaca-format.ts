@@ -1,4 +1,4 @@
-import { ASK_USER_ACTION, reactSystemPrompt, renderReactCalls } from "../../agents/react-format.js";
+import { ASK_USER_ACTION, reactSystemPrompt, renderReactCalls } from "../../agents/assistant/text/react-format.js";
 import { giveUpText, type ConversationTurn } from "./conversation.js";
 import { lineMeta, type EpisodeFormat, type ExportEpisode, type ResolvedExportOptions } from "./export-format.js";
 

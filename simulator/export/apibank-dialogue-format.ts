@@ -1,7 +1,7 @@
-import { apiBankDescription, parseApiBankCalls, renderApiBankCall, renderApiBankValue } from "../../agents/apibank-format.js";
-import { parseLenientJson } from "../../agents/lenient-json.js";
-import type { AgentTool } from "../../agents/roles.js";
-import type { ParsedCall } from "../../agents/text-protocol.js";
+import { apiBankDescription, parseApiBankCalls, renderApiBankCall, renderApiBankValue } from "../../agents/assistant/text/apibank-format.js";
+import { parseLenientJson } from "../../agents/parse/lenient-json.js";
+import type { AgentTool } from "../../agents/roles/roles.js";
+import type { ParsedCall } from "../../agents/assistant/text/text-protocol.js";
 import { fail, ok, type Result } from "../../specs/result.js";
 import { giveUpText, type ConversationCall, type ConversationTurn } from "./conversation.js";
 import { lineMeta, type EpisodeFormat, type ExportEpisode, type ResolvedExportOptions } from "./export-format.js";

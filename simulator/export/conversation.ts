@@ -1,7 +1,7 @@
-import { GIVE_UP_PREFIX } from "../../agents/dialogue-text.js";
-import type { ResponseSource } from "../../specs/tool-result.js";
-import type { CorpusRecord } from "../corpus-projection.js";
-import { MAX_OBSERVATION_CHARS } from "../observation-text.js";
+import { GIVE_UP_PREFIX } from "../../agents/assistant/dialogue-text.js";
+import type { ResponseSource } from "../../specs/call/tool-result.js";
+import type { CorpusRecord } from "../runs/corpus-projection.js";
+import { MAX_OBSERVATION_CHARS } from "../core/observation-text.js";
 
 /** What came back for a call. */
 export interface ConversationResult {

@@ -1,6 +1,6 @@
-import type { DfsdtTrajectory } from "../../agents/dfsdt-assistant.js";
-import type { DialogueMessage } from "../../agents/dialogue.js";
-import type { AgentTool } from "../../agents/roles.js";
+import type { DfsdtTrajectory } from "../../agents/assistant/text/dfsdt-assistant.js";
+import type { DialogueMessage } from "../../agents/roles/dialogue.js";
+import type { AgentTool } from "../../agents/roles/roles.js";
 import { argumentsString, type OpenAIMessage } from "./openai-format.js";
 import { splitPreferencePair, type PreferencePair } from "./preference-pair.js";
 

@@ -1,7 +1,7 @@
-import { DEFAULT_ASSISTANT_PROMPT } from "../../agents/assistant-turn.js";
-import type { AgentTool } from "../../agents/roles.js";
+import { DEFAULT_ASSISTANT_PROMPT } from "../../agents/assistant/assistant-turn.js";
+import type { AgentTool } from "../../agents/roles/roles.js";
 import type { LoadedToolset } from "../../toolsets/toolset.js";
-import type { CorpusRecord, RejectedRecord } from "../corpus-projection.js";
+import type { CorpusRecord, RejectedRecord } from "../runs/corpus-projection.js";
 import type { ConversationTurn } from "./conversation.js";
 
 /** The training formats of `toolsim export`. */

@@ -1,9 +1,9 @@
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import type { AgentTool } from "../../agents/roles.js";
+import type { AgentTool } from "../../agents/roles/roles.js";
 import { ToolsimError } from "../../specs/toolsim-error.js";
-import { projectEpisode, type CorpusRecord, type RejectedRecord } from "../corpus-projection.js";
-import type { SimEvent } from "../events.js";
+import { projectEpisode, type CorpusRecord, type RejectedRecord } from "../runs/corpus-projection.js";
+import type { SimEvent } from "../core/events.js";
 import { alpacaFormat } from "./alpaca-format.js";
 import { apiBankFormat } from "./apibank-dialogue-format.js";
 import { conversationOf } from "./conversation.js";

@@ -1,4 +1,4 @@
-import type { AgentTool } from "../../agents/roles.js";
+import type { AgentTool } from "../../agents/roles/roles.js";
 import { giveUpText, type ConversationTurn } from "./conversation.js";
 import { lineMeta, type EpisodeFormat, type ExportEpisode, type ResolvedExportOptions } from "./export-format.js";
 

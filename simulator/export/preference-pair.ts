@@ -1,4 +1,4 @@
-import type { AgentTool } from "../../agents/roles.js";
+import type { AgentTool } from "../../agents/roles/roles.js";
 import { stableStringify } from "../../specs/stable-stringify.js";
 import { openaiTools, type OpenAIMessage, type OpenAITool } from "./openai-format.js";
 

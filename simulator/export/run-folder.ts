@@ -2,8 +2,8 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ToolsimError } from "../../specs/toolsim-error.js";
-import type { SimEvent } from "../events.js";
-import { readJournal, RUN_FILES, type RunInfo } from "../run-store.js";
+import type { SimEvent } from "../core/events.js";
+import { readJournal, RUN_FILES, type RunInfo } from "../runs/run-store.js";
 
 /** Reads a run folder's `run.json`, after checking the folder holds a journal. */
 export async function readRunInfo(dir: string): Promise<RunInfo> {

@@ -1,13 +1,13 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentTool } from "../../agents/roles.js";
-import { TOOL_SEARCHER, toolSearcherTool } from "../../agents/tool-searcher.js";
-import { Toolbox } from "../../agents/toolbox.js";
-import { formatProblem } from "../../specs/spec-problem.js";
+import type { AgentTool } from "../../agents/roles/roles.js";
+import { TOOL_SEARCHER, toolSearcherTool } from "../../agents/assistant/tool-searcher.js";
+import { Toolbox } from "../../agents/roles/toolbox.js";
+import { formatProblem } from "../../specs/load/spec-problem.js";
 import { bundledToolsetsDir, loadToolsets } from "../../toolsets/load-toolset.js";
 import type { LoadedToolset } from "../../toolsets/toolset.js";
-import type { CorpusRecord } from "../corpus-projection.js";
-import type { RunInfo } from "../run-store.js";
+import type { CorpusRecord } from "../runs/corpus-projection.js";
+import type { RunInfo } from "../runs/run-store.js";
 import { redactSchemaSecrets } from "./redact-record.js";
 
 /** Options of {@link RunToolsets.load}. */

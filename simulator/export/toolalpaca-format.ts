@@ -1,5 +1,5 @@
-import type { AgentTool } from "../../agents/roles.js";
-import { Toolbox } from "../../agents/toolbox.js";
+import type { AgentTool } from "../../agents/roles/roles.js";
+import { Toolbox } from "../../agents/roles/toolbox.js";
 import { bodyText, giveUpText, type ConversationTurn } from "./conversation.js";
 import { lineMeta, type EpisodeFormat, type ExportEpisode, type ResolvedExportOptions } from "./export-format.js";
 

@@ -1,5 +1,5 @@
-import type { TesterStage } from "../../agents/verdict.js";
-import { projectEpisode, type CorpusRecord, type RejectedRecord } from "../corpus-projection.js";
+import type { TesterStage } from "../../agents/roles/verdict.js";
+import { projectEpisode, type CorpusRecord, type RejectedRecord } from "../runs/corpus-projection.js";
 import { conversationOf } from "../export/conversation.js";
 import { redactRecord } from "../export/redact-record.js";
 import { readEpisodesSkippingCorrupt, readRunInfo } from "../export/run-folder.js";

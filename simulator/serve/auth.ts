@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { parse as parseYaml } from "yaml";
-import type { Catalog } from "../../specs/catalog.js";
-import { securityRequirements, securitySchemes, type SecurityAlternative, type SecurityScheme } from "../../specs/security-requirements.js";
-import type { Tool } from "../../specs/tool.js";
+import type { Catalog } from "../../specs/catalog/catalog.js";
+import { securityRequirements, securitySchemes, type SecurityAlternative, type SecurityScheme } from "../../specs/catalog/security-requirements.js";
+import type { Tool } from "../../specs/catalog/tool.js";
 import type { ToolsetAuth } from "../../toolsets/toolset.js";
 import { parseRate, type Rate } from "./rate-limits.js";
 

@@ -1,7 +1,7 @@
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { redactSecretsDeep, redactText } from "../../agents/cassette.js";
+import { redactSecretsDeep, redactText } from "../../agents/llm/cassette.js";
 import { stableStringify } from "../../specs/stable-stringify.js";
 
 /** What replaces a secret in a cassette. */

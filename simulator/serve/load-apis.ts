@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { loadCatalog } from "../../specs/load-catalog.js";
-import type { SpecProblem } from "../../specs/spec-problem.js";
+import { loadCatalog } from "../../specs/catalog/load-catalog.js";
+import type { SpecProblem } from "../../specs/load/spec-problem.js";
 import { loadToolset } from "../../toolsets/load-toolset.js";
 import type { LoadedToolset } from "../../toolsets/toolset.js";
 import type { ServedApi } from "./serve-app.js";

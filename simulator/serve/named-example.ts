@@ -1,7 +1,7 @@
-import { derefNode } from "../../specs/catalog.js";
+import { derefNode } from "../../specs/catalog/catalog.js";
 import { getAt } from "../../specs/json-pointer.js";
-import type { Responder } from "../../specs/responder.js";
-import { selectResponse } from "../../specs/select-response.js";
+import type { Responder } from "../../specs/respond/responder.js";
+import { selectResponse } from "../../specs/call/select-response.js";
 
 type Json = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import { ResourceStore, type Fixtures } from "../../specs/resource-store.js";
+import { ResourceStore, type Fixtures } from "../../specs/respond/resource-store.js";
 
 /** The session of requests without an `X-Toolsim-Session` header. */
 export const DEFAULT_SESSION = "default";

@@ -1,11 +1,11 @@
-import type { Catalog } from "../../specs/catalog.js";
-import type { ProblemDetails, ValidationIssue } from "../../specs/problem-details.js";
-import { responseExamples } from "../../specs/schema-responder.js";
+import type { Catalog } from "../../specs/catalog/catalog.js";
+import type { ProblemDetails, ValidationIssue } from "../../specs/call/problem-details.js";
+import { responseExamples } from "../../specs/respond/schema-responder.js";
 import { deriveSeed } from "../../specs/seed.js";
-import { isJsonMediaType, selectResponse, type SelectedResponse } from "../../specs/select-response.js";
-import { synthesize } from "../../specs/synthesize.js";
-import { cloneJson } from "../../specs/synthesis-rules.js";
-import type { Tool } from "../../specs/tool.js";
+import { isJsonMediaType, selectResponse, type SelectedResponse } from "../../specs/call/select-response.js";
+import { synthesize } from "../../specs/synthesize/synthesize.js";
+import { cloneJson } from "../../specs/synthesize/synthesis-rules.js";
+import type { Tool } from "../../specs/catalog/tool.js";
 
 type Json = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import { jaccard, normalizedTokens, shingles } from "../../agents/near-duplicates.js";
+import { jaccard, normalizedTokens, shingles } from "../../agents/language/near-duplicates.js";
 
 /** Options of {@link NearDuplicateWindow}. */
 export interface NearDuplicateWindowOptions {

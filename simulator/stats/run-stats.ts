@@ -1,10 +1,10 @@
-import { projectEpisode } from "../corpus-projection.js";
-import type { SimEvent } from "../events.js";
+import { projectEpisode } from "../runs/corpus-projection.js";
+import type { SimEvent } from "../core/events.js";
 import { readEpisodesSkippingCorrupt, readRunInfo } from "../export/run-folder.js";
 import { redactRecord, scrubStrings } from "../export/redact-record.js";
 import { RunToolsets } from "../export/run-toolsets.js";
-import { SummaryBuilder, type LlmSummary, type ReasonCount, type RunSummary, type StageSummary } from "../run-summary.js";
-import type { TesterStage } from "../../agents/verdict.js";
+import { SummaryBuilder, type LlmSummary, type ReasonCount, type RunSummary, type StageSummary } from "../runs/run-summary.js";
+import type { TesterStage } from "../../agents/roles/verdict.js";
 import { Histogram, type Distribution } from "./distribution.js";
 import { NearDuplicateWindow } from "./near-duplicate-window.js";
 

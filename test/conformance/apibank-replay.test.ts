@@ -1,12 +1,12 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { OfflineAssistant } from "../../agents/offline-assistant.js";
-import { evaluateAssistantOnTasks, scoreSamples } from "../../simulator/apibank-eval.js";
-import { goldReplayReport } from "../../simulator/gold-replay.js";
-import { importApiBank, importToolAlpaca } from "../../simulator/import-tasks.js";
-import { TaskWorlds } from "../../simulator/task-toolsets.js";
-import { evaluateToolAlpaca, scoreToolAlpaca } from "../../simulator/toolalpaca-eval.js";
+import { OfflineAssistant } from "../../agents/assistant/offline/offline-assistant.js";
+import { evaluateAssistantOnTasks, scoreSamples } from "../../simulator/eval/apibank/apibank-eval.js";
+import { goldReplayReport } from "../../simulator/eval/tasks/gold-replay.js";
+import { importApiBank, importToolAlpaca } from "../../simulator/eval/tasks/import-tasks.js";
+import { TaskWorlds } from "../../simulator/eval/tasks/task-toolsets.js";
+import { evaluateToolAlpaca, scoreToolAlpaca } from "../../simulator/eval/toolalpaca/toolalpaca-eval.js";
 
 /**
  * API-Bank's 214 level-1 dialogues (and ToolAlpaca's simulated eval set) from the real corpora: every gold call

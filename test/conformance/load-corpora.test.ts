@@ -3,10 +3,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { getAt } from "../../specs/json-pointer.js";
-import type { LoadedSpec } from "../../specs/loaded-spec.js";
-import { loadSpec } from "../../specs/load-spec.js";
+import type { LoadedSpec } from "../../specs/load/loaded-spec.js";
+import { loadSpec } from "../../specs/load/load-spec.js";
 import type { Result } from "../../specs/result.js";
-import type { SpecProblem } from "../../specs/spec-problem.js";
+import type { SpecProblem } from "../../specs/load/spec-problem.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CORPORA = path.resolve(REPO_ROOT, process.env["TOOLSIM_CORPORA"] ?? "../shared/corpora");

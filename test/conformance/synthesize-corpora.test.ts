@@ -2,15 +2,15 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildCatalog } from "../../specs/catalog.js";
-import { loadSpec } from "../../specs/load-spec.js";
-import { ResourceStore } from "../../specs/resource-store.js";
+import { buildCatalog } from "../../specs/catalog/catalog.js";
+import { loadSpec } from "../../specs/load/load-spec.js";
+import { ResourceStore } from "../../specs/respond/resource-store.js";
 import { deriveSeed } from "../../specs/seed.js";
-import { isJsonMediaType, selectResponse } from "../../specs/select-response.js";
-import { synthesize } from "../../specs/synthesize.js";
-import { simulateCall } from "../../specs/simulate-call.js";
-import { synthesizeArguments } from "../../specs/synthesize-call.js";
-import { validateCall } from "../../specs/validate-call.js";
+import { isJsonMediaType, selectResponse } from "../../specs/call/select-response.js";
+import { synthesize } from "../../specs/synthesize/synthesize.js";
+import { simulateCall } from "../../specs/call/simulate-call.js";
+import { synthesizeArguments } from "../../specs/synthesize/synthesize-call.js";
+import { validateCall } from "../../specs/call/validate-call.js";
 
 // For every operation of every OAS3 / Swagger 2 document of the corpora and of the ToolAlpaca eval specs:
 // the synthesized call validates, and the synthesized 2xx (or default) JSON body validates against its

@@ -1,12 +1,12 @@
 import { ChatOpenAI } from "@langchain/openai";
-import type { Plan } from "../../agents/plan.js";
-import type { AssistantAgent, EpisodeTranscript, Tester, UserAgent, UserTurn } from "../../agents/roles.js";
-import { SimulatedExecutor } from "../../agents/simulated-executor.js";
-import type { EpisodeToolset } from "../../agents/toolbox.js";
-import type { Verdict } from "../../agents/verdict.js";
-import { EventBus } from "../../simulator/event-bus.js";
-import type { SimEvent, SimEventOf, SimEventType } from "../../simulator/events.js";
-import { runEpisode, type EpisodeOutcome } from "../../simulator/run-episode.js";
+import type { Plan } from "../../agents/roles/plan.js";
+import type { AssistantAgent, EpisodeTranscript, Tester, UserAgent, UserTurn } from "../../agents/roles/roles.js";
+import { SimulatedExecutor } from "../../agents/executor/simulated-executor.js";
+import type { EpisodeToolset } from "../../agents/roles/toolbox.js";
+import type { Verdict } from "../../agents/roles/verdict.js";
+import { EventBus } from "../../simulator/core/event-bus.js";
+import type { SimEvent, SimEventOf, SimEventType } from "../../simulator/core/events.js";
+import { runEpisode, type EpisodeOutcome } from "../../simulator/core/run-episode.js";
 import { bundledToolsetsDir, loadToolset } from "../../toolsets/load-toolset.js";
 import type { ReceivedRequest } from "./openai-server.js";
 

@@ -2,11 +2,11 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ChatOpenAI } from "@langchain/openai";
-import type { AgentContext } from "../../agents/agent-context.js";
-import { Toolbox, type EpisodeToolset } from "../../agents/toolbox.js";
-import { buildCatalog, type Catalog } from "../../specs/catalog.js";
-import { loadSpec } from "../../specs/load-spec.js";
-import type { Fixtures } from "../../specs/resource-store.js";
+import type { AgentContext } from "../../agents/roles/agent-context.js";
+import { Toolbox, type EpisodeToolset } from "../../agents/roles/toolbox.js";
+import { buildCatalog, type Catalog } from "../../specs/catalog/catalog.js";
+import { loadSpec } from "../../specs/load/load-spec.js";
+import type { Fixtures } from "../../specs/respond/resource-store.js";
 import { createRng, deriveSeed } from "../../specs/seed.js";
 import type { OpenAIServer, ReceivedRequest } from "./openai-server.js";
 

@@ -1,8 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { loadCatalog } from "../../specs/load-catalog.js";
-import { toolArgumentsSchema } from "../../specs/tool-schema.js";
-import { describeFunctions, describeStructure } from "../../toolsets/describe-functions.js";
+import { loadCatalog } from "../../specs/catalog/load-catalog.js";
+import { toolArgumentsSchema } from "../../specs/catalog/tool-schema.js";
+import { describeFunctions, describeStructure } from "../../toolsets/build/describe-functions.js";
 import { parseFunctionDocs } from "../../toolsets/function-docs.js";
 import { bundledToolsetsDir, loadToolsets } from "../../toolsets/load-toolset.js";
 

@@ -4,8 +4,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../simulator/cli/main.js";
-import type { CorpusRecord } from "../../simulator/corpus-projection.js";
-import type { RunSummary } from "../../simulator/run-summary.js";
+import type { CorpusRecord } from "../../simulator/runs/corpus-projection.js";
+import type { RunSummary } from "../../simulator/runs/run-summary.js";
 import type { ToolsetDocumentation } from "../../toolsets/toolset-documentation.js";
 
 /** `toolset list` and `toolset show`, and corpora generated over imported toolsets. */

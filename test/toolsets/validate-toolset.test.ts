@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { main } from "../../simulator/cli/main.js";
-import type { SpecProblem } from "../../specs/spec-problem.js";
+import type { SpecProblem } from "../../specs/load/spec-problem.js";
 import { findToolsetFiles, loadToolset } from "../../toolsets/load-toolset.js";
 import { bundledToolsetsDir } from "../../toolsets/load-toolset.js";
 import { renderDocumentation, toolsetDocumentation } from "../../toolsets/toolset-documentation.js";

@@ -1,0 +1,47 @@
+import { nearestNames } from "../../specs/catalog/nearest-names.js";
+import { simulateCall, type SimulationStages } from "../../specs/call/simulate-call.js";
+import type { ToolResult } from "../../specs/call/tool-result.js";
+import type { AgentContext } from "../roles/agent-context.js";
+import type { AssistantToolCall } from "../roles/dialogue.js";
+import type { EpisodeState } from "../roles/episode-state.js";
+import type { ToolExecutor } from "../roles/roles.js";
+
+/** Options of the simulated executor. */
+export interface SimulatedExecutorOptions {
+  /** Replace stages of the pipeline (e.g. prepend an LLM or replay responder). */
+  stages?: Partial<SimulationStages>;
+}
+
+/** The offline tool executor: routes a call to its toolset and answers it with the OpenAPI pipeline (state, then schema). */
+export class SimulatedExecutor implements ToolExecutor {
+  constructor(private readonly options: SimulatedExecutorOptions = {}) {}
+
+  async execute(call: AssistantToolCall, state: EpisodeState, ctx: AgentContext): Promise<ToolResult> {
+    state.calls++;
+    const entry = ctx.toolbox.get(call.name);
+    if (!entry) return unknownTool(call.name, ctx.toolbox.entries.map((e) => e.name));
+    const result = await simulateCall(
+      entry.toolset.catalog,
+      { name: entry.tool.name, arguments: call.arguments, id: call.id },
+      { seed: ctx.seed, state: state.store(entry.toolset.name), ...(this.options.stages ? { stages: this.options.stages } : {}) },
+    );
+    return { ...result, tool: call.name };
+  }
+}
+
+/** The result of a call to a tool that does not exist: a 404 problem naming the closest tools. */
+export function unknownTool(name: string, names: readonly string[]): ToolResult {
+  const suggestions = nearestNames(name, names);
+  const detail = `No tool named "${name}".` + (suggestions.length > 0 ? ` Did you mean: ${suggestions.join(", ")}?` : "");
+  const issue = { location: ["tool"], code: "unknown-tool", message: detail, severity: "Error" as const };
+  return {
+    tool: name,
+    status: 404,
+    body: { type: "https://toolsim.dev/problems/unknown-tool", status: 404, title: "Unknown tool", detail, validation: [issue], suggestions },
+    contentType: "application/problem+json",
+    errors: [issue],
+    responseErrors: [],
+    source: "route",
+    notes: [],
+  };
+}

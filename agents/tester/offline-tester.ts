@@ -1,0 +1,693 @@
+import type { ToolResult } from "../../specs/call/tool-result.js";
+import type { AgentContext } from "../roles/agent-context.js";
+import type { AssistantToolCall, DialogueMessage } from "../roles/dialogue.js";
+import type { PlanStep } from "../roles/plan.js";
+import type { CallRecord, EpisodeTranscript, Tester } from "../roles/roles.js";
+import { TOOL_SEARCHER } from "../assistant/tool-searcher.js";
+import type { StageVerdict, TesterStage, Verdict } from "../roles/verdict.js";
+
+/*
+ * Reasons name what failed with indices into the transcript (`dialogue[3]`, `calls[2]`, `requests[0]`,
+ * `steps[1]`, all from 0) and quote every value with JSON quotes, so the run summary can group reasons into
+ * templates by blanking the quoted values and the numbers.
+ */
+
+/** A stage of the rule tester: reads a transcript, returns its reasons for failing (empty when it passes). */
+export type RuleStage = (episode: EpisodeTranscript) => string[];
+
+/** The rule tester's stages, in order; tests and custom testers swap one. */
+export interface RuleStages {
+  format: RuleStage;
+  execution: RuleStage;
+  grounding: RuleStage;
+  plan: RuleStage;
+}
+
+const q = (v: unknown): string => JSON.stringify(typeof v === "string" ? v : v === undefined ? null : v) ?? "null";
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The arguments of a call as an object, parsing a JSON string; undefined when they are not a JSON object. */
+export function callArguments(call: AssistantToolCall): Record<string, unknown> | undefined {
+  if (isPlainObject(call.arguments)) return call.arguments;
+  if (typeof call.arguments === "string") {
+    try {
+      const parsed: unknown = JSON.parse(call.arguments);
+      return isPlainObject(parsed) ? parsed : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+function argumentsProblem(call: AssistantToolCall): string | undefined {
+  if (isPlainObject(call.arguments)) return undefined;
+  if (typeof call.arguments === "string") {
+    try {
+      const parsed: unknown = JSON.parse(call.arguments);
+      if (isPlainObject(parsed)) return undefined;
+      return `arguments are JSON ${parsed === null ? "null" : Array.isArray(parsed) ? "array" : typeof parsed}, not an object`;
+    } catch {
+      return `arguments are not valid JSON (${q(call.arguments.slice(0, 60))})`;
+    }
+  }
+  const a: unknown = call.arguments;
+  return `arguments are ${a === null ? "null" : Array.isArray(a) ? "an array" : typeof a}, not an object`;
+}
+
+/** A successful call: routed, valid, answered below 400. */
+function succeeded(r: ToolResult): boolean {
+  return r.status < 400 && r.source !== "route" && r.source !== "validation";
+}
+
+// ---------------------------------------------------------------------------------------------- format
+
+/**
+ * `format`: every turn is well-formed (no empty user or assistant message, tool calls with a name, an id
+ * answered by exactly one tool result, and object arguments), every request of the plan reached an end,
+ * no end is an error, and every final answer is non-empty text.
+ *
+ * A give-up or an exhausted step budget is a well-formed dialogue that did not achieve the user's goal:
+ * it fails the `plan` stage, not this one (and so do the requests it left unreached).
+ */
+export function checkFormat(episode: EpisodeTranscript): string[] {
+  const reasons: string[] = [];
+  const { dialogue } = episode;
+  if (dialogue.length === 0) reasons.push("the dialogue is empty");
+  else if (dialogue[0]?.role !== "user") reasons.push(`the dialogue starts with a ${q(dialogue[0]?.role)} message, not a user message`);
+
+  const issued = new Map<string, number>();
+  const answered = new Set<string>();
+  const checkCall = (call: AssistantToolCall, where: string): void => {
+    if (typeof call.name !== "string" || call.name.trim() === "") reasons.push(`${where}: tool call ${q(call.id)} has no name`);
+    const problem = argumentsProblem(call);
+    if (problem) reasons.push(`${where}: tool call ${q(call.name)} ${problem}`);
+  };
+  dialogue.forEach((m: DialogueMessage, i) => {
+    const where = `dialogue[${i}]`;
+    if (m.role === "user") {
+      if (typeof m.content !== "string" || m.content.trim() === "") reasons.push(`${where}: empty user message`);
+    } else if (m.role === "assistant") {
+      const calls = m.toolCalls ?? [];
+      if ((typeof m.content !== "string" || m.content.trim() === "") && calls.length === 0) {
+        reasons.push(`${where}: empty assistant message (no text and no tool calls)`);
+      }
+      for (const call of calls) {
+        checkCall(call, where);
+        const first = issued.get(call.id);
+        if (first !== undefined) reasons.push(`${where}: tool call id ${q(call.id)} is already used in dialogue[${first}]`);
+        else issued.set(call.id, i);
+      }
+    } else {
+      if (!issued.has(m.toolCallId)) reasons.push(`${where}: tool result ${q(m.name)} answers unknown call id ${q(m.toolCallId)}`);
+      else if (answered.has(m.toolCallId)) reasons.push(`${where}: call id ${q(m.toolCallId)} is answered twice`);
+      answered.add(m.toolCallId);
+    }
+  });
+  for (const [id, i] of issued) {
+    if (!answered.has(id)) reasons.push(`dialogue[${i}]: tool call ${q(id)} got no result`);
+  }
+  // Calls the dialogue does not show are still checked.
+  episode.calls.forEach((rec, i) => {
+    if (!issued.has(rec.call.id)) checkCall(rec.call, `calls[${i}]`);
+  });
+
+  const requests = episode.plan.requests.length;
+  episode.ends.forEach((end, r) => {
+    if (end.kind === "error") reasons.push(`requests[${r}]: the episode broke off with an error: ${q(end.reason)}`);
+    else if (end.kind === "final" && (typeof end.text !== "string" || end.text.trim() === "")) {
+      reasons.push(`requests[${r}]: the final answer is empty`);
+    }
+  });
+  // Requests left unreached after a give-up or an exhausted budget are the plan stage's business.
+  const lastKind = episode.ends[episode.ends.length - 1]?.kind;
+  if (lastKind !== "give-up" && lastKind !== "budget") {
+    for (let r = episode.ends.length; r < requests; r++) {
+      reasons.push(`requests[${r}]: the dialogue stops before this request ends (no final answer)`);
+    }
+  }
+  return reasons;
+}
+
+// ---------------------------------------------------------------------------------------------- execution
+
+function issues(result: ToolResult["errors"], max = 3): string {
+  const shown = result.slice(0, max).map((e) => `${e.location.join(".") || "(call)"}: ${e.message}`);
+  if (result.length > max) shown.push(`and ${result.length - max} more`);
+  return shown.join("; ");
+}
+
+/**
+ * `execution`: every call routed to a known tool (no invented tools), every call valid in the end (a
+ * rejected call is fine when a later call of the same tool passes validation), not all calls failed
+ * (status >= 400), and every response body valid against its response schema.
+ */
+export function checkExecution(episode: EpisodeTranscript): string[] {
+  const reasons: string[] = [];
+  const { calls } = episode;
+  calls.forEach((rec, i) => {
+    const r = rec.result;
+    if (r.source === "route") {
+      const body = r.body as { suggestions?: unknown } | null;
+      const near = Array.isArray(body?.suggestions) ? body.suggestions.filter((s): s is string => typeof s === "string") : [];
+      reasons.push(`calls[${i}] ${q(rec.call.name)}: unknown tool${near.length > 0 ? ` (nearest: ${near.map(q).join(", ")})` : ""}`);
+      return;
+    }
+    if (r.source === "validation") {
+      const corrected = calls.some((later, j) => j > i && later.call.name === rec.call.name && later.result.source !== "validation" && later.result.source !== "route");
+      if (!corrected) {
+        reasons.push(`calls[${i}] ${q(rec.call.name)} stays invalid (no corrected retry): ${issues(r.errors) || `status ${r.status}`}`);
+      }
+    }
+    if (r.responseErrors.length > 0) {
+      reasons.push(`calls[${i}] ${q(rec.call.name)}: response does not match its schema: ${issues(r.responseErrors)}`);
+    }
+  });
+  if (calls.length > 0 && calls.every((c) => c.result.status >= 400)) {
+    reasons.push(`all ${calls.length} calls failed (statuses ${[...new Set(calls.map((c) => c.result.status))].join(", ")})`);
+  }
+  return reasons;
+}
+
+// ---------------------------------------------------------------------------------------------- grounding
+
+const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+const MONTH_RE = "(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)";
+const WEEKDAYS = new Set(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mon", "tue", "wed", "thu", "fri", "sat", "sun"]);
+const MONTH_WORDS = new Set(["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", ...MONTHS, "sept"]);
+/** Capitalized words the assistant may write without a source: pronouns, courtesy words, common acronyms. */
+const FREE_WORDS = new Set([
+  "i", "i'm", "i've", "i'll", "i'd", "ok", "okay", "api", "apis", "id", "ids", "url", "urls", "http", "https", "json", "utc", "gmt",
+  "am", "pm", "n/a", "faq", "ps", "mr", "mrs", "ms", "dr",
+]);
+
+function monthNumber(name: string): number {
+  return MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1;
+}
+const pad2 = (n: number | string): string => String(n).padStart(2, "0");
+const norm = (s: string): string => s.toLowerCase().replace(/\s+/g, " ").trim();
+
+/** What the assistant could know: observations (statuses and bodies), user messages and the names of the tools it called. */
+interface Haystack {
+  /** Lower-cased, whitespace-collapsed text of every source, one source per line. */
+  text: string;
+  words: Set<string>;
+  numbers: number[];
+  dates: Set<string>;
+  /** Times as minutes since midnight. */
+  times: Set<number>;
+}
+
+const ISO_DATE_G = /\b(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g;
+const NATURAL_DATE_MDY_G = new RegExp(`\\b${MONTH_RE}\\.? (\\d{1,2})(?:st|nd|rd|th)?,? (\\d{4})\\b`, "g");
+const NATURAL_DATE_DMY_G = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)? ${MONTH_RE}\\.?,? (\\d{4})\\b`, "g");
+const TIME_G = /\b(\d{1,2}):(\d{2})(?::\d{2})?(?:\s*([ap]\.?m\.?))?(?![\w:])/gi;
+const NUMBER_G = /(?<![\w.,])[-−]?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s?%)?(?![\w])/g;
+const WORD_G = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
+
+function minutesOf(h: string, m: string, ampm: string | undefined): number {
+  let hour = Number(h);
+  const suffix = ampm?.toLowerCase().replace(/\./g, "");
+  if (suffix === "pm" && hour < 12) hour += 12;
+  if (suffix === "am" && hour === 12) hour = 0;
+  return hour * 60 + Number(m);
+}
+
+function parseNumber(token: string): { value: number; decimals: number; percent: boolean } | undefined {
+  const percent = token.includes("%");
+  const clean = token.replace(/[$%\s,]/g, "").replace("−", "-");
+  const value = Number(clean);
+  if (!Number.isFinite(value)) return undefined;
+  const dot = clean.indexOf(".");
+  return { value, decimals: dot < 0 ? 0 : clean.length - dot - 1, percent };
+}
+
+function collectDates(s: string, into: Set<string>): void {
+  for (const m of s.matchAll(ISO_DATE_G)) into.add(`${m[1]}-${m[2]}-${m[3]}`);
+  for (const m of s.matchAll(NATURAL_DATE_MDY_G)) into.add(`${m[3]}-${pad2(monthNumber(m[1] ?? ""))}-${pad2(m[2] ?? "")}`);
+  for (const m of s.matchAll(NATURAL_DATE_DMY_G)) into.add(`${m[3]}-${pad2(monthNumber(m[2] ?? ""))}-${pad2(m[1] ?? "")}`);
+}
+
+function humanizeKey(key: string): string {
+  return key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_\-.]+/g, " ");
+}
+
+function buildHaystack(episode: EpisodeTranscript): Haystack {
+  const parts: string[] = [];
+  const numbers: number[] = [];
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 40) return;
+    if (typeof v === "string") {
+      const t = v.trim();
+      if ((t.startsWith("{") || t.startsWith("[")) && t.length < 1_000_000) {
+        try {
+          walk(JSON.parse(t), depth + 1);
+        } catch {
+          // not JSON: plain text
+        }
+      }
+      parts.push(v);
+    } else if (typeof v === "number") {
+      numbers.push(v);
+      parts.push(String(v));
+    } else if (typeof v === "boolean") {
+      parts.push(String(v));
+    } else if (Array.isArray(v)) {
+      numbers.push(v.length);
+      for (const x of v) walk(x, depth + 1);
+    } else if (isPlainObject(v)) {
+      for (const [k, x] of Object.entries(v)) {
+        parts.push(k, humanizeKey(k));
+        walk(x, depth + 1);
+      }
+    }
+  };
+  for (const rec of episode.calls) {
+    walk(rec.result.body, 0);
+    numbers.push(rec.result.status);
+    parts.push(String(rec.result.status), rec.call.name, humanizeKey(rec.call.name));
+  }
+  for (const m of episode.dialogue) {
+    if (m.role === "user") parts.push(m.content);
+    else if (m.role === "tool") {
+      if (!episode.calls.some((c) => c.call.id === m.toolCallId)) walk(m.result?.body ?? m.content, 0);
+    }
+  }
+  const raw = parts.join("\n");
+  const dates = new Set<string>();
+  collectDates(raw, dates);
+  const times = new Set<number>();
+  for (const m of raw.matchAll(TIME_G)) times.add(minutesOf(m[1] ?? "0", m[2] ?? "0", m[3]));
+  for (const token of raw.match(NUMBER_G) ?? []) {
+    const n = parseNumber(token);
+    if (n) numbers.push(n.value);
+  }
+  // Numbers inside dates and ids (`2024-05-01`, `bk-42`) count as well.
+  for (const digits of raw.match(/\d+(?:\.\d+)?/g) ?? []) numbers.push(Number(digits));
+  const text = raw.split("\n").map(norm).join("\n");
+  const words = new Set<string>();
+  for (const word of text.match(WORD_G) ?? []) words.add(word.replace(/['’]s$/, ""));
+  return { text, words, numbers, dates, times };
+}
+
+/** True when `needle` occurs in `hay` not glued to letters or digits on either side. */
+function containsBounded(hay: string, needle: string): boolean {
+  if (needle === "") return true;
+  let from = 0;
+  for (;;) {
+    const i = hay.indexOf(needle, from);
+    if (i < 0) return false;
+    const before = hay[i - 1];
+    const after = hay[i + needle.length];
+    const glued = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+    if (!glued(before) && !glued(after)) return true;
+    from = i + 1;
+  }
+}
+
+function numberGrounded(token: string, hay: Haystack): boolean {
+  const n = parseNumber(token);
+  if (!n) return true;
+  // A written number may round the observed one: "21.5" stands for 21.48, "45%" for 0.45.
+  const tolerance = 0.5 * 10 ** -n.decimals + 1e-9;
+  const near = (target: number, tol: number): boolean => hay.numbers.some((x) => Math.abs(Math.abs(x) - Math.abs(target)) <= tol);
+  return near(n.value, tolerance) || (n.percent && near(n.value / 100, tolerance / 100));
+}
+
+/** One value of a final answer that must be grounded. */
+export interface AnswerToken {
+  kind: "url" | "email" | "quoted string" | "date" | "time" | "id" | "number" | "name";
+  text: string;
+}
+
+/**
+ * The values of a final answer the tester checks: URLs, emails, quoted strings, dates, times, ids (words
+ * with letters and digits), numbers (not list markers, 0 or 1) and capitalized words of two letters or more
+ * that do not start a sentence (months, weekdays, pronouns and common acronyms excepted).
+ */
+/** A sentence-internal abbreviation or initial just before a word ("Dr. Lee", "J. Smith"). */
+const ABBREVIATION_END = /(?:^|[^\p{L}])(?:\p{Lu}|Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Mt)\.$/u;
+
+export function answerTokens(answer: string): AnswerToken[] {
+  const tokens: AnswerToken[] = [];
+  let rest = answer;
+  const take = (kind: AnswerToken["kind"], re: RegExp, pick: (m: string[]) => string | AnswerToken | undefined = (m) => m[0]): void => {
+    rest = rest.replace(re, (...args: unknown[]) => {
+      const match = args[0] as string;
+      const picked = pick(args.slice(0, -2) as string[]);
+      if (typeof picked === "string" && picked !== "") tokens.push({ kind, text: picked });
+      else if (typeof picked === "object") tokens.push(picked);
+      return " ".repeat(match.length);
+    });
+  };
+  take("url", /\bhttps?:\/\/[^\s<>"'`)\]]+/g, (m) => (m[0] ?? "").replace(/[.,;:!?]+$/, ""));
+  take("email", /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g);
+  take("quoted string", /"([^"\n]{1,200})"|“([^”\n]{1,200})”|‘([^’\n]{1,200})’/g, (m) => (m[1] ?? m[2] ?? m[3] ?? "").trim());
+  take("date", ISO_DATE_G, (m) => `${m[1]}-${m[2]}-${m[3]}`);
+  take("date", NATURAL_DATE_MDY_G, (m) => `${m[3]}-${pad2(monthNumber(m[1] ?? ""))}-${pad2(m[2] ?? "")}`);
+  take("date", NATURAL_DATE_DMY_G, (m) => `${m[3]}-${pad2(monthNumber(m[2] ?? ""))}-${pad2(m[1] ?? "")}`);
+  take("time", TIME_G);
+  take("id", /(?<![\w.-])(?=[\w-]*[A-Za-z])(?=[\w-]*\d)[A-Za-z0-9][\w-]*(?![\w])/g, (m) => {
+    const text = m[0] ?? "";
+    // A number with a unit or an ordinal (`5km`, `3rd`, `10am`) is a number.
+    const unit = /^(\d+(?:\.\d+)?)(?:st|nd|rd|th|[a-z]{1,3}|[A-Z]{1,2})$/.exec(text);
+    if (unit) {
+      const n = parseNumber(unit[1] ?? "");
+      return n && !(n.decimals === 0 && (n.value === 0 || n.value === 1)) ? { kind: "number", text: unit[1] ?? "" } : undefined;
+    }
+    return text;
+  });
+  // List markers ("1. ", "2) ") at line starts are layout, not values.
+  rest = rest.replace(/(^|\n)([ \t]*\d{1,3}[.)])(?=\s)/g, (_m, nl: string, marker: string) => nl + " ".repeat(marker.length));
+  take("number", NUMBER_G, (m) => {
+    const n = parseNumber(m[0] ?? "");
+    return n && !(n.decimals === 0 && !n.percent && (n.value === 0 || n.value === 1)) ? (m[0] ?? "").trim() : undefined;
+  });
+  // Capitalized words that do not open a sentence or a line.
+  for (const m of rest.matchAll(/[\p{Lu}][\p{L}'’-]*/gu)) {
+    const i = m.index ?? 0;
+    // The text before the word, without trailing blanks: only its end matters (an abbreviation is at most
+    // 6 characters long, so its last 8 decide; reading the whole prefix made long answers quadratic).
+    let end = i;
+    while (end > 0 && (rest[end - 1] === " " || rest[end - 1] === "\t")) end--;
+    const last = end > 0 ? rest[end - 1] : undefined;
+    const abbreviation = ABBREVIATION_END.test(rest.slice(Math.max(0, end - 8), end));
+    if (end === 0 || last === undefined || (/[.!?:;\n•*\-–—(>]/.test(last) && !abbreviation)) continue;
+    if (i > 0 && /[\p{L}\p{N}°]/u.test(rest[i - 1] ?? "")) continue;
+    const word = m[0].replace(/['’]s$/, "").replace(/[-'’]+$/, "");
+    const lower = word.toLowerCase();
+    if (word.length < 2) continue; // initials and single letters
+    if (FREE_WORDS.has(lower) || MONTH_WORDS.has(lower) || WEEKDAYS.has(lower)) continue;
+    tokens.push({ kind: "name", text: word });
+  }
+  return tokens;
+}
+
+function tokenGrounded(token: AnswerToken, hay: Haystack): boolean {
+  switch (token.kind) {
+    case "url":
+    case "email":
+      return hay.text.includes(token.text.toLowerCase()) || hay.text.includes(token.text.toLowerCase().replace(/\/$/, ""));
+    case "quoted string":
+      return hay.text.includes(norm(token.text).replace(/[.,;:!?]+$/, ""));
+    case "date":
+      return hay.dates.has(token.text);
+    case "time": {
+      const m = /(\d{1,2}):(\d{2})(?::\d{2})?(?:\s*([ap]\.?m\.?))?/i.exec(token.text);
+      return m ? hay.times.has(minutesOf(m[1] ?? "0", m[2] ?? "0", m[3])) : true;
+    }
+    case "id":
+      return containsBounded(hay.text, token.text.toLowerCase());
+    case "number":
+      return numberGrounded(token.text, hay);
+    case "name":
+      return token.text
+        .toLowerCase()
+        .split(/[-'’]+/)
+        .filter((w) => w !== "")
+        .every((w) => hay.words.has(w) || containsBounded(hay.text, w));
+  }
+}
+
+/**
+ * `grounding`: the values of each final answer (see {@link answerTokens}) appear in the observations (tool
+ * result statuses and bodies, their field names, the names of the tools called) or in the user's messages;
+ * one reason per ungrounded value.
+ */
+export function checkGrounding(episode: EpisodeTranscript): string[] {
+  const finals = episode.ends.map((e, r) => ({ e, r })).filter((x) => x.e.kind === "final");
+  if (finals.length === 0) return [];
+  const hay = buildHaystack(episode);
+  const reasons: string[] = [];
+  for (const { e, r } of finals) {
+    if (e.kind !== "final") continue;
+    const seen = new Set<string>();
+    for (const token of answerTokens(e.text)) {
+      const key = `${token.kind}:${token.text}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (!tokenGrounded(token, hay)) reasons.push(`requests[${r}] final answer: ${token.kind} ${q(token.text)} appears in no observation or user message`);
+    }
+  }
+  return reasons;
+}
+
+// ---------------------------------------------------------------------------------------------- plan
+
+/** A value normalized for comparison: strings trimmed, lower-cased, whitespace collapsed; numeric strings as numbers. */
+export function normalizeValue(v: unknown): unknown {
+  if (typeof v === "string") {
+    const s = v.replace(/\s+/g, " ").trim();
+    if (/^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i.test(s)) return Number(s);
+    if (s === "true" || s === "false") return s === "true";
+    return s.toLowerCase();
+  }
+  if (Array.isArray(v)) return v.map(normalizeValue);
+  if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normalizeValue(x)]));
+  return v;
+}
+
+/** True when an actual value matches a planned one (normalized; planned object keys must all match, extra keys allowed). */
+export function valuesMatch(planned: unknown, actual: unknown): boolean {
+  const p = normalizeValue(planned);
+  let a = normalizeValue(actual);
+  if (Array.isArray(p) && typeof actual === "string") a = actual.split(",").map(normalizeValue);
+  return sameNormalized(p, a);
+}
+
+function sameNormalized(p: unknown, a: unknown): boolean {
+  if (typeof p === "number" && typeof a === "number") return Math.abs(p - a) <= 1e-9 * Math.max(1, Math.abs(p));
+  if (Array.isArray(p)) return Array.isArray(a) && a.length === p.length && p.every((x, i) => sameNormalized(x, a[i]));
+  if (isPlainObject(p)) return isPlainObject(a) && Object.entries(p).every(([k, x]) => x === undefined || sameNormalized(x, a[k]));
+  if (p === null || p === undefined) return a === null || a === undefined;
+  return p === a;
+}
+
+/** The value at a path of a body: `items.0.id`, `items[0].id` or a JSON pointer `/items/0/id`. */
+export function valueAt(body: unknown, path: string): { found: boolean; value?: unknown } {
+  let v: unknown = body;
+  if (typeof v === "string") {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      // a text body has no fields
+    }
+  }
+  const parts = path.startsWith("/")
+    ? path.slice(1).split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
+    : path.replace(/\[(\d+)\]/g, ".$1").split(".").filter((p) => p !== "");
+  for (const part of parts) {
+    if (Array.isArray(v) && /^\d+$/.test(part) && Number(part) < v.length) v = v[Number(part)];
+    else if (isPlainObject(v) && Object.hasOwn(v, part)) v = v[part];
+    else return { found: false };
+  }
+  return { found: true, value: v };
+}
+
+function sameTool(rec: CallRecord, step: PlanStep): boolean {
+  if (rec.toolset !== undefined && rec.toolset !== step.toolset) return false;
+  const name = rec.call.name;
+  return name === step.tool || rec.result.tool === step.tool || name.endsWith(`__${step.tool}`);
+}
+
+function show(v: unknown): string {
+  const s = JSON.stringify(v) ?? "undefined";
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+}
+
+/**
+ * `plan`: the calls achieve the user's plan, and do nothing it does not ask for (see {@link offPlanCalls}). Every request ended with a final answer (a give-up or an
+ * exhausted budget fails here, with the requests it left unreached), and each planned step has a successful call of its tool within its request
+ * whose arguments match the planned values (normalized), whose linked arguments equal the value at `field`
+ * in the actual result of a call that achieved the earlier step, and which carries the withheld values.
+ */
+export function checkPlan(episode: EpisodeTranscript): string[] {
+  const reasons: string[] = [];
+  episode.ends.forEach((end, r) => {
+    if (end.kind === "give-up") reasons.push(`requests[${r}] was not answered: the assistant gave up (${q(end.reason)})`);
+    else if (end.kind === "budget") reasons.push(`requests[${r}] was not answered: the step budget ran out (${q(end.reason)})`);
+  });
+  const lastKind = episode.ends[episode.ends.length - 1]?.kind;
+  if (lastKind === "give-up" || lastKind === "budget") {
+    for (let r = episode.ends.length; r < episode.plan.requests.length; r++) {
+      reasons.push(`requests[${r}] was never reached (the dialogue stopped at requests[${episode.ends.length - 1}])`);
+    }
+  }
+  const indexOf = new Map<CallRecord, number>();
+  episode.calls.forEach((c, i) => indexOf.set(c, i));
+  reasons.push(...offPlanCalls(episode, indexOf));
+
+  episode.plan.requests.forEach((request, r) => {
+    const inRequest = episode.calls.filter((c) => c.request === r);
+    const withheld = new Map<number, Set<string>>();
+    for (const w of request.withheld) {
+      const colon = w.indexOf(":");
+      const arg = w.slice(colon + 1);
+      // `step:arg`; a bare `arg` belongs to the first step that plans it.
+      const s = colon >= 0 ? Number(w.slice(0, colon)) : Math.max(0, request.steps.findIndex((st) => arg in st.args));
+      if (!withheld.has(s)) withheld.set(s, new Set());
+      withheld.get(s)?.add(arg);
+    }
+    /** The calls that achieved each step. */
+    const achieved: CallRecord[][] = [];
+    request.steps.forEach((step, s) => {
+      const where = `requests[${r}] steps[${s}] ${q(step.tool)}`;
+      const linkArgs = new Set(step.links.map((l) => l.arg));
+      const held = withheld.get(s) ?? new Set<string>();
+      const ofTool = inRequest.filter((c) => sameTool(c, step));
+      const ok = ofTool.filter((c) => succeeded(c.result));
+      if (ofTool.length === 0) {
+        reasons.push(`${where}: never called`);
+        achieved.push([]);
+        return;
+      }
+      if (ok.length === 0) {
+        reasons.push(`${where}: no successful call (${ofTool.map((c) => `calls[${indexOf.get(c)}] status ${c.result.status}`).join(", ")})`);
+        achieved.push([]);
+        return;
+      }
+      const problemsOf = (c: CallRecord): string[] => {
+        const ci = indexOf.get(c) ?? -1;
+        const args = callArguments(c.call) ?? {};
+        const problems: string[] = [];
+        for (const [arg, planned] of Object.entries(step.args)) {
+          if (linkArgs.has(arg) || planned === undefined) continue;
+          const actual = args[arg];
+          if (actual === undefined) {
+            problems.push(held.has(arg)
+              ? `withheld ${q(arg)} was not obtained (calls[${ci}] lacks it; the user holds ${show(planned)})`
+              : `calls[${ci}] lacks ${q(arg)} (plan: ${show(planned)})`);
+          } else if (!valuesMatch(planned, actual)) {
+            problems.push(held.has(arg)
+              ? `withheld ${q(arg)} was not obtained (calls[${ci}] has ${show(actual)}; the user holds ${show(planned)})`
+              : `calls[${ci}] has ${q(arg)} = ${show(actual)} where the plan wants ${show(planned)}`);
+          }
+        }
+        for (const arg of held) {
+          if (!(arg in step.args) && args[arg] === undefined) problems.push(`withheld ${q(arg)} was not obtained (calls[${ci}] lacks it)`);
+        }
+        for (const link of step.links) {
+          const sources = achieved[link.fromStep];
+          if (link.fromStep >= s || sources === undefined) {
+            problems.push(`link ${q(link.arg)} points to steps[${link.fromStep}], which does not come before`);
+            continue;
+          }
+          if (sources.length === 0) {
+            problems.push(`cannot check link ${q(link.arg)}: steps[${link.fromStep}] was not achieved`);
+            continue;
+          }
+          const earlier = sources.filter((src) => (indexOf.get(src) ?? 0) < ci);
+          if (earlier.length === 0) {
+            problems.push(`calls[${ci}] comes before any call that achieved steps[${link.fromStep}], so ${q(link.arg)} cannot come from its result`);
+            continue;
+          }
+          const found = earlier.map((src) => ({ src, at: valueAt(src.result.body, link.field) }));
+          const withValue = found.filter((f) => f.at.found);
+          if (withValue.length === 0) {
+            problems.push(`field ${q(link.field)} is missing from the result of ${earlier.map((src) => `calls[${indexOf.get(src)}]`).join(", ")} (steps[${link.fromStep}])`);
+            continue;
+          }
+          const actual = args[link.arg];
+          if (!withValue.some((f) => valuesMatch(f.at.value, actual))) {
+            const f = withValue[withValue.length - 1];
+            problems.push(`calls[${ci}] has ${q(link.arg)} = ${show(actual)} but the result of calls[${indexOf.get(f?.src as CallRecord)}] (steps[${link.fromStep}]) has ${show(f?.at.value)} at ${q(link.field)}`);
+          }
+        }
+        return problems;
+      };
+      const judged = ok.map((c) => ({ c, problems: problemsOf(c) }));
+      const good = judged.filter((j) => j.problems.length === 0).map((j) => j.c);
+      achieved.push(good);
+      if (good.length === 0) {
+        const closest = judged.reduce((best, j) => (j.problems.length < best.problems.length ? j : best));
+        for (const p of closest.problems) reasons.push(`${where}: ${p}`);
+      }
+    });
+  });
+  return reasons;
+}
+
+/** Where a value stands in the dialogue or the observations (word-bounded, case-insensitive; numbers by value). */
+function foundIn(hay: Haystack, value: unknown): boolean {
+  if (typeof value === "boolean" || value === null || value === undefined) return true;
+  if (typeof value === "number") return hay.numbers.some((x) => Math.abs(x - value) <= 1e-9 * Math.max(1, Math.abs(value))) || containsBounded(hay.text, String(value));
+  if (typeof value === "string") return containsBounded(hay.text, norm(value));
+  if (Array.isArray(value)) return value.every((v) => foundIn(hay, v));
+  if (isPlainObject(value)) return Object.values(value).every((v) => foundIn(hay, v));
+  return true;
+}
+
+/**
+ * Calls the plan does not ask for: a call of a tool no step of its request plans that changes something (a
+ * read, such as a search that finds an id for a chain, is harmless), and arguments no step plans whose
+ * values appear nowhere in the dialogue or the observations (invented optional values).
+ */
+function offPlanCalls(episode: EpisodeTranscript, indexOf: ReadonlyMap<CallRecord, number>): string[] {
+  const reasons: string[] = [];
+  let hay: Haystack | undefined;
+  for (const rec of episode.calls) {
+    const request = episode.plan.requests[rec.request];
+    if (!request || rec.call.name === TOOL_SEARCHER || rec.result.source === "route") continue;
+    const ci = indexOf.get(rec) ?? -1;
+    const steps = request.steps.filter((st) => sameTool(rec, st));
+    if (steps.length === 0) {
+      const method = rec.result.operation?.method ?? "get";
+      if (method !== "get" && method !== "head") reasons.push(`requests[${rec.request}] calls[${ci}] ${q(rec.call.name)} is not in the plan and changes something (${method.toUpperCase()})`);
+      continue;
+    }
+    const args = callArguments(rec.call) ?? {};
+    for (const [arg, value] of Object.entries(args)) {
+      if (steps.some((st) => arg in st.args || st.links.some((l) => l.arg === arg))) continue;
+      hay ??= buildHaystack(episode);
+      if (!foundIn(hay, value)) reasons.push(`requests[${rec.request}] calls[${ci}] ${q(rec.call.name)} has ${q(arg)} = ${show(value)}, which the plan does not ask for and no message or observation gives`);
+    }
+  }
+  return reasons;
+}
+
+// ---------------------------------------------------------------------------------------------- tester
+
+/** The default rule stages. */
+export const defaultRuleStages: RuleStages = {
+  format: checkFormat,
+  execution: checkExecution,
+  grounding: checkGrounding,
+  plan: checkPlan,
+};
+
+const STAGE_ORDER = ["format", "execution", "grounding", "plan"] as const satisfies readonly TesterStage[];
+
+/**
+ * The offline tester: judges a transcript with rules in four stages (format, execution, grounding, plan).
+ * Every stage runs and records its reasons; the episode is accepted when all pass, and `failedStage` names
+ * the first that failed.
+ */
+export class RuleTester implements Tester {
+  private readonly stages: RuleStages;
+
+  constructor(stages: Partial<RuleStages> = {}) {
+    this.stages = { ...defaultRuleStages, ...stages };
+  }
+
+  /** Judges synchronously (the rules need no I/O). */
+  judgeNow(episode: EpisodeTranscript): Verdict {
+    const stages: StageVerdict[] = STAGE_ORDER.map((stage) => {
+      let reasons: string[];
+      try {
+        reasons = this.stages[stage](episode);
+      } catch (err) {
+        reasons = [`the ${stage} check crashed: ${q(err instanceof Error ? err.message : String(err))}`];
+      }
+      return { stage, pass: reasons.length === 0, reasons };
+    });
+    const failed = stages.find((s) => !s.pass);
+    return failed ? { accepted: false, stages, failedStage: failed.stage } : { accepted: true, stages };
+  }
+
+  judge(episode: EpisodeTranscript, _ctx?: AgentContext): Promise<Verdict> {
+    return Promise.resolve(this.judgeNow(episode));
+  }
+}

@@ -1,0 +1,254 @@
+import type { Tool } from "../../specs/catalog/tool.js";
+import { articleFor, identifierWords, isPlural, singular } from "../language/words.js";
+
+/** What kind of thing an operation does for a user, as far as phrasing a request goes. */
+export type GoalKind = "get" | "list" | "search" | "create" | "update" | "delete" | "check" | "action";
+
+/** An operation turned into a user's goal: a verb, its object, and the noun it is about. */
+export interface OperationGoal {
+  kind: GoalKind;
+  /** The verb as the spec says it (`get`, `place`, `apply`), base form. */
+  verb: string;
+  /** Verbs a user could say instead, the spec's own verb included (`get`, `look up`, `pull up`). */
+  verbs: string[];
+  /** The object of the verb (`a recipe`, `the daily forecast`, `to a job`), may be empty. */
+  object: string;
+  /** The head noun, singular (`recipe`, `forecast`, `job`), empty when unknown. */
+  noun: string;
+  /** A definite noun phrase for "what's ...?" questions (reads of one thing), when the goal has one. */
+  definite?: string;
+}
+
+const VERB_KINDS: Record<string, GoalKind> = {
+  get: "get", retrieve: "get", fetch: "get", obtain: "get", read: "get", return: "get", show: "get", view: "get", "look up": "get", describe: "get", load: "get",
+  list: "list", browse: "list", enumerate: "list",
+  search: "search", find: "search", query: "search", discover: "search", locate: "search",
+  create: "create", add: "create", new: "create", make: "create", register: "create", post: "create", submit: "create", place: "create",
+  apply: "create", book: "create", send: "create", upload: "create", schedule: "create", define: "create", insert: "create", invite: "create", open: "create",
+  update: "update", edit: "update", modify: "update", change: "update", replace: "update", patch: "update", set: "update", rename: "update", mark: "update", move: "update",
+  delete: "delete", remove: "delete", cancel: "delete", withdraw: "delete", archive: "delete", revoke: "delete", unsubscribe: "delete", close: "delete",
+  check: "check", verify: "check", validate: "check", test: "check",
+};
+
+/** Verbs that are not CRUD but read naturally as a user's request. */
+const ACTION_VERBS = new Set([
+  "convert", "translate", "detect", "activate", "deactivate", "sign", "refresh", "calculate", "compute", "estimate", "suggest", "rank", "compare",
+  "summarize", "summarise", "generate", "play", "pause", "stop", "start", "turn", "lock", "unlock", "reprice", "re-price", "confirm", "approve",
+  "reject", "subscribe", "follow", "unfollow", "like", "share", "download", "export", "import", "sync", "reset", "log", "track", "transfer", "pay",
+  "order", "reserve", "rate", "review", "tag", "assign", "resolve", "reply", "forward", "archive", "restore", "shorten", "analyze", "analyse",
+  "classify", "recognize", "identify", "predict", "recommend", "lookup", "look", "run", "execute", "perform", "trigger", "invoke", "process",
+  "publish", "unpublish", "enable", "disable", "attach", "detach", "request", "issue", "merge", "split", "copy", "clone", "duplicate", "count",
+  "render", "print", "scan", "decode", "encode", "parse", "authenticate", "authorize", "login", "logout", "scrape", "crawl", "append", "grant",
+  "notify", "ping", "upgrade", "downgrade", "renew", "extend", "accept", "decline", "submit", "mute", "unmute", "block", "unblock", "star",
+  "unstar", "pin", "unpin", "watch", "unwatch", "bookmark", "vote", "register", "deploy", "build", "install", "uninstall", "save", "sort", "filter",
+]);
+
+/** Determiners that show the word before them is a verb ("Returns a list", "Book an offer"). */
+const DETERMINERS = /^(a|an|the|my|your|our|their|its|all|one|some|every|each|any|this|that|these|those|multiple|several|new|existing|specific|given|current)$/i;
+
+const PROCESS_NOUNS = /(ing|lookup|search|conversion|translation|detection|recognition|analysis|classification|prediction|recommendation|completion|autocomplete|suggestion)$/i;
+
+const API_VERBS: Record<string, string> = { retrieve: "get", fetch: "get", obtain: "get", return: "get", read: "get", query: "search", post: "create", patch: "update", new: "create", lookup: "look up", view: "get", load: "get" };
+
+const VARIANTS: Partial<Record<string, string[]>> = {
+  get: ["get", "look up", "pull up", "fetch", "show me"],
+  list: ["list", "show me"],
+  find: ["find", "search for", "look for"],
+  search: ["find", "search for", "look for"],
+  create: ["create", "make", "set up"],
+  update: ["update", "change", "edit"],
+  modify: ["update", "change"],
+  edit: ["edit", "update"],
+  delete: ["delete", "remove"],
+  remove: ["remove", "delete"],
+  check: ["check", "find out"],
+};
+
+/** The base form of a third-person verb (`Returns` -> `return`, `Searches` -> `search`, `Applies` -> `apply`). */
+function baseForm(word: string): string {
+  const w = word.toLowerCase();
+  if (/ies$/.test(w)) return w.slice(0, -3) + "y";
+  if (/(sses|ches|shes|xes|oes|zes)$/.test(w)) return w.slice(0, -2);
+  if (/[^s]s$/.test(w)) return w.slice(0, -1);
+  return w;
+}
+
+function lowerWords(text: string): string {
+  return text
+    .split(" ")
+    .map((w) => (/^[A-Z][a-z'’-]*$/.test(w) && w !== "I" ? w.toLowerCase() : w))
+    .join(" ");
+}
+
+/** Drops trailing qualifiers that the argument values will say better: `of a recipe`, `for a city`, `by name`. */
+function stripGenericQualifiers(object: string): string {
+  let out = object;
+  for (let i = 0; i < 3; i++) {
+    const next = out
+      .replace(/\s+(of|for|in|at|by|between|on|from|within)\s+(a|an|one|two|some|any|the given|a given|a specific|given|multiple|several)\s+[\w-]+(\s+[\w-]+)?$/i, "")
+      .replace(/\s+by\s+[\w-]+$/i, "");
+    if (next === out || next.trim() === "") break;
+    out = next;
+  }
+  return out.trim();
+}
+
+function isVerbLike(first: string, second: string | undefined): boolean {
+  const w = first.toLowerCase();
+  if (w in VERB_KINDS || ACTION_VERBS.has(w)) return true;
+  // "Book an offer", "Re-price an offer": a word followed by an article or a possessive is a verb.
+  return second !== undefined && DETERMINERS.test(second) && !/(ing|tion|s)$/i.test(w);
+}
+
+/** The base form of a summary's first word when it is a verb in the third person ("Returns", "Deletes", "Revalidates a"). */
+function thirdPerson(first: string, second: string | undefined): string | undefined {
+  if (!/^[A-Za-z-]+s$/.test(first) || /(ss|us|is)$/i.test(first)) return undefined;
+  if (second !== undefined && /^(of|for|in|at|by|between|from|to|on|with|per|and|or)$/i.test(second)) return undefined;
+  const base = baseForm(first);
+  if (base in VERB_KINDS) return base;
+  return second !== undefined && DETERMINERS.test(second) && base.length > 2 ? base : undefined;
+}
+
+/** Splits an imperative text into verb and object (`Look up a place` -> `look up` + `a place`). */
+function splitVerb(text: string): { verb: string; object: string } | undefined {
+  const words = text.split(/\s+/);
+  let first = words[0];
+  if (first === undefined) return undefined;
+  const base = isVerbLike(first, words[1]) ? undefined : thirdPerson(first, words[1]);
+  if (base !== undefined) first = base;
+  else if (!isVerbLike(first, words[1])) return undefined;
+  let verb = first.toLowerCase();
+  let rest = words.slice(1);
+  if (rest[0] !== undefined && /^(up|out|in|off|on)$/i.test(rest[0]) && ["look", "sign", "log", "check", "find", "turn", "set", "pick", "clean", "opt"].includes(verb)) {
+    verb = `${verb} ${rest[0].toLowerCase()}`;
+    rest = rest.slice(1);
+  }
+  return { verb, object: rest.join(" ") };
+}
+
+/** First clause of a description sentence written in the third person (`Finds places matching X and returns Y` -> `find places matching X`). */
+function fromDescription(description: string): { verb: string; object: string } | undefined {
+  const sentence = (description.split(/(?<=[.!?])\s/)[0] ?? "").replace(/[.!?]$/, "");
+  const clause = (sentence.split(/;|,|\s+and\s+|\s+—\s+|\s+-\s+|:/)[0] ?? "").trim();
+  const words = clause.split(/\s+/);
+  const first = words[0];
+  if (first === undefined || !/^[A-Z][a-z-]+s$/.test(first)) return undefined;
+  const base = baseForm(first);
+  if (!(base in VERB_KINDS) && !ACTION_VERBS.has(base)) return undefined;
+  return splitVerb([base, ...words.slice(1)].join(" "));
+}
+
+function headNoun(object: string): string {
+  const words = object.replace(/[^\w\s'’-]/g, " ").trim().split(/\s+/);
+  const cut = words.findIndex((w, i) => i > 0 && /^(of|for|in|at|between|by|on|from|to|with|near|about|matching|that|whose|nearest)$/i.test(w));
+  const head = (cut > 0 ? words[cut - 1] : words[words.length - 1]) ?? "";
+  return singular(head.replace(/['’]s$/, "").toLowerCase());
+}
+
+/** "Get weather forecast" -> "the weather forecast", "Create event" -> "an event": summaries often drop articles. */
+function withArticle(object: string, kind: GoalKind): string {
+  if (object === "" || /^(a|an|the|my|your|our|their|its|all|some|any|every|each|one|two|\d|whether|to|for|on|from|with|into|at|in)\b/i.test(object)) return object;
+  if (kind === "list" || kind === "search" || kind === "check") return object;
+  const words = object.split(/\s+/);
+  const head = words.findIndex((w, i) => i > 0 && /^(of|for|in|at|between|by|on|from|to|with|near|about)$/i.test(w));
+  const noun = (head > 0 ? words[head - 1] : words[words.length - 1]) ?? "";
+  if (kind === "action") return object;
+  if (kind === "create") return isPlural(noun) || /^[A-Z]/.test(object) ? object : `${articleFor(object)} ${object}`;
+  return `the ${object}`;
+}
+
+function definiteOf(object: string): string {
+  if (/^(the|my|your|our|their|its)\s/i.test(object)) return object;
+  if (/^(a|an|one)\s/i.test(object)) return object.replace(/^(a|an|one)\s/i, "the ");
+  return `the ${object}`;
+}
+
+/** A fallback text from the operation itself: `getRecipeNutrition`, or `GET /recipes/{id}/nutrition`. */
+function fallbackText(tool: Tool): string {
+  const id = tool.operation.operationId;
+  if (id !== undefined) return identifierWords(id).join(" ");
+  const segments = tool.operation.path.split("/").filter((s) => s !== "" && !s.startsWith("{"));
+  const isItem = /\}$/.test(tool.operation.path);
+  const words = identifierWords(segments[segments.length - 1] ?? "items");
+  const lastWord = words.pop() ?? "items";
+  const noun = [...words, isItem || tool.operation.method === "post" ? singular(lastWord) : lastWord].join(" ");
+  const byMethod: Record<string, string> = { get: isItem ? "get" : "list", post: "create", put: "update", patch: "update", delete: "delete" };
+  return `${byMethod[tool.operation.method] ?? "call"} ${noun}`;
+}
+
+const goals = new WeakMap<Tool, OperationGoal>();
+
+/** Turns a tool's summary (or description, or operationId) into the goal a user would state. */
+export function operationGoal(tool: Tool): OperationGoal {
+  let goal = goals.get(tool);
+  if (!goal) {
+    goal = goalOf(tool);
+    goals.set(tool, goal);
+  }
+  return goal;
+}
+
+function goalOf(tool: Tool): OperationGoal {
+  const full = tool.description.trim();
+  const hasSummary = full !== "" && !/^[A-Z]+ \//.test(full);
+  // The catalog description is "summary. description": the summary is the first sentence.
+  const sentence = hasSummary ? (full.split(/(?<=[.!?])\s/)[0] ?? "") : "";
+  // Summaries carry markup and asides ("Write table elements #### Examples", "Search X, allowing Y"): the first clause says the goal.
+  const clause = (sentence.split(/\s*(?:[,;:(#[*`|]|\s-\s|\s—\s|\n)\s*/)[0] ?? "").replace(/[.\s]+$/, "").trim();
+  const summary = hasSummary && clause.split(/\s+/).length <= 14 && clause !== "" ? clause : hasSummary && clause !== "" && tool.operation.operationId === undefined ? clause.split(/\s+/).slice(0, 8).join(" ") : fallbackText(tool);
+  const rest = hasSummary ? full.slice(sentence.length).replace(/^[.\s]+/, "") : "";
+  const method = tool.operation.method;
+
+  // A summary asked as a question: "Is today a holiday?" -> "check whether today is a holiday".
+  const question = /^(is|are|does|do|can|has|have|was|were)\s+((?:the|a|an|my|this|your)\s+\S+|\S+)\s+(.+)\?$/i.exec(summary);
+  if (question) {
+    const [, aux, subject, predicate] = question as unknown as [string, string, string, string];
+    const object = `whether ${lowerWords(subject)} ${aux.toLowerCase()} ${lowerWords(predicate)}`;
+    return { kind: "check", verb: "check", verbs: ["check", "find out"], object, noun: headNoun(predicate) };
+  }
+
+  // "Forward geocoding", "Dictionary lookup": the description says what it does better than the summary.
+  const imperative = splitVerb(summary.replace(/\?$/, ""));
+  const processNoun = PROCESS_NOUNS.test(summary) && summary.split(/\s+/).length <= 3 && !/^(a|an|the|my|your)\s/i.test(imperative?.object ?? "");
+  const described = processNoun || !hasSummary ? (fromDescription(rest) ?? fromDescription(summary)) : undefined;
+  const split = described ?? imperative;
+  if (split) {
+    const raw = split.verb.toLowerCase();
+    let verb = API_VERBS[raw] ?? raw;
+    let kind: GoalKind = VERB_KINDS[raw] ?? VERB_KINDS[verb] ?? (ACTION_VERBS.has(raw) || method !== "get" ? "action" : "get");
+    let object = stripGenericQualifiers(lowerWords(split.object.trim())).replace(/^one\s/i, "a ");
+    // "List or search offices" -> "offices"; "Search for airports" -> "airports".
+    object = object.replace(/^or\s+\S+\s+/i, "");
+    if (kind === "search") object = object.replace(/^for\s+/i, "");
+    // "Returns a list of students", "Gets all events": a list.
+    const listOf = /^(?:a |the |an? entire |the full )?(?:list|array|collection|set) of (?:all )?(.+)$|^all (?:the )?(.+)$/i.exec(object);
+    if (listOf && (kind === "get" || kind === "search" || kind === "list" || (kind === "action" && method === "get"))) {
+      object = (listOf[1] ?? listOf[2] ?? object).trim();
+      kind = "list";
+      verb = "list";
+    }
+    // A description's object carries its own filters ("places matching a free-form address"): the values say them.
+    if (described !== undefined) object = object.replace(/\s+(matching|that|whose|which|with|where)\s.*$/i, "");
+    if (kind === "search" && /^(the|my)\s/i.test(object)) {
+      return { kind, verb: "search", verbs: ["search", "look through"], object, noun: headNoun(object) };
+    }
+    if (kind === "get" && object === "") object = "the details";
+    object = withArticle(object, kind);
+    const verbs = [...new Set([verb, ...(VARIANTS[verb] ?? [])])];
+    const goal: OperationGoal = { kind, verb, verbs, object, noun: headNoun(object) };
+    if (kind === "get" && object !== "" && described === undefined) goal.definite = definiteOf(object);
+    return goal;
+  }
+
+  // A noun phrase ("Latest exchange rates", "Daily forecast for a city"): get it.
+  let object = stripGenericQualifiers(lowerWords(summary.replace(/\?$/, "")));
+  if (/^(random|new)\b/i.test(object)) object = `a ${object}`;
+  else if (!/^(the|my|your|a|an|all|every|each|some)\s/i.test(object)) object = `the ${object}`;
+  if (method === "get") {
+    return { kind: "get", verb: "get", verbs: ["get", "look up", "check", "show me"], object, noun: headNoun(object), ...(/^a\s|^an\s/.test(object) ? {} : { definite: object }) };
+  }
+  const byMethod: Record<string, GoalKind> = { post: "create", put: "update", patch: "update", delete: "delete" };
+  const kind = byMethod[method] ?? "action";
+  const verb = kind === "create" ? "create" : kind === "update" ? "update" : kind === "delete" ? "delete" : "run";
+  return { kind, verb, verbs: VARIANTS[verb] ?? [verb], object, noun: headNoun(object) };
+}

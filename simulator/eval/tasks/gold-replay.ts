@@ -1,0 +1,232 @@
+import type { AgentContext } from "../../../agents/roles/agent-context.js";
+import { EpisodeState } from "../../../agents/roles/episode-state.js";
+import { Toolbox, type EpisodeToolset } from "../../../agents/roles/toolbox.js";
+import { createRng, deriveSeed } from "../../../specs/seed.js";
+import { stableStringify } from "../../../specs/stable-stringify.js";
+import type { Tool } from "../../../specs/catalog/tool.js";
+import type { ToolResult } from "../../../specs/call/tool-result.js";
+import { parsePythonLiteral } from "../../../agents/parse/python-literal.js";
+import type { GoldCall, Task } from "./task-set.js";
+import type { TaskWorlds } from "./task-toolsets.js";
+
+/*
+ * Gold-call replay: the reference calls of each task executed in order against the simulated APIs, the state
+ * carried through the dialogue, each result compared with the output the source recorded. Known defects of the
+ * source (list or number arguments stored as strings, a renamed parameter) are reported and repaired so the
+ * dialogue goes on; disagreements are classified.
+ */
+
+type Json = Record<string, unknown>;
+
+/** A defect of a recorded call's arguments. */
+export type DefectKind = "list-as-string" | "object-as-string" | "scalar-as-string" | "renamed-parameter";
+
+/** One defect found in a recorded call, with how it was repaired. */
+export interface Defect {
+  kind: DefectKind;
+  /** The argument (for a rename: `old->new`). */
+  arg: string;
+  detail: string;
+}
+
+/** Why a replayed gold call does not agree with the recording. */
+export type Disagreement =
+  | "validation" // the call is not valid even after repairs
+  | "exception" // the simulated API raised where the source did not (or the other way round)
+  | "nondeterministic" // the source's output is random (new tokens, new ids)
+  | "external" // the API needs an external model or service the simulation does not have
+  | "different-output";
+
+/** The replay of one gold call. */
+export interface GoldCallReplay {
+  task: string;
+  turn: number;
+  api: string;
+  defects: Defect[];
+  agree: boolean;
+  reason?: Disagreement;
+  expected?: unknown;
+  got?: unknown;
+  status: number;
+}
+
+/** The summary of a gold replay. */
+export interface GoldReplayReport {
+  tasks: number;
+  calls: number;
+  /** Calls whose result equals the recorded output (after repairs). */
+  agreed: number;
+  /** agreed / calls. */
+  agreementRate: number;
+  /** Calls that agree as recorded, without a repair. */
+  agreedWithoutRepair: number;
+  /** Agreement over the calls whose source output is reproducible (neither random nor external). */
+  reproducibleRate: number;
+  defects: Record<DefectKind, number>;
+  /** Calls with at least one defect. */
+  defectiveCalls: number;
+  disagreements: Record<Disagreement, number>;
+  byApi: Record<string, { calls: number; agreed: number }>;
+  /** Tasks whose every gold call agrees. */
+  tasksAllAgreed: number;
+  /** The calls that disagree (the first 200). */
+  mismatches: GoldCallReplay[];
+  /** Tasks that could not be replayed at all, with the reason. */
+  failed: Array<{ task: string; reason: string }>;
+}
+
+/** APIs whose outputs the source drew at random (new tokens, new appointment ids). */
+const NONDETERMINISTIC = new Set(["RegisterUser", "AppointmentRegistration"]);
+
+/** Known renamed parameters of the source: API -> recorded name -> documented name. */
+const KNOWN_RENAMES: Record<string, Record<string, string>> = {
+  TimedSwitch: { device_id: "name" },
+  CancelTimedSwitch: { device_id: "name" },
+};
+
+function schemaType(toolset: EpisodeToolset, pointer: string | undefined): string | undefined {
+  if (pointer === undefined) return undefined;
+  try {
+    const { schema } = toolset.catalog.registry.resolve("request", pointer);
+    const t = (schema as Json | undefined)?.["type"];
+    return typeof t === "string" ? t : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Finds and repairs the known defects of a recorded call's arguments against its tool: list, object, number and
+ * boolean arguments stored as strings are parsed; a parameter recorded under another name is renamed when the
+ * rename is known (or when exactly one unknown argument stands for exactly one missing required one).
+ */
+export function repairArguments(toolset: EpisodeToolset, tool: Tool, args: Json): { args: Json; defects: Defect[] } {
+  const out: Json = { ...args };
+  const defects: Defect[] = [];
+  const props = tool.body?.mode === "flat" ? tool.body.properties : Object.fromEntries(tool.parameters.map((p) => [p.arg, p.schemaPointer ?? ""]));
+  const required = tool.body?.mode === "flat" ? tool.body.requiredProperties : tool.required;
+  const unknown = Object.keys(out).filter((k) => !(k in props));
+  const missing = required.filter((k) => !(k in out));
+  const renames = KNOWN_RENAMES[tool.name] ?? {};
+  for (const k of unknown) {
+    const to = renames[k] ?? (unknown.length === 1 && missing.length === 1 ? missing[0] : undefined);
+    if (to !== undefined && !(to in out) && to in props) {
+      out[to] = out[k];
+      delete out[k];
+      defects.push({ kind: "renamed-parameter", arg: `${k}->${to}`, detail: `the recording passes "${k}" where the API documents "${to}"` });
+    }
+  }
+  for (const [k, v] of Object.entries(out)) {
+    if (typeof v !== "string") continue;
+    const type = schemaType(toolset, props[k] || undefined);
+    if (type === "array" || type === "object") {
+      const parsed = parsePythonLiteral(v.trim());
+      const ok = parsed && (type === "array" ? Array.isArray(parsed.value) : parsed.value !== null && typeof parsed.value === "object" && !Array.isArray(parsed.value));
+      if (ok && parsed) {
+        out[k] = parsed.value;
+        defects.push({ kind: type === "array" ? "list-as-string" : "object-as-string", arg: k, detail: `${type} stored as the string ${JSON.stringify(v.length > 60 ? `${v.slice(0, 57)}...` : v)}` });
+      }
+    } else if ((type === "integer" || type === "number") && /^\s*-?\d+(\.\d+)?\s*$/.test(v)) {
+      out[k] = Number(v);
+      defects.push({ kind: "scalar-as-string", arg: k, detail: `${type} stored as the string ${JSON.stringify(v)}` });
+    } else if (type === "boolean" && /^(true|false)$/i.test(v.trim())) {
+      out[k] = v.trim().toLowerCase() === "true";
+      defects.push({ kind: "scalar-as-string", arg: k, detail: `boolean stored as the string ${JSON.stringify(v)}` });
+    }
+  }
+  return { args: out, defects };
+}
+
+/** Whether a simulated result's body equals a recorded output (numbers by value, objects by content). */
+export function sameOutput(got: unknown, expected: unknown): boolean {
+  return stableStringify(normalizeOutput(got)) === stableStringify(normalizeOutput(expected));
+}
+
+function normalizeOutput(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(normalizeOutput);
+  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normalizeOutput(x)]));
+  return v ?? null;
+}
+
+/** An agent context for executing calls of a task outside an episode. */
+export function taskContext(toolsets: readonly EpisodeToolset[], id: string, index: number, seed: number): AgentContext {
+  return { runId: "gold", episodeId: id, index, seed, rng: createRng(deriveSeed(seed, "executor")), level: "call", toolbox: Toolbox.for(toolsets) };
+}
+
+/** Replays the gold calls of one task on a fresh state of its world. */
+export async function replayGoldCalls(task: Task, worlds: TaskWorlds, index = 0, seed = 1): Promise<GoldCallReplay[]> {
+  const world = await worlds.get(task.toolset);
+  const state = new EpisodeState([world.toolset]);
+  const ctx = taskContext([world.toolset], task.id, index, deriveSeed(seed, task.id));
+  const out: GoldCallReplay[] = [];
+  for (const [n, gold] of task.goldCalls.entries()) out.push(await replayOne(task, gold, n, world.toolset, world.executor, state, ctx));
+  return out;
+}
+
+async function replayOne(task: Task, gold: GoldCall, n: number, toolset: EpisodeToolset, executor: { execute: (c: { id: string; name: string; arguments: Json }, s: EpisodeState, ctx: AgentContext) => Promise<ToolResult> }, state: EpisodeState, ctx: AgentContext): Promise<GoldCallReplay> {
+  const tool = toolset.catalog.get(gold.name);
+  const { args, defects } = tool ? repairArguments(toolset, tool, gold.arguments) : { args: gold.arguments, defects: [] };
+  const result = await executor.execute({ id: `gold_${n + 1}`, name: gold.name, arguments: args }, state, ctx);
+  const base = { task: task.id, turn: gold.turn, api: gold.name, defects, status: result.status };
+  const expectedException = typeof gold.exception === "string" && gold.exception !== "";
+  const failed = result.status >= 400;
+  if (result.source === "validation" || result.source === "route") return { ...base, agree: false, reason: "validation", got: result.body, expected: gold.output };
+  if (failed !== expectedException) return { ...base, agree: false, reason: "exception", got: result.body, expected: expectedException ? gold.exception : gold.output };
+  if (failed) return { ...base, agree: true };
+  if (gold.output === undefined) return { ...base, agree: true };
+  if (sameOutput(result.body, gold.output)) return { ...base, agree: true };
+  const reason: Disagreement = NONDETERMINISTIC.has(gold.name) ? "nondeterministic" : result.source !== "state" ? "external" : "different-output";
+  return { ...base, agree: false, reason, got: result.body, expected: gold.output };
+}
+
+/** Replays the gold calls of a task set and summarizes agreement, defects and disagreements. */
+export async function goldReplayReport(tasks: readonly Task[], worlds: TaskWorlds, seed = 1): Promise<GoldReplayReport> {
+  const report: GoldReplayReport = {
+    tasks: tasks.length,
+    calls: 0,
+    agreed: 0,
+    agreementRate: 0,
+    agreedWithoutRepair: 0,
+    reproducibleRate: 0,
+    defects: { "list-as-string": 0, "object-as-string": 0, "scalar-as-string": 0, "renamed-parameter": 0 },
+    defectiveCalls: 0,
+    disagreements: { validation: 0, exception: 0, nondeterministic: 0, external: 0, "different-output": 0 },
+    byApi: {},
+    tasksAllAgreed: 0,
+    mismatches: [],
+    failed: [],
+  };
+  let reproducible = 0;
+  let reproducibleAgreed = 0;
+  for (const [i, task] of tasks.entries()) {
+    let calls: GoldCallReplay[];
+    try {
+      calls = await replayGoldCalls(task, worlds, i, seed);
+    } catch (e) {
+      report.failed.push({ task: task.id, reason: e instanceof Error ? e.message : String(e) });
+      continue;
+    }
+    if (calls.every((c) => c.agree)) report.tasksAllAgreed++;
+    for (const c of calls) {
+      report.calls++;
+      const api = (report.byApi[c.api] ??= { calls: 0, agreed: 0 });
+      api.calls++;
+      for (const d of c.defects) report.defects[d.kind]++;
+      if (c.defects.length > 0) report.defectiveCalls++;
+      const isReproducible = c.reason !== "nondeterministic" && c.reason !== "external";
+      if (isReproducible) reproducible++;
+      if (c.agree) {
+        report.agreed++;
+        api.agreed++;
+        if (c.defects.length === 0) report.agreedWithoutRepair++;
+        if (isReproducible) reproducibleAgreed++;
+      } else {
+        report.disagreements[c.reason ?? "different-output"]++;
+        if (report.mismatches.length < 200) report.mismatches.push(c);
+      }
+    }
+  }
+  report.agreementRate = report.calls === 0 ? 0 : report.agreed / report.calls;
+  report.reproducibleRate = reproducible === 0 ? 0 : reproducibleAgreed / reproducible;
+  return report;
+}

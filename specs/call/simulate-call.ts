@@ -1,0 +1,122 @@
+import type { Catalog } from "../catalog/catalog.js";
+import type { Responder, ResponderAnswer, ResponseContext } from "../respond/responder.js";
+import { ResourceStore } from "../respond/resource-store.js";
+import { schemaResponder, validatedBody } from "../respond/schema-responder.js";
+import { deriveSeed } from "../seed.js";
+import { stableStringify } from "../stable-stringify.js";
+import { stateResponder } from "../respond/state-responder.js";
+import type { ValidationIssue } from "./problem-details.js";
+import { selectedResponse } from "../respond/response-cache.js";
+import type { Tool } from "../catalog/tool.js";
+import type { ToolResult } from "./tool-result.js";
+import { validateCall, type CallValidation } from "./validate-call.js";
+import { validateResponse } from "./validate-response.js";
+
+/** A tool call as a model makes it: a name and arguments (an object or a JSON string). */
+export interface ToolCall {
+  name: string;
+  arguments: unknown;
+  /** The model's call id, when it gives one. */
+  id?: string;
+}
+
+/** The executor's stages, each replaceable (tests swap one): validate, then responders in order, then check. */
+export interface SimulationStages {
+  validate: (catalog: Catalog, call: ToolCall) => CallValidation;
+  responders: Responder[];
+  check: (ctx: ResponseContext, answer: ResponderAnswer) => ToolResult["responseErrors"];
+}
+
+/** The default check: the answer's status and body against the operation (a body the schema responder validated as it made it is not validated twice). */
+const checkAnswer: SimulationStages["check"] = (ctx, answer) =>
+  validateResponse(ctx.catalog, ctx.call.tool, answer.status, answer.body, answer.contentType, validatedBody(answer));
+
+/** The default stages: ajv validation, state then schema responders, response validation. */
+export const defaultStages: SimulationStages = {
+  validate: (catalog, call) => validateCall(catalog, call.name, call.arguments),
+  responders: [stateResponder, schemaResponder],
+  check: checkAnswer,
+};
+
+/** Options of one simulated call. */
+export interface SimulateOptions {
+  /** Base seed; the call's own seed is derived from it, the tool and the arguments (same call, same answer). */
+  seed?: number;
+  /** The episode's state; a fresh empty store when omitted. */
+  state?: ResourceStore;
+  /** Ask for a given status instead of the default 2xx; one the operation does not declare is refused (404 problem details naming the declared ones). */
+  status?: number;
+  /** Prefer the spec's examples (default true). */
+  useExamples?: boolean;
+  stages?: Partial<SimulationStages>;
+}
+
+/** Routes, validates and answers one tool call against a catalog; bad calls get problem details, never a throw. */
+export async function simulateCall(catalog: Catalog, call: ToolCall, options: SimulateOptions = {}): Promise<ToolResult> {
+  const stages = options.stages === undefined ? defaultStages : { ...defaultStages, ...options.stages };
+  const checked = stages.validate(catalog, call);
+  if (!checked.ok) {
+    return {
+      tool: call.name,
+      status: checked.problem.status,
+      body: checked.problem,
+      contentType: "application/problem+json",
+      errors: checked.errors,
+      responseErrors: [],
+      source: checked.tool ? "validation" : "route",
+      ...(checked.tool ? { operation: checked.tool.operation } : {}),
+      ...(checked.request ? { request: checked.request } : {}),
+      notes: [],
+    };
+  }
+  const valid = checked.value;
+  const undeclared = options.status !== undefined ? undeclaredStatus(catalog, valid.tool, options.status) : undefined;
+  if (undeclared !== undefined) {
+    return {
+      tool: valid.tool.name,
+      status: 404,
+      body: { type: "https://toolsim.dev/problems/status-not-declared", title: "Status not declared", status: 404, detail: undeclared.message, validation: [undeclared] },
+      contentType: "application/problem+json",
+      errors: [undeclared],
+      responseErrors: [],
+      source: "validation",
+      operation: valid.tool.operation,
+      request: valid.request,
+      notes: [],
+    };
+  }
+  const ctx: ResponseContext = {
+    catalog,
+    call: valid,
+    seed: deriveSeed(options.seed ?? 0, valid.tool.name, stableStringify(valid.args)),
+    state: options.state ?? new ResourceStore(),
+    ...(options.status !== undefined ? { status: options.status } : {}),
+    ...(options.useExamples !== undefined ? { useExamples: options.useExamples } : {}),
+  };
+  let answer: ResponderAnswer | undefined;
+  for (const responder of stages.responders) {
+    answer = await responder.respond(ctx);
+    if (answer) break;
+  }
+  answer ??= await schemaResponder.respond(ctx);
+  if (!answer) throw new Error("the schema responder always answers");
+  const problemBody = answer.contentType === "application/problem+json" && answer.status >= 400;
+  return {
+    tool: valid.tool.name,
+    status: answer.status,
+    body: answer.body,
+    ...(answer.contentType !== undefined ? { contentType: answer.contentType } : {}),
+    errors: [],
+    responseErrors: problemBody ? [] : stages.check(ctx, answer),
+    source: answer.source,
+    operation: valid.tool.operation,
+    request: valid.request,
+    notes: answer.notes ?? [],
+  };
+}
+
+/** The issue of asking for a status the operation does not declare (nor covers by a range or `default`). */
+function undeclaredStatus(catalog: Catalog, tool: Tool, status: number): ValidationIssue | undefined {
+  if (tool.responses.length === 0 || selectedResponse(catalog, tool, status).key !== undefined) return undefined;
+  return { location: ["status"], code: "status", message: `status ${status} is not declared for ${tool.name} (declared: ${tool.responses.join(", ")})`, severity: "Error" };
+}

@@ -1,0 +1,228 @@
+import type { ErrorObject, ValidateFunction } from "ajv";
+import type { Catalog } from "../catalog/catalog.js";
+import { bodyOf, toHttpRequest, type HttpRequest } from "./http-request.js";
+import { nearestNames } from "../catalog/nearest-names.js";
+import type { ProblemDetails, ValidationIssue } from "./problem-details.js";
+import { fromPointer } from "../json-pointer.js";
+import { UNUSABLE_SCHEMA, unusableReason } from "../catalog/schema-registry.js";
+import { cloneJson } from "../synthesize/synthesis-rules.js";
+import type { ParameterBinding, Tool } from "../catalog/tool.js";
+
+/** A call that passed validation: coerced arguments and the HTTP request they stand for. */
+export interface ValidatedCall {
+  tool: Tool;
+  /** The arguments after coercion of parameter strings (bodies are never coerced). */
+  args: Record<string, unknown>;
+  body: unknown;
+  request: HttpRequest;
+}
+
+/** The outcome of validating a call: the validated call, or all its errors as problem details. */
+export type CallValidation =
+  | { ok: true; value: ValidatedCall }
+  | { ok: false; errors: ValidationIssue[]; problem: ProblemDetails; tool?: Tool; request?: HttpRequest };
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Turns ajv errors into located issues: `prefix` is e.g. `["query"]` or `["body"]`. */
+export function issuesFromAjv(errors: readonly ErrorObject[] | null | undefined, prefix: (segments: string[]) => string[]): ValidationIssue[] {
+  const out: ValidationIssue[] = [];
+  const seen = new Set<string>();
+  for (const e of errors ?? []) {
+    const segments = fromPointer(e.instancePath);
+    if (e.keyword === "required" && typeof e.params["missingProperty"] === "string") segments.push(e.params["missingProperty"]);
+    if (e.keyword === "additionalProperties" && typeof e.params["additionalProperty"] === "string") segments.push(e.params["additionalProperty"]);
+    const location = prefix(segments);
+    let message = e.message ?? e.keyword;
+    if (e.keyword === "enum" && Array.isArray(e.params["allowedValues"])) {
+      message = `must be one of: ${e.params["allowedValues"].map((v: unknown) => JSON.stringify(v)).join(", ")}`;
+    }
+    const key = `${location.join("/")}|${e.keyword}|${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ location, code: e.keyword, message, severity: "Error" });
+  }
+  return out;
+}
+
+function problem(status: number, title: string, detail: string, validation?: ValidationIssue[]): ProblemDetails {
+  return {
+    type: status === 422 ? "https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY" : `https://toolsim.dev/problems/${title.toLowerCase().replace(/\s+/g, "-")}`,
+    status,
+    title,
+    detail,
+    ...(validation ? { validation } : {}),
+  };
+}
+
+/** Parses arguments given as an object or as a JSON string (as models send them). */
+export function parseArguments(raw: unknown): { ok: true; value: Json } | { ok: false; message: string } {
+  if (raw === undefined || raw === null || raw === "") return { ok: true, value: {} };
+  if (typeof raw === "string") {
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      return isObject(parsed) ? { ok: true, value: parsed } : { ok: false, message: "arguments must be a JSON object" };
+    } catch (e) {
+      return { ok: false, message: `arguments are not valid JSON: ${(e as Error).message}` };
+    }
+  }
+  return isObject(raw) ? { ok: true, value: cloneJson(raw) } : { ok: false, message: "arguments must be an object" };
+}
+
+/** What validating a tool's calls needs, worked out once per tool: the parameters' validator and lookups. */
+interface CallPlan {
+  byArg: Map<string, ParameterBinding>;
+  /** One object schema over all the parameters, compiled with coercion (undefined: no parameters). */
+  params: ValidateFunction | undefined;
+  /** A flat body whose schema allows properties beyond its declared ones. */
+  allowsExtra: boolean;
+  /** Array parameters whose items may arrive as one delimited string, by argument: the delimiter. */
+  delimiters: Map<string, string>;
+}
+
+const plans = new WeakMap<Catalog, WeakMap<Tool, CallPlan>>();
+
+function planOf(catalog: Catalog, tool: Tool): CallPlan {
+  let byTool = plans.get(catalog);
+  if (!byTool) {
+    byTool = new WeakMap();
+    plans.set(catalog, byTool);
+  }
+  let plan = byTool.get(tool);
+  if (!plan) {
+    const registry = catalog.registry;
+    let params =
+      tool.parameters.length === 0
+        ? undefined
+        : registry.compile(
+            {
+              type: "object",
+              properties: Object.fromEntries(tool.parameters.map((p) => [p.arg, p.schemaPointer !== undefined ? registry.ref("request", p.schemaPointer) : {}])),
+              required: tool.parameters.filter((p) => p.required).map((p) => p.arg),
+            },
+            { coerce: true, key: `params:${tool.name}`, where: `the parameters of ${tool.name}` },
+          );
+    if (params !== undefined && unusableReason(params) !== undefined) {
+      // Name the parameter whose schema is at fault, with its pointer.
+      const culprit = tool.parameters.find((p) => p.schemaPointer !== undefined && registry.compileError("request", p.schemaPointer) !== undefined);
+      if (culprit?.schemaPointer !== undefined) params = registry.validatorAt("request", culprit.schemaPointer, true);
+    }
+    const delimiters = new Map<string, string>();
+    for (const p of tool.parameters) {
+      if (p.delimiter !== undefined) delimiters.set(p.arg, p.delimiter);
+    }
+    plan = { byArg: new Map(tool.parameters.map((p) => [p.arg, p])), params, delimiters, allowsExtra: tool.body?.mode === "flat" && bodyAllowsExtra(catalog, tool) };
+    byTool.set(tool, plan);
+  }
+  return plan;
+}
+
+/**
+ * Validates a tool call against its operation: the tool must exist (else the closest names are suggested),
+ * parameters are coerced from strings where their type allows, the body is checked as sent, and every
+ * error is reported at once in Prism's problem-details shape.
+ */
+export function validateCall(catalog: Catalog, name: string, rawArgs: unknown): CallValidation {
+  const tool = catalog.get(name);
+  if (!tool) {
+    const suggestions = nearestNames(name, catalog.tools.map((t) => t.name));
+    const detail = `No tool named "${name}".` + (suggestions.length > 0 ? ` Did you mean: ${suggestions.join(", ")}?` : "");
+    const issue: ValidationIssue = { location: ["tool"], code: "unknown-tool", message: detail, severity: "Error" };
+    return { ok: false, errors: [issue], problem: { ...problem(404, "Unknown tool", detail, [issue]), suggestions } };
+  }
+  const parsed = parseArguments(rawArgs);
+  if (!parsed.ok) {
+    const issue: ValidationIssue = { location: ["arguments"], code: "type", message: parsed.message, severity: "Error" };
+    return { ok: false, errors: [issue], tool, problem: problem(400, "Bad Request", parsed.message, [issue]) };
+  }
+  const args = parsed.value;
+  const issues: ValidationIssue[] = [];
+
+  // Parameters: one object schema over all of them, validated with coercion.
+  const plan = planOf(catalog, tool);
+  const byArg = plan.byArg;
+  const paramValues: Json = {};
+  for (const p of tool.parameters) {
+    const v = args[p.arg];
+    if (v === null) {
+      // HTTP cannot send null: an absent parameter (ajv would coerce null to "", 0 or false, and a
+      // required path parameter would become `/users/`); a required one is then reported as missing.
+      delete args[p.arg];
+      continue;
+    }
+    if (v === undefined) continue;
+    // `"a,b"` for a `form` (not exploded) array, `"a|b"` for a `pipeDelimited` one...: the items, as on the wire.
+    const delimiter = typeof v === "string" ? plan.delimiters.get(p.arg) : undefined;
+    paramValues[p.arg] = delimiter !== undefined ? splitItems(v as string, delimiter) : v;
+  }
+  const validateParams = plan.params;
+  if (validateParams !== undefined) {
+    if (!validateParams(paramValues)) {
+      issues.push(
+        ...issuesFromAjv(validateParams.errors, (segs) => {
+          const [arg, ...rest] = segs;
+          const p = arg !== undefined ? byArg.get(arg) : undefined;
+          return p ? [p.in, p.name, ...rest] : ["arguments", ...segs];
+        }),
+      );
+    }
+    for (const key in paramValues) args[key] = paramValues[key];
+  }
+
+  // Unknown arguments: anything that is neither a parameter nor (for a flat body) a body property.
+  const body = tool.body;
+  const allowsExtra = plan.allowsExtra;
+  for (const key of Object.keys(args)) {
+    if (byArg.has(key)) continue;
+    if (body?.mode === "wrapped" && key === body.arg) continue;
+    if (body?.mode === "flat" && (key in body.properties || allowsExtra)) continue;
+    issues.push({ location: ["arguments", key], code: "additionalProperties", message: `unknown argument "${key}"`, severity: "Error" });
+    delete args[key]; // reported once, as an unknown argument, not again as a body error
+  }
+
+  // Body: validated as sent.
+  const bodyValue = bodyOf(tool, args);
+  if (body) {
+    if (bodyValue === undefined) {
+      if (body.required) issues.push({ location: ["body"], code: "required", message: "is required (the operation needs a request body)", severity: "Error" });
+    } else if (body.schemaPointer !== undefined) {
+      const validate = catalog.registry.validatorAt("request", body.schemaPointer, false);
+      if (!validate(bodyValue)) issues.push(...issuesFromAjv(validate.errors, (segs) => ["body", ...segs]));
+    }
+  }
+
+  const request = toHttpRequest(tool, args);
+  const unusable = issues.filter((i) => i.code === UNUSABLE_SCHEMA);
+  if (unusable.length > 0) {
+    // The spec's fault, not the caller's: the operation cannot be validated at all.
+    const detail = `${tool.name} cannot be used: ${unusable.map((i) => i.message).join("; ")}`;
+    return { ok: false, errors: unusable, tool, request, problem: problem(500, "Unusable operation", detail, unusable) };
+  }
+  if (issues.length > 0) {
+    const detail = `Your request is not valid: ${issues.length} error${issues.length === 1 ? "" : "s"} (${issues
+      .slice(0, 3)
+      .map((i) => `${i.location.join(".")} ${i.message}`)
+      .join("; ")}${issues.length > 3 ? "; ..." : ""}).`;
+    return { ok: false, errors: issues, tool, request, problem: problem(422, "Invalid request", detail, issues) };
+  }
+  return { ok: true, value: { tool, args, body: bodyValue, request } };
+}
+
+/** The items of an array parameter sent as one delimited string (surrounding spaces dropped, except for a space delimiter). */
+function splitItems(value: string, delimiter: string): string[] {
+  if (value === "") return [];
+  const items = value.split(delimiter);
+  return delimiter === " " ? items : items.map((item) => item.trim());
+}
+
+function bodyAllowsExtra(catalog: Catalog, tool: Tool): boolean {
+  if (tool.body?.schemaPointer === undefined) return false;
+  const { schema } = catalog.registry.resolve("request", tool.body.schemaPointer);
+  if (!isObject(schema)) return false;
+  const ap = schema["additionalProperties"];
+  return ap === true || isObject(ap);
+}

@@ -1,0 +1,119 @@
+import { derefNode } from "../catalog/catalog.js";
+import { getAt } from "../json-pointer.js";
+import type { Responder, ResponderAnswer, ResponseContext } from "./responder.js";
+import { perSelection, selectedResponse } from "./response-cache.js";
+import { isJsonMediaType, type SelectedResponse } from "../call/select-response.js";
+import { synthesize } from "../synthesize/synthesize.js";
+import { cloneJson } from "../synthesize/synthesis-rules.js";
+import { echoArguments } from "./echo-arguments.js";
+import { errorAboutCall } from "./error-message.js";
+import type { Catalog } from "../catalog/catalog.js";
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The spec's examples of a response, in order of preference: media `example`, media `examples`, schema `example`. */
+export function responseExamples(catalog: Catalog, selected: SelectedResponse): unknown[] {
+  return [...examplesOf(catalog, selected)];
+}
+
+function examplesOf(catalog: Catalog, selected: SelectedResponse): readonly unknown[] {
+  return perSelection(catalog, selected, "examples", () => findExamples(catalog, selected));
+}
+
+/** The first example that validates against the response schema, and how many examples there are. */
+function validExampleOf(catalog: Catalog, selected: SelectedResponse, schemaPointer: string): { count: number; valid?: { value: unknown } } {
+  return perSelection(catalog, selected, "valid-example", () => {
+    const validate = catalog.registry.validatorAt("response", schemaPointer);
+    const examples = examplesOf(catalog, selected);
+    for (const example of examples) if (validate(example)) return { count: examples.length, valid: { value: example } };
+    return { count: examples.length };
+  });
+}
+
+/** Response answers whose body was validated against the selected response's schema, by that schema's pointer. */
+const checkedAnswers = new WeakMap<ResponderAnswer, { schemaPointer: string; body: unknown }>();
+
+/**
+ * Whether an answer of `schemaAnswer` carries a body already validated against the schema at a pointer
+ * (so that the check stage need not validate it again). Only answers returned as they were made count.
+ */
+export function validatedBody(answer: ResponderAnswer): { schemaPointer: string; body: unknown } | undefined {
+  const known = checkedAnswers.get(answer);
+  return known !== undefined && known.body === answer.body ? known : undefined;
+}
+
+function findExamples(catalog: Catalog, selected: SelectedResponse): unknown[] {
+  const doc = catalog.spec.document as unknown;
+  const out: unknown[] = [];
+  if (selected.mediaPointer === undefined) return out;
+  const media = getAt(doc, selected.mediaPointer);
+  if (!isObject(media)) return out;
+  if (media["example"] !== undefined) out.push(media["example"]);
+  if (isObject(media["examples"])) {
+    for (const [name, ex] of Object.entries(media["examples"])) {
+      const { node } = derefNode(doc, ex, `${selected.mediaPointer}/examples/${name}`);
+      if (isObject(node) && node["value"] !== undefined) out.push(node["value"]);
+    }
+  }
+  if (selected.schemaPointer !== undefined) {
+    const { schema } = catalog.registry.resolve("response", selected.schemaPointer);
+    if (isObject(schema) && schema["example"] !== undefined) out.push(schema["example"]);
+    if (isObject(schema) && Array.isArray(schema["examples"])) out.push(...schema["examples"]);
+  }
+  return out;
+}
+
+/**
+ * Answers a call from its response schema: a valid example from the spec when there is one, else a
+ * seeded synthesized body that is validated and repaired against the schema.
+ */
+export function schemaAnswer(ctx: ResponseContext, selected: SelectedResponse = selectedResponse(ctx.catalog, ctx.call.tool, ctx.status)): ResponderAnswer {
+  const base = { status: selected.status, ...(selected.mediaType !== undefined ? { contentType: selected.mediaType } : {}) };
+  if (selected.schemaPointer === undefined) {
+    if (selected.key === undefined) {
+      const declared = ctx.call.tool.responses;
+      const note = declared.length > 0 ? `the spec declares no success response (only ${declared.join(", ")}): answered ${selected.status} without a body` : `the spec declares no response: answered ${selected.status} without a body`;
+      return { ...base, body: undefined, source: "schema", notes: [note] };
+    }
+    const examples = examplesOf(ctx.catalog, selected);
+    if (examples.length > 0) return { ...base, body: examples[0], source: "example" };
+    return { ...base, body: undefined, source: "schema" };
+  }
+  const notes: string[] = [];
+  if (ctx.useExamples !== false && isJsonMediaType(selected.mediaType)) {
+    const example = validExampleOf(ctx.catalog, selected, selected.schemaPointer);
+    if (example.valid !== undefined) {
+      const answer: ResponderAnswer = { ...base, body: agreeing(ctx, selected, cloneJson(example.valid.value), false), source: "example" };
+      checkedAnswers.set(answer, { schemaPointer: selected.schemaPointer, body: answer.body });
+      return answer;
+    }
+    if (example.count > 0) notes.push("the spec's example does not match its schema; synthesized instead");
+  }
+  const result = synthesize(ctx.catalog.registry, "response", selected.schemaPointer, { seed: ctx.seed });
+  if (result.repairs > 0) notes.push(`synthesized body repaired ${result.repairs} time(s)`);
+  if (!result.valid) notes.push("synthesized body could not be made valid");
+  const answer: ResponderAnswer = { ...base, body: result.valid ? agreeing(ctx, selected, result.value, true) : result.value, source: "schema", ...(notes.length > 0 ? { notes } : {}) };
+  if (result.valid) checkedAnswers.set(answer, { schemaPointer: selected.schemaPointer, body: answer.body });
+  return answer;
+}
+
+/**
+ * A valid body made to agree with the call, where it stays valid: a success body's fields named like the
+ * call's arguments hold their values; an error body names the requested id, not an example's.
+ */
+function agreeing(ctx: ResponseContext, selected: SelectedResponse, body: unknown, synthesized: boolean): unknown {
+  const pointer = selected.schemaPointer;
+  if (pointer === undefined) return body;
+  if (selected.status >= 200 && selected.status <= 299) return echoArguments(ctx, pointer, body);
+  return errorAboutCall(ctx, selected.status, body, ctx.catalog.registry.validatorAt("response", pointer), synthesized);
+}
+
+/** The last responder: examples first, then seeded synthesis. Always answers. */
+export const schemaResponder: Responder = {
+  name: "schema",
+  respond: (ctx) => schemaAnswer(ctx),
+};

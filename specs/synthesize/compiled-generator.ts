@@ -1,0 +1,742 @@
+import { generateSync } from "json-schema-faker";
+import { toPointer } from "../json-pointer.js";
+import { realisticGenerator, type FieldHint } from "./realistic-value.js";
+import type { SchemaFlavor } from "../load/schema-flavor.js";
+import {
+  cloneJson,
+  FORMAT_VALUES,
+  HARD_LEVEL,
+  isNested,
+  isNullSchema,
+  KEYWORDS,
+  MAX_OPTIONAL_NESTED,
+  NON_GENERATIVE,
+  ONE_ITEM_LEVEL,
+  REQUIRED_ONLY_LEVEL,
+  STOP_LEVEL,
+} from "./synthesis-rules.js";
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** What the compiled generators need from the synthesizer that owns them. */
+export interface GeneratorHost {
+  /** Which side of the exchange: requests leave `readOnly` properties out, responses `writeOnly` ones. */
+  readonly flavor: SchemaFlavor;
+  /** The node at a pointer of the document. */
+  nodeAt(pointer: string): unknown;
+  /** Whether a value is valid for the schema at a pointer (false when that schema does not compile). */
+  validAt(pointer: string, value: unknown): boolean;
+  /** How much crossing a `$ref` to a target adds to the ref level (0 or 1). */
+  levelStep(target: string): number;
+  /** The values a node may take as they are: its valid examples, else its valid, non-zero default. */
+  usableExamples(node: Json, pointer: string): readonly unknown[];
+  /**
+   * A value for the schema at a pointer by the general generator (json-schema-faker with realistic
+   * values), for the shapes the compiled generators leave to it; undefined when it fails.
+   */
+  general(pointer: string, level: number, names: readonly string[], seed: number, optionals: number): unknown;
+}
+
+/** The random state of one generation: a seeded mulberry32 stream and the optional-property probability. */
+export class GenerationRun {
+  private a: number;
+
+  constructor(
+    seed: number,
+    readonly optionals: number,
+  ) {
+    this.a = seed >>> 0;
+  }
+
+  /** A number in [0, 1). */
+  next(): number {
+    this.a = (this.a + 0x6d2b79f5) >>> 0;
+    let t = this.a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  /** A 32-bit seed for a sub-generator (faker, json-schema-faker). */
+  seed(): number {
+    return (this.next() * 4294967296) >>> 0;
+  }
+
+  /** An integer in [lo, hi]. */
+  int(lo: number, hi: number): number {
+    return hi <= lo ? lo : lo + Math.floor(this.next() * (hi - lo + 1));
+  }
+}
+
+/** A compiled generator: one value per call (undefined: none could be made). */
+export type Generator = (run: GenerationRun) => unknown;
+
+/** The names around a value: its own (field or parameter) name and its two innermost parents. */
+interface Names {
+  name?: string;
+  p1?: string;
+  p2?: string;
+}
+
+const NO_NAMES: Names = {};
+
+/** Keywords the compiled generators do not handle: nodes with them go to the general generator. */
+const GENERAL_ONLY = new Set([
+  "not", "if", "then", "else", "patternProperties", "dependentSchemas", "dependentRequired", "propertyNames",
+  "contains", "minContains", "maxContains", "prefixItems", "additionalItems", "unevaluatedProperties",
+  "unevaluatedItems", "dependencies",
+]);
+
+/** Formats whose values ajv checks: a string of such a format needs a generator that knows it. */
+const CHECKED_FORMATS = new Set([
+  "date", "time", "date-time", "iso-time", "iso-date-time", "duration", "uri", "uri-reference", "uri-template", "url",
+  "email", "hostname", "ipv4", "ipv6", "regex", "uuid", "json-pointer", "json-pointer-uri-fragment",
+  "relative-json-pointer", "byte", "int32", "int64", "float", "double",
+]);
+
+/** Checked formats that realistic values are made for. */
+const REALISTIC_FORMATS = new Set(["date", "time", "date-time", "duration", "uri", "uri-reference", "url", "email", "hostname", "ipv4", "ipv6", "uuid", "byte", "int32", "int64", "float", "double"]);
+
+const MAX_COMPILE_DEPTH = 48;
+
+/**
+ * Generators compiled once per schema node (pointer, ref level and the names around it), like ajv compiles
+ * validators: plain closures for the common shapes (objects, arrays, strings, numbers, booleans, enums,
+ * `$ref`s, `allOf` of objects, nullable unions), realistic values by field name, valid examples first.
+ * Shapes they do not handle (patterns of unknown names, `oneOf` with overlapping branches, `not`,
+ * conditionals, pattern properties...) go to the host's general generator at that node.
+ */
+export class CompiledGenerators {
+  private readonly cache = new Map<string, Generator>();
+  private readonly general = new WeakSet<Generator>();
+
+  constructor(private readonly host: GeneratorHost) {}
+
+  /**
+   * The generator of the schema at a pointer, for a value named `rootName` (a parameter) or unnamed (a body).
+   * Undefined when the schema's root is a shape left to the general generator.
+   */
+  root(pointer: string, rootName: string | undefined): Generator | undefined {
+    const gen = this.at(pointer, 0, rootName !== undefined ? { name: rootName } : NO_NAMES);
+    return this.general.has(gen) ? undefined : gen;
+  }
+
+  /** The (cached) generator of the node at a pointer, at a ref level, with the names around it. */
+  private at(pointer: string, level: number, names: Names): Generator {
+    const key = `${level}|${names.name ?? ""}\u0001${names.p1 ?? ""}\u0001${names.p2 ?? ""}|${pointer}`;
+    let gen = this.cache.get(key);
+    if (gen === undefined) {
+      try {
+        gen = this.compile(this.host.nodeAt(pointer), pointer, level, names, 0);
+      } catch {
+        gen = this.toGeneral(pointer, level, names);
+      }
+      this.cache.set(key, gen);
+    }
+    return gen;
+  }
+
+  private toGeneral(pointer: string, level: number, names: Names): Generator {
+    const list: string[] = [];
+    if (names.p2 !== undefined) list.push(names.p2);
+    if (names.p1 !== undefined) list.push(names.p1);
+    if (names.name !== undefined) list.push(names.name);
+    const host = this.host;
+    const gen: Generator = (run) => host.general(pointer, level, list, run.seed(), run.optionals);
+    this.general.add(gen);
+    return gen;
+  }
+
+  private compile(node: unknown, pointer: string, level: number, names: Names, depth: number): Generator {
+    if (level > HARD_LEVEL) return () => null;
+    if (node === true || node === undefined) return this.stringLeaf({ type: "string" }, pointer, level, names);
+    if (!isObject(node) || depth > MAX_COMPILE_DEPTH) return this.toGeneral(pointer, level, names);
+
+    // Keywords that shape the value (vendor keys, titles, readOnly... do not).
+    let generative = 0;
+    for (const key in node) {
+      if (GENERAL_ONLY.has(key)) return this.toGeneral(pointer, level, names);
+      if (KEYWORDS.has(key) && !NON_GENERATIVE.has(key)) generative++;
+    }
+
+    // The spec's own values first.
+    const examples = this.host.usableExamples(node, pointer);
+    if (examples.length > 0) return pickFrom(examples);
+
+    if (node["const"] !== undefined) {
+      const value = node["const"];
+      return typeof value === "object" && value !== null ? () => cloneJson(value) : () => value;
+    }
+    if (Array.isArray(node["enum"])) {
+      const values = node["enum"] as unknown[];
+      if (values.length === 0) return this.toGeneral(pointer, level, names);
+      const nonNull = values.filter((v) => v !== null);
+      if (level >= STOP_LEVEL && nonNull.length < values.length) return () => null;
+      return pickFrom(nonNull.length > 0 ? nonNull : values);
+    }
+    if (generative === 0) return this.stringLeaf({ ...node, type: "string" }, pointer, level, names);
+
+    const ref = node["$ref"];
+    if (ref !== undefined) {
+      // Beside a `$ref`, only a `type` (which the target states anyway) is left to the final validation.
+      const extra = generative - 1 - (node["type"] !== undefined ? 1 : 0);
+      if (extra > 0 || typeof ref !== "string" || !ref.startsWith("#")) return this.toGeneral(pointer, level, names);
+      return this.refTo(ref, level, names);
+    }
+    if (node["allOf"] !== undefined) return this.allOf(node, pointer, level, names, depth, generative);
+    if (node["anyOf"] !== undefined || node["oneOf"] !== undefined) return this.union(node, pointer, level, names, depth, generative);
+
+    // Plain types.
+    const types = typesOf(node);
+    if (types === undefined) return this.toGeneral(pointer, level, names);
+    const nullable = types.includes("null");
+    const nonNull = types.filter((t) => t !== "null");
+    if (nonNull.length === 0 || (nullable && level >= STOP_LEVEL)) return () => null;
+    const gens = nonNull.map((type) => this.typed(type, node, pointer, level, names, depth));
+    if (gens.some((g) => this.general.has(g))) return this.toGeneral(pointer, level, names);
+    if (gens.length === 1) return gens[0] as Generator;
+    return (run) => (gens[Math.floor(run.next() * gens.length)] as Generator)(run);
+  }
+
+  private refTo(ref: string, level: number, names: Names): Generator {
+    const target = ref === "#" ? "" : decodeURIComponent(ref.slice(1));
+    const next = level + (target === "" ? 1 : this.host.levelStep(target));
+    if (next > HARD_LEVEL) return () => null;
+    let gen: Generator | undefined;
+    return (run) => (gen ??= this.at(target, next, names))(run);
+  }
+
+  private typed(type: string, node: Json, pointer: string, level: number, names: Names, depth: number): Generator {
+    switch (type) {
+      case "object":
+        return this.object([{ node, pointer, level }], pointer, level, names, depth);
+      case "array":
+        return this.array(node, pointer, level, names, depth);
+      case "string":
+        return this.stringLeaf(node["type"] === "string" ? node : { ...node, type: "string" }, pointer, level, names);
+      case "integer":
+      case "number":
+        return this.numberLeaf(node["type"] === type ? node : { ...node, type }, pointer, level, names);
+      case "boolean": {
+        const realistic = realisticGenerator({ type: "boolean" }, hintOf(names));
+        if (realistic === undefined) return (run) => run.next() < 0.5;
+        return (run) => realistic(run.seed());
+      }
+      default:
+        return this.toGeneral(pointer, level, names);
+    }
+  }
+
+  // ------------------------------------------------------------ leaves
+
+  private stringLeaf(schema: Json, pointer: string, level: number, names: Names): Generator {
+    const format = typeof schema["format"] === "string" ? schema["format"] : undefined;
+    const pattern = typeof schema["pattern"] === "string" ? schema["pattern"] : undefined;
+    const minLength = typeof schema["minLength"] === "number" ? schema["minLength"] : 0;
+    const maxLength = typeof schema["maxLength"] === "number" ? schema["maxLength"] : Infinity;
+    if (minLength > maxLength) return this.toGeneral(pointer, level, names);
+    const checked = format !== undefined && CHECKED_FORMATS.has(format);
+    // An unchecked format (`phone`, `binary`, a vendor's own) constrains nothing: realistic by name then. A
+    // checked format realistic values do not know (`json-pointer`, `regex`...) takes its known-good value.
+    const realistic =
+      checked && !REALISTIC_FORMATS.has(format)
+        ? undefined
+        : realisticGenerator(format !== undefined && !checked && !isLooseFormat(format) ? withoutFormat(schema) : schema, hintOf(names));
+    // Without a format or pattern, any words of the right length do.
+    const generic = !checked && pattern === undefined ? realisticGenerator({ type: "string", ...(minLength > 0 ? { minLength } : {}), ...(maxLength < Infinity ? { maxLength } : {}) }, NO_NAMES) : undefined;
+    const known = format !== undefined ? FORMAT_VALUES[format] : undefined;
+    const formatValue = known !== undefined && known.length >= minLength && known.length <= maxLength && (pattern === undefined || safeTest(pattern, known)) ? known : undefined;
+    const lastResort: Generator =
+      pattern !== undefined
+        ? patternString(pattern, minLength, maxLength, this.toGeneral(pointer, level, names))
+        : checked && formatValue === undefined
+          ? this.toGeneral(pointer, level, names)
+          : () => formatValue ?? fill(minLength, maxLength);
+    return (run) => {
+      const seed = run.seed();
+      if (realistic !== undefined) {
+        const v = realistic(seed);
+        if (typeof v === "string") return v;
+      }
+      if (generic !== undefined) {
+        const v = generic(seed);
+        if (typeof v === "string") return v;
+      }
+      if (formatValue !== undefined) return formatValue;
+      return lastResort(run);
+    };
+  }
+
+  private numberLeaf(schema: Json, pointer: string, level: number, names: Names): Generator {
+    const realistic = realisticGenerator(schema, hintOf(names));
+    const general = this.toGeneral(pointer, level, names);
+    if (realistic === undefined) return general;
+    return (run) => {
+      const v = realistic(run.seed());
+      return typeof v === "number" ? v : general(run);
+    };
+  }
+
+  // ------------------------------------------------------------ arrays
+
+  private array(node: Json, pointer: string, level: number, names: Names, depth: number): Generator {
+    const items = node["items"];
+    if (Array.isArray(items)) return this.toGeneral(pointer, level, names);
+    const item = items === undefined || items === true || isBare(items) ? this.stringLeaf({ type: "string" }, `${pointer}/items`, level, names) : this.compile(items, `${pointer}/items`, level, names, depth + 1);
+    const min = typeof node["minItems"] === "number" ? Math.max(0, node["minItems"]) : 0;
+    const max = typeof node["maxItems"] === "number" ? node["maxItems"] : Infinity;
+    if (min > max) return this.toGeneral(pointer, level, names);
+    // Lists near the top hold one or two items, deeper ones at most one, and recursion ends with the minimum.
+    let lo = min;
+    let hi = min;
+    if (level < STOP_LEVEL) {
+      if (level >= ONE_ITEM_LEVEL) hi = Math.max(min, Math.min(max, 1));
+      else {
+        lo = Math.min(max, Math.max(min, 1));
+        hi = Math.max(lo, Math.min(max, 2));
+      }
+    }
+    if (node["uniqueItems"] !== true) {
+      return (run) => {
+        const count = run.int(lo, hi);
+        const out: unknown[] = [];
+        for (let i = 0; i < count; i++) {
+          const v = item(run);
+          if (v !== undefined) out.push(v);
+        }
+        return out;
+      };
+    }
+    // Unique items: a repeated item is drawn again (a few times), else left out.
+    return (run) => {
+      const count = run.int(lo, hi);
+      const out: unknown[] = [];
+      const seen = new Set<string>();
+      for (let i = 0; i < count; i++) {
+        for (let t = 0; t < 4; t++) {
+          const v = item(run);
+          if (v === undefined) continue;
+          const key = typeof v === "object" && v !== null ? JSON.stringify(v) : `${typeof v}:${String(v)}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          out.push(v);
+          break;
+        }
+      }
+      return out;
+    };
+  }
+
+  // ------------------------------------------------------------ objects
+
+  /**
+   * An object from one or more parts (an `allOf` of objects gives several): each part's properties at the
+   * part's own ref level, the union of the parts' `required`.
+   */
+  private object(parts: readonly Part[], pointer: string, level: number, names: Names, depth: number): Generator {
+    const required = new Set<string>();
+    for (const part of parts) {
+      const list = part.node["required"];
+      if (Array.isArray(list)) for (const r of list) if (typeof r === "string") required.add(r);
+    }
+    const hidden = this.host.flavor === "request" ? "readOnly" : "writeOnly";
+    // Every definition of each property, over the parts, in order of first appearance.
+    const definitions = new Map<string, Array<{ sub: unknown; at: string; level: number }>>();
+    for (const part of parts) {
+      const props = part.node["properties"];
+      if (props === undefined) continue;
+      if (!isObject(props)) return this.toGeneral(pointer, level, names);
+      for (const key of Object.keys(props)) {
+        if (key === "__proto__") return this.toGeneral(pointer, level, names);
+        let list = definitions.get(key);
+        if (!list) {
+          list = [];
+          definitions.set(key, list);
+        }
+        list.push({ sub: props[key], at: `${part.pointer}/properties${toPointer([key])}`, level: part.level });
+      }
+    }
+    const fields: Array<{ key: string; required: boolean; gen: Generator }> = [];
+    const seen = new Set<string>(definitions.keys());
+    const nestedByLevel = new Map<number, number>();
+    for (const [key, defs] of definitions) {
+      const first = defs[0] as { sub: unknown; at: string; level: number };
+      const isRequired = required.has(key);
+      if (!isRequired) {
+        if (first.level >= REQUIRED_ONLY_LEVEL) continue;
+        if (defs.some((d) => isObject(d.sub) && d.sub[hidden] === true)) continue;
+        // Below the top, only the first few optional nested objects and lists: bodies stay readable.
+        if (first.level >= 1 && isNested(first.sub)) {
+          const nested = (nestedByLevel.get(first.level) ?? 0) + 1;
+          nestedByLevel.set(first.level, nested);
+          if (nested > MAX_OPTIONAL_NESTED) continue;
+        }
+      }
+      const childNames = /^\d+$/.test(key) ? names : { name: key, ...(names.name !== undefined ? { p1: names.name } : {}), ...(names.p1 !== undefined ? { p2: names.p1 } : {}) };
+      let gen: Generator;
+      if (defs.length === 1 || defs.every((d) => sameShape(d.sub, first.sub))) {
+        const sub = first.sub;
+        gen = sub === true || isBare(sub) ? this.stringLeaf({ type: "string", ...(isObject(sub) ? sub : {}) }, first.at, first.level, childNames) : this.compile(sub, first.at, first.level, childNames, depth + 1);
+      } else {
+        // Several parts define it differently: merged when all are plain objects, else left to the general generator.
+        const subParts: Part[] = [];
+        if (!defs.every((d) => this.objectParts(d.sub, d.at, d.level, subParts, 0))) return this.toGeneral(pointer, level, names);
+        gen = this.object(subParts, first.at, first.level, childNames, depth + 1);
+      }
+      fields.push({ key, required: isRequired, gen });
+    }
+    // Required names no part describes: the additional-properties schema, else a realistic string by name.
+    const extraPart = parts.find((p) => isObject(p.node["additionalProperties"]));
+    const extraGen = (key: string): Generator => {
+      const childNames = /^\d+$/.test(key) ? names : { name: key, ...(names.name !== undefined ? { p1: names.name } : {}), ...(names.p1 !== undefined ? { p2: names.p1 } : {}) };
+      return extraPart
+        ? this.compile(extraPart.node["additionalProperties"], `${extraPart.pointer}/additionalProperties`, extraPart.level, childNames, depth + 1)
+        : this.stringLeaf({ type: "string" }, pointer, level, childNames);
+    };
+    for (const key of required) {
+      if (seen.has(key)) continue;
+      if (key === "__proto__") return this.toGeneral(pointer, level, names);
+      fields.push({ key, required: true, gen: extraGen(key) });
+    }
+    // Property counts (one part only: counts over merged parts are left to the general generator).
+    let minProperties = 0;
+    let maxProperties = Infinity;
+    for (const part of parts) {
+      const lo = part.node["minProperties"];
+      const hi = part.node["maxProperties"];
+      if (lo === undefined && hi === undefined) continue;
+      if (parts.length > 1 || (lo !== undefined && typeof lo !== "number") || (hi !== undefined && typeof hi !== "number")) return this.toGeneral(pointer, level, names);
+      if (typeof lo === "number") minProperties = lo;
+      if (typeof hi === "number") maxProperties = hi;
+    }
+    const requiredCount = fields.filter((f) => f.required).length;
+    if (requiredCount > maxProperties || minProperties > maxProperties) return this.toGeneral(pointer, level, names);
+    const open = parts.every((p) => p.node["additionalProperties"] !== false);
+    // Too few properties otherwise: every declared one, then made-up names where the object is open.
+    const everyOptional = minProperties > requiredCount;
+    const padding: Array<{ key: string; gen: Generator }> = [];
+    if (everyOptional) {
+      const declared = fields.length;
+      if (declared < minProperties) {
+        if (!open) return this.toGeneral(pointer, level, names);
+        for (let i = 1; declared + padding.length < minProperties && i < 100; i++) {
+          const key = `key${i}`;
+          if (!seen.has(key)) padding.push({ key, gen: extraGen(key) });
+        }
+      }
+    }
+    // A map (no declared properties, values by an additional-properties schema) stays empty unless counted.
+    return (run) => {
+      const out: Json = {};
+      const optionals = everyOptional ? 1 : run.optionals;
+      let count = 0;
+      let optionalRoom = maxProperties - requiredCount;
+      for (const field of fields) {
+        if (!field.required) {
+          if (optionalRoom <= 0 || run.next() >= optionals) continue;
+        }
+        const v = field.gen(run);
+        if (v === undefined) continue;
+        out[field.key] = v;
+        count++;
+        if (!field.required) optionalRoom--;
+      }
+      for (const extra of padding) {
+        if (count >= minProperties) break;
+        const v = extra.gen(run);
+        if (v === undefined) continue;
+        out[extra.key] = v;
+        count++;
+      }
+      return out;
+    };
+  }
+
+  /** `allOf`: one part as that part; several parts that are all plain objects, merged; else general. */
+  private allOf(node: Json, pointer: string, level: number, names: Names, depth: number, generative: number): Generator {
+    const list = node["allOf"];
+    if (!Array.isArray(list) || list.length === 0) return this.toGeneral(pointer, level, names);
+    if (list.length === 1 && generative === 1) {
+      const only = list[0];
+      if (isObject(only) && typeof only["$ref"] === "string" && Object.keys(only).every((k) => k === "$ref" || !KEYWORDS.has(k) || NON_GENERATIVE.has(k))) {
+        return only["$ref"].startsWith("#") ? this.refTo(only["$ref"], level, names) : this.toGeneral(pointer, level, names);
+      }
+      return this.compile(only, `${pointer}/allOf/0`, level, names, depth + 1);
+    }
+    const parts: Part[] = [];
+    if (!this.objectParts(node, pointer, level, parts, 0)) return this.toGeneral(pointer, level, names);
+    return this.object(parts, pointer, level, names, depth);
+  }
+
+  /** Collects the object parts of a node (through `$ref`s and nested `allOf`s); false when a part is not a plain object. */
+  private objectParts(node: unknown, pointer: string, level: number, parts: Part[], guard: number): boolean {
+    if (!isObject(node) || guard > 16 || level > HARD_LEVEL) return false;
+    for (const key in node) {
+      if (!KEYWORDS.has(key) || NON_GENERATIVE.has(key)) continue;
+      switch (key) {
+        case "type":
+          if (node["type"] !== "object") return false;
+          break;
+        case "properties":
+        case "required":
+        case "allOf":
+        case "$ref":
+          break;
+        case "additionalProperties":
+          if (node["additionalProperties"] === false) return false;
+          break;
+        default:
+          return false;
+      }
+    }
+    const ref = node["$ref"];
+    if (ref !== undefined) {
+      if (typeof ref !== "string" || !ref.startsWith("#/")) return false;
+      if (Object.keys(node).some((k) => k !== "$ref" && KEYWORDS.has(k) && !NON_GENERATIVE.has(k))) return false;
+      const target = decodeURIComponent(ref.slice(1));
+      return this.objectParts(this.host.nodeAt(target), target, level + this.host.levelStep(target), parts, guard + 1);
+    }
+    parts.push({ node, pointer, level });
+    const list = node["allOf"];
+    if (list !== undefined) {
+      if (!Array.isArray(list)) return false;
+      for (let i = 0; i < list.length; i++) if (!this.objectParts(list[i], `${pointer}/allOf/${i}`, level, parts, guard + 1)) return false;
+    }
+    return true;
+  }
+
+  /**
+   * `anyOf` / `oneOf` alone on a node: nullable wrappers (one branch and `null`), any `anyOf`, and a
+   * `oneOf` whose branches cannot overlap (distinct plain types). A random branch is generated.
+   */
+  private union(node: Json, pointer: string, level: number, names: Names, depth: number, generative: number): Generator {
+    const key = node["anyOf"] !== undefined ? "anyOf" : "oneOf";
+    const list = node[key];
+    // Beside the union, only a `type` (which the branches state anyway) is left to the final validation.
+    const extra = generative - 1 - (node["type"] !== undefined ? 1 : 0);
+    if (extra > 0 || node["anyOf"] !== undefined && node["oneOf"] !== undefined || !Array.isArray(list) || list.length === 0) return this.toGeneral(pointer, level, names);
+    const branches = list.map((s, i) => [s, i] as const);
+    const nulls = branches.filter(([s]) => isNullSchema(s));
+    const others = branches.filter(([s]) => !isNullSchema(s));
+    if (others.length === 0 || (nulls.length > 0 && level >= STOP_LEVEL)) return () => null;
+    const gens = others.map(([s, i]) => this.compile(s, `${pointer}/${key}/${i}`, level, names, depth + 1));
+    if (gens.every((g) => this.general.has(g))) return this.toGeneral(pointer, level, names);
+    const typed = node["type"];
+    if (typed !== undefined) {
+      // The sibling `type` holds too: a branch's value of another type is no value (an optional property is left out).
+      const types = typesOf(node) ?? [];
+      return (run) => {
+        const start = Math.floor(run.next() * gens.length);
+        for (let k = 0; k < gens.length; k++) {
+          const v = (gens[(start + k) % gens.length] as Generator)(run);
+          if (v !== undefined && ofTypes(types, v) && (key === "anyOf" || gens.length === 1 || this.host.validAt(pointer, v))) return v;
+        }
+        return undefined;
+      };
+    }
+    if (gens.length === 1) return gens[0] as Generator;
+    if (key === "anyOf" || this.disjoint(others.map(([s]) => s))) return (run) => (gens[Math.floor(run.next() * gens.length)] as Generator)(run);
+    // Branches that may overlap: a value is kept when exactly one branch accepts it (each branch tried in turn).
+    const host = this.host;
+    const pointers = list.map((_, i) => `${pointer}/${key}/${i}`);
+    return (run) => {
+      const start = Math.floor(run.next() * gens.length);
+      for (let k = 0; k < gens.length; k++) {
+        const v = (gens[(start + k) % gens.length] as Generator)(run);
+        if (v === undefined) continue;
+        let matches = 0;
+        for (const p of pointers) if (host.validAt(p, v) && ++matches > 1) break;
+        if (matches === 1) return v;
+      }
+      return undefined;
+    };
+  }
+
+  /**
+   * Whether no value can match two of these schemas: each has one plain type, all different (integer counts
+   * as number), or all are objects told apart by a required property with disjoint `enum`/`const` values.
+   */
+  private disjoint(schemas: readonly unknown[]): boolean {
+    const resolved: Json[] = [];
+    for (let s of schemas) {
+      for (let guard = 0; isObject(s) && typeof s["$ref"] === "string" && guard < 8; guard++) {
+        const ref = s["$ref"];
+        if (!ref.startsWith("#")) return false;
+        s = this.host.nodeAt(ref === "#" ? "" : decodeURIComponent(ref.slice(1)));
+      }
+      if (!isObject(s)) return false;
+      resolved.push(s);
+    }
+    const types = new Set<string>();
+    let distinctTypes = true;
+    for (const s of resolved) {
+      const type = s["type"] === "integer" ? "number" : s["type"];
+      if (typeof type !== "string" || types.has(type)) {
+        distinctTypes = false;
+        break;
+      }
+      types.add(type);
+    }
+    return distinctTypes || this.discriminated(resolved);
+  }
+
+  /** Objects with a common required property whose allowed values (`enum`/`const`, through `$ref`s) never overlap. */
+  private discriminated(schemas: readonly Json[]): boolean {
+    const first = schemas[0];
+    if (first === undefined || !Array.isArray(first["required"])) return false;
+    for (const name of first["required"]) {
+      if (typeof name !== "string") continue;
+      const seen = new Set<string>();
+      let ok = true;
+      for (const s of schemas) {
+        const values = Array.isArray(s["required"]) && s["required"].includes(name) && isObject(s["properties"]) ? this.allowedValues(s["properties"][name]) : undefined;
+        if (values === undefined) {
+          ok = false;
+          break;
+        }
+        for (const v of values) {
+          const key = JSON.stringify(v);
+          if (seen.has(key)) ok = false;
+          seen.add(key);
+        }
+        if (!ok) break;
+      }
+      if (ok) return true;
+    }
+    return false;
+  }
+
+  private allowedValues(schema: unknown): unknown[] | undefined {
+    for (let guard = 0; isObject(schema) && typeof schema["$ref"] === "string" && guard < 8; guard++) {
+      const ref = schema["$ref"];
+      if (!ref.startsWith("#/")) return undefined;
+      schema = this.host.nodeAt(decodeURIComponent(ref.slice(1)));
+    }
+    if (!isObject(schema)) return undefined;
+    if (schema["const"] !== undefined) return [schema["const"]];
+    if (Array.isArray(schema["enum"]) && schema["enum"].length > 0) return schema["enum"];
+    return undefined;
+  }
+}
+
+interface Part {
+  node: Json;
+  pointer: string;
+  level: number;
+}
+
+function hintOf(names: Names): FieldHint {
+  if (names.name === undefined) return {};
+  const parents: string[] = [];
+  if (names.p2 !== undefined) parents.push(names.p2);
+  if (names.p1 !== undefined) parents.push(names.p1);
+  return { name: names.name, parents };
+}
+
+/** The types a node allows, stated or inferred from its keywords; undefined when nothing says. */
+function typesOf(node: Json): string[] | undefined {
+  const t = node["type"];
+  if (typeof t === "string") return [t];
+  if (Array.isArray(t)) return t.every((x) => typeof x === "string") && t.length > 0 ? (t as string[]) : undefined;
+  if (t !== undefined) return undefined;
+  if (node["properties"] !== undefined || node["required"] !== undefined || node["additionalProperties"] !== undefined) return ["object"];
+  if (node["items"] !== undefined || node["minItems"] !== undefined || node["maxItems"] !== undefined) return ["array"];
+  if (node["pattern"] !== undefined || node["format"] !== undefined || node["minLength"] !== undefined || node["maxLength"] !== undefined) return ["string"];
+  if (node["minimum"] !== undefined || node["maximum"] !== undefined || node["exclusiveMinimum"] !== undefined || node["exclusiveMaximum"] !== undefined || node["multipleOf"] !== undefined) {
+    return ["number"];
+  }
+  return ["string"];
+}
+
+/** Whether a value's JSON type is one of these (an integer is a number). */
+function ofTypes(types: readonly string[], v: unknown): boolean {
+  const actual = v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "number" ? (Number.isInteger(v) ? "integer" : "number") : typeof v;
+  return types.some((t) => t === actual || (t === "number" && actual === "integer"));
+}
+
+/** A schema that says nothing about its value (beside a description): generated as a string. */
+function isBare(node: unknown): boolean {
+  if (!isObject(node)) return false;
+  for (const key in node) if (KEYWORDS.has(key) && key !== "description") return false;
+  return true;
+}
+
+/** Two property schemas that generate alike: equal once descriptions, examples and vendor keys are set aside. */
+function sameShape(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  return JSON.stringify(shapeOf(a)) === JSON.stringify(shapeOf(b));
+}
+
+function shapeOf(node: unknown): unknown {
+  if (!isObject(node)) return node;
+  const out: Json = {};
+  for (const key of Object.keys(node).sort()) if (KEYWORDS.has(key) && !NON_GENERATIVE.has(key)) out[key] = node[key];
+  return out;
+}
+
+function isLooseFormat(format: string): boolean {
+  return format === "binary" || format === "text" || format === "textarea" || format === "html" || format === "markdown";
+}
+
+function withoutFormat(schema: Json): Json {
+  const out = { ...schema };
+  delete out["format"];
+  return out;
+}
+
+function pickFrom(values: readonly unknown[]): Generator {
+  const objects = values.some((v) => typeof v === "object" && v !== null);
+  if (values.length === 1) {
+    const only = values[0];
+    return objects ? () => cloneJson(only) : () => only;
+  }
+  return (run) => {
+    const v = values[Math.floor(run.next() * values.length)];
+    return objects ? cloneJson(v) : v;
+  };
+}
+
+function safeTest(pattern: string, s: string): boolean {
+  try {
+    return new RegExp(pattern).test(s);
+  } catch {
+    return false;
+  }
+}
+
+/** A string of the given lengths (words, repeated or cut). */
+function fill(minLength: number, maxLength: number): string {
+  let s = "sample";
+  while (s.length < minLength) s += " sample";
+  return maxLength < s.length ? s.slice(0, Math.max(minLength, maxLength)) : s;
+}
+
+/**
+ * A string matching a pattern (json-schema-faker's pattern generator, checked), else the general generator's
+ * value if it matches; undefined when neither does (an optional property is then left out).
+ */
+function patternString(pattern: string, minLength: number, maxLength: number, fallback: Generator): Generator {
+  let re: RegExp | undefined;
+  try {
+    re = new RegExp(pattern);
+  } catch {
+    return fallback;
+  }
+  const fits = (s: unknown): s is string => typeof s === "string" && s.length >= minLength && s.length <= maxLength && (re as RegExp).test(s);
+  const schema = { type: "string", pattern, ...(minLength > 0 ? { minLength } : {}), ...(maxLength < Infinity ? { maxLength } : {}) };
+  return (run) => {
+    for (let t = 0; t < 4; t++) {
+      let s: unknown;
+      try {
+        s = generateSync(schema, { seed: run.seed() | 0 || 1 });
+      } catch {
+        s = undefined;
+      }
+      if (fits(s)) return s;
+    }
+    const s = fallback(run);
+    return fits(s) ? s : undefined;
+  };
+}

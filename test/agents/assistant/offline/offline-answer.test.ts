@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { composeAnswer, describeFailure, emptyResultAnswer } from "../../../../agents/assistant/offline/offline-answer.js";
+
+/** The offline assistant's final answers: sentences from the observations, not dumps of fields. */
+
+const books = {
+  total: 3,
+  items: [
+    { id: "bk-1001", title: "The Lighthouse at Varden Point", author: "Maren Sollberg", price: 14.99 },
+    { id: "bk-1002", title: "Orbit of Small Things", author: "Tobias Emenike", price: 18.5 },
+    { id: "bk-1003", title: "Salt and Saffron", author: "Leila Haddad", price: 24 },
+  ],
+};
+
+describe("composeAnswer", () => {
+  it("summarizes a list: how many, and the first names with their ids", () => {
+    const text = composeAnswer("Find books about the sea.", [{ name: "listBooks", args: { q: "sea" }, status: 200, body: books }]);
+    expect(text).toBe('I found 3 books: "The Lighthouse at Varden Point" (bk-1001), "Orbit of Small Things" (bk-1002) and "Salt and Saffron" (bk-1003).');
+  });
+
+  it("says when a search found nothing", () => {
+    expect(composeAnswer("Find books about dragons.", [{ name: "listBooks", args: { q: "dragons" }, status: 200, body: { total: 0, items: [] } }])).toBe("I found no books.");
+    expect(emptyResultAnswer({ name: "listBooks", args: {}, status: 200, body: { items: [] } })).toBe("I found no books, so there is nothing to show in more detail.");
+  });
+
+  it("confirms a creation with what was created and its id, and skips nulls", () => {
+    const body = { id: "rem-2004", text: "Call the plumber", dueAt: "2025-06-17T09:00:00+02:00", done: false, eventId: null, priority: null };
+    const text = composeAnswer("Remind me to call the plumber on June 17 at 9.", [{ name: "createReminder", args: { text: "Call the plumber", dueAt: "2025-06-17T09:00:00+02:00" }, status: 201, body }]);
+    expect(text).toMatch(/^I created the reminder "Call the plumber" \(rem-2004\)/);
+    expect(text).not.toMatch(/null|none|event id|createReminder/);
+  });
+
+  it("says what an update changed, with the new values from the result", () => {
+    const body = { id: "u-1", displayName: "Sam Okonkwo", timezone: "Europe/Berlin", locale: "en-GB", avatarUrl: null };
+    const text = composeAnswer("Set my timezone to Europe/Berlin.", [{ name: "updateProfile", args: { timezone: "Europe/Berlin" }, status: 200, body }]);
+    expect(text).toBe("I updated the profile Sam Okonkwo (u-1): the timezone is now Europe/Berlin.");
+  });
+
+  it("picks the facts the request asks about, and names a read's place", () => {
+    const body = { location: { name: "Lisbon", country: "PT", latitude: 38.72 }, observedAt: "2025-06-14T13:20:00Z", temperature: 24.3, humidity: 52, windSpeed: 11, condition: "sunny", uvIndex: 7 };
+    const text = composeAnswer("How humid is it in Lisbon right now?", [{ name: "getCurrentWeather", args: { city: "Lisbon" }, status: 200, body }]);
+    expect(text).toMatch(/^Here is the current weather for Lisbon: /);
+    expect(text).toContain("the humidity is 52");
+    expect(text).not.toMatch(/latitude|country|observed/);
+  });
+
+  it("says a create and the read that checks it once, and a list before the item it opens", () => {
+    const event = { id: "evt-1004", title: "Team lunch", start: "2025-07-10T12:00:00Z", end: "2025-07-10T13:00:00Z", location: null };
+    const text = composeAnswer("Create an event called Team lunch, then show it.", [
+      { name: "createEvent", args: { title: "Team lunch", start: "2025-07-10T12:00:00Z" }, status: 201, body: event },
+      { name: "getEvent", args: { eventId: "evt-1004" }, status: 200, body: event },
+    ]);
+    expect(text.match(/Team lunch/g)).toHaveLength(1);
+    expect(text).toMatch(/^I created the event "Team lunch" \(evt-1004\)/);
+    expect(text).toMatch(/I checked (it again|that it is saved)/);
+    const both = composeAnswer("Search books and show me the first one.", [
+      { name: "listBooks", args: {}, status: 200, body: books },
+      { name: "getBook", args: { bookId: "bk-1001" }, status: 200, body: books.items[0] },
+    ]);
+    expect(both).toMatch(/^I found 3 books: .*\. Here is the book "The Lighthouse at Varden Point" \(bk-1001\): the /);
+  });
+
+  it("confirms a deletion with the id it was given", () => {
+    expect(composeAnswer("Delete the scene scn-movie-night.", [{ name: "deleteScene", args: { sceneId: "scn-movie-night" }, status: 204, body: null }])).toBe("I deleted the scene scn-movie-night.");
+  });
+
+  it("explains a failure without the operation's name", () => {
+    const text = describeFailure({ name: "getPlaylist", status: 404, body: { error: { status: 404, message: "Playlist pls-9999 not found" } } });
+    expect(text).toBe("I could not get the playlist: the service answered with status 404 (Playlist pls-9999 not found).");
+  });
+});

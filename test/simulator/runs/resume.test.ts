@@ -1,0 +1,159 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, it, type ExpectStatic } from "vitest";
+import { main } from "../../../simulator/cli/main.js";
+import { RUN_FILES } from "../../../simulator/runs/run-store.js";
+
+/**
+ * A run killed mid-way (`kill -9`, or Ctrl-C) and resumed with `generate --resume` ends with the same corpus,
+ * rejected file and journal (except times) as a run that was never interrupted. The CLI runs as a child
+ * process, as a user would run it.
+ */
+
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+const ENTRY = fileURLToPath(new URL("../../fixtures/cli-entry.ts", import.meta.url));
+/** Episodes of each run (the reference, the killed one, the interrupted one); `TOOLSIM_RESUME_EPISODES` overrides. */
+const EPISODES = Number(process.env["TOOLSIM_RESUME_EPISODES"] ?? 400);
+const ARGS = ["generate", "--episodes", String(EPISODES), "--concurrency", "4", "--seed", "11"];
+
+const root = mkdtempSync(join(tmpdir(), "toolsim-resume-"));
+/** Children still running when the tests end (a failed wait) are stopped, each by its own handle. */
+const running = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of running) child.kill("SIGKILL");
+  rmSync(root, { recursive: true, force: true });
+});
+
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  out: string;
+  err: string;
+}
+
+function start(args: string[]): { child: ChildProcess; exit: Promise<Exit> } {
+  const child = spawn(process.execPath, ["--import", "tsx", ENTRY, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  running.add(child);
+  let out = "";
+  let err = "";
+  child.stdout?.on("data", (d: Buffer) => void (out += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => void (err += d.toString()));
+  const exit = new Promise<Exit>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      running.delete(child);
+      resolve({ code, signal, out, err });
+    });
+  });
+  return { child, exit };
+}
+
+/** Finished episodes in a journal so far (complete lines only). */
+function finishedEpisodes(dir: string): number {
+  const path = join(dir, RUN_FILES.events);
+  if (!existsSync(path)) return 0;
+  const text = readFileSync(path, "utf8");
+  return text.split('"type":"episode.finished"').length - 1;
+}
+
+async function waitFor(condition: () => boolean, what: string, timeoutMs = 120_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+interface RunFiles {
+  events: string;
+  corpus: string;
+  rejected: string;
+}
+const read = (dir: string): RunFiles => ({
+  events: readFileSync(join(dir, RUN_FILES.events), "utf8"),
+  corpus: readFileSync(join(dir, RUN_FILES.corpus), "utf8"),
+  rejected: readFileSync(join(dir, RUN_FILES.rejected), "utf8"),
+});
+const lines = (text: string): string[] => text.split("\n").filter((l) => l !== "");
+const withoutTimes = (journal: string): string[] => lines(journal).map((l) => JSON.stringify({ ...(JSON.parse(l) as object), at: "" }));
+
+/** Compares a resumed run with the reference, with readable failures. */
+function expectSameRun(expect: ExpectStatic, actual: RunFiles, expected: RunFiles): void {
+  expect(lines(expected.corpus).length + lines(expected.rejected).length).toBe(EPISODES);
+  const a = withoutTimes(actual.events);
+  const e = withoutTimes(expected.events);
+  expect(a.length).toBe(e.length);
+  const i = a.findIndex((line, k) => line !== e[k]);
+  expect(i === -1 ? undefined : `journal line ${i + 1}:\n${a[i]?.slice(0, 300)}\n${e[i]?.slice(0, 300)}`).toBeUndefined();
+  expect(lines(actual.corpus).length).toBe(lines(expected.corpus).length);
+  expect(actual.corpus).toBe(expected.corpus);
+  expect(actual.rejected).toBe(expected.rejected);
+}
+
+/** The uninterrupted run, in this process, started at once and awaited when needed (it runs beside the children). */
+let reference: Promise<RunFiles>;
+beforeAll(() => {
+  const dir = join(root, "reference");
+  reference = main([...ARGS, "--out", dir], { out: () => undefined, err: () => undefined, isTTY: false }).then((code) => {
+    if (code !== 0) throw new Error(`the reference run exited ${code}`);
+    return read(dir);
+  });
+  // Keep an early failure from being reported as unhandled before a test awaits it.
+  reference.catch(() => undefined);
+});
+
+// Generous limits: three runs share two cores (and a busy machine must not fail the test).
+describe.concurrent("resume after an interruption", { timeout: 180_000 }, () => {
+  it("kill -9 mid-run, then --resume: nothing lost, nothing duplicated", async ({ expect }) => {
+    const dir = join(root, "killed");
+    const first = start([...ARGS, "--out", dir]);
+    const killAt = Math.floor(EPISODES / 4);
+    await waitFor(() => finishedEpisodes(dir) >= killAt, `${killAt} episodes in the journal`);
+    first.child.kill("SIGKILL");
+    const killed = await first.exit;
+    expect(killed.signal).toBe("SIGKILL");
+    const written = finishedEpisodes(dir);
+    expect(written).toBeGreaterThanOrEqual(killAt);
+    expect(written).toBeLessThan(EPISODES);
+
+    // The settings come from run.json: only --resume and --out are needed.
+    const second = await start(["generate", "--resume", "--out", dir]).exit;
+    expect(second.err).not.toMatch(/\n\s+at /);
+    expect(second.code).toBe(0);
+    expectSameRun(expect, read(dir), await reference);
+  });
+
+  it("Ctrl-C (SIGINT): the child finishes the episodes in flight, exits by itself with the resume hint; --resume completes it", async ({ expect }) => {
+    const dir = join(root, "interrupted");
+    const first = start([...ARGS, "--out", dir]);
+    const stopAt = Math.floor(EPISODES / 5);
+    await waitFor(() => finishedEpisodes(dir) >= stopAt, `${stopAt} episodes in the journal`);
+    first.child.kill("SIGINT");
+    const stopped = await first.exit;
+    expect(stopped.signal).toBeNull();
+    expect(stopped.code).toBe(130);
+    expect(stopped.err).toContain("stopping after the episodes in flight");
+    expect(stopped.out).toMatch(new RegExp(`interrupted after \\d+ of ${EPISODES} episodes`));
+    expect(stopped.out).toContain(`generate --resume --out ${dir}`);
+
+    // What was written is whole: every line complete, the journal ends on a finished episode, one projection per episode.
+    const files = read(dir);
+    const n = finishedEpisodes(dir);
+    expect(n).toBeGreaterThanOrEqual(stopAt);
+    expect(n).toBeLessThan(EPISODES);
+    expect(files.events.endsWith("\n")).toBe(true);
+    expect(JSON.parse(lines(files.events).at(-1) as string)).toMatchObject({ type: "episode.finished" });
+    expect(lines(files.corpus).length + lines(files.rejected).length).toBe(n);
+    expect(stopped.out).toContain(`interrupted after ${n} of ${EPISODES} episodes`);
+    const resumed = await start(["generate", "--resume", "--out", dir]).exit;
+    expect(resumed.code).toBe(0);
+    const ref = await reference;
+    // What the interrupted run wrote was a prefix of the reference run.
+    expect(ref.corpus.startsWith(files.corpus)).toBe(true);
+    expect(ref.rejected.startsWith(files.rejected)).toBe(true);
+    expectSameRun(expect, read(dir), ref);
+  });
+});
