@@ -115,6 +115,7 @@ export function apiBankDialogueTurns(text: string): { turns: TaskTurn[]; problem
         arguments: isObject(d["param_dict"]) ? d["param_dict"] : {},
         ...("output" in result ? { output: result["output"] } : {}),
         exception: typeof exception === "string" ? exception : null,
+        ...(isObject(result["input"]) || result["input"] === null ? { input: result["input"] as Json | null } : {}),
       });
     } else problems.push(`line ${i + 1}: unknown turn (role ${JSON.stringify(role)})`);
     while (lines.length < turns.length) lines.push(i + 1);

@@ -15,6 +15,8 @@ export type TaskTurn =
       output?: unknown;
       /** The exception the source recorded, if any. */
       exception?: string | null;
+      /** The inputs the API received as the source recorded them (API-Bank's `result.input`), when recorded. */
+      input?: Record<string, unknown> | null;
     };
 
 /** A gold tool call of a task. */
@@ -23,6 +25,8 @@ export interface GoldCall {
   arguments: Record<string, unknown>;
   output?: unknown;
   exception?: string | null;
+  /** The inputs the API received as the source recorded them, when recorded. */
+  input?: Record<string, unknown> | null;
   /** Index of the turn it is in `turns`. */
   turn: number;
 }
@@ -55,7 +59,7 @@ export function goldOf(turns: readonly TaskTurn[]): { goldCalls: GoldCall[]; gol
   const goldCalls: GoldCall[] = [];
   const goldResponses: string[] = [];
   turns.forEach((t, i) => {
-    if (t.role === "api") goldCalls.push({ name: t.name, arguments: t.arguments, ...(t.output !== undefined ? { output: t.output } : {}), ...(t.exception !== undefined ? { exception: t.exception } : {}), turn: i });
+    if (t.role === "api") goldCalls.push({ name: t.name, arguments: t.arguments, ...(t.output !== undefined ? { output: t.output } : {}), ...(t.exception !== undefined ? { exception: t.exception } : {}), ...(t.input !== undefined ? { input: t.input } : {}), turn: i });
     else if (t.role === "assistant" && turns[i - 1]?.role === "api") goldResponses.push(t.text);
   });
   return { goldCalls, goldResponses };
