@@ -62,6 +62,8 @@ const SYNONYMS: Record<string, string> = {
   reserv: "book",
   appoint: "appoint",
   regist: "regist",
+  registr: "regist",
+  creat: "add",
   sign: "regist",
   login: "token",
   authent: "token",
@@ -71,11 +73,18 @@ const SYNONYMS: Record<string, string> = {
   schedule: "agenda",
 };
 
+const SUFFIXES = ["ational", "ations", "ation", "ators", "ator", "ments", "ment", "ates", "ated", "ate", "ings", "ing", "ers", "er", "ors", "or", "ies", "ied", "es", "ed", "s", "e", "y"];
+
+/** A light stemmer (calculate, calculator, calculation -> calcul; setting -> set), then the synonyms. */
+/** The verbs API names start with (stemmed). */
+const NAME_VERBS = new Set(["add", "delet", "modifi", "queri", "cancel", "get", "check", "record", "open", "regist", "book", "send", "play", "search", "forgot", "timed"]);
+
 function stem(w: string): string {
   let s = w;
-  for (const suffix of ["ations", "ation", "ings", "ing", "ers", "ies", "ied", "es", "ed", "er", "s", "e", "y"]) {
+  for (const suffix of SUFFIXES) {
     if (s.length > suffix.length + 2 && s.endsWith(suffix)) {
       s = s.slice(0, -suffix.length) + (suffix === "ies" || suffix === "ied" || suffix === "y" ? "i" : "");
+      if ((suffix === "ing" || suffix === "ed" || suffix === "er") && /([b-df-hj-np-tv-z])\1$/.test(s)) s = s.slice(0, -1);
       break;
     }
   }
@@ -129,6 +138,8 @@ export class ToolSearchIndex {
         const named = d.name.length > 0 && d.name.every((w) => query.includes(w));
         if (named) score += 2 + d.name.length;
         if (compact === d.api.name.toLowerCase()) score += 100;
+        // A thing asked for without a verb ("alarm", "meeting"): the API that adds one, as the embeddings lean.
+        if (score > 0 && !query.some((q) => NAME_VERBS.has(q)) && d.name[0] === "add") score += 0.5;
         return { api: d.api, score, i };
       })
       .sort((a, b) => b.score - a.score || a.i - b.i)

@@ -115,7 +115,7 @@ function schemaType(toolset: EpisodeToolset, pointer: string | undefined): strin
  * boolean arguments stored as strings are parsed; a parameter recorded under another name is renamed when the
  * rename is known (or when exactly one unknown argument stands for exactly one missing required one).
  */
-export function repairArguments(toolset: EpisodeToolset, tool: Tool, args: Json): { args: Json; defects: Defect[] } {
+export function repairArguments(toolset: EpisodeToolset, tool: Tool, args: Json, options: { renames?: boolean } = {}): { args: Json; defects: Defect[] } {
   const out: Json = { ...args };
   const defects: Defect[] = [];
   const props = tool.body?.mode === "flat" ? tool.body.properties : Object.fromEntries(tool.parameters.map((p) => [p.arg, p.schemaPointer ?? ""]));
@@ -123,7 +123,7 @@ export function repairArguments(toolset: EpisodeToolset, tool: Tool, args: Json)
   const unknown = Object.keys(out).filter((k) => !(k in props));
   const missing = required.filter((k) => !(k in out));
   const renames = KNOWN_RENAMES[tool.name] ?? {};
-  for (const k of unknown) {
+  for (const k of options.renames === false ? [] : unknown) {
     const to = renames[k] ?? (unknown.length === 1 && missing.length === 1 ? missing[0] : undefined);
     if (to !== undefined && !(to in out) && to in props) {
       out[to] = out[k];

@@ -47,8 +47,10 @@ export interface Task {
   toolset: string;
   /** API-Bank level, when known. */
   level?: number;
-  /** The APIs the task offers the assistant (API-Bank gives the descriptions of the dialogue's APIs). */
+  /** The APIs the task offers the assistant at first (the dialogue's APIs at level 1; ToolSearcher at levels 2 and 3). */
   apis?: string[];
+  /** What the user knows and gives when asked (a level-3 scenario's key information). */
+  userKnowledge?: string[];
   turns: TaskTurn[];
   goldCalls: GoldCall[];
   goldResponses: string[];
