@@ -42,13 +42,20 @@ export interface Agreement {
   checkError?: string;
 }
 
-/** Judges one result against a reference as API-Bank does (see the module comment). */
-export function apiBankAgreement(set: ApiBankSet, name: string, ours: ApiBankResult, reference: ApiBankResult): Agreement {
-  if (pyEquals(ours.output, reference.output) && ours.exception === reference.exception) return { agree: true, by: "output" };
+/**
+ * Judges one result against a reference as API-Bank does (see the module comment). `replay` (a gold call
+ * replayed with its own arguments) also accepts equal outputs; `predict` (another call) needs the API's check,
+ * and falls back to equal input, output and exception only where the authors' check itself raises.
+ */
+export function apiBankAgreement(set: ApiBankSet, name: string, ours: ApiBankResult, reference: ApiBankResult, mode: "replay" | "predict" = "replay"): Agreement {
+  const sameOut = pyEquals(ours.output, reference.output) && ours.exception === reference.exception;
+  if (mode === "replay" && sameOut) return { agree: true, by: "output" };
   if (name === "ToolSearcher") {
     const a = foundApiNames(ours.output);
     return a.length > 0 && a.join(",") === foundApiNames(reference.output).join(",") && ours.exception === reference.exception ? { agree: true, by: "found-apis" } : { agree: false };
   }
   const check = checkApiBankCall(set, name, ours, reference);
-  return check.correct ? { agree: true, by: "check" } : { agree: false, ...(check.error ? { checkError: check.error } : {}) };
+  if (check.correct) return { agree: true, by: "check" };
+  if (mode === "predict" && check.error !== undefined && sameOut && pyEquals(ours.input, reference.input)) return { agree: true, by: "output", checkError: check.error };
+  return { agree: false, ...(check.error ? { checkError: check.error } : {}) };
 }

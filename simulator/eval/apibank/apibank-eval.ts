@@ -242,7 +242,7 @@ export async function evaluateAssistantOnTasks(tasks: readonly Task[], worlds: T
         // API-Bank's own judgement: the API's check against the recorded result, or against the gold call replayed here.
         const ours = recordOfResult(world.apibank.set, turn.name, got, {});
         const refs = [...(turn.output !== undefined ? [goldRecord(turn.name, turn)] : []), ...[recordOfResult(world.apibank.set, turn.name, expected, goldArgs)].filter((r) => r !== undefined)];
-        const agree = ours !== undefined && refs.some((ref) => apiBankAgreement(world.apibank!.set, turn.name, ours, ref).agree);
+        const agree = ours !== undefined && refs.some((ref) => apiBankAgreement(world.apibank!.set, turn.name, ours, ref, "predict").agree);
         verdict = agree ? { correct: true } : { correct: false, error: "wrong-result", detail: verdict.detail ?? "the API's check fails" };
       }
       samples.push({
