@@ -79,7 +79,11 @@ function calculateList(formula: Item[]): Item {
       if (formula.includes(x) && formula.includes(y)) i = Math.min(index(formula, x), index(formula, y));
       else i = formula.includes(x) ? index(formula, x) : index(formula, y);
       const result = operate(at(formula, i - 1), at(formula, i) as string, at(formula, i + 1));
+      const before = formula.length;
       assignSlice(formula, i - 1, i + 2, [result]);
+      // A leading operator ("-5+3") makes Python's slice `formula[-1:2] = [...]` insert instead of replace:
+      // the authors' loop never ends there. Here it stops with an error instead of hanging.
+      if (formula.length >= before) throw new PyException("the formula makes API-Bank's Calculator loop forever (an operator without a left operand)", "RecursionError");
     }
   }
   return at(formula, 0);
