@@ -147,7 +147,7 @@ function groupApis(apis: ApiBankApi[]): Group[] {
 /** The schema of a raw single output: its type, or any scalar for a scalar (ForgotPassword answers 970420 or "success"). */
 function rawOutputSchema(type: string): Json {
   const s = apiBankSchema(type);
-  return ["string", "integer", "number", "boolean"].includes(String(s["type"])) ? { type: ["string", "number", "integer", "boolean"] } : s;
+  return ["string", "integer", "number", "boolean"].includes(String(s["type"])) ? { anyOf: [{ type: "string" }, { type: "number" }, { type: "boolean" }] } : s;
 }
 
 /** An API as ToolSearcher returns it. */
@@ -254,6 +254,7 @@ function toolsetFor(group: Group, byName: Map<string, ApiBankApi>, databases: Re
         : {}),
     },
   };
+  const tokens = (fixtures[databaseCollection("Account")] ?? []).map((a) => a["token"]).filter((t): t is string => typeof t === "string");
   const toolset: ToolsetFile = {
     name: title,
     category: "API-Bank",
@@ -262,6 +263,7 @@ function toolsetFor(group: Group, byName: Map<string, ApiBankApi>, databases: Re
     link: "https://github.com/AlibabaResearch/DAMO-ConvAI/tree/main/api-bank",
     functions: "",
     openapi,
+    ...(needsToken ? { auth: { type: "apiKey" as const, in: "query" as const, name: TOKEN_PARAM, credentials: tokens } } : {}),
     ...(Object.keys(fixtures).length > 0 ? { fixtures } : {}),
   };
   return { slug: `apibank-${slugify(group.key)}`, toolset };
