@@ -3,7 +3,9 @@ import { readFile, stat, readdir } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml, YAMLParseError } from "yaml";
-import { buildCatalog } from "../specs/catalog/catalog.js";
+import { buildCatalog, type Catalog } from "../specs/catalog/catalog.js";
+import type { Responder } from "../specs/respond/responder.js";
+import { behaviourResponders } from "./apibank/apibank-responder.js";
 import { loadSpec } from "../specs/load/load-spec.js";
 import type { Result } from "../specs/result.js";
 import type { SpecProblem } from "../specs/load/spec-problem.js";
@@ -84,9 +86,16 @@ export async function loadToolset(path: string): Promise<Result<LoadedToolset, S
       ...(data["fixtures"] !== undefined ? { fixtures: data["fixtures"] as LoadedToolset["fixtures"] & object } : {}),
       ...(Array.isArray(data["tasks"]) ? { tasks: data["tasks"].filter(isTask) } : {}),
       catalog,
+      ...withBehaviour(catalog),
       file,
     },
   };
+}
+
+/** The responders of a catalog's own behaviour (API-Bank's APIs), when it has one. */
+function withBehaviour(catalog: Catalog): { responders?: Responder[] } {
+  const responders = behaviourResponders(catalog);
+  return responders.length > 0 ? { responders } : {};
 }
 
 function isTask(v: unknown): v is ToolsetTask {

@@ -1,5 +1,6 @@
 import type { Catalog } from "../specs/catalog/catalog.js";
 import type { Fixtures } from "../specs/respond/resource-store.js";
+import type { Responder } from "../specs/respond/responder.js";
 
 /** Credentials a simulated API requires and accepts. */
 export interface ToolsetAuth {
@@ -76,6 +77,8 @@ export interface LoadedToolset {
   fixtures?: Fixtures;
   tasks?: ToolsetTask[];
   catalog: Catalog;
+  /** Responders of the toolset's own behaviour (API-Bank's APIs for a toolset imported from API-Bank). */
+  responders?: readonly Responder[];
   /** Where it was loaded from. */
   file: string;
 }

@@ -1,5 +1,6 @@
 import { nearestNames } from "../../specs/catalog/nearest-names.js";
-import { simulateCall, type SimulationStages } from "../../specs/call/simulate-call.js";
+import { defaultStages, simulateCall, type SimulationStages } from "../../specs/call/simulate-call.js";
+import type { Responder } from "../../specs/respond/responder.js";
 import type { ToolResult } from "../../specs/call/tool-result.js";
 import type { AgentContext } from "../roles/agent-context.js";
 import type { AssistantToolCall } from "../roles/dialogue.js";
@@ -20,13 +21,20 @@ export class SimulatedExecutor implements ToolExecutor {
     state.calls++;
     const entry = ctx.toolbox.get(call.name);
     if (!entry) return unknownTool(call.name, ctx.toolbox.entries.map((e) => e.name));
+    const stages = withToolsetResponders(this.options.stages, entry.toolset.responders);
     const result = await simulateCall(
       entry.toolset.catalog,
       { name: entry.tool.name, arguments: call.arguments, id: call.id },
-      { seed: ctx.seed, state: state.store(entry.toolset.name), ...(this.options.stages ? { stages: this.options.stages } : {}) },
+      { seed: ctx.seed, state: state.store(entry.toolset.name), ...(stages ? { stages } : {}) },
     );
     return { ...result, tool: call.name };
   }
+}
+
+/** The stages with a toolset's own responders first (its behaviour wins over state, LLM and schema). */
+function withToolsetResponders(stages: Partial<SimulationStages> | undefined, own: readonly Responder[] | undefined): Partial<SimulationStages> | undefined {
+  if (!own || own.length === 0) return stages;
+  return { ...stages, responders: [...own, ...(stages?.responders ?? defaultStages.responders)] };
 }
 
 /** The result of a call to a tool that does not exist: a 404 problem naming the closest tools. */

@@ -3,6 +3,7 @@ import type { Fixtures } from "../../specs/respond/resource-store.js";
 import type { Tool } from "../../specs/catalog/tool.js";
 import { toolArgumentsSchema } from "../../specs/catalog/tool-schema.js";
 import type { AgentTool } from "./roles.js";
+import type { Responder } from "../../specs/respond/responder.js";
 
 /** A toolset as the agents see it: its documentation and its catalog (agents do not import toolsets/). */
 export interface EpisodeToolset {
@@ -19,6 +20,11 @@ export interface EpisodeToolset {
   fixtures?: Fixtures;
   /** Credentials the simulated API accepts, if it requires auth. */
   auth?: { type: "apiKey" | "bearer"; in?: "header" | "query"; name?: string; credentials: string[] };
+  /**
+   * Responders of the toolset's own behaviour, tried before the executor's (e.g. API-Bank's APIs for a toolset
+   * imported from API-Bank): injected by whoever loads the toolset, so every command answers it the same way.
+   */
+  responders?: readonly Responder[];
 }
 
 /** A tool offered to the assistant: the name it is called by, and where it lives. */

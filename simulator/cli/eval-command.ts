@@ -15,13 +15,14 @@ import { passStats, type PassStats } from "../eval/pass-k.js";
 import { NO_REFERENCE_RESPONSES, scoreRun, type RunScores } from "../eval/run-eval.js";
 import type { SpecCoverage } from "../stats/spec-coverage.js";
 import { readTasks, writeTasks, type Task } from "../eval/tasks/task-set.js";
+import { deadAssistant, evalPredictionsWith, formatLevels, scoresByLevel } from "./eval-predictions.js";
 import { TaskWorlds } from "../eval/tasks/task-toolsets.js";
 import { evaluateToolAlpaca, scoreToolAlpaca, type ToolAlpacaSample, type ToolAlpacaScores } from "../eval/toolalpaca/toolalpaca-eval.js";
 import { UsageError, UserError, type CliIO } from "./cli-io.js";
 import { addLlmOptions, llmRunOptions, mergeLlmSettings, modelSpecOptionsOf, type LlmFlags } from "./llm-options.js";
 import { parseInteger } from "./parse-options.js";
 
-const USER_CODES = new Set(["run.not-a-run", "run.corrupt", "tasks.corrupt", "tasks.no-toolset", "import.not-found", "import.bad-file", "apibank.not-found", "apibank.bad-descriptions", "toolalpaca.bad-documentation"]);
+const USER_CODES = new Set(["predictions.not-found", "predictions.corrupt", "predictions.empty", "predictions.unknown-format", "apibank.bad-spec", "run.not-a-run", "run.corrupt", "tasks.corrupt", "tasks.no-toolset", "import.not-found", "import.bad-file", "apibank.not-found", "apibank.bad-descriptions", "toolalpaca.bad-documentation"]);
 
 function asUserError(e: unknown): never {
   if (e instanceof ToolsimError && USER_CODES.has(e.code)) throw new UserError(e.message);
@@ -74,6 +75,8 @@ export function tasksCommand(io: CliIO, setExit: (code: number) => void): Comman
 
 interface EvalFlags extends LlmFlags {
   tasks?: string;
+  predictions?: string;
+  predictionsFormat?: string;
   assistant?: string;
   judgeModel?: string;
   out?: string;
@@ -99,6 +102,8 @@ function formatToolAlpaca(s: ToolAlpacaScores): string {
 /** Flags of `eval` that only act with `--tasks` (the assistant under evaluation and its run), by option name. */
 const TASKS_ONLY_FLAGS: Array<[keyof EvalFlags, string]> = [
   ["assistant", "--assistant"],
+  ["predictions", "--predictions"],
+  ["predictionsFormat", "--predictions-format"],
   ["out", "--out"],
   ["seed", "--seed"],
   ["limit", "--limit"],
@@ -168,6 +173,11 @@ function checkEvalFlags(flags: EvalFlags, kinds: ReadonlyArray<TargetScores["kin
   if (calls.length > 0 && flags.judgeModel === undefined && !modelAssistant) {
     throw new UsageError(`${calls.join(", ")} ${calls.length === 1 ? "configures" : "configure"} model calls, and this eval calls no model (give --judge-model, or --assistant openai:<model> with --tasks)`);
   }
+}
+
+/** `eval --predictions FILE --tasks ...`: scores existing model outputs (see `eval-predictions.ts`). */
+async function evalPredictions(io: CliIO, flags: EvalFlags, tasks: Task[], file: string, seed: number): Promise<void> {
+  await evalPredictionsWith(io, { tasks, file, seed, ...(flags.predictionsFormat !== undefined ? { format: flags.predictionsFormat } : {}), ...(flags.out !== undefined ? { out: flags.out } : {}), json: flags.json === true, tasksSpec: flags.tasks ?? "", format_: formatApiBank });
 }
 
 /** ToolAlpaca's LLM judge from `--judge-model` and the call flags. */
@@ -316,6 +326,8 @@ export function evalCommand(io: CliIO, setExit: (code: number) => void): Command
     .argument("[targets...]", "run folders, evaluation folders (--out of eval --tasks) or task sets (tasks.jsonl: gold calls replayed); several runs (or evaluations) of the same tasks: pass^k")
     .option("--tasks <spec>", "evaluate an assistant on tasks: apibank:PATH (dialogues), toolalpaca:FILE (eval set) or a tasks.jsonl")
     .option("--assistant <spec>", "with --tasks: the assistant under evaluation, offline (default) or openai:<model>[@<base-url>]")
+    .option("--predictions <file>", "with --tasks: score these model outputs instead of running an assistant (API-Bank's prediction files, or toolsim's eval samples.jsonl)")
+    .option("--predictions-format <format>", "the format of --predictions when it is not detected: apibank or toolsim")
     .option("--judge-model <spec>", "ToolAlpaca's LLM judge (figure 12 prompt) of the episodes of runs and of toolalpaca tasks; without it, rules judge")
     .option("--out <dir>", "with --tasks: write eval.json and samples.jsonl here")
     .option("--seed <s>", "with --tasks: seed (default 1)")
@@ -331,8 +343,11 @@ export function evalCommand(io: CliIO, setExit: (code: number) => void): Command
         const scored: TargetScores[] = [];
         for (const t of targets) scored.push(await scoreTarget(t, warn, judge));
         const pass = passOverTargets(scored, warn);
+        const dead = scored.find((t) => t.kind === "tasks" && t.gold.tasks > 0 && t.gold.failed.length === t.gold.tasks);
+        if (dead && dead.kind === "tasks") setExit(1);
         if (flags.json) io.out(`${JSON.stringify({ targets: scored.map((s) => ({ ...s, ...(s.kind === "eval" ? { outcomes: Object.fromEntries(s.outcomes) } : {}) })), ...(pass ? { pass } : {}) }, null, 2)}\n`);
         else io.out(`${scored.map(formatTarget).join("\n")}${pass ? `\n${formatPass(pass)}` : ""}`);
+        if (dead && dead.kind === "tasks") io.err(`toolsim: no task of ${dead.target} could be replayed: ${dead.gold.failed[0]?.reason ?? "unknown"}\n`);
         return;
       }
       if (targets.length > 0) checkEvalFlags(flags, targets.map(targetKind), undefined);
@@ -345,6 +360,12 @@ export function evalCommand(io: CliIO, setExit: (code: number) => void): Command
       if (tasks.length === 0) throw new UserError(`no tasks in ${flags.tasks}`);
       const toolalpaca = tasks.every((t) => t.source === "toolalpaca");
       checkEvalFlags(flags, [], toolalpaca);
+      if (flags.predictions !== undefined) {
+        if (flags.assistant !== undefined) throw new UsageError("give either --predictions (scores existing outputs) or --assistant (runs one), not both");
+        await evalPredictions(io, flags, tasks, flags.predictions, parseInteger("--seed", flags.seed) ?? 1);
+        return;
+      }
+      if (flags.predictionsFormat !== undefined) throw new UsageError("--predictions-format names the format of --predictions");
       const out = flags.out;
       if (out !== undefined) mkdirSync(out, { recursive: true });
       const assistantSpec = flags.assistant ?? "offline";
@@ -370,8 +391,14 @@ export function evalCommand(io: CliIO, setExit: (code: number) => void): Command
         } else {
           const s = await evaluateAssistantOnTasks(tasks, worlds, { assistantFor, seed });
           samples = s;
-          result = { tasks: flags.tasks, assistant: assistantSpec, apibank: scoreSamples(s) };
-          if (!flags.json) io.out(formatApiBank(result["apibank"] as ApiBankScores));
+          const byLevel = scoresByLevel(s, tasks);
+          result = { tasks: flags.tasks, assistant: assistantSpec, apibank: scoreSamples(s), ...(byLevel.length > 1 ? { byLevel } : {}) };
+          if (!flags.json) io.out(formatApiBank(result["apibank"] as ApiBankScores) + formatLevels(byLevel));
+          const failed = deadAssistant(s);
+          if (failed !== undefined) {
+            setExit(1);
+            io.err(`toolsim: no task could be run: the assistant failed on every turn (${failed})\n`);
+          }
         }
       } finally {
         llm?.close();
@@ -382,7 +409,6 @@ export function evalCommand(io: CliIO, setExit: (code: number) => void): Command
         writeFileSync(join(out, "samples.jsonl"), samples.map((s) => `${JSON.stringify(s)}\n`).join(""));
         if (!flags.json) io.out(`-> ${join(out, "eval.json")}, ${join(out, "samples.jsonl")}\n`);
       }
-      void setExit;
     } catch (e) {
       asUserError(e);
     }

@@ -211,6 +211,12 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
           setExit(130);
         } else {
           io.out(`corpus: ${join(out, "corpus.jsonl")} (${s.accepted} accepted), rejected: ${join(out, "rejected.jsonl")}\n`);
+          if (s.episodes > 0 && s.errors === s.episodes) {
+            // Nothing could run (a dead model endpoint, a broken toolset): not a success, whatever was written.
+            const top = s.errorReasons[0];
+            io.err(`toolsim: no episode could run: all ${s.episodes} ended with an error${top ? ` (${top.count}x: ${String(top.reason).split("\n")[0]})` : ""}\n`);
+            setExit(1);
+          }
         }
       } catch (e) {
         // A run folder that cannot be used (exists, mismatched, not a run, corrupt) is the user's to fix: no stack trace.

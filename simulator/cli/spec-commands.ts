@@ -6,7 +6,7 @@ import { loadCatalog } from "../../specs/catalog/load-catalog.js";
 import { loadSpec } from "../../specs/load/load-spec.js";
 import { ResourceStore } from "../../specs/respond/resource-store.js";
 import { deriveSeed } from "../../specs/seed.js";
-import { simulateCall } from "../../specs/call/simulate-call.js";
+import { defaultStages, simulateCall } from "../../specs/call/simulate-call.js";
 import type { ValidationIssue } from "../../specs/call/problem-details.js";
 import { formatProblem, type SpecProblem } from "../../specs/load/spec-problem.js";
 import { synthesizeArguments } from "../../specs/synthesize/synthesize-call.js";
@@ -15,6 +15,7 @@ import { loadToolset } from "../../toolsets/load-toolset.js";
 import type { CliIO } from "./cli-io.js";
 import { UsageError, UserError } from "./cli-io.js";
 import { parseInteger, parseJsonOption } from "./parse-options.js";
+import { behaviourResponders } from "../../toolsets/apibank/apibank-responder.js";
 
 /** Loads a catalog for a command, or fails with the spec's problems as a user error. */
 export async function catalogOrFail(path: string): Promise<Catalog> {
@@ -182,7 +183,8 @@ export function callCommand(io: CliIO, setExit: (code: number) => void): Command
       const seed = parseInteger("--seed", opts.seed) ?? 1;
       const status = parseInteger("--status", opts.status, 100);
       const catalog = await catalogOrFail(path);
-      const result = await simulateCall(catalog, { name: toolName, arguments: args }, { seed, ...(status !== undefined ? { status } : {}) });
+      const own = behaviourResponders(catalog);
+      const result = await simulateCall(catalog, { name: toolName, arguments: args }, { seed, ...(status !== undefined ? { status } : {}), ...(own.length > 0 ? { stages: { responders: [...own, ...defaultStages.responders] } } : {}) });
       const out = {
         status: result.status,
         body: result.body ?? null,

@@ -195,6 +195,10 @@ export function toolsetBuildCommand(io: CliIO, setExit: (code: number) => void):
         io.out(`summary: ${summaryPath}\n`);
         if (result.failures.length > 0) io.out(`failures: ${join(opts.out, BUILD_FILES.failures)} (${plural(result.failures.length, "API")} not built; run again to retry them)\n`);
         setExit(result.failed.length > 0 ? 1 : 0);
+        if (result.built.length === 0 && result.failed.length > 0 && result.skipped.length === 0) {
+          const first = result.failed[0];
+          io.err(`toolsim: no toolset could be built: ${first ? `${first.api} failed at ${first.stage}: ${first.reason.split("\n")[0]}` : "every API failed"}\n`);
+        }
       } finally {
         cassette.close();
       }

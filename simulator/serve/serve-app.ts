@@ -37,6 +37,7 @@ import { forward, upstreamUrl } from "./proxy.js";
 import { WindowLimiter, type Rate } from "./rate-limits.js";
 import { DEFAULT_SESSION, SessionStates } from "./sessions.js";
 import { operationProblem, validationStatus } from "./spec-problem.js";
+import { behaviourResponders } from "../../toolsets/apibank/apibank-responder.js";
 
 /** Where answers come from: the simulator (`schema`: state, examples, synthesis), an LLM, a cassette, or the real API. */
 export type ServeMode = "schema" | "llm" | "replay" | "proxy";
@@ -623,7 +624,10 @@ export class ServeApp {
     }
     const session = req.headers.get("x-toolsim-session") ?? DEFAULT_SESSION;
     const state = this.options.stateless ? undefined : this.sessions.store(rt.api.name, session);
-    const responders = prefer.example !== undefined ? [namedExampleResponder(prefer.example), ...this.responders] : this.responders;
+    // A toolset's own behaviour (API-Bank's APIs) answers before the generic responders.
+    const own = behaviourResponders(catalog);
+    const base = own.length > 0 ? [...own, ...this.responders] : this.responders;
+    const responders = prefer.example !== undefined ? [namedExampleResponder(prefer.example), ...base] : base;
     const result = await simulateCall(
       catalog,
       { name: tool.name, arguments: {} },

@@ -29,17 +29,20 @@ describe.skipIf(!existsSync(DIALOGUES))("API-Bank level-1 dialogues (real corpus
     const report = await goldReplayReport(tasks, new TaskWorlds());
     expect(report.failed).toEqual([]);
     expect(report.calls).toBe(391);
-    // Measured: 332/391 (84.9%) agree; 91.5% of the calls whose source output is reproducible (the two inline
-    // calls fail in the source's own world: no AAPL price on that date, user4 already registered).
-    expect(report.agreementRate).toBeGreaterThan(0.8);
-    expect(report.reproducibleRate).toBeGreaterThan(0.9);
+    // Measured: 369/391 (94.4%) agree, judged as API-Bank judges (same output, or the API's own check);
+    // every disagreement is classified: 10 external services, 5 calls of an older API (device_id), 5 reads
+    // whose recorded answer is not in the released database, 2 calls written inline with no recorded result.
+    expect(report.agreementRate).toBeGreaterThan(0.92);
+    expect(report.reproducibleRate).toBe(1);
+    expect(report.disagreements["different-output"] + report.disagreements.exception + report.disagreements.validation).toBe(0);
     // The known defects are found and classified.
     expect(report.defects["list-as-string"]).toBeGreaterThanOrEqual(20);
     expect(report.defects["renamed-parameter"]).toBeGreaterThanOrEqual(8);
     const renamed = report.mismatches.filter((m) => m.api === "TimedSwitch" || m.api === "CancelTimedSwitch");
-    expect(renamed.every((m) => m.defects.some((d) => d.kind === "renamed-parameter" && d.arg === "device_id->name"))).toBe(true);
+    expect(renamed.every((m) => m.reason === "renamed-parameter" && m.defects.some((d) => d.kind === "renamed-parameter" && d.arg === "device_id->name"))).toBe(true);
     expect(report.byApi["GetUserToken"]).toEqual({ calls: 82, agreed: 82 });
-    expect(report.disagreements.nondeterministic).toBeGreaterThan(0);
+    // Random outputs (new appointment ids, new tokens) agree by the APIs' checks and are pinned to the recording.
+    expect(report.byApi["AppointmentRegistration"]?.agreed).toBe(report.byApi["AppointmentRegistration"]?.calls);
   });
 
   it("scores the offline assistant with API-Bank's metrics", async () => {

@@ -1,6 +1,8 @@
 import { fail, ok, type Result } from "../../specs/result.js";
 import type { SpecProblem } from "../../specs/load/spec-problem.js";
 import { databaseCollection, databaseFixtures } from "./apibank-fixtures.js";
+import { APIBANK_EXTENSION } from "../apibank/apibank-responder.js";
+import type { SearchableApi } from "../apibank/tool-searcher.js";
 import type { ImportedToolset, ImportResult } from "./import-toolalpaca.js";
 import { slugify } from "../slug.js";
 import type { ToolsetFile } from "../toolset.js";
@@ -31,6 +33,8 @@ export interface ApiBankImportOptions {
   databases?: Record<string, unknown>;
   /** Where the descriptions came from (in problems). */
   source?: string;
+  /** One toolset per API set with all its APIs and databases (API-Bank's evaluation world) instead of one per database. */
+  single?: boolean;
 }
 
 /** The API that hands out tokens: added to every toolset whose APIs need one, so each toolset is usable alone. */
@@ -140,7 +144,18 @@ function groupApis(apis: ApiBankApi[]): Group[] {
   return [...groups.values()];
 }
 
-function operationFor(api: ApiBankApi, fixtures: Record<string, Json[]>): { path: string; item: Json; schemas: Json } {
+/** The schema of a raw single output: its type, or any scalar for a scalar (ForgotPassword answers 970420 or "success"). */
+function rawOutputSchema(type: string): Json {
+  const s = apiBankSchema(type);
+  return ["string", "integer", "number", "boolean"].includes(String(s["type"])) ? { anyOf: [{ type: "string" }, { type: "number" }, { type: "boolean" }] } : s;
+}
+
+/** An API as ToolSearcher returns it. */
+function searchableOf(api: ApiBankApi): SearchableApi {
+  return { name: api.name, description: api.description, input_parameters: api.input_parameters, output_parameters: api.output_parameters };
+}
+
+function operationFor(api: ApiBankApi, fixtures: Record<string, Json[]>, searchable: SearchableApi[] = []): { path: string; item: Json; schemas: Json } {
   const token = api.requires_token === true && api.input_parameters[TOKEN_PARAM] !== undefined;
   const properties: Json = {};
   const required: string[] = [];
@@ -154,11 +169,22 @@ function operationFor(api: ApiBankApi, fixtures: Record<string, Json[]>): { path
   }
   const outputs: Json = {};
   for (const [name, p] of Object.entries(api.output_parameters)) outputs[name] = { ...apiBankSchema(p.type), description: cleanDescription(p.description) || name };
+  // API-Bank's APIs return their output raw ("success", 77.33333333333333, a record, a list) or as a dict of
+  // their output parameters ({"token": ...}): both shapes are allowed.
+  const single = Object.values(api.output_parameters).length === 1 ? rawOutputSchema((Object.values(api.output_parameters)[0] as { type: string }).type) : undefined;
   const schemas: Json = {
-    [`${api.name}Response`]: { type: "object", properties: outputs, required: Object.keys(outputs) },
+    [`${api.name}Response`]: {
+      description: `The output of ${api.name}, as API-Bank returns it.`,
+      anyOf: [{ type: "object", properties: outputs }, ...(single ? [single] : [])],
+    },
   };
   // The summary is the first sentence and the description the rest, so a tool's text does not repeat itself.
-  const op: Json = { operationId: api.name, summary: summaryOf(firstSentence(api.description)), description: api.description.replace(/\s+/g, " ").trim() };
+  const op: Json = {
+    operationId: api.name,
+    summary: summaryOf(firstSentence(api.description)),
+    description: api.description.replace(/\s+/g, " ").trim(),
+    [APIBANK_EXTENSION]: { api: api.name, set: api.api_set === "lv3_apis" ? "lv3_apis" : "apis", ...(api.name === "ToolSearcher" ? { tools: searchable } : {}) },
+  };
   if (token) {
     const tokenInput = api.input_parameters[TOKEN_PARAM];
     const credential = (fixtures[databaseCollection("Account")] ?? []).map((a) => a["token"]).find((t) => typeof t === "string");
@@ -184,12 +210,13 @@ function operationFor(api: ApiBankApi, fixtures: Record<string, Json[]>): { path
   op["responses"] = {
     "200": { description: `The output of ${api.name}.`, content: { "application/json": { schema: { $ref: `#/components/schemas/${api.name}Response` } } } },
     "400": { description: "The API raised an exception (bad or missing inputs).", content: { "application/json": { schema: { $ref: "#/components/schemas/Exception" } } } },
+    "500": { description: "A Python error escaped the API (as in API-Bank's implementation).", content: { "application/json": { schema: { $ref: "#/components/schemas/Exception" } } } },
     ...(token ? { "401": { description: "The token is missing or unknown.", content: { "application/json": { schema: { $ref: "#/components/schemas/Exception" } } } } } : {}),
   };
   return { path: `/${api.name}`, item: { post: op }, schemas };
 }
 
-function toolsetFor(group: Group, byName: Map<string, ApiBankApi>, databases: Record<string, unknown>): ImportedToolset {
+function toolsetFor(group: Group, byName: Map<string, ApiBankApi>, databases: Record<string, unknown>, searchable: Record<string, SearchableApi[]>): ImportedToolset {
   const needsToken = group.apis.some((a) => a.requires_token === true);
   const tokenApi = byName.get(TOKEN_API);
   const apis = needsToken && tokenApi && !group.apis.includes(tokenApi) ? [...group.apis, tokenApi] : group.apis;
@@ -205,7 +232,7 @@ function toolsetFor(group: Group, byName: Map<string, ApiBankApi>, databases: Re
     Exception: { type: "object", properties: { exception: { type: "string", description: "What went wrong, as API-Bank reports it." } }, required: ["exception"] },
   };
   for (const api of apis) {
-    const op = operationFor(api, fixtures);
+    const op = operationFor(api, fixtures, searchable[api.api_set === "lv3_apis" ? "lv3_apis" : "apis"] ?? []);
     paths[op.path] = op.item;
     Object.assign(schemas, op.schemas);
   }
@@ -264,11 +291,34 @@ export function importApiBank(data: unknown, options: ApiBankImportOptions = {})
       skipped.push({ file: source, pointer: `/${i}`, severity: "error", code: "apibank-entry", message: "not an API-Bank API: needs name, input_parameters and output_parameters" });
       return;
     }
-    if (entry.duplicate_of !== undefined) return;
+    // A level-3 copy of a main API (Calculator, ToolSearcher) stays: the level-3 toolset needs its own.
     apis.push({ ...entry, description: typeof entry.description === "string" ? entry.description : entry.name });
   });
   const byName = new Map<string, ApiBankApi>();
   for (const api of apis) if (api.api_set !== "lv3_apis" && !byName.has(api.name)) byName.set(api.name, api);
-  const toolsets = groupApis(apis).map((g) => toolsetFor(g, byName, options.databases ?? {}));
+  const searchable = searchableBySet(apis);
+  const groups = options.single ? singleGroups(apis) : groupApis(apis);
+  const toolsets = groups.map((g) => toolsetFor(g, byName, options.databases ?? {}, searchable));
   return ok({ toolsets, skipped });
+}
+
+/** What each set's ToolSearcher searches: the set's other APIs, as API-Bank describes them. */
+function searchableBySet(apis: readonly ApiBankApi[]): Record<string, SearchableApi[]> {
+  const out: Record<string, SearchableApi[]> = { apis: [], lv3_apis: [] };
+  for (const api of apis) if (api.name !== "ToolSearcher") (out[api.api_set === "lv3_apis" ? "lv3_apis" : "apis"] as SearchableApi[]).push(searchableOf(api));
+  return out;
+}
+
+/** One group per API set with every database: API-Bank's evaluation world (`single`). */
+function singleGroups(apis: readonly ApiBankApi[]): Group[] {
+  const sets: Array<[string, string]> = [
+    ["apis", "Level-1-2"],
+    ["lv3_apis", "Level-3"],
+  ];
+  return sets
+    .map(([set, key]) => {
+      const list = apis.filter((a) => (a.api_set === "lv3_apis" ? "lv3_apis" : "apis") === set);
+      return { key, apis: list, databases: [...new Set(list.flatMap((a) => (a.database_name ? [a.database_name] : [])))] };
+    })
+    .filter((g) => g.apis.length > 0);
 }

@@ -12,7 +12,10 @@ import { repairArguments, sameOutput } from "../tasks/gold-replay.js";
 import { observationText } from "../../core/observation-text.js";
 import { rougeL } from "../rouge.js";
 import type { Task } from "../tasks/task-set.js";
-import type { TaskWorlds } from "../tasks/task-toolsets.js";
+import type { TaskWorld, TaskWorlds } from "../tasks/task-toolsets.js";
+import { pinToRecording, RANDOM_OUTPUT_APIS } from "../../../toolsets/apibank/apibank-records.js";
+import { foundApiNames } from "../../../toolsets/apibank/tool-searcher.js";
+import { apiBankAgreement, goldRecord, recordOfResult } from "./apibank-agreement.js";
 
 /*
  * API-Bank's evaluation of an assistant on dialogues (its level-1 protocol), with the state carried through the
@@ -168,6 +171,17 @@ export interface TaskEvalOptions {
   onTask?: (task: Task, samples: EvalSample[]) => void;
 }
 
+/**
+ * A predicted call's arguments as API-Bank's ToolManager converts them before calling (`'3'` for an int, a
+ * list written as its Python text); other worlds get them as given.
+ */
+export function apiBankConverted(world: TaskWorld, toolset: EpisodeToolset, call: { name: string; arguments: unknown }): Record<string, unknown> | string {
+  const tool = toolset.catalog.get(call.name);
+  const args = parseArguments(call.arguments);
+  if (!world.apibank || !tool || !args.ok) return call.arguments as Record<string, unknown> | string;
+  return repairArguments(toolset, tool, args.value, { renames: false }).args;
+}
+
 /** Evaluates an assistant on dialogue tasks with API-Bank's per-turn protocol (see the module comment). */
 export async function evaluateAssistantOnTasks(tasks: readonly Task[], worlds: TaskWorlds, options: TaskEvalOptions): Promise<EvalSample[]> {
   const all: EvalSample[] = [];
@@ -178,7 +192,7 @@ export async function evaluateAssistantOnTasks(tasks: readonly Task[], worlds: T
     const toolset: EpisodeToolset = world.toolset;
     const toolbox = Toolbox.for([toolset]);
     const offered = new Set(task.apis ?? task.goldCalls.map((c) => c.name));
-    const tools = toolbox.tools().filter((t) => offered.has(t.name));
+    const toolsNow = (): ReturnType<Toolbox["tools"]> => toolbox.tools().filter((t) => offered.has(t.name));
     const taskSeed = deriveSeed(seed, task.id);
     const ctxFor = (role: string): AgentContext => ({ runId: "eval", episodeId: task.id, index, seed: taskSeed, rng: createRng(deriveSeed(taskSeed, role)), level: "call", toolbox });
     const executorCtx = ctxFor("executor");
@@ -189,7 +203,7 @@ export async function evaluateAssistantOnTasks(tasks: readonly Task[], worlds: T
     let callNo = 0;
     const step = async (): Promise<AssistantTurn | { kind: "error"; reason: string }> => {
       try {
-        return await assistant.step(dialogue, tools, assistantCtx);
+        return await assistant.step(dialogue, toolsNow(), assistantCtx);
       } catch (e) {
         return { kind: "error", reason: e instanceof Error ? e.message : String(e) };
       }
@@ -220,10 +234,17 @@ export async function evaluateAssistantOnTasks(tasks: readonly Task[], worlds: T
       let sameState = false;
       if (predicted) {
         const predBranch = branch(state, toolset.name, state.calls);
-        got = await world.executor.execute({ id: `pred_${callNo}`, name: predicted.name, arguments: predicted.arguments as Record<string, unknown> | string }, predBranch, executorCtx);
+        got = await world.executor.execute({ id: `pred_${callNo}`, name: predicted.name, arguments: apiBankConverted(world, toolset, predicted) }, predBranch, executorCtx);
         sameState = stableStringify(predBranch.store(toolset.name).snapshot()) === stableStringify(goldBranch.store(toolset.name).snapshot());
       }
-      const verdict = classifyPrediction(turn, predicted, got, expected, sameState);
+      let verdict = classifyPrediction(turn, predicted, got, expected, sameState);
+      if (world.apibank && predicted && got && predicted.name === turn.name && (verdict.error === "wrong-result" || verdict.correct)) {
+        // API-Bank's own judgement: the API's check against the recorded result, or against the gold call replayed here.
+        const ours = recordOfResult(world.apibank.set, turn.name, got, {});
+        const refs = [...(turn.output !== undefined ? [goldRecord(turn.name, turn)] : []), ...[recordOfResult(world.apibank.set, turn.name, expected, goldArgs)].filter((r) => r !== undefined)];
+        const agree = ours !== undefined && refs.some((ref) => apiBankAgreement(world.apibank!.set, turn.name, ours, ref, "predict").agree);
+        verdict = agree ? { correct: true } : { correct: false, error: "wrong-result", detail: verdict.detail ?? "the API's check fails" };
+      }
       samples.push({
         kind: "api",
         task: task.id,
@@ -235,6 +256,8 @@ export async function evaluateAssistantOnTasks(tasks: readonly Task[], worlds: T
       });
       // Carry the gold call's effect (executed again on the episode's own state, so its counter moves too).
       const result = await world.executor.execute(goldCall, state, executorCtx);
+      if (world.apibank && RANDOM_OUTPUT_APIS.has(turn.name) && turn.output !== undefined && result.status < 300) pinToRecording(turn.name, state.store(toolset.name), result.body, turn.output);
+      if (turn.name === "ToolSearcher") for (const name of foundApiNames(result.body)) offered.add(name);
       dialogue.push({ role: "assistant", content: "", toolCalls: [goldCall] });
       dialogue.push({ role: "tool", toolCallId: goldCall.id, name: goldCall.name, content: observationText(result), result });
     }

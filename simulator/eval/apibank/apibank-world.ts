@@ -4,17 +4,15 @@ import { SimulatedExecutor } from "../../../agents/executor/simulated-executor.j
 import type { EpisodeToolset } from "../../../agents/roles/toolbox.js";
 import { buildCatalog } from "../../../specs/catalog/catalog.js";
 import { loadSpec } from "../../../specs/load/load-spec.js";
-import type { Fixtures } from "../../../specs/respond/resource-store.js";
 import { schemaResponder } from "../../../specs/respond/schema-responder.js";
 import { ToolsimError } from "../../../specs/toolsim-error.js";
-import { apibankResponder } from "./apibank-responder.js";
+import { behaviourResponders } from "../../../toolsets/apibank/apibank-responder.js";
+import { describeFunctions } from "../../../toolsets/build/describe-functions.js";
+import { importApiBank as importApiBankToolsets } from "../../../toolsets/import/import-apibank.js";
 
 /*
- * API-Bank's APIs as a toolsim toolset (a minimal conversion of its own, for evaluation: the bundled importer
- * `toolset import apibank` is separate). Each API becomes `POST /<ApiName>` whose JSON body holds its input
- * parameters; its databases (`init_database/*.json`) become fixtures, one collection `/<Database>` per file, an
- * item per top-level key (`{id: key, ...record}`, or `{id: key, value}` for a record that is not an object);
- * the API-Bank responder implements the APIs over that state.
+ * API-Bank's corpus (API descriptions and initial databases) read from its folder, and its evaluation world:
+ * one toolset per API set made by `toolset import apibank`, answered by API-Bank's own behaviour.
  */
 
 /** One API of `api_descriptions.json`. */
@@ -80,111 +78,42 @@ export function readApiBank(root: string): ApiBankCorpus {
   return { root, apis, databases };
 }
 
-/** The JSON Schema of an API-Bank parameter type (`str`, `int`, `float`, `bool`, `list`, `list(str)`, `dict`, `json`...). */
-export function apiBankTypeSchema(type: string, description?: string): Record<string, unknown> {
-  const t = type.trim().toLowerCase();
-  const d = description !== undefined ? { description } : {};
-  if (t === "str" || t === "string") return { type: "string", ...d };
-  if (t === "int" || t === "integer") return { type: "integer", ...d };
-  if (t === "float" || t === "number") return { type: "number", ...d };
-  if (t === "bool" || t === "boolean") return { type: "boolean", ...d };
-  if (t.startsWith("list")) {
-    const inner = /^list\((\w+)\)$/.exec(t)?.[1];
-    return { type: "array", ...(inner ? { items: apiBankTypeSchema(inner) } : {}), ...d };
-  }
-  if (t === "dict" || t === "json" || t === "object") return { type: "object", ...d };
-  return { ...d };
-}
-
-/** Whether a parameter's description marks it optional (`[Optional]`, `Only needed for ...`). */
-function isOptional(description: string): boolean {
-  return /\boptional\b|only needed/i.test(description);
-}
-
-/** The OpenAPI document of a list of API-Bank APIs. */
-export function apiBankOpenApi(apis: readonly ApiBankApi[], title = "API-Bank"): Record<string, unknown> {
-  const paths: Record<string, unknown> = {};
-  for (const api of apis) {
-    const inputs = Object.entries(api.input_parameters ?? {});
-    const outputs = Object.entries(api.output_parameters ?? {});
-    const outputObject = { type: "object", properties: Object.fromEntries(outputs.map(([k, p]) => [k, apiBankTypeSchema(p.type, p.description)])) };
-    // API-Bank returns a single output raw ("success", 184.5) or as an object ({"token": ...}): both are allowed.
-    const single = outputs.length === 1 ? [apiBankTypeSchema((outputs[0] as [string, { type: string }])[1].type)] : [];
-    const op: Record<string, unknown> = {
-      operationId: api.name,
-      summary: api.description.length > 200 ? `${api.description.slice(0, 197)}...` : api.description,
-      description: api.description,
-      ...(inputs.length > 0
-        ? {
-            requestBody: {
-              required: true,
-              content: {
-                "application/json": {
-                  schema: {
-                    type: "object",
-                    properties: Object.fromEntries(inputs.map(([k, p]) => [k, apiBankTypeSchema(p.type, p.description)])),
-                    required: inputs.filter(([, p]) => !isOptional(p.description ?? "")).map(([k]) => k),
-                    additionalProperties: false,
-                  },
-                },
-              },
-            },
-          }
-        : {}),
-      responses: {
-        "200": { description: outputs.map(([k, p]) => `${k}: ${p.description}`).join("; ") || "done", content: { "application/json": { schema: { anyOf: [outputObject, ...single] } } } },
-        "400": { description: "The API raised an exception", content: { "application/problem+json": { schema: { type: "object" } } } },
-      },
-    };
-    paths[`/${api.name}`] = { post: op };
-  }
-  return { openapi: "3.0.3", info: { title, version: "1.0.0", description: "API-Bank's APIs (level-1/2 pool) simulated over its databases" }, paths };
-}
-
-/** API-Bank's databases as fixtures: `/<Database>` -> one item per top-level key. */
-export function apiBankFixtures(databases: Record<string, unknown>): Fixtures {
-  const fixtures: Record<string, Array<Record<string, unknown>>> = {};
-  for (const [name, data] of Object.entries(databases)) {
-    if (data === null || typeof data !== "object" || Array.isArray(data)) continue;
-    const items: Array<Record<string, unknown>> = [];
-    for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
-      if (name === "SearchEngine" && key !== "raw_documents") continue; // the tokenized copy is not state
-      items.push(value !== null && typeof value === "object" && !Array.isArray(value) ? { id: key, ...(value as Record<string, unknown>) } : { id: key, value });
-    }
-    fixtures[`/${name}`] = items;
-  }
-  return fixtures;
-}
-
 /** Options of {@link apiBankToolset}. */
 export interface ApiBankToolsetOptions {
   /** Which API set: `apis` (levels 1-2, default) or `lv3_apis`. */
   apiSet?: string;
-  /** The toolset's name (default `apibank`). */
+  /** The toolset's name (default `apibank`, `apibank-lv3-apis` for level 3). */
   name?: string;
 }
 
-/** API-Bank's APIs of one set as a toolset, with its databases as fixtures. */
+/**
+ * API-Bank's APIs of one set as one toolset (its evaluation world): every API of the set, ToolSearcher
+ * included, converted by `toolset import apibank`, with all its databases as fixtures; API-Bank's responder
+ * answers its calls (see `toolsets/apibank`).
+ */
 export async function apiBankToolset(corpus: ApiBankCorpus, options: ApiBankToolsetOptions = {}): Promise<EpisodeToolset> {
-  const set = options.apiSet ?? "apis";
-  const apis = corpus.apis.filter((a) => (a.api_set ?? "apis") === set && a.name !== "ToolSearcher");
-  const doc = apiBankOpenApi(apis);
-  const spec = await loadSpec(doc, { label: `${corpus.root}#apibank-${set}`, root: corpus.root });
+  const set = options.apiSet === "lv3_apis" ? "lv3_apis" : "apis";
+  const imported = importApiBankToolsets(corpus.apis, { databases: corpus.databases, source: join(corpus.root, "api_descriptions.json"), single: true });
+  if (!imported.ok) throw new ToolsimError("apibank.bad-descriptions", imported.errors.map((e) => e.message).join("; "));
+  const file = imported.value.toolsets.find((t) => t.slug === (set === "apis" ? "apibank-level-1-2" : "apibank-level-3"));
+  if (!file) throw new ToolsimError("apibank.bad-descriptions", `no API of the set ${set} in ${corpus.root}`);
+  const spec = await loadSpec(file.toolset.openapi as object, { label: `${corpus.root}#apibank-${set}`, root: corpus.root });
   if (!spec.ok) throw new ToolsimError("apibank.bad-spec", `the API-Bank conversion does not load: ${spec.errors.map((e) => e.message).join("; ")}`);
-  const name = options.name ?? (set === "apis" ? "apibank" : `apibank-${set.replace(/_/g, "-")}`);
+  const catalog = buildCatalog(spec.value);
   return {
-    name,
+    name: options.name ?? (set === "apis" ? "apibank" : "apibank-lv3-apis"),
     title: "API-Bank",
     category: "API-Bank",
-    introduction: "API-Bank's evaluation APIs: accounts, schedules, alarms, reminders, meetings, health, bank, smart home and information lookups.",
+    introduction: file.toolset.introduction,
     description: "API-Bank (Li et al. 2023) evaluation APIs over their initial databases.",
-    functions: apis.map((a) => `${a.name}: ${a.description}\nParameters: ${JSON.stringify(Object.fromEntries(Object.entries(a.input_parameters ?? {}).map(([k, p]) => [k, `${p.type}. ${p.description}`])))}`).join("\n"),
-    catalog: buildCatalog(spec.value),
-    fixtures: apiBankFixtures(corpus.databases),
+    functions: describeFunctions(catalog),
+    catalog,
+    ...(file.toolset.fixtures ? { fixtures: file.toolset.fixtures } : {}),
+    responders: behaviourResponders(catalog),
   };
 }
 
-/** The executor of the API-Bank world: the API-Bank responder over the episode's state, then the schema (APIs it does not implement). */
+/** The executor of the API-Bank world: the toolset's API-Bank responder over the episode's state, then the schema (external APIs). */
 export function apiBankExecutor(): SimulatedExecutor {
-  return new SimulatedExecutor({ stages: { responders: [apibankResponder, schemaResponder] } });
+  return new SimulatedExecutor({ stages: { responders: [schemaResponder] } });
 }

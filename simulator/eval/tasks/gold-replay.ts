@@ -8,6 +8,11 @@ import type { ToolResult } from "../../../specs/call/tool-result.js";
 import { parsePythonLiteral } from "../../../agents/parse/python-literal.js";
 import type { GoldCall, Task } from "./task-set.js";
 import type { TaskWorlds } from "./task-toolsets.js";
+import type { ResourceStore } from "../../../specs/respond/resource-store.js";
+import type { ApiBankSet } from "../../../toolsets/apibank/apibank-api.js";
+import { isExternalApiBankApi } from "../../../toolsets/apibank/apibank-apis.js";
+import { pinToRecording, RANDOM_OUTPUT_APIS } from "../../../toolsets/apibank/apibank-records.js";
+import { apiBankAgreement, goldRecord, recordOfResult } from "../apibank/apibank-agreement.js";
 
 /*
  * Gold-call replay: the reference calls of each task executed in order against the simulated APIs, the state
@@ -35,7 +40,13 @@ export type Disagreement =
   | "exception" // the simulated API raised where the source did not (or the other way round)
   | "nondeterministic" // the source's output is random (new tokens, new ids)
   | "external" // the API needs an external model or service the simulation does not have
+  | "renamed-parameter" // the recording calls an older version of the API (a parameter it no longer has): a source defect
+  | "database-drift" // a read of the initial database whose recorded answer is not what the released database holds
+  | "unrecorded" // a call written in an AI turn, with no recorded result, that fails in the source's own world
   | "different-output";
+
+/** Every disagreement class, in report order. */
+export const DISAGREEMENTS: readonly Disagreement[] = ["validation", "exception", "nondeterministic", "external", "renamed-parameter", "database-drift", "unrecorded", "different-output"];
 
 /** The replay of one gold call. */
 export interface GoldCallReplay {
@@ -44,7 +55,11 @@ export interface GoldCallReplay {
   api: string;
   defects: Defect[];
   agree: boolean;
+  /** How an API-Bank call agrees when its output differs: its API's own check, or the same APIs found. */
+  by?: "check" | "found-apis";
   reason?: Disagreement;
+  /** The error an API-Bank check raised (an authors' KeyError), when it did. */
+  checkError?: string;
   expected?: unknown;
   got?: unknown;
   status: number;
@@ -100,7 +115,7 @@ function schemaType(toolset: EpisodeToolset, pointer: string | undefined): strin
  * boolean arguments stored as strings are parsed; a parameter recorded under another name is renamed when the
  * rename is known (or when exactly one unknown argument stands for exactly one missing required one).
  */
-export function repairArguments(toolset: EpisodeToolset, tool: Tool, args: Json): { args: Json; defects: Defect[] } {
+export function repairArguments(toolset: EpisodeToolset, tool: Tool, args: Json, options: { renames?: boolean } = {}): { args: Json; defects: Defect[] } {
   const out: Json = { ...args };
   const defects: Defect[] = [];
   const props = tool.body?.mode === "flat" ? tool.body.properties : Object.fromEntries(tool.parameters.map((p) => [p.arg, p.schemaPointer ?? ""]));
@@ -108,7 +123,7 @@ export function repairArguments(toolset: EpisodeToolset, tool: Tool, args: Json)
   const unknown = Object.keys(out).filter((k) => !(k in props));
   const missing = required.filter((k) => !(k in out));
   const renames = KNOWN_RENAMES[tool.name] ?? {};
-  for (const k of unknown) {
+  for (const k of options.renames === false ? [] : unknown) {
     const to = renames[k] ?? (unknown.length === 1 && missing.length === 1 ? missing[0] : undefined);
     if (to !== undefined && !(to in out) && to in props) {
       out[to] = out[k];
@@ -159,15 +174,30 @@ export async function replayGoldCalls(task: Task, worlds: TaskWorlds, index = 0,
   const state = new EpisodeState([world.toolset]);
   const ctx = taskContext([world.toolset], task.id, index, deriveSeed(seed, task.id));
   const out: GoldCallReplay[] = [];
-  for (const [n, gold] of task.goldCalls.entries()) out.push(await replayOne(task, gold, n, world.toolset, world.executor, state, ctx));
+  let writes = false;
+  for (const [n, gold] of task.goldCalls.entries()) {
+    out.push(await replayOne(task, gold, n, world.toolset, world.executor, state, ctx, world.apibank, writes));
+    if (!READ_ONLY.test(gold.name)) writes = true;
+  }
   return out;
 }
 
-async function replayOne(task: Task, gold: GoldCall, n: number, toolset: EpisodeToolset, executor: { execute: (c: { id: string; name: string; arguments: Json }, s: EpisodeState, ctx: AgentContext) => Promise<ToolResult> }, state: EpisodeState, ctx: AgentContext): Promise<GoldCallReplay> {
+async function replayOne(
+  task: Task,
+  gold: GoldCall,
+  n: number,
+  toolset: EpisodeToolset,
+  executor: { execute: (c: { id: string; name: string; arguments: Json }, s: EpisodeState, ctx: AgentContext) => Promise<ToolResult> },
+  state: EpisodeState,
+  ctx: AgentContext,
+  apibank?: { set: ApiBankSet },
+  writes = false,
+): Promise<GoldCallReplay> {
   const tool = toolset.catalog.get(gold.name);
   const { args, defects } = tool ? repairArguments(toolset, tool, gold.arguments) : { args: gold.arguments, defects: [] };
   const result = await executor.execute({ id: `gold_${n + 1}`, name: gold.name, arguments: args }, state, ctx);
   const base = { task: task.id, turn: gold.turn, api: gold.name, defects, status: result.status };
+  if (apibank) return judgeApiBank(base, apibank.set, gold, args, result, state.store(toolset.name), writes);
   const expectedException = typeof gold.exception === "string" && gold.exception !== "";
   const failed = result.status >= 400;
   if (result.source === "validation" || result.source === "route") return { ...base, agree: false, reason: "validation", got: result.body, expected: gold.output };
@@ -177,6 +207,34 @@ async function replayOne(task: Task, gold: GoldCall, n: number, toolset: Episode
   if (sameOutput(result.body, gold.output)) return { ...base, agree: true };
   const reason: Disagreement = NONDETERMINISTIC.has(gold.name) ? "nondeterministic" : result.source !== "state" ? "external" : "different-output";
   return { ...base, agree: false, reason, got: result.body, expected: gold.output };
+}
+
+/** API-Bank APIs that read the databases without changing them. */
+const READ_ONLY = /^(Query|Get|Check|Search|Symptom|Emergency|Wiki|DocumentQA|SpeechRecognition|ToolSearcher|Calculator|Dictionary|Translate|ImageCaption|PlayMusic)/;
+
+/**
+ * Judges a replayed call of API-Bank's world as API-Bank does (same output, or its API's own check; see
+ * `apibank-agreement.ts`). What an API drew at random is set to what the recording drew, so later calls of
+ * the dialogue that use it (a new appointment's id, a new user's token) go on as recorded.
+ */
+function judgeApiBank(base: Omit<GoldCallReplay, "agree">, set: ApiBankSet, gold: GoldCall, args: Json, result: ToolResult, store: ResourceStore, writes: boolean): GoldCallReplay {
+  if (result.source === "validation" || result.source === "route") return { ...base, agree: false, reason: "validation", got: result.body, expected: gold.output };
+  const renamed = base.defects.some((d) => d.kind === "renamed-parameter");
+  if (isExternalApiBankApi(gold.name) || result.source !== "state") {
+    if (gold.output !== undefined && sameOutput(result.body, gold.output)) return { ...base, agree: true };
+    return { ...base, agree: false, reason: "external", got: result.body, expected: gold.output };
+  }
+  const ours = recordOfResult(set, gold.name, result, args);
+  if (!ours) return { ...base, agree: false, reason: renamed ? "renamed-parameter" : "exception", got: result.body, expected: gold.output ?? gold.exception };
+  if (gold.output === undefined && (gold.exception === null || gold.exception === undefined)) {
+    // No recorded result (a call written inside an AI turn): it agrees when it runs without an exception.
+    return ours.exception === null ? { ...base, agree: true } : { ...base, agree: false, reason: "unrecorded", got: result.body };
+  }
+  if (RANDOM_OUTPUT_APIS.has(gold.name) && ours.exception === null) pinToRecording(gold.name, store, ours.output, gold.output);
+  const verdict = apiBankAgreement(set, gold.name, ours, goldRecord(gold.name, gold));
+  if (verdict.agree) return { ...base, agree: true, ...(verdict.by !== "output" ? { by: verdict.by } : {}) };
+  const reason: Disagreement = renamed ? "renamed-parameter" : (ours.exception === null) !== (gold.exception === null || gold.exception === undefined) ? "exception" : READ_ONLY.test(gold.name) && !writes ? "database-drift" : "different-output";
+  return { ...base, agree: false, reason, got: ours.exception ?? ours.output, expected: gold.exception ?? gold.output, ...(verdict.checkError ? { checkError: verdict.checkError } : {}) };
 }
 
 /** Replays the gold calls of a task set and summarizes agreement, defects and disagreements. */
@@ -190,7 +248,7 @@ export async function goldReplayReport(tasks: readonly Task[], worlds: TaskWorld
     reproducibleRate: 0,
     defects: { "list-as-string": 0, "object-as-string": 0, "scalar-as-string": 0, "renamed-parameter": 0 },
     defectiveCalls: 0,
-    disagreements: { validation: 0, exception: 0, nondeterministic: 0, external: 0, "different-output": 0 },
+    disagreements: Object.fromEntries(DISAGREEMENTS.map((d) => [d, 0])) as Record<Disagreement, number>,
     byApi: {},
     tasksAllAgreed: 0,
     mismatches: [],
@@ -213,7 +271,7 @@ export async function goldReplayReport(tasks: readonly Task[], worlds: TaskWorld
       api.calls++;
       for (const d of c.defects) report.defects[d.kind]++;
       if (c.defects.length > 0) report.defectiveCalls++;
-      const isReproducible = c.reason !== "nondeterministic" && c.reason !== "external";
+      const isReproducible = c.reason === undefined || c.reason === "validation" || c.reason === "exception" || c.reason === "different-output";
       if (isReproducible) reproducible++;
       if (c.agree) {
         report.agreed++;

@@ -75,17 +75,27 @@ function splitInlineCalls(turns: readonly TaskTurn[], where: (i: number) => stri
   return out;
 }
 
-function levelOf(name: string): number | undefined {
-  const m = /level-(\d)/i.exec(name);
-  return m ? Number(m[1]) : undefined;
+/**
+ * The API-Bank level of a dialogue, from what it does (file names do not tell: the level-1 set holds
+ * "-level-2-" files with several APIs, the level-2 samples are named "-level-3-"): a dialogue that retrieves
+ * its APIs with ToolSearcher is level 2 (Retrieve+Call), any other level 1 (Call). Level 3 (Plan+Retrieve+Call)
+ * comes from the scenario files and the level-3 test data.
+ */
+function levelOf(turns: readonly TaskTurn[]): 1 | 2 {
+  return turns.some((t) => t.role === "api" && t.name === "ToolSearcher") ? 2 : 1;
+}
+
+/** The APIs a task offers at first: API-Bank gives the dialogue's APIs at level 1, only ToolSearcher at levels 2 and 3. */
+function offered(turns: readonly TaskTurn[], level: number): string[] {
+  return level >= 2 ? ["ToolSearcher"] : apisOf(turns);
 }
 
 function apisOf(turns: readonly TaskTurn[]): string[] {
   return [...new Set(turns.flatMap((t) => (t.role === "api" ? [t.name] : [])))];
 }
 
-function task(id: string, toolset: string, turns: TaskTurn[], extra: Partial<Task> = {}): Task {
-  return { id, source: "apibank", toolset, ...extra, apis: apisOf(turns), turns, ...goldOf(turns) };
+function task(id: string, toolset: string, turns: TaskTurn[], extra: Partial<Task> & { level: number }): Task {
+  return { id, source: "apibank", toolset, ...extra, apis: offered(turns, extra.level), turns, ...goldOf(turns) };
 }
 
 /** Parses the lines of one API-Bank jsonl dialogue into turns (a bad line is reported, not thrown); `lines[i]` is turn i's line number. */
@@ -115,6 +125,7 @@ export function apiBankDialogueTurns(text: string): { turns: TaskTurn[]; problem
         arguments: isObject(d["param_dict"]) ? d["param_dict"] : {},
         ...("output" in result ? { output: result["output"] } : {}),
         exception: typeof exception === "string" ? exception : null,
+        ...(isObject(result["input"]) || result["input"] === null ? { input: result["input"] as Json | null } : {}),
       });
     } else problems.push(`line ${i + 1}: unknown turn (role ${JSON.stringify(role)})`);
     while (lines.length < turns.length) lines.push(i + 1);
@@ -183,14 +194,23 @@ export function apiBankTextTurns(text: string): TaskTurn[] {
 export function importApiBank(path: string, options: { root?: string } = {}): ImportResult {
   if (!existsSync(path)) throw new ToolsimError("import.not-found", `no such file or folder: ${path}`);
   const root = resolve(options.root ?? findApiBankRoot(path) ?? defaultApiBankRoot());
+  if (!existsSync(join(root, "api_descriptions.json"))) {
+    throw new ToolsimError(
+      "apibank.not-found",
+      options.root !== undefined
+        ? `--apibank-root ${options.root} has no api_descriptions.json (API-Bank's folder holds api_descriptions.json and init_database/)`
+        : `cannot find API-Bank's APIs and databases (api_descriptions.json, init_database/) above ${path} nor at ${root}: give --apibank-root DIR (or set TOOLSIM_CORPORA)`,
+    );
+  }
   const ref = `apibank:${root}`;
   const result: ImportResult = { tasks: [], skipped: [] };
   const files = statSync(path).isDirectory()
     ? readdirSync(path)
-        .filter((f) => f.endsWith(".jsonl") || f.endsWith(".json"))
+        .filter((f) => f.endsWith(".jsonl") || f.endsWith(".json") || f.endsWith(".txt"))
         .sort()
         .map((f) => join(path, f))
     : [path];
+  if (files.length === 0) result.skipped.push({ where: path, reason: "no API-Bank files in the folder (*.jsonl dialogues, *.json test data, *.txt level-3 scenarios)" });
   const notes: string[] = [];
   for (const file of files) {
     const text = readFileSync(file, "utf8");
@@ -204,8 +224,16 @@ export function importApiBank(path: string, options: { root?: string } = {}): Im
         continue;
       }
       const name = basename(file, ".jsonl");
-      const level = levelOf(name);
-      result.tasks.push(task(`apibank/${name}`, ref, turns, level !== undefined ? { level } : {}));
+      result.tasks.push(task(`apibank/${name}`, ref, turns, { level: levelOf(turns) }));
+      continue;
+    }
+    if (file.endsWith(".txt")) {
+      const scenario = apiBankScenario(text);
+      if ("error" in scenario) {
+        result.skipped.push({ where: file, reason: scenario.error });
+        continue;
+      }
+      result.tasks.push(task(`apibank/level-3/${basename(file, ".txt")}`, ref, scenario.turns, { level: 3, userKnowledge: scenario.knowledge }));
       continue;
     }
     let data: unknown;
@@ -248,12 +276,50 @@ export function importApiBank(path: string, options: { root?: string } = {}): Im
       const turns = splitInlineCalls(apiBankTextTurns(`${s.input}\n${s.expected}`), (i) => `${file} (${key}, turn ${i + 1})`, notes);
       if (turns.length === 0) continue;
       const name = key.replace(/\.jsonl?$/, "");
-      const level = levelOf(name);
-      result.tasks.push(task(`apibank/${name}`, ref, turns, level !== undefined ? { level } : {}));
+      result.tasks.push(task(`apibank/${name}`, ref, turns, { level: levelOf(turns) }));
     }
   }
   if (notes.length > 0) result.notes = notes;
   return result;
+}
+
+/**
+ * An API-Bank level-3 scenario file (`Scene: ...`, `First Utterence: ...`, `Key Info:` lines, `GT API Call:`
+ * one call a line, as in the authors' `Hotel Booking.txt`): the first utterance with the key information is the
+ * user's turn, the calls are the gold calls (no recorded results: replayed, they must run without exception).
+ */
+export function apiBankScenario(text: string): { turns: TaskTurn[]; knowledge: string[]; scene: string } | { error: string } {
+  const lines = text.split(/\r?\n/);
+  const field = (name: RegExp): number => lines.findIndex((l) => name.test(l.trim()));
+  const utter = field(/^First Utter(e|a)nce\s*:/i);
+  const gt = field(/^GT API Calls?\s*:/i);
+  if (utter < 0 || gt < 0) return { error: "not an API-Bank scenario (needs \"First Utterence:\" and \"GT API Call:\")" };
+  const scene = (lines[field(/^Scene\s*:/i)] ?? "").replace(/^\s*Scene\s*:\s*/i, "").trim();
+  const first = (lines[utter] as string).replace(/^\s*First Utter(e|a)nce\s*:\s*/i, "").trim();
+  const keyAt = field(/^Key Info\s*:/i);
+  const knowledge: string[] = [];
+  if (keyAt >= 0) {
+    let entry = "";
+    for (const raw of lines.slice(keyAt + 1, gt)) {
+      const line = raw.trim();
+      if (line === "") continue;
+      if (line.startsWith("- ")) {
+        if (entry !== "") knowledge.push(entry);
+        entry = line.slice(2).trim();
+      } else entry += ` ${line}`;
+    }
+    if (entry !== "") knowledge.push(entry.replace(/,\s*$/, ""));
+  }
+  const turns: TaskTurn[] = [{ role: "user", text: knowledge.length > 0 ? `${first}\n${knowledge.map((k) => `- ${k.replace(/\s+/g, " ").replace(/,\s*$/, "")}`).join("\n")}` : first }];
+  for (const raw of lines.slice(gt + 1)) {
+    const line = raw.trim();
+    if (line === "") continue;
+    const call = parseApiRequest(line);
+    if (!call) return { error: `a GT API call does not read: ${line.slice(0, 80)}` };
+    turns.push({ role: "api", name: call.name, arguments: call.arguments, exception: null });
+  }
+  if (turns.length === 1) return { error: "the scenario has no GT API call" };
+  return { turns, knowledge, scene };
 }
 
 /** Imports a ToolAlpaca evaluation set: one task per instruction, its golden actions as gold calls. */

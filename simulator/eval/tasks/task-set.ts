@@ -15,6 +15,8 @@ export type TaskTurn =
       output?: unknown;
       /** The exception the source recorded, if any. */
       exception?: string | null;
+      /** The inputs the API received as the source recorded them (API-Bank's `result.input`), when recorded. */
+      input?: Record<string, unknown> | null;
     };
 
 /** A gold tool call of a task. */
@@ -23,6 +25,8 @@ export interface GoldCall {
   arguments: Record<string, unknown>;
   output?: unknown;
   exception?: string | null;
+  /** The inputs the API received as the source recorded them, when recorded. */
+  input?: Record<string, unknown> | null;
   /** Index of the turn it is in `turns`. */
   turn: number;
 }
@@ -43,8 +47,10 @@ export interface Task {
   toolset: string;
   /** API-Bank level, when known. */
   level?: number;
-  /** The APIs the task offers the assistant (API-Bank gives the descriptions of the dialogue's APIs). */
+  /** The APIs the task offers the assistant at first (the dialogue's APIs at level 1; ToolSearcher at levels 2 and 3). */
   apis?: string[];
+  /** What the user knows and gives when asked (a level-3 scenario's key information). */
+  userKnowledge?: string[];
   turns: TaskTurn[];
   goldCalls: GoldCall[];
   goldResponses: string[];
@@ -55,7 +61,7 @@ export function goldOf(turns: readonly TaskTurn[]): { goldCalls: GoldCall[]; gol
   const goldCalls: GoldCall[] = [];
   const goldResponses: string[] = [];
   turns.forEach((t, i) => {
-    if (t.role === "api") goldCalls.push({ name: t.name, arguments: t.arguments, ...(t.output !== undefined ? { output: t.output } : {}), ...(t.exception !== undefined ? { exception: t.exception } : {}), turn: i });
+    if (t.role === "api") goldCalls.push({ name: t.name, arguments: t.arguments, ...(t.output !== undefined ? { output: t.output } : {}), ...(t.exception !== undefined ? { exception: t.exception } : {}), ...(t.input !== undefined ? { input: t.input } : {}), turn: i });
     else if (t.role === "assistant" && turns[i - 1]?.role === "api") goldResponses.push(t.text);
   });
   return { goldCalls, goldResponses };

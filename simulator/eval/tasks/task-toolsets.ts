@@ -7,12 +7,15 @@ import { buildCatalog } from "../../../specs/catalog/catalog.js";
 import { loadSpec } from "../../../specs/load/load-spec.js";
 import { ToolsimError } from "../../../specs/toolsim-error.js";
 import { loadToolset } from "../../../toolsets/load-toolset.js";
+import type { ApiBankSet } from "../../../toolsets/apibank/apibank-api.js";
 import { apiBankExecutor, apiBankToolset, readApiBank } from "../apibank/apibank-world.js";
 
 /** A task's world: its toolset and the executor that answers its calls. */
 export interface TaskWorld {
   toolset: EpisodeToolset;
   executor: ToolExecutor;
+  /** For API-Bank's worlds: which API set (calls are judged by its APIs' own checks). */
+  apibank?: { set: ApiBankSet };
 }
 
 type Json = Record<string, unknown>;
@@ -63,7 +66,7 @@ export class TaskWorlds {
     if (ref.startsWith("apibank:")) {
       const [root, set] = ref.slice("apibank:".length).split("#");
       const toolset = await apiBankToolset(readApiBank(root as string), set ? { apiSet: set } : {});
-      return { toolset, executor: apiBankExecutor() };
+      return { toolset, executor: apiBankExecutor(), apibank: { set: set === "lv3_apis" ? "lv3_apis" : "apis" } };
     }
     if (ref.startsWith("toolalpaca:")) {
       const rest = ref.slice("toolalpaca:".length);

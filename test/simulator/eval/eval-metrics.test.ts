@@ -99,7 +99,7 @@ beforeAll(() => {
     { name: "GetUserToken", description: "Get the user token.", input_parameters: { username: { type: "str", description: "The username." }, password: { type: "str", description: "The password." } }, output_parameters: { token: { type: "str", description: "The token." } }, database_name: "Account", requires_token: false, api_set: "apis" },
     { name: "AddAlarm", description: "Set an alarm.", input_parameters: { token: { type: "str", description: "User's token." }, time: { type: "str", description: "Format: %Y-%m-%d %H:%M:%S" } }, output_parameters: { status: { type: "str", description: "success or failed" } }, database_name: "Alarm", requires_token: true, api_set: "apis" },
     { name: "QueryAlarm", description: "Query an alarm.", input_parameters: { token: { type: "str", description: "User's token." }, time: { type: "str", description: "The time." } }, output_parameters: { info: { type: "json", description: "alarm info" } }, database_name: "Alarm", requires_token: true, api_set: "apis" },
-    { name: "AddMeeting", description: "Reserve a meeting.", input_parameters: { token: { type: "str", description: "User's token." }, meeting_topic: { type: "str", description: "Topic." }, attendees: { type: "list(str)", description: "Attendees." } }, output_parameters: { status: { type: "str", description: "success" } }, database_name: "Meeting", requires_token: true, api_set: "apis" },
+    { name: "AddMeeting", description: "Reserve a meeting.", input_parameters: { token: { type: "str", description: "User's token." }, meeting_topic: { type: "str", description: "Topic." }, start_time: { type: "str", description: "Start." }, end_time: { type: "str", description: "End." }, location: { type: "str", description: "Where." }, attendees: { type: "list(str)", description: "Attendees." } }, output_parameters: { status: { type: "str", description: "success" } }, database_name: "Meeting", requires_token: true, api_set: "apis" },
     { name: "TimedSwitch", description: "Switch a device on time.", input_parameters: { name: { type: "str", description: "Device." }, time: { type: "str", description: "Time." }, on: { type: "bool", description: "On or off." } }, output_parameters: { status: { type: "str", description: "success" } }, database_name: "TimeSwitch", requires_token: false, api_set: "apis" },
   ];
   writeFileSync(join(corpus, "api_descriptions.json"), JSON.stringify(apis));
@@ -121,7 +121,7 @@ beforeAll(() => {
   writeFileSync(join(corpus, "dialogues", "AddAlarm-QueryAlarm-level-1-1.jsonl"), dialogue.map((d) => JSON.stringify(d)).join("\n"));
   const defective = [
     { role: "User", text: "Meeting with John and Jane, and switch on device 12345." },
-    { role: "API", api_name: "AddMeeting", param_dict: { token: "tok-foo", meeting_topic: "launch", attendees: "['John', 'Jane']" }, result: { output: "success", exception: null } },
+    { role: "API", api_name: "AddMeeting", param_dict: { token: "tok-foo", meeting_topic: "launch", start_time: "2023-03-21 10:00:00", end_time: "2023-03-21 11:00:00", location: "room 1", attendees: "['John', 'Jane']" }, result: { output: "success", exception: null } },
     { role: "AI", text: "Done." },
     { role: "API", api_name: "TimedSwitch", param_dict: { device_id: "light", time: "2023-03-20 08:00:00", on: "True" }, result: { output: "success", exception: null } },
     { role: "AI", text: "Switched." },
