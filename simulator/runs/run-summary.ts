@@ -72,11 +72,11 @@ export const TOP_REASONS = 5;
 const MAX_TEMPLATES = 500;
 const STAGES: readonly TesterStage[] = ["format", "execution", "grounding", "plan", "judge"];
 
-/** A reason with its values blanked, so reasons of the same kind count together. */
+/** A reason with its values blanked, so reasons of the same kind count together (numbers inside names, `gpt-4o`, `bk-1003`, stay). */
 export function reasonTemplate(reason: string): string {
   return reason
     .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
-    .replace(/-?\d+(?:\.\d+)?/g, "N")
+    .replace(/(?<![\w])(?<![\w]-)-?\d+(?:\.\d+)?(?![\w])/g, "N")
     .replace(/"…"(?:, "…")+/g, '"…"')
     .replace(/N(?:, N)+/g, "N");
 }
