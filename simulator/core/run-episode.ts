@@ -106,7 +106,10 @@ export async function runEpisode(setup: EpisodeSetup, agents: EpisodeAgents, bus
         }
         steps++;
         const tools = index ? [toolSearcherTool, ...found.values()] : allTools;
-        const turn = await agents.assistant.step(dialogue, tools, ctx.assistant);
+        const decided = await agents.assistant.step(dialogue, tools, ctx.assistant);
+        // Credential arguments (a toolset's API key declared as a parameter) are the harness's to give, as the
+        // original agents are given them: filled into the calls the assistant decided, never asked of the user.
+        const turn = decided.kind === "calls" && toolbox.hasCredentials ? { ...decided, calls: decided.calls.map((c) => toolbox.supplyCredentials(c)) } : decided;
         if (turn.thought) send("assistant.thought", "assistant", "simulator", { text: turn.thought });
         if (turn.kind === "calls") {
           dialogue.push({ role: "assistant", content: "", ...(turn.thought ? { thought: turn.thought } : {}), toolCalls: turn.calls });

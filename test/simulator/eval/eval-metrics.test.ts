@@ -139,7 +139,7 @@ describe("API-Bank gold calls and the error taxonomy (a corpus written here)", (
     expect(report.calls).toBe(5);
     // QueryAlarm sees the alarm AddAlarm created: state carried through the dialogue.
     expect(report.agreed).toBe(5);
-    expect(report.defects).toEqual({ "list-as-string": 1, "object-as-string": 0, "scalar-as-string": 1, "renamed-parameter": 1 });
+    expect(report.defects).toEqual({ "list-as-string": 1, "object-as-string": 0, "scalar-as-string": 1, "renamed-parameter": 1, placeholder: 0, "empty-argument": 0 });
     expect(report.defectiveCalls).toBe(2);
     expect(report.agreedWithoutRepair).toBe(3);
   });
