@@ -61,7 +61,7 @@ export function applyFunctionProjection(document: Json, projection: unknown): Pr
     const [path, method] = Array.isArray(target) ? target : [];
     const found = typeof path === "string" && typeof method === "string" ? findOperation(paths, path, method) : undefined;
     if (!found) {
-      report.unmatched.push(`${name} (${Array.isArray(target) ? target.map(String).join(" ").toUpperCase() : JSON.stringify(target)})`);
+      report.unmatched.push(`${name} (${typeof path === "string" && typeof method === "string" ? `${method.toUpperCase()} ${path}` : JSON.stringify(target)})`);
       continue;
     }
     const before = toolNameFor(String(method).toLowerCase() as HttpMethod, found.path, typeof found.op["operationId"] === "string" ? found.op["operationId"] : undefined);
