@@ -162,21 +162,26 @@ export class Toolbox {
    * {@link ToolboxEntry.credentials}); the same call when there are none, or when its arguments are not an object.
    */
   supplyCredentials(call: AssistantToolCall): AssistantToolCall {
+    return this.fillCredentials(call).call;
+  }
+
+  /** {@link supplyCredentials}, and the names of the arguments it filled in. */
+  fillCredentials(call: AssistantToolCall): { call: AssistantToolCall; supplied: string[] } {
     const credentials = this.byName.get(call.name)?.credentials;
-    if (!credentials) return call;
+    if (!credentials) return { call, supplied: [] };
     let args: unknown = call.arguments;
     if (typeof args === "string") {
       try {
         args = args.trim() === "" ? {} : JSON.parse(args);
       } catch {
-        return call;
+        return { call, supplied: [] };
       }
     }
-    if (args === null || typeof args !== "object" || Array.isArray(args)) return call;
+    if (args === null || typeof args !== "object" || Array.isArray(args)) return { call, supplied: [] };
     const given = args as Record<string, unknown>;
     const missing = Object.entries(credentials).filter(([k]) => given[k] === undefined || given[k] === null || given[k] === "");
-    if (missing.length === 0) return call;
-    return { ...call, arguments: { ...given, ...Object.fromEntries(missing) } };
+    if (missing.length === 0) return { call, supplied: [] };
+    return { call: { ...call, arguments: { ...given, ...Object.fromEntries(missing) } }, supplied: missing.map(([k]) => k) };
   }
 
   /** The entries of one toolset. */

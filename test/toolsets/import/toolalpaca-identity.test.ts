@@ -5,6 +5,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { Toolbox } from "../../../agents/roles/toolbox.js";
 import { main } from "../../../simulator/cli/main.js";
+import type { SimEvent } from "../../../simulator/core/events.js";
+import { createSimulation } from "../../../simulator/core/simulation.js";
 import { importToolAlpaca, readToolAlpacaEntry } from "../../../toolsets/import/import-toolalpaca.js";
 import { scrubSecrets, toolAlpacaCredentials } from "../../../toolsets/import/toolalpaca-credentials.js";
 import { applyFunctionProjection } from "../../../toolsets/import/toolalpaca-projection.js";
@@ -128,5 +130,26 @@ describe("Authentication: toolset credentials, and the source's keys never writt
     expect(toolbox.supplyCredentials({ id: "c2", name: "current_get", arguments: '{"query": "Rome"}' }).arguments).toEqual({ query: "Rome", access_key: PLACEHOLDER });
     // A key the assistant passes itself is left alone (a wrong one fails at the API, as it would for real).
     expect(toolbox.supplyCredentials({ id: "c3", name: "current_get", arguments: { query: "Oslo", access_key: "mine" } }).arguments).toEqual({ query: "Oslo", access_key: "mine" });
+  });
+
+  it("in generated episodes the user never plans or says a key, the assistant never asks for one, and the tester does not object to the one the harness gave", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "toolsim-ta-generate-"));
+    dirs.push(dir);
+    await main(["toolset", "import", "toolalpaca", FIXTURE, "--out", dir], capture());
+    const { toolsets } = await loadToolsets([path.join(dir, "apilayer-weatherstack.yaml")]);
+    const events: SimEvent[] = [];
+    const sim = createSimulation({ toolsets, episodes: 8, seed: 3 });
+    sim.on("*", (e) => void events.push(e));
+    await sim.run();
+    const plans = events.flatMap((e) => (e.type === "user.plan" ? e.plan.requests.flatMap((r) => r.steps) : []));
+    expect(plans.length).toBe(8);
+    expect(plans.every((st) => !("access_key" in st.args))).toBe(true);
+    expect(events.some((e) => e.type === "user.instruction" && /access[ _]key|demo-apilayer/i.test(e.text))).toBe(false);
+    expect(events.some((e) => e.type === "assistant.question")).toBe(false);
+    const calls = events.flatMap((e) => (e.type === "tool.call" ? [e.call] : []));
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((c) => (c.arguments as Record<string, unknown>)["access_key"] === PLACEHOLDER)).toBe(true);
+    const reasons = events.flatMap((e) => (e.type === "tester.verdict" ? e.verdict.stages.flatMap((st) => st.reasons) : []));
+    expect(reasons.filter((r) => r.includes("access_key"))).toEqual([]);
   });
 });
