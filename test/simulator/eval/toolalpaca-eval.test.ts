@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -87,6 +87,14 @@ describe("eval --tasks toolalpaca: credentials, a bad API among good ones", () =
     const result = JSON.parse(readFileSync(join(out, "eval.json"), "utf8")) as { toolalpaca: { tasks: number; notRun: number; judgedBy: string } };
     expect(result.toolalpaca).toMatchObject({ tasks: 10, notRun: 2, judgedBy: "rules" });
     noSourceKeyIn(out);
+  });
+
+  it("exits 1 with the cause when no task could run at all", async () => {
+    const only = join(root, "only-broken.json");
+    writeFileSync(only, JSON.stringify((JSON.parse(readFileSync(FIXTURE, "utf8")) as Array<{ Name: string }>).filter((e) => e.Name === "Broken Things")));
+    const io = capture();
+    expect(await main(["eval", "--tasks", `toolalpaca:${only}`], io)).toBe(1);
+    expect(io.stderr).toMatch(/warning: 2 tasks not run .*: Broken Things: the spec does not load/);
   });
 
   it("an LLM assistant (ChatOpenAI) is offered the tool without the key argument, and its call carries the key", async () => {
