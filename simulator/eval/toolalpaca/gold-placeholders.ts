@@ -73,11 +73,10 @@ function candidateKeys(name: string, arg: string): Set<string> {
 function fromEarlier(name: string, from: string | undefined, arg: string, earlier: readonly EarlierResult[]): unknown {
   const keys = candidateKeys(name, arg);
   const pool = from !== undefined ? earlier.filter((e) => e.name === from) : earlier;
+  const specificKeys = new Set([...keys].filter((k) => k !== "id"));
   for (const e of [...pool].reverse()) {
-    const found = valuesOf(e.body, keys);
     // Prefer the value under the most specific key (`animeId` over `id`).
-    const specific = valuesOf(e.body, new Set([...keys].filter((k) => k !== "id")));
-    const v = specific[0] ?? found[0];
+    const v = valuesOf(e.body, specificKeys)[0] ?? valuesOf(e.body, keys)[0];
     if (v !== undefined) return v;
   }
   return undefined;
