@@ -132,8 +132,10 @@ function checkAuth(data: Json, catalog: Catalog, file: string): SpecProblem[] {
   if (auth === undefined && secured.length > 0) {
     return [{ file, pointer: "", severity: "warning", code: "auth-missing", message: `${secured.length} operation${secured.length === 1 ? " requires" : "s require"} credentials, but the toolset has no "auth": the simulation has no credentials to accept` }];
   }
-  if (isObject(auth) && secured.length === 0) {
-    return [{ file, pointer: "/auth", severity: "warning", code: "auth-unused", message: `"auth" is set, but no operation of the spec has a security requirement` }];
+  // A key the spec declares as an ordinary parameter of its operations (as ToolAlpaca's specs do) is used too.
+  const carried = isObject(auth) && typeof auth["name"] === "string" ? catalog.tools.filter((t) => t.parameters.some((p) => p.name === auth["name"]) || (t.body?.mode === "flat" && (auth["name"] as string) in t.body.properties)) : [];
+  if (isObject(auth) && secured.length === 0 && carried.length === 0) {
+    return [{ file, pointer: "/auth", severity: "warning", code: "auth-unused", message: `"auth" is set, but no operation of the spec has a security requirement${typeof auth["name"] === "string" ? ` or a parameter named ${JSON.stringify(auth["name"])}` : ""}` }];
   }
   return [];
 }

@@ -46,6 +46,8 @@ export interface CallRecord {
   request: number;
   /** The toolset that served it (undefined for unknown tools). */
   toolset?: string;
+  /** Arguments the harness filled into the call (credentials, see `ToolboxEntry.credentials`), not the assistant. */
+  supplied?: string[];
 }
 
 /** How an episode ended. */

@@ -2,6 +2,7 @@ import type { Catalog } from "../../specs/catalog/catalog.js";
 import type { Fixtures } from "../../specs/respond/resource-store.js";
 import type { Tool } from "../../specs/catalog/tool.js";
 import { toolArgumentsSchema } from "../../specs/catalog/tool-schema.js";
+import type { AssistantToolCall } from "./dialogue.js";
 import type { AgentTool } from "./roles.js";
 import type { Responder } from "../../specs/respond/responder.js";
 
@@ -33,9 +34,41 @@ export interface ToolboxEntry {
   name: string;
   toolset: EpisodeToolset;
   tool: Tool;
-  /** The JSON Schema of its arguments, self-contained. */
+  /** The JSON Schema of its arguments as offered to the assistant, self-contained (credential arguments left out). */
   parameters: Record<string, unknown>;
   description: string;
+  /**
+   * Arguments the harness fills into every call of the tool (argument -> value): the toolset's API key, when the
+   * spec declares it as an ordinary parameter of the operation (as ToolAlpaca's real-API specs do). The assistant
+   * is given the credential the way the original agent is, without having to ask the user for it.
+   */
+  credentials?: Record<string, string>;
+}
+
+/**
+ * The arguments of a tool that carry its toolset's API key (`auth.name`), with the credential each receives: a
+ * declared parameter of that name (in the key's location first, else any) or a body property of that name.
+ */
+export function credentialArguments(toolset: EpisodeToolset, tool: Tool): Record<string, string> | undefined {
+  const auth = toolset.auth;
+  const value = auth?.credentials[0];
+  if (auth?.type !== "apiKey" || auth.name === undefined || value === undefined) return undefined;
+  const named = tool.parameters.filter((p) => p.name === auth.name);
+  const param = named.find((p) => p.in === (auth.in ?? "header")) ?? named[0];
+  if (param) return { [param.arg]: value };
+  if (tool.body?.mode === "flat" && auth.name in tool.body.properties) return { [auth.name]: value };
+  return undefined;
+}
+
+/** An arguments schema without the credential arguments (a copy; the original is shared). */
+function withoutArguments(schema: Record<string, unknown>, args: readonly string[]): Record<string, unknown> {
+  const props = schema["properties"];
+  const required = schema["required"];
+  return {
+    ...schema,
+    ...(props !== null && typeof props === "object" ? { properties: Object.fromEntries(Object.entries(props).filter(([k]) => !args.includes(k))) } : {}),
+    ...(Array.isArray(required) ? { required: required.filter((r) => !args.includes(String(r))) } : {}),
+  };
 }
 
 /** The arguments schema of each tool, computed once per catalog (it depends on the catalog alone). */
@@ -69,6 +102,8 @@ const CACHE: CacheNode = { next: new WeakMap() };
  */
 export class Toolbox {
   readonly entries: ToolboxEntry[];
+  /** Whether some tool has credential arguments the harness fills in (see {@link supplyCredentials}). */
+  readonly hasCredentials: boolean;
   private readonly byName: Map<string, ToolboxEntry>;
   private readonly byToolset = new Map<string, ToolboxEntry[]>();
   private agentTools: AgentTool[] | undefined;
@@ -84,10 +119,20 @@ export class Toolbox {
         let name = tool.name;
         if (taken.has(name)) name = `${ts.name.replace(/[^a-zA-Z0-9_-]/g, "_")}__${tool.name}`.slice(0, 64);
         taken.add(name);
-        entries.push({ name, toolset: ts, tool, parameters: argumentsSchema(ts.catalog, tool), description: tool.description });
+        const credentials = credentialArguments(ts, tool);
+        const schema = argumentsSchema(ts.catalog, tool);
+        entries.push({
+          name,
+          toolset: ts,
+          tool,
+          parameters: credentials ? withoutArguments(schema, Object.keys(credentials)) : schema,
+          description: tool.description,
+          ...(credentials ? { credentials } : {}),
+        });
       }
     }
     this.entries = entries;
+    this.hasCredentials = entries.some((e) => e.credentials !== undefined);
     this.byName = new Map(entries.map((e) => [e.name, e]));
     this.built = toolsets.map((ts) => ({ name: ts.name, catalog: ts.catalog }));
   }
@@ -116,6 +161,33 @@ export class Toolbox {
   /** The entry of a tool name, if any. */
   get(name: string): ToolboxEntry | undefined {
     return this.byName.get(name);
+  }
+
+  /**
+   * A call with the tool's credential arguments filled in where the assistant left them out (see
+   * {@link ToolboxEntry.credentials}); the same call when there are none, or when its arguments are not an object.
+   */
+  supplyCredentials(call: AssistantToolCall): AssistantToolCall {
+    return this.fillCredentials(call).call;
+  }
+
+  /** {@link supplyCredentials}, and the names of the arguments it filled in. */
+  fillCredentials(call: AssistantToolCall): { call: AssistantToolCall; supplied: string[] } {
+    const credentials = this.byName.get(call.name)?.credentials;
+    if (!credentials) return { call, supplied: [] };
+    let args: unknown = call.arguments;
+    if (typeof args === "string") {
+      try {
+        args = args.trim() === "" ? {} : JSON.parse(args);
+      } catch {
+        return { call, supplied: [] };
+      }
+    }
+    if (args === null || typeof args !== "object" || Array.isArray(args)) return { call, supplied: [] };
+    const given = args as Record<string, unknown>;
+    const missing = Object.entries(credentials).filter(([k]) => given[k] === undefined || given[k] === null || given[k] === "");
+    if (missing.length === 0) return { call, supplied: [] };
+    return { call: { ...call, arguments: { ...given, ...Object.fromEntries(missing) } }, supplied: missing.map(([k]) => k) };
   }
 
   /** The entries of one toolset. */

@@ -641,6 +641,8 @@ function offPlanCalls(episode: EpisodeTranscript, indexOf: ReadonlyMap<CallRecor
     const args = callArguments(rec.call) ?? {};
     for (const [arg, value] of Object.entries(args)) {
       if (steps.some((st) => arg in st.args || st.links.some((l) => l.arg === arg))) continue;
+      // A credential the harness filled in is not the assistant's invention.
+      if (rec.supplied?.includes(arg)) continue;
       hay ??= buildHaystack(episode);
       if (!foundIn(hay, value)) reasons.push(`requests[${rec.request}] calls[${ci}] ${q(rec.call.name)} has ${q(arg)} = ${show(value)}, which the plan does not ask for and no message or observation gives`);
     }

@@ -56,19 +56,35 @@ function grade(text: string, label: RegExp): "Yes" | "No" | "Uncertain" {
 
 /** Reads the judge's answer: `Process Correctness: Yes|No|Uncertain` and `Final Response Correctness: ...` (absent: Uncertain). */
 export function parseToolAlpacaJudgement(text: string): ToolAlpacaJudgement {
-  const process = grade(text, /Process\s+Correctness\s*:\s*\**\s*(Yes|No|Uncertain)/i);
-  const response = grade(text, /Final\s+Response\s+Correctness\s*:\s*\**\s*(Yes|No|Uncertain)/i);
+  // As ToolAlpaca's evaluation.py: the verdicts are read after the last `## Results` heading when there is one.
+  const results = text.split(/##\s*Results/i).pop() ?? text;
+  const process = grade(results, /Process\s+Correctness\s*\**\s*:\s*\**\s*(Yes|No|Uncertain)/i);
+  const response = grade(results, /Final\s+Response\s+Correctness\s*\**\s*:\s*\**\s*(Yes|No|Uncertain)/i);
   const analysis = (/##\s*Results/i.exec(text) ? text.slice(0, /##\s*Results/i.exec(text)?.index) : text).trim();
   return { process, response, overall: process === "Yes" && response === "Yes", analysis: analysis.slice(0, 2000) };
 }
 
-/** ToolAlpaca's LLM judge over any chat model. */
+/** The text of a chat answer (string content, or the text parts of a content list). */
+function answerText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((p) => (typeof p === "string" ? p : p !== null && typeof p === "object" && typeof (p as { text?: unknown }).text === "string" ? (p as { text: string }).text : "")).join("");
+  return "";
+}
+
+/** ToolAlpaca's LLM judge over any chat model: procedure and response per solution, overall when both are correct. */
 export class ToolAlpacaJudge {
-  constructor(private readonly model: BaseChatModel) {}
+  /** What the judge is called in reports (the model, e.g. `openai:gpt-4o`). */
+  readonly label: string;
+
+  constructor(
+    private readonly model: BaseChatModel,
+    options: { label?: string } = {},
+  ) {
+    this.label = options.label ?? "llm";
+  }
 
   async judge(c: ToolAlpacaCase): Promise<ToolAlpacaJudgement> {
     const answer = await this.model.invoke([new HumanMessage(toolAlpacaJudgePrompt(c))]);
-    const text = typeof answer.content === "string" ? answer.content : JSON.stringify(answer.content);
-    return parseToolAlpacaJudgement(text);
+    return parseToolAlpacaJudgement(answerText(answer.content));
   }
 }

@@ -118,7 +118,9 @@ function issueArgs(entry: ToolboxEntry, location: readonly string[]): string[] {
 /** Fills a step's arguments: the required ones and sometimes one or two meaningful optional ones, valid against the spec. */
 function fillStep(entry: ToolboxEntry, links: PlanLink[], shared: Map<string, unknown>, rng: Rng, ctx: ValueContext, item?: Record<string, unknown>): DraftStep {
   const catalog = entry.toolset.catalog;
-  const infos = toolArguments(catalog, entry.tool);
+  // Credential arguments are the harness's to fill (see ToolboxEntry.credentials): no user plans or says them.
+  const credentials = entry.credentials ?? {};
+  const infos = toolArguments(catalog, entry.tool).filter((a) => !(a.name in credentials));
   const linked = new Set(links.map((l) => l.arg));
   const required = infos.filter((a) => a.required && !linked.has(a.name));
   const optional = infos.filter((a) => !linked.has(a.name) && isMeaningfulOptional(a));
@@ -161,7 +163,7 @@ function fillStep(entry: ToolboxEntry, links: PlanLink[], shared: Map<string, un
     if (linked.has(arg.name)) standIns[arg.name] = validArgs()[arg.name] ?? synthesizedValue(entry, arg, 1) ?? arg.examples[0] ?? (arg.type === "integer" || arg.type === "number" ? 1 : "x");
   }
   for (let round = 0; round < 4; round++) {
-    const checked = validateCall(catalog, entry.tool.name, { ...args, ...standIns });
+    const checked = validateCall(catalog, entry.tool.name, { ...args, ...standIns, ...credentials });
     if (checked.ok) break;
     const bad = new Set(checked.errors.flatMap((e) => issueArgs(entry, e.location)));
     if (bad.size === 0) break;

@@ -18,6 +18,7 @@ import { readTasks, writeTasks, type Task } from "../eval/tasks/task-set.js";
 import { deadAssistant, evalPredictionsWith, formatLevels, scoresByLevel } from "./eval-predictions.js";
 import { TaskWorlds } from "../eval/tasks/task-toolsets.js";
 import { evaluateToolAlpaca, scoreToolAlpaca, type ToolAlpacaSample, type ToolAlpacaScores } from "../eval/toolalpaca/toolalpaca-eval.js";
+import { isToolAlpacaPredictions, readToolAlpacaPredictions, scoreToolAlpacaPredictions } from "../eval/toolalpaca/predictions.js";
 import { UsageError, UserError, type CliIO } from "./cli-io.js";
 import { addLlmOptions, llmRunOptions, mergeLlmSettings, modelSpecOptionsOf, type LlmFlags } from "./llm-options.js";
 import { parseInteger } from "./parse-options.js";
@@ -95,8 +96,34 @@ function formatApiBank(s: ApiBankScores): string {
   );
 }
 
-function formatToolAlpaca(s: ToolAlpacaScores): string {
-  return `ToolAlpaca (${s.judgedBy === "llm" ? "LLM judge" : "rules; give --judge-model for the LLM judge"}): ${s.tasks} tasks, procedure ${pct(s.process)}, response ${pct(s.response)}, overall ${pct(s.overall)}\n`;
+/**
+ * ToolAlpaca's figures, each with the judge that produced it: the LLM judge (the paper's evaluation prompt), or rules
+ * (procedure: the golden steps made with their values; response: what the calls returned, stated in the answer, over
+ * the tasks where there is something to check).
+ */
+export function formatToolAlpaca(s: ToolAlpacaScores): string {
+  const notRun = s.notRun > 0 ? `; ${s.notRun} task${s.notRun === 1 ? "" : "s"} with nothing to judge (not run, or no prediction with steps): counted wrong` : "";
+  if (s.judgedBy === "llm") {
+    const by = `LLM judge ${s.judge ?? ""}`.trim();
+    const uncertain = s.uncertain > 0 ? `; ${s.uncertain} Uncertain` : "";
+    return `ToolAlpaca, ${s.tasks} tasks: procedure ${pct(s.process)} (${by}), response ${pct(s.response)} (${by}), overall ${pct(s.overall)} (${by})${uncertain}${notRun}\n`;
+  }
+  const na = s.tasks - s.responseJudged;
+  const over = na > 0 ? ` of ${s.responseJudged}` : "";
+  return (
+    `ToolAlpaca, ${s.tasks} tasks: procedure ${pct(s.process)} (rules: golden steps with their values), ` +
+    `response ${pct(s.response)}${over} (rules: facts the calls returned, stated in the answer${na > 0 ? `; n/a for ${na}: nothing to check` : ""}), ` +
+    `overall ${pct(s.overall)}${over} (rules)${notRun}; --judge-model for the paper's LLM judge\n`
+  );
+}
+
+/** Warns, once per API, of tasks that could not run, and of the tasks the LLM judge failed on. */
+function reportToolAlpacaProblems(samples: readonly ToolAlpacaSample[], warn: (m: string) => void): void {
+  const byReason = new Map<string, string[]>();
+  for (const s of samples) if (s.notRun && s.error !== undefined) byReason.set(s.error, [...(byReason.get(s.error) ?? []), s.task]);
+  for (const [reason, tasks] of byReason) warn(`${tasks.length} task${tasks.length === 1 ? "" : "s"} not run (${tasks[0]}${tasks.length > 1 ? ", ..." : ""}): ${reason}`);
+  const failed = samples.filter((s) => s.analysis?.startsWith("judge failed:"));
+  if (failed.length > 0) warn(`the judge failed on ${failed.length} task${failed.length === 1 ? "" : "s"} (counted Uncertain); first: ${failed[0]?.task}: ${failed[0]?.analysis?.slice("judge failed: ".length)}`);
 }
 
 /** Flags of `eval` that only act with `--tasks` (the assistant under evaluation and its run), by option name. */
@@ -194,6 +221,8 @@ function judgeOf(flags: EvalFlags): ToolAlpacaJudge | undefined {
   return new ToolAlpacaJudge(
     // The spec carries the sampling, timeout, retry and endpoint-limit settings; the gateway reads them there.
     createGateway(parsed.value, { role: "tester" }),
+    // Named by provider and model only: a base URL may carry credentials.
+    { label: `${parsed.value.provider}:${parsed.value.model}` },
   );
 }
 
@@ -273,7 +302,7 @@ function outcomesOf(samples: readonly (EvalSample | Pick<ToolAlpacaSample, "kind
   const out = new Map<string, boolean>();
   for (const s of samples) {
     if (!out.has(s.task)) out.set(s.task, true);
-    if ((s.kind === "api" && !s.correct) || (s.kind === "toolalpaca" && !s.overall)) out.set(s.task, false);
+    if ((s.kind === "api" && !s.correct) || (s.kind === "toolalpaca" && s.overall !== true)) out.set(s.task, false);
   }
   return out;
 }
@@ -319,6 +348,63 @@ function formatTarget(t: TargetScores): string {
   );
 }
 
+/** Whether a predictions file is ToolAlpaca's (its eval set as JSON with an `Instances` list per API). */
+function isToolAlpacaPredictionsFile(file: string, format: string | undefined): boolean {
+  if (format !== undefined) return format === "toolalpaca";
+  if (!existsSync(file)) return false;
+  try {
+    return isToolAlpacaPredictions(JSON.parse(readFileSync(file, "utf8")));
+  } catch {
+    return false;
+  }
+}
+
+/** `eval --predictions FILE [--tasks SPEC]`: scores a model's outputs in ToolAlpaca's own format. */
+async function evalToolAlpacaPredictions(file: string, targets: readonly string[], flags: EvalFlags, io: CliIO, setExit: (code: number) => void): Promise<void> {
+  if (targets.length > 0) throw new UsageError("--predictions scores the outputs in its file against --tasks; give no run or task-set targets with it");
+  const running = given(flags, [["assistant", "--assistant"], ["seed", "--seed"], ...ASSISTANT_FLAGS, ...AGENT_MODEL_FLAGS]);
+  if (running.length > 0) throw new UsageError(`${running.join(", ")} ${running.length === 1 ? "shapes" : "shape"} an assistant run, and --predictions scores outputs already made`);
+  const calls = given(flags, CALL_FLAGS);
+  if (calls.length > 0 && flags.judgeModel === undefined) throw new UsageError(`${calls.join(", ")} ${calls.length === 1 ? "configures" : "configure"} model calls, and scoring predictions by rules calls no model (give --judge-model)`);
+  if (!existsSync(file)) throw new UserError(`no such predictions file: ${file}`);
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, "utf8"));
+  } catch (e) {
+    throw new UserError(`${file}: not JSON: ${(e as Error).message}`);
+  }
+  if (!isToolAlpacaPredictions(data)) throw new UserError(`${file}: not a predictions file toolsim reads (ToolAlpaca: its eval set with an "Instances" list per API, as instance_generation/generation.py writes it)`);
+  const predictions = readToolAlpacaPredictions(data);
+  for (const p of predictions.problems) io.err(`toolsim: warning: ${file}: ${p}\n`);
+  if (predictions.keysReplaced > 0) io.err(`toolsim: note: ${predictions.keysReplaced} occurrence(s) of API keys in ${file} replaced by the toolsets' placeholder credentials (the keys are written nowhere)\n`);
+  // The tasks: --tasks, else the golden answers the predictions file carries (as ToolAlpaca's evaluation.py reads them).
+  const loaded = await loadTaskSpec(flags.tasks ?? `toolalpaca:${file}`);
+  for (const s of loaded.skipped) io.err(`toolsim: skipped ${s}\n`);
+  for (const n of loaded.notes ?? []) io.err(`toolsim: note: ${n}\n`);
+  const limit = parseInteger("--limit", flags.limit, 1);
+  const all = loaded.tasks.filter((t) => t.source === "toolalpaca");
+  const tasks = limit !== undefined ? all.slice(0, limit) : all;
+  if (tasks.length === 0) throw new UserError(`no ToolAlpaca tasks in ${flags.tasks ?? file}${flags.tasks === undefined ? " (give the eval set with --tasks toolalpaca:FILE)" : ""}`);
+  if (flags.tasks === undefined && tasks.every((t) => t.goldCalls.length === 0)) throw new UserError(`${file} has no golden answers to score against: give the eval set with --tasks toolalpaca:FILE`);
+  const matched = tasks.filter((t) => predictions.byTask.has(t.id)).length;
+  if (matched === 0) throw new UserError(`no prediction in ${file} matches a task of ${flags.tasks ?? file} (predictions are matched by API Name and instruction position)`);
+  if (matched < tasks.length) io.err(`toolsim: warning: ${tasks.length - matched} of ${tasks.length} tasks have no prediction in ${file}: judged wrong\n`);
+  const judge = judgeOf(flags);
+  const samples = await scoreToolAlpacaPredictions(tasks, predictions, new TaskWorlds(), judge ? { judge } : {});
+  reportToolAlpacaProblems(samples.filter((s) => !s.notRun), (m) => io.err(`toolsim: warning: ${m}\n`));
+  const noSteps = samples.filter((s) => s.notRun && predictions.byTask.has(s.task));
+  if (noSteps.length > 0) io.err(`toolsim: warning: ${noSteps.length} instance(s) without intermediate steps judged wrong, as ToolAlpaca's evaluation counts them (first: ${noSteps[0]?.task})\n`);
+  const result = { predictions: file, tasks: flags.tasks ?? file, toolalpaca: scoreToolAlpaca(samples) };
+  io.out(flags.json ? `${JSON.stringify(result, null, 2)}\n` : formatToolAlpaca(result.toolalpaca));
+  if (flags.out !== undefined) {
+    mkdirSync(flags.out, { recursive: true });
+    writeFileSync(join(flags.out, "eval.json"), `${JSON.stringify({ ...result, predictionsFile: resolve(file) }, null, 2)}\n`);
+    writeFileSync(join(flags.out, "samples.jsonl"), samples.map((x) => `${JSON.stringify(x)}\n`).join(""));
+    if (!flags.json) io.out(`-> ${join(flags.out, "eval.json")}, ${join(flags.out, "samples.jsonl")}\n`);
+  }
+  if (samples.every((x) => x.notRun)) setExit(1);
+}
+
 /** `toolsim eval`: scores runs, evaluation folders or task sets, or evaluates an assistant on tasks (--tasks). */
 export function evalCommand(io: CliIO, setExit: (code: number) => void): Command {
   const cmd = new Command("eval")
@@ -326,8 +412,8 @@ export function evalCommand(io: CliIO, setExit: (code: number) => void): Command
     .argument("[targets...]", "run folders, evaluation folders (--out of eval --tasks) or task sets (tasks.jsonl: gold calls replayed); several runs (or evaluations) of the same tasks: pass^k")
     .option("--tasks <spec>", "evaluate an assistant on tasks: apibank:PATH (dialogues), toolalpaca:FILE (eval set) or a tasks.jsonl")
     .option("--assistant <spec>", "with --tasks: the assistant under evaluation, offline (default) or openai:<model>[@<base-url>]")
-    .option("--predictions <file>", "with --tasks: score these model outputs instead of running an assistant (API-Bank's prediction files, or toolsim's eval samples.jsonl)")
-    .option("--predictions-format <format>", "the format of --predictions when it is not detected: apibank or toolsim")
+    .option("--predictions <file>", "score a model's existing outputs instead of running an assistant: ToolAlpaca's (its eval set with the Instances its generation script adds; --tasks defaults to the golden answers in the file), API-Bank's prediction files or toolsim's eval samples.jsonl (with --tasks)")
+    .option("--predictions-format <format>", "the format of --predictions when it is not detected: toolalpaca, apibank or toolsim")
     .option("--judge-model <spec>", "ToolAlpaca's LLM judge (figure 12 prompt) of the episodes of runs and of toolalpaca tasks; without it, rules judge")
     .option("--out <dir>", "with --tasks: write eval.json and samples.jsonl here")
     .option("--seed <s>", "with --tasks: seed (default 1)")
@@ -335,6 +421,11 @@ export function evalCommand(io: CliIO, setExit: (code: number) => void): Command
     .option("--json", "print the scores as JSON");
   return addLlmOptions(cmd).action(async (targets: string[], flags: EvalFlags) => {
     try {
+      if (flags.predictions !== undefined && isToolAlpacaPredictionsFile(flags.predictions, flags.predictionsFormat)) return await evalToolAlpacaPredictions(flags.predictions, targets, flags, io, setExit);
+      if (flags.predictions !== undefined && flags.tasks === undefined) {
+        if (!existsSync(flags.predictions)) throw new UserError(`no such predictions file: ${flags.predictions}`);
+        throw new UserError(`${flags.predictions}: not a predictions file toolsim reads without --tasks (ToolAlpaca: its eval set with an "Instances" list per API, as instance_generation/generation.py writes it; API-Bank's prediction files and toolsim's samples.jsonl need --tasks)`);
+      }
       if (flags.tasks === undefined) {
         if (targets.length === 0) throw new UsageError("give run folders, evaluation folders or task sets to score, or --tasks to evaluate an assistant");
         checkEvalFlags(flags, targets.map(targetKind), undefined);
@@ -387,7 +478,9 @@ export function evalCommand(io: CliIO, setExit: (code: number) => void): Command
           const ta = await evaluateToolAlpaca(tasks, worlds, { assistantFor: (t, i) => assistantFor(t, i), ...(judge ? { judge } : {}), seed });
           samples = ta;
           result = { tasks: flags.tasks, assistant: assistantSpec, toolalpaca: scoreToolAlpaca(ta) };
+          reportToolAlpacaProblems(ta, (m) => io.err(`toolsim: warning: ${m}\n`));
           if (!flags.json) io.out(formatToolAlpaca(result["toolalpaca"] as ToolAlpacaScores));
+          if (ta.every((x) => x.notRun === true)) setExit(1);
         } else {
           const s = await evaluateAssistantOnTasks(tasks, worlds, { assistantFor, seed });
           samples = s;

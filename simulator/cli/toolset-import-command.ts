@@ -33,7 +33,7 @@ async function writeImported(io: CliIO, out: string, imported: readonly Imported
   let written = 0;
   let operations = 0;
   let failed = 0;
-  for (const { slug, toolset, notes } of imported) {
+  for (const { slug, toolset, notes, changes } of imported) {
     const file = resolve(out, `${slug}.yaml`);
     const checked = await checkToolsetData(toolset, file);
     if (!checked.ok) {
@@ -47,6 +47,7 @@ async function writeImported(io: CliIO, out: string, imported: readonly Imported
     const tasks = toolset.tasks?.length ?? 0;
     const carried = notes !== undefined && notes.length > 0 ? `, documentation carried into the spec for ${plural(notes.length, "argument")}` : "";
     io.out(`wrote ${path} (${toolset.name}: ${plural(checked.value.catalog.tools.length, "operation")}${tasks > 0 ? `, ${plural(tasks, "task")}` : ""}${warnings.length > 0 ? `, ${plural(warnings.length, "warning")}` : ""}${carried})\n`);
+    for (const c of changes ?? []) io.out(`  note: ${c}\n`);
     written++;
     operations += checked.value.catalog.tools.length;
   }

@@ -106,7 +106,21 @@ export async function runEpisode(setup: EpisodeSetup, agents: EpisodeAgents, bus
         }
         steps++;
         const tools = index ? [toolSearcherTool, ...found.values()] : allTools;
-        const turn = await agents.assistant.step(dialogue, tools, ctx.assistant);
+        const decided = await agents.assistant.step(dialogue, tools, ctx.assistant);
+        // Credential arguments (a toolset's API key declared as a parameter) are the harness's to give, as the
+        // original agents are given them: filled into the calls the assistant decided, never asked of the user.
+        const supplied = new Map<string, string[]>();
+        const turn =
+          decided.kind === "calls" && toolbox.hasCredentials
+            ? {
+                ...decided,
+                calls: decided.calls.map((c) => {
+                  const filled = toolbox.fillCredentials(c);
+                  if (filled.supplied.length > 0) supplied.set(c.id, filled.supplied);
+                  return filled.call;
+                }),
+              }
+            : decided;
         if (turn.thought) send("assistant.thought", "assistant", "simulator", { text: turn.thought });
         if (turn.kind === "calls") {
           dialogue.push({ role: "assistant", content: "", ...(turn.thought ? { thought: turn.thought } : {}), toolCalls: turn.calls });
@@ -115,7 +129,8 @@ export async function runEpisode(setup: EpisodeSetup, agents: EpisodeAgents, bus
             const result = call.name === TOOL_SEARCHER && index ? searchTools(index, call, found) : await agents.executor.execute(call, state, ctx.executor);
             send("tool.result", "executor", "assistant", { callId: call.id, name: call.name, result });
             const toolset = toolbox.get(call.name)?.toolset.name;
-            calls.push({ call, result, request: r, ...(toolset !== undefined ? { toolset } : {}) });
+            const filled = supplied.get(call.id);
+            calls.push({ call, result, request: r, ...(toolset !== undefined ? { toolset } : {}), ...(filled ? { supplied: filled } : {}) });
             dialogue.push({ role: "tool", toolCallId: call.id, name: call.name, content: observationText(result), result });
           }
           continue;

@@ -12,6 +12,7 @@ import { loadRunToolsets, readRunInfo } from "../replay/replay.js";
 import { readEpisodesSkippingCorrupt } from "../export/run-folder.js";
 import { CoverageCounter, type SpecCoverage } from "../stats/spec-coverage.js";
 import { scoreToolAlpaca, solutionText, standardAnswerText, type ToolAlpacaSample, type ToolAlpacaScores } from "./toolalpaca/toolalpaca-eval.js";
+import { responseEvidence } from "./toolalpaca/response-evidence.js";
 
 /** The scores of a run folder: pass rate, correctness of the planned calls with API-Bank's error taxonomy, coverage. */
 export interface RunScores {
@@ -49,7 +50,8 @@ export interface EpisodeOutcome {
   task: string;
   process: ToolAlpacaSample["process"];
   response: ToolAlpacaSample["response"];
-  overall: boolean;
+  /** Both correct; null when the response is n/a. */
+  overall: boolean | null;
 }
 
 /** Why runs have no ROUGE-L. */
@@ -64,14 +66,28 @@ export function taskKey(plan: Plan | undefined, instructions: readonly string[])
 
 /**
  * ToolAlpaca's procedure and response by rules, for a recorded episode: the procedure is correct when every planned
- * call was made correctly and the tester's format, execution and plan stages passed; the response when every
- * request got a final answer (no give-up) and the grounding stage passed.
+ * call was made correctly and the tester's format, execution and plan stages passed; the response by evidence: every
+ * request got a final answer (no give-up), and the answers state what the planned tools' calls returned (see
+ * `response-evidence.ts`), or n/a when those calls returned nothing to check.
  */
-export function ruleJudgementOfEpisode(e: { plannedAllCorrect: boolean; requests: number; finals: number; gaveUp: boolean; stages: ReadonlyArray<{ stage: string; pass: boolean }> | undefined }): Pick<EpisodeOutcome, "process" | "response" | "overall"> {
+export function ruleJudgementOfEpisode(e: {
+  plannedAllCorrect: boolean;
+  requests: number;
+  finals: number;
+  gaveUp: boolean;
+  stages: ReadonlyArray<{ stage: string; pass: boolean }> | undefined;
+  /** The planned tools, the calls made (with their results), the final answers and the instructions. */
+  plannedTools: readonly string[];
+  calls: ReadonlyArray<{ name: string; arguments: unknown; status?: number; body?: unknown }>;
+  answers: readonly string[];
+  instructions: readonly string[];
+}): Pick<EpisodeOutcome, "process" | "response" | "overall"> {
   const passes = (names: readonly string[]): boolean => e.stages !== undefined && e.stages.filter((s) => names.includes(s.stage)).every((s) => s.pass);
   const process = e.plannedAllCorrect && passes(["format", "execution", "plan"]) ? "Yes" : "No";
-  const response = e.finals >= Math.max(1, e.requests) && !e.gaveUp && passes(["grounding"]) ? "Yes" : "No";
-  return { process, response, overall: process === "Yes" && response === "Yes" };
+  const answered = e.finals >= Math.max(1, e.requests) && !e.gaveUp;
+  const evidence = responseEvidence(e.plannedTools, e.calls, answered ? e.answers.join("\n") : undefined, e.instructions.join("\n"));
+  const response = evidence.verdict;
+  return { process, response, overall: response === "n/a" ? null : process === "Yes" && response === "Yes" };
 }
 
 interface MadeCall {
@@ -121,7 +137,7 @@ export async function scoreRun(dir: string, options: ScoreRunOptions = {}): Prom
   } catch (e) {
     coverageNote = `no coverage: ${e instanceof Error ? e.message : String(e)}`;
   }
-  const judged: Array<Pick<ToolAlpacaSample, "process" | "response" | "overall" | "judgedBy">> = [];
+  const judged: Array<Pick<ToolAlpacaSample, "process" | "response" | "overall" | "judgedBy" | "judge">> = [];
   const scores: RunScores = {
     run: dir,
     episodes: 0,
@@ -145,6 +161,7 @@ export async function scoreRun(dir: string, options: ScoreRunOptions = {}): Prom
     let toolsetNames: string[] = [];
     let stages: Verdict["stages"] | undefined;
     let finals = 0;
+    const answers: string[] = [];
     let gaveUp = false;
     const instructions: string[] = [];
     const calls: MadeCall[] = [];
@@ -162,7 +179,10 @@ export async function scoreRun(dir: string, options: ScoreRunOptions = {}): Prom
       } else if (e.type === "tool.result") {
         const c = byId.get(e.callId);
         if (c) c.result = e.result;
-      } else if (e.type === "assistant.final") finals++;
+      } else if (e.type === "assistant.final") {
+        finals++;
+        answers.push(e.text);
+      }
       else if (e.type === "assistant.gave-up") gaveUp = true;
       else if (e.type === "tester.verdict") {
         passed = e.verdict.accepted;
@@ -197,11 +217,16 @@ export async function scoreRun(dir: string, options: ScoreRunOptions = {}): Prom
         options.warn?.(`the judge failed on ${events[0]?.episodeId ?? `episode ${index}`}: ${e instanceof Error ? e.message : String(e)} (counted Uncertain)`);
         judgement = { process: "Uncertain", response: "Uncertain", overall: false };
       }
-    } else judgement = ruleJudgementOfEpisode({ plannedAllCorrect, requests: plan?.requests.length ?? instructions.length, finals, gaveUp, stages });
-    judged.push({ ...judgement, judgedBy: options.judge ? "llm" : "rules" });
+    } else {
+      const plannedTools = (plan?.requests ?? []).flatMap((r) => r.steps.map((s) => s.tool));
+      // A tool qualified with its toolset (`weather__getForecast`, when names collide) is the planned tool it names.
+      const made = calls.map((c) => ({ name: !plannedTools.includes(c.name) && c.name.includes("__") ? (c.name.split("__").pop() as string) : c.name, arguments: c.arguments, ...(c.result ? { status: c.result.status, body: c.result.body } : {}) }));
+      judgement = ruleJudgementOfEpisode({ plannedAllCorrect, requests: plan?.requests.length ?? instructions.length, finals, gaveUp, stages, plannedTools, calls: made, answers, instructions });
+    }
+    judged.push({ ...judgement, judgedBy: options.judge ? "llm" : "rules", judge: options.judge ? options.judge.label : "rules" });
     scores.outcomes.push({ index, episodeId: events[0]?.episodeId ?? "", passed, task: taskKey(plan, instructions), process: judgement.process, response: judgement.response, overall: judgement.overall });
   }
-  scores.toolalpaca = { ...scoreToolAlpaca(judged), judgedBy: options.judge ? "llm" : "rules" };
+  scores.toolalpaca = { ...scoreToolAlpaca(judged), judgedBy: options.judge ? "llm" : "rules", ...(options.judge ? { judge: options.judge.label } : {}) };
   scores.passRate = scores.episodes === 0 ? 0 : scores.accepted / scores.episodes;
   scores.callAccuracy = scores.plannedCalls === 0 ? 0 : scores.correctCalls / scores.plannedCalls;
   if (coverage) scores.coverage = coverage.result();

@@ -38,7 +38,69 @@ export function repairBeforeBundle(doc: JsonRecord, version: SourceVersion, file
     doc["paths"] = {};
     warn("/paths", "paths-missing", "the document has no `paths`: read as an API without operations");
   }
+  repairPathsSections(doc, warn);
   return warnings;
+}
+
+/** Document-level sections that a hand-written (or generated) spec sometimes nests inside `paths` by mistake. */
+const MISPLACED_SECTIONS = new Set(["components", "definitions", "parameters", "responses", "securityDefinitions", "securitySchemes", "schemas", "servers", "security", "tags", "info", "externalDocs"]);
+
+/** HTTP methods and the other keys a path item may hold: a `paths` entry with any of them is a path item. */
+const PATH_ITEM_KEYS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace", "$ref", "summary", "description", "servers", "parameters"]);
+
+/**
+ * Moves document sections found inside `paths` (`paths.components`, as some generated specs write them) to the
+ * document root, before bundling, so the `$ref`s into them resolve: merged into the root section when one exists
+ * (names already there are kept, and the clash is named), `schemas` and `securitySchemes` into `components`.
+ */
+function repairPathsSections(doc: JsonRecord, warn: Warn): void {
+  const paths = doc["paths"];
+  if (!isRecord(paths)) return;
+  for (const key of Object.keys(paths)) {
+    const value = paths[key];
+    if (key.startsWith("/") || !MISPLACED_SECTIONS.has(key)) continue;
+    // `paths.parameters` with HTTP methods inside is a path named without its slash, repaired later.
+    if (isRecord(value) && Object.keys(value).some((k) => PATH_ITEM_KEYS.has(k) && k !== "parameters" && k !== "servers" && k !== "description")) continue;
+    delete paths[key];
+    const pointer = `/paths/${escapeSegment(key)}`;
+    if (key === "schemas" || key === "securitySchemes") {
+      const components = isRecord(doc["components"]) ? doc["components"] : (doc["components"] = {});
+      const clashes = mergeSection(components, key, value);
+      warn(pointer, "paths-section", `\`${key}\` inside \`paths\` is not a path: moved to \`components.${key}\`${clashes}`);
+      continue;
+    }
+    if (key === "components" && isRecord(value)) {
+      const components = isRecord(doc["components"]) ? doc["components"] : (doc["components"] = {});
+      const clashes = Object.entries(value)
+        .map(([section, entries]) => mergeSection(components, section, entries))
+        .join("");
+      warn(pointer, "paths-section", `\`components\` inside \`paths\` is not a path: moved to the document root${clashes}`);
+      continue;
+    }
+    if (doc[key] === undefined) {
+      doc[key] = value;
+      warn(pointer, "paths-section", `\`${key}\` inside \`paths\` is not a path: moved to the document root`);
+    } else {
+      const clashes = isRecord(doc[key]) ? mergeSection(doc, key, value) : "";
+      warn(pointer, "paths-section", `\`${key}\` inside \`paths\` is not a path: ${isRecord(doc[key]) ? `merged into the root \`${key}\`${clashes}` : `dropped (the root has its own \`${key}\`)`}`);
+    }
+  }
+}
+
+/** Merges `entries` into `owner[section]` (an object), keeping entries already there; returns a note naming the clashes. */
+function mergeSection(owner: JsonRecord, section: string, entries: unknown): string {
+  if (!isRecord(entries)) {
+    if (owner[section] !== undefined) return `; its \`${section}\` was dropped (not an object)`;
+    owner[section] = entries;
+    return "";
+  }
+  const target = isRecord(owner[section]) ? owner[section] : (owner[section] = {});
+  const kept: string[] = [];
+  for (const [name, value] of Object.entries(entries)) {
+    if (name in target) kept.push(name);
+    else target[name] = value;
+  }
+  return kept.length > 0 ? `; ${section} ${kept.map((n) => JSON.stringify(n)).join(", ")} already defined at the root: the root's kept` : "";
 }
 
 /**

@@ -2,7 +2,12 @@ import { fail, ok, type Result } from "../../specs/result.js";
 import type { SpecProblem } from "../../specs/load/spec-problem.js";
 import { carryDocumentedExamples } from "./documented-examples.js";
 import { slugify } from "../slug.js";
-import type { ToolsetFile, ToolsetTask, ToolsetTaskCall } from "../toolset.js";
+import type { ToolsetFile } from "../toolset.js";
+import { scrubSecrets, toolAlpacaCredentials } from "./toolalpaca-credentials.js";
+import { goldenTasks } from "./toolalpaca-golden.js";
+import { applyFunctionProjection, projectedToolName } from "./toolalpaca-projection.js";
+
+export { parseActionInput } from "./toolalpaca-golden.js";
 
 type Json = Record<string, unknown>;
 
@@ -16,6 +21,13 @@ export interface ImportedToolset {
   toolset: ToolsetFile;
   /** What the importer carried into the spec from the source's documentation (one line per argument). */
   notes?: string[];
+  /** What the importer changed to keep the source's meaning (names, credentials, keys removed), one line each. */
+  changes?: string[];
+  /**
+   * The documentation the source's own evaluation shows its judge (ToolAlpaca's `NLDocumentation`, which names the
+   * functions as the tools are named), when it has one besides `functions`.
+   */
+  documentation?: string;
 }
 
 /** What an importer made, and the entries it had to skip (with why). */
@@ -24,75 +36,109 @@ export interface ImportResult {
   skipped: SpecProblem[];
 }
 
-/** ToolAlpaca's pseudo-action for asking the user (`{"Question": "..."}`). */
-const ASK_USER = "getDetails";
-const OPTIONAL = /^\[optional\]\s*/i;
-const PLACEHOLDER = /"?\$\{([^}]*)\}?"?/g;
-
-/**
- * Parses ToolAlpaca's `Action_Input`: JSON, or JSON with the placeholders its golden answers use for
- * values taken from earlier calls (`${animeId from searchAnime}`), kept as strings.
- */
-export function parseActionInput(text: string): ToolsetTaskCall["arguments"] | undefined {
-  const attempt = (t: string): Json | undefined => {
-    try {
-      const v: unknown = JSON.parse(t);
-      return isObject(v) ? v : undefined;
-    } catch {
-      return undefined;
-    }
-  };
-  return attempt(text.trim() === "" ? "{}" : text) ?? attempt(text.replace(PLACEHOLDER, (_m, inner: string) => JSON.stringify(`\${${inner.trim()}}`)));
-}
-
 function text(v: unknown): string | undefined {
   return typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
 }
 
-function tasksOf(entry: Json, source: string): ToolsetTask[] {
-  const instructions = Array.isArray(entry["Instructions"]) ? entry["Instructions"] : [];
-  const golden = Array.isArray(entry["Golden_Answers"]) ? entry["Golden_Answers"] : [];
-  const tasks: ToolsetTask[] = [];
-  instructions.forEach((instruction, i) => {
-    if (typeof instruction !== "string" || instruction.trim() === "") return;
-    const steps = Array.isArray(golden[i]) ? (golden[i] as unknown[]) : [];
-    const calls: ToolsetTaskCall[] = [];
-    const questions: string[] = [];
-    for (const step of steps) {
-      if (!isObject(step) || typeof step["Action"] !== "string") continue;
-      const raw = typeof step["Action_Input"] === "string" ? step["Action_Input"] : JSON.stringify(step["Action_Input"] ?? {});
-      const args = parseActionInput(raw);
-      if (step["Action"] === ASK_USER) {
-        const question = args?.["Question"];
-        if (typeof question === "string" && question.trim() !== "") questions.push(question.trim());
-        continue;
-      }
-      const optional = OPTIONAL.exec(step["Action"]);
-      const tool = optional ? step["Action"].slice(optional[0].length).trim() : step["Action"];
-      const plain = (() => {
-        try {
-          JSON.parse(raw);
-          return true;
-        } catch {
-          return false;
-        }
-      })();
-      calls.push({ tool, arguments: args ?? {}, ...(plain && args !== undefined ? {} : { raw }), ...(optional ? { optional: true } : {}) });
+/** Where a document declares a parameter of a name: `query` or `header` (operation, path-item or component parameters, or an apiKey scheme). */
+function parameterLocation(document: Json, name: string): "header" | "query" | undefined {
+  const components = isObject(document["components"]) ? document["components"] : {};
+  const shared = isObject(components["parameters"]) ? components["parameters"] : {};
+  const resolve = (p: unknown): Json | undefined => {
+    if (isObject(p) && typeof p["$ref"] === "string") {
+      const m = /^#\/components\/parameters\/(.+)$/.exec(p["$ref"]);
+      const target = m ? shared[decodeURIComponent(m[1] as string).replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
+      return isObject(target) ? target : undefined;
     }
-    tasks.push({ instruction: instruction.trim(), ...(calls.length > 0 ? { calls } : {}), ...(questions.length > 0 ? { questions } : {}), source: `${source}#${i}` });
-  });
-  return tasks;
+    return isObject(p) ? p : undefined;
+  };
+  const found: string[] = [];
+  const look = (list: unknown): void => {
+    for (const p of Array.isArray(list) ? list : []) {
+      const param = resolve(p);
+      if (param && param["name"] === name && typeof param["in"] === "string") found.push(param["in"]);
+    }
+  };
+  for (const item of Object.values(isObject(document["paths"]) ? document["paths"] : {})) {
+    if (!isObject(item)) continue;
+    look(item["parameters"]);
+    for (const op of Object.values(item)) if (isObject(op)) look(op["parameters"]);
+  }
+  const schemes = isObject(components["securitySchemes"]) ? components["securitySchemes"] : {};
+  for (const s of Object.values(schemes)) if (isObject(s) && s["type"] === "apiKey" && s["name"] === name && typeof s["in"] === "string") found.push(s["in"]);
+  return found.includes("query") ? "query" : found.includes("header") ? "header" : undefined;
 }
 
 /**
- * Turns ToolAlpaca toolset data (a JSON array of {Name, Description, Link, Category, Introduction, Functions,
- * Documentation, Instructions, Golden_Answers, ...}) into toolset files. ToolAlpaca's one-line `Description`
- * becomes the introduction and its `Introduction` paragraph the description (the toolset format names them
- * as the paper does); `Documentation` (OpenAPI as a JSON string) is inlined; instructions with their golden
- * answers are kept as the toolset's `tasks` (`getDetails` steps, where the assistant asks the user, become the
- * task's `questions`; `[Optional]` actions optional calls). The values, date formats and argument descriptions its
- * documentation gives in prose are carried into the spec (see `carryDocumentedExamples`; `notes` lists them);
- * the golden answers are not used for that. Entries without a name or a parseable spec are skipped.
+ * Reads one ToolAlpaca entry ({Name, Description, Introduction, Functions|NLDocumentation, Documentation,
+ * Function_Projection, Authentication, Instructions, Golden_Answers}) as a toolset file, keeping the dataset's
+ * identity: its functions are named as `Function_Projection` names them (the names the golden answers call),
+ * `Authentication` becomes the toolset's `auth` with a placeholder credential, and every key the source holds (in
+ * `Authentication` or the golden answers) is replaced by that placeholder before anything else reads the entry.
+ * ToolAlpaca's one-line `Description` becomes the introduction and its `Introduction` paragraph the description (the
+ * toolset format names them as the paper does); the golden answers become the toolset's `tasks`; what the
+ * documentation says of values in prose is carried into the spec (`notes`). An entry without a name or a spec
+ * that is not a JSON object is an error.
+ */
+export function readToolAlpacaEntry(raw: unknown, source: string, pointer: string): Result<ImportedToolset, SpecProblem> {
+  const name = isObject(raw) ? text(raw["Name"]) : undefined;
+  if (!isObject(raw) || name === undefined) return fail([{ file: source, pointer, severity: "error", code: "toolalpaca-entry", message: "not a ToolAlpaca toolset: no Name" }]);
+  let openapi: unknown = raw["Documentation"];
+  if (typeof openapi === "string") {
+    try {
+      openapi = JSON.parse(openapi);
+    } catch (e) {
+      return fail([{ file: source, pointer: `${pointer}/Documentation`, severity: "error", code: "json-syntax", message: `${name}: Documentation is not JSON: ${(e as Error).message}` }]);
+    }
+  }
+  if (!isObject(openapi)) return fail([{ file: source, pointer: `${pointer}/Documentation`, severity: "error", code: "toolalpaca-entry", message: `${name}: no OpenAPI Documentation` }]);
+  const changes: string[] = [];
+  // Keys first: nothing below (nor anything written) sees the source's keys.
+  const credentials = toolAlpacaCredentials(raw, name, (p) => parameterLocation(openapi as Json, p));
+  let entry: Json = raw;
+  if (credentials) {
+    const scrubbed = scrubSecrets({ entry: raw, openapi }, credentials.secrets, credentials.placeholder);
+    entry = scrubbed.value.entry;
+    openapi = scrubbed.value.openapi;
+    const auth = credentials.auth;
+    changes.push(
+      `credentials: Authentication names ${auth.name} (an API key in the ${auth.in}): the toolset accepts the placeholder ${credentials.placeholder}, which the harness passes in ${auth.name} (never asked from the user)` +
+        (credentials.secrets.length > 0 ? `; the source's key${credentials.secrets.length === 1 ? "" : "s"} (${scrubbed.replaced} occurrence${scrubbed.replaced === 1 ? "" : "s"}, golden answers included) replaced by the placeholder and written nowhere` : ""),
+    );
+    if (credentials.others.length > 0) changes.push(`credentials: Authentication also names ${credentials.others.join(", ")}: only ${auth.name} is filled in by the harness; the others stay ordinary parameters`);
+  } else {
+    openapi = structuredClone(openapi);
+  }
+  const doc = openapi as Json;
+  const projection = applyFunctionProjection(doc, entry["Function_Projection"]);
+  if (projection.renamed.length > 0) changes.push(`names: ${projection.renamed.length} function${projection.renamed.length === 1 ? "" : "s"} named as Function_Projection names them (${projection.renamed.join(", ")})`);
+  if (projection.unmatched.length > 0) changes.push(`names: Function_Projection lists ${projection.unmatched.join(", ")}, which the spec does not have`);
+  for (const u of projection.unsafe) changes.push(`names: ${JSON.stringify(u.name)} is not a valid tool name for chat models: the tool is called ${u.tool}`);
+  for (const d of projection.displaced) changes.push(`names: ${d} (its name is a function of Function_Projection)`);
+  const functionsText = typeof entry["Functions"] === "string" ? entry["Functions"] : undefined;
+  const nlDocumentation = typeof entry["NLDocumentation"] === "string" ? entry["NLDocumentation"] : undefined;
+  const notes = carryDocumentedExamples(doc, functionsText, nlDocumentation);
+  const oneLine = text(entry["Description"]);
+  const paragraph = text(entry["Introduction"]);
+  const toolset: ToolsetFile = {
+    name,
+    ...(text(entry["Category"]) !== undefined ? { category: text(entry["Category"]) as string } : {}),
+    introduction: oneLine ?? paragraph?.split(/(?<=\.)\s/)[0] ?? name,
+    description: paragraph ?? oneLine ?? name,
+    ...(text(entry["Link"]) !== undefined ? { link: text(entry["Link"]) as string } : {}),
+    functions: (functionsText ?? nlDocumentation ?? "").trim(),
+    ...(credentials ? { auth: credentials.auth } : {}),
+    openapi: doc,
+  };
+  const tasks = goldenTasks(entry, `${source.split(/[\\/]/).pop() ?? source}:${name}`, (action) => projectedToolName(action, projection));
+  if (tasks.length > 0) toolset.tasks = tasks;
+  const documentation = nlDocumentation?.trim();
+  return ok({ slug: slugify(name), toolset, ...(notes.length > 0 ? { notes } : {}), ...(changes.length > 0 ? { changes } : {}), ...(documentation ? { documentation } : {}) });
+}
+
+/**
+ * Turns ToolAlpaca toolset data (a JSON array of entries, see {@link readToolAlpacaEntry}) into toolset files, one
+ * per entry; an entry that cannot be read is skipped with why, and the others go on.
  */
 export function importToolAlpaca(data: unknown, source: string): Result<ImportResult, SpecProblem> {
   const entries = Array.isArray(data) ? data : isObject(data) && Array.isArray(data["entries"]) ? data["entries"] : undefined;
@@ -103,45 +149,16 @@ export function importToolAlpaca(data: unknown, source: string): Result<ImportRe
   const skipped: SpecProblem[] = [];
   const taken = new Set<string>();
   entries.forEach((entry, i) => {
-    const pointer = `/${i}`;
-    const name = isObject(entry) ? text(entry["Name"]) : undefined;
-    if (!isObject(entry) || name === undefined) {
-      skipped.push({ file: source, pointer, severity: "error", code: "toolalpaca-entry", message: "not a ToolAlpaca toolset: no Name" });
+    const read = readToolAlpacaEntry(entry, source, `/${i}`);
+    if (!read.ok) {
+      skipped.push(...read.errors);
       return;
     }
-    let openapi: unknown = entry["Documentation"];
-    if (typeof openapi === "string") {
-      try {
-        openapi = JSON.parse(openapi);
-      } catch (e) {
-        skipped.push({ file: source, pointer: `${pointer}/Documentation`, severity: "error", code: "json-syntax", message: `${name}: Documentation is not JSON: ${(e as Error).message}` });
-        return;
-      }
-    }
-    if (!isObject(openapi)) {
-      skipped.push({ file: source, pointer: `${pointer}/Documentation`, severity: "error", code: "toolalpaca-entry", message: `${name}: no OpenAPI Documentation` });
-      return;
-    }
-    const functionsText = typeof entry["Functions"] === "string" ? entry["Functions"] : undefined;
-    const nlDocumentation = typeof entry["NLDocumentation"] === "string" ? entry["NLDocumentation"] : undefined;
-    const notes = carryDocumentedExamples(openapi, functionsText, nlDocumentation);
-    const oneLine = text(entry["Description"]);
-    const paragraph = text(entry["Introduction"]);
-    const toolset: ToolsetFile = {
-      name,
-      ...(text(entry["Category"]) !== undefined ? { category: text(entry["Category"]) as string } : {}),
-      introduction: oneLine ?? paragraph?.split(/(?<=\.)\s/)[0] ?? name,
-      description: paragraph ?? oneLine ?? name,
-      ...(text(entry["Link"]) !== undefined ? { link: text(entry["Link"]) as string } : {}),
-      functions: typeof entry["Functions"] === "string" ? entry["Functions"].trim() : typeof entry["NLDocumentation"] === "string" ? entry["NLDocumentation"].trim() : "",
-      openapi,
-    };
-    const tasks = tasksOf(entry, `${source.split(/[\\/]/).pop() ?? source}:${name}`);
-    if (tasks.length > 0) toolset.tasks = tasks;
-    let slug = slugify(name);
-    for (let n = 2; taken.has(slug); n++) slug = `${slugify(name)}-${n}`;
+    const base = read.value.slug;
+    let slug = base;
+    for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
     taken.add(slug);
-    toolsets.push({ slug, toolset, ...(notes.length > 0 ? { notes } : {}) });
+    toolsets.push({ ...read.value, slug });
   });
   return ok({ toolsets, skipped });
 }

@@ -6,6 +6,7 @@ import { stableStringify } from "../../../specs/stable-stringify.js";
 import type { Tool } from "../../../specs/catalog/tool.js";
 import type { ToolResult } from "../../../specs/call/tool-result.js";
 import { parsePythonLiteral } from "../../../agents/parse/python-literal.js";
+import { fillOpenValues, type EarlierResult } from "../toolalpaca/gold-placeholders.js";
 import type { GoldCall, Task } from "./task-set.js";
 import type { TaskWorlds } from "./task-toolsets.js";
 import type { ResourceStore } from "../../../specs/respond/resource-store.js";
@@ -24,7 +25,7 @@ import { apiBankAgreement, goldRecord, recordOfResult } from "../apibank/apibank
 type Json = Record<string, unknown>;
 
 /** A defect of a recorded call's arguments. */
-export type DefectKind = "list-as-string" | "object-as-string" | "scalar-as-string" | "renamed-parameter";
+export type DefectKind = "list-as-string" | "object-as-string" | "scalar-as-string" | "renamed-parameter" | "placeholder" | "empty-argument";
 
 /** One defect found in a recorded call, with how it was repaired. */
 export interface Defect {
@@ -175,8 +176,9 @@ export async function replayGoldCalls(task: Task, worlds: TaskWorlds, index = 0,
   const ctx = taskContext([world.toolset], task.id, index, deriveSeed(seed, task.id));
   const out: GoldCallReplay[] = [];
   let writes = false;
+  const earlier: EarlierResult[] = [];
   for (const [n, gold] of task.goldCalls.entries()) {
-    out.push(await replayOne(task, gold, n, world.toolset, world.executor, state, ctx, world.apibank, writes));
+    out.push(await replayOne(task, gold, n, world.toolset, world.executor, state, ctx, earlier, world.apibank, writes));
     if (!READ_ONLY.test(gold.name)) writes = true;
   }
   return out;
@@ -190,12 +192,18 @@ async function replayOne(
   executor: { execute: (c: { id: string; name: string; arguments: Json }, s: EpisodeState, ctx: AgentContext) => Promise<ToolResult> },
   state: EpisodeState,
   ctx: AgentContext,
+  earlier: EarlierResult[],
   apibank?: { set: ApiBankSet },
   writes = false,
 ): Promise<GoldCallReplay> {
   const tool = toolset.catalog.get(gold.name);
-  const { args, defects } = tool ? repairArguments(toolset, tool, gold.arguments) : { args: gold.arguments, defects: [] };
+  // Values the source leaves open (ToolAlpaca's placeholders and empty optional arguments) are filled first.
+  const open = tool ? fillOpenValues(toolset, tool, gold.arguments, earlier, ctx.seed) : { args: gold.arguments, filled: [] };
+  const repaired = tool ? repairArguments(toolset, tool, open.args) : { args: open.args, defects: [] };
+  const args = repaired.args;
+  const defects: Defect[] = [...open.filled.map((f) => ({ kind: f.kind, arg: f.arg, detail: f.detail })), ...repaired.defects];
   const result = await executor.execute({ id: `gold_${n + 1}`, name: gold.name, arguments: args }, state, ctx);
+  earlier.push({ name: gold.name, body: result.body });
   const base = { task: task.id, turn: gold.turn, api: gold.name, defects, status: result.status };
   if (apibank) return judgeApiBank(base, apibank.set, gold, args, result, state.store(toolset.name), writes);
   const expectedException = typeof gold.exception === "string" && gold.exception !== "";
@@ -246,7 +254,7 @@ export async function goldReplayReport(tasks: readonly Task[], worlds: TaskWorld
     agreementRate: 0,
     agreedWithoutRepair: 0,
     reproducibleRate: 0,
-    defects: { "list-as-string": 0, "object-as-string": 0, "scalar-as-string": 0, "renamed-parameter": 0 },
+    defects: { "list-as-string": 0, "object-as-string": 0, "scalar-as-string": 0, "renamed-parameter": 0, placeholder: 0, "empty-argument": 0 },
     defectiveCalls: 0,
     disagreements: Object.fromEntries(DISAGREEMENTS.map((d) => [d, 0])) as Record<Disagreement, number>,
     byApi: {},

@@ -322,45 +322,5 @@ export function apiBankScenario(text: string): { turns: TaskTurn[]; knowledge: s
   return { turns, knowledge, scene };
 }
 
-/** Imports a ToolAlpaca evaluation set: one task per instruction, its golden actions as gold calls. */
-export function importToolAlpaca(file: string): ImportResult {
-  if (!existsSync(file)) throw new ToolsimError("import.not-found", `no such file: ${file}`);
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, "utf8"));
-  } catch (e) {
-    throw new ToolsimError("import.bad-file", `${file}: not JSON: ${(e as Error).message}`);
-  }
-  const entries = Array.isArray(data) ? data : isObject(data) ? Object.values(data) : [];
-  const result: ImportResult = { tasks: [], skipped: [] };
-  const abs = resolve(file);
-  entries.forEach((e: unknown, i) => {
-    if (!isObject(e) || typeof e["Name"] !== "string" || !Array.isArray(e["Instructions"])) {
-      result.skipped.push({ where: `${file}[${i}]`, reason: "not a ToolAlpaca toolset (Name, Instructions)" });
-      return;
-    }
-    const name = e["Name"];
-    const golden = Array.isArray(e["Golden_Answers"]) ? e["Golden_Answers"] : [];
-    (e["Instructions"] as unknown[]).forEach((instruction, j) => {
-      if (typeof instruction !== "string") return;
-      const turns: TaskTurn[] = [{ role: "user", text: instruction }];
-      const steps = golden[j];
-      for (const s of Array.isArray(steps) ? steps : []) {
-        if (!isObject(s) || typeof s["Action"] !== "string") continue;
-        let args: Json = {};
-        const input = s["Action_Input"];
-        if (typeof input === "string") {
-          try {
-            const v: unknown = JSON.parse(input);
-            if (isObject(v)) args = v;
-          } catch {
-            args = { input };
-          }
-        } else if (isObject(input)) args = input;
-        turns.push({ role: "api", name: s["Action"], arguments: args });
-      }
-      result.tasks.push({ id: `toolalpaca/${name}/${j}`, source: "toolalpaca", toolset: `toolalpaca:${abs}#${name}`, apis: apisOf(turns), turns, ...goldOf(turns) });
-    });
-  });
-  return result;
-}
+/** Imports a ToolAlpaca evaluation set: one task per instruction, its golden actions as gold calls (see `simulator/eval/toolalpaca`). */
+export { importToolAlpacaTasks as importToolAlpaca } from "../toolalpaca/toolalpaca-tasks.js";

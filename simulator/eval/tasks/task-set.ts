@@ -54,6 +54,8 @@ export interface Task {
   turns: TaskTurn[];
   goldCalls: GoldCall[];
   goldResponses: string[];
+  /** ToolAlpaca's extras: the questions its golden answer asks the user (`getDetails`), and which gold calls are `[Optional]` (indexes). */
+  toolalpaca?: { questions?: string[]; optional?: number[] };
 }
 
 /** The gold calls and responses of a list of turns. */

@@ -16,7 +16,7 @@ import { lcsLength, rougeL, rougeTokens } from "../../../simulator/eval/rouge.js
 import { scorePlannedStep } from "../../../simulator/eval/run-eval.js";
 import { readTasks } from "../../../simulator/eval/tasks/task-set.js";
 import { TaskWorlds } from "../../../simulator/eval/tasks/task-toolsets.js";
-import { ruleJudgement } from "../../../simulator/eval/toolalpaca/toolalpaca-eval.js";
+import { ruleJudgement } from "../../../simulator/eval/toolalpaca/rule-judge.js";
 import { EpisodeState } from "../../../agents/roles/episode-state.js";
 import { apiBankExecutor } from "../../../simulator/eval/apibank/apibank-world.js";
 
@@ -139,7 +139,7 @@ describe("API-Bank gold calls and the error taxonomy (a corpus written here)", (
     expect(report.calls).toBe(5);
     // QueryAlarm sees the alarm AddAlarm created: state carried through the dialogue.
     expect(report.agreed).toBe(5);
-    expect(report.defects).toEqual({ "list-as-string": 1, "object-as-string": 0, "scalar-as-string": 1, "renamed-parameter": 1 });
+    expect(report.defects).toEqual({ "list-as-string": 1, "object-as-string": 0, "scalar-as-string": 1, "renamed-parameter": 1, placeholder: 0, "empty-argument": 0 });
     expect(report.defectiveCalls).toBe(2);
     expect(report.agreedWithoutRepair).toBe(3);
   });
@@ -239,11 +239,25 @@ describe("run scores and ToolAlpaca judgements", () => {
     expect(scorePlannedStep(step, [{ ...ok, arguments: { id: 4 } } as never]).error).toBe("wrong-result");
   });
 
-  it("judges ToolAlpaca solutions by rules and parses the LLM judge's answer", () => {
-    const task = { id: "t", source: "toolalpaca" as const, toolset: "x", turns: [], goldCalls: [{ name: "search", arguments: { color: "wild", gender: "" }, turn: 1 }], goldResponses: [] };
-    expect(ruleJudgement(task, [{ name: "search", arguments: { color: "Wild", page: 1 }, status: 200 }], "Here they are.")).toEqual({ process: "Yes", response: "Yes", overall: true });
-    expect(ruleJudgement(task, [{ name: "search", arguments: { color: "albino" }, status: 200 }], "Here.")).toMatchObject({ process: "No", overall: false });
-    expect(ruleJudgement(task, [{ name: "search", arguments: { color: "wild" }, status: 200 }], undefined)).toMatchObject({ process: "Yes", response: "No", overall: false });
+  it("judges ToolAlpaca solutions by rules: the procedure by the golden steps, the response by what the calls returned", () => {
+    const steps = [{ name: "search", arguments: { color: "wild", gender: "" } }];
+    const body = { results: [{ url: "https://img.example/wild1.jpg", description: "A wild axolotl with black spots" }] };
+    const ok = { name: "search", arguments: { color: "Wild", page: 1 }, status: 200, body };
+    const instruction = "Find me a wild axolotl picture.";
+    expect(ruleJudgement(steps, [ok], "Here: https://img.example/wild1.jpg, a wild axolotl with black spots.", instruction)).toMatchObject({ process: "Yes", response: "Yes", overall: true });
+    // An answer that states nothing the call returned is not a correct response, however long.
+    expect(ruleJudgement(steps, [ok], "I found some lovely axolotl pictures for you, enjoy them!", instruction)).toMatchObject({ process: "Yes", response: "No", overall: false });
+    expect(ruleJudgement(steps, [{ ...ok, arguments: { color: "albino" } }], "Here.", instruction)).toMatchObject({ process: "No", overall: false });
+    expect(ruleJudgement(steps, [ok], undefined, instruction)).toMatchObject({ process: "Yes", response: "No", overall: false });
+    // A call of a tool the golden answer does not use is a wrong procedure.
+    expect(ruleJudgement(steps, [ok, { name: "deleteAll", arguments: {}, status: 200, body: {} }], "https://img.example/wild1.jpg", instruction).process).toBe("No");
+    // Nothing returned to check: n/a, and overall n/a with it.
+    expect(ruleJudgement(steps, [{ ...ok, body: undefined }], "Done.", instruction)).toMatchObject({ process: "Yes", response: "n/a", overall: null });
+    // Numbers match as written or rounded; values the instruction gave are not evidence.
+    const rate = { name: "convert", arguments: { from: "USD", to: "EUR", amount: 100 }, status: 200, body: { from: "USD", to: "EUR", result: 92.4567 } };
+    const conv = [{ name: "convert", arguments: { from: "USD", to: "EUR", amount: 100 } }];
+    expect(ruleJudgement(conv, [rate], "100 USD is 92.46 EUR.", "Convert 100 USD to EUR").response).toBe("Yes");
+    expect(ruleJudgement(conv, [rate], "You asked about USD and EUR.", "Convert 100 USD to EUR").response).toBe("No");
     const j = parseToolAlpacaJudgement("## Analysis\nfine\n## Results\nProcess Correctness: Yes\nFinal Response Correctness: No");
     expect(j).toMatchObject({ process: "Yes", response: "No", overall: false, analysis: "## Analysis\nfine" });
     expect(parseToolAlpacaJudgement("garbage").process).toBe("Uncertain");
@@ -264,7 +278,8 @@ describe("ToolAlpaca evaluation from the CLI", () => {
     expect(await main(["tasks", "import", "toolalpaca", file, "--out", tasksFile], capture())).toBe(0);
     const rules = capture();
     expect(await main(["eval", "--tasks", tasksFile], rules)).toBe(0);
-    expect(rules.stdout).toContain("ToolAlpaca (rules");
+    expect(rules.stdout).toContain("ToolAlpaca, 1 tasks: procedure");
+    expect(rules.stdout).toContain("(rules: golden steps with their values)");
     const server = await startOpenAIServer(() => ({ kind: "text", content: "## Analysis\nok\n## Results\nProcess Correctness: Yes\nFinal Response Correctness: Yes" }));
     const saved = process.env["OPENAI_API_KEY"];
     process.env["OPENAI_API_KEY"] = "sk-test-JUDGE-0123456789abcdef";
@@ -272,7 +287,7 @@ describe("ToolAlpaca evaluation from the CLI", () => {
       const io = capture();
       expect(await main(["eval", "--tasks", tasksFile, "--judge-model", `openai:judge@${server.baseURL}`, "--json"], io)).toBe(0);
       const r = JSON.parse(io.stdout) as { toolalpaca: { process: number; response: number; overall: number; judgedBy: string } };
-      expect(r.toolalpaca).toEqual({ tasks: 1, process: 1, response: 1, overall: 1, judgedBy: "llm" });
+      expect(r.toolalpaca).toMatchObject({ tasks: 1, process: 1, response: 1, overall: 1, judgedBy: "llm", judge: "openai:judge", uncertain: 0, notRun: 0 });
       const prompt = JSON.stringify(server.requests[0]?.body ?? {});
       expect(prompt).toContain("Process Correctness: one of [Yes, No, Uncertain]");
       expect(prompt).toContain("getFacts");

@@ -48,17 +48,23 @@ beforeAll(async () => {
 
 describe("eval RUN: ToolAlpaca procedure, response and overall", () => {
   it("judges every episode by rules from the plan and the tester's stages (hand-checked) and says ROUGE-L is n/a", async () => {
-    // 0: plan made, accepted -> Yes/Yes; 1: getBook never called (plan stage failed), answered -> No/Yes;
-    // 2: login made, accepted -> Yes/Yes; 3: broke off, no answer -> No/No; 4: login failed, gave up -> No/No;
-    // 5: both getBook calls, accepted -> Yes/Yes. Procedure 3/6, response 4/6, overall 3/6.
+    // The response by evidence: what the planned tools returned (not given by the instruction or the call, not an
+    // identifier or a secret, not a lookup that only fed a later call) stated in the answer.
+    // 0: plan made; the search only found the id getBook used; the answer states Frank Herbert (getBook) -> Yes/Yes;
+    // 1: getBook never called (plan stage failed); the search returned only the id b1 and "Dune" (asked) -> No/n/a;
+    // 2: login made; it returned a token (a secret) and the e-mail given -> Yes/n/a; 3: broke off, no answer -> No/No;
+    // 4: login failed, gave up -> No/No; 5: both getBook calls, "Dune" and "Dune Messiah" stated -> Yes/Yes.
+    // Procedure 3/6; response 2/4 and overall 2/4 (episodes 1 and 2 have nothing to check).
     const io = capture();
     expect(await main(["eval", fixture], io)).toBe(0);
-    expect(io.stdout).toContain("ToolAlpaca (rules; give --judge-model for the LLM judge): 6 tasks, procedure 50.0%, response 66.7%, overall 50.0%\n");
+    expect(io.stdout).toContain(
+      "ToolAlpaca, 6 tasks: procedure 50.0% (rules: golden steps with their values), response 50.0% of 4 (rules: facts the calls returned, stated in the answer; n/a for 2: nothing to check), overall 50.0% of 4 (rules); --judge-model for the paper's LLM judge\n",
+    );
     expect(io.stdout).toContain("ROUGE-L: n/a (no reference responses)\n");
     const json = capture();
     expect(await main(["eval", fixture, "--json"], json)).toBe(0);
     const r = JSON.parse(json.stdout) as RunJson;
-    expect(r.targets[0]?.scores.toolalpaca).toEqual({ tasks: 6, process: 0.5, response: 4 / 6, overall: 0.5, judgedBy: "rules" });
+    expect(r.targets[0]?.scores.toolalpaca).toEqual({ tasks: 6, process: 0.5, response: 0.5, overall: 0.5, judgedBy: "rules", responseJudged: 4, uncertain: 0, notRun: 0 });
     expect(r.targets[0]?.scores.rougeL).toBeNull();
     expect(r.targets[0]?.scores.rougeLNote).toBe("n/a (no reference responses)");
   });
@@ -71,12 +77,14 @@ describe("eval RUN: ToolAlpaca procedure, response and overall", () => {
       const io = capture();
       expect(await main(["eval", fixture, "--judge-model", `openai:judge@${server.baseURL}`, "--json"], io)).toBe(0);
       const r = JSON.parse(io.stdout) as RunJson;
-      expect(r.targets[0]?.scores.toolalpaca).toEqual({ tasks: 6, process: 1, response: 0, overall: 0, judgedBy: "llm" });
+      expect(r.targets[0]?.scores.toolalpaca).toEqual({ tasks: 6, process: 1, response: 0, overall: 0, judgedBy: "llm", judge: "openai:judge", responseJudged: 6, uncertain: 0, notRun: 0 });
       expect(server.requests).toHaveLength(6);
       const first = JSON.stringify(server.requests[0]?.body ?? {});
       expect(first).toContain("Process Correctness: one of [Yes, No, Uncertain]");
       expect(first).toContain('1. Function: searchBooks\\nParameters: {\\"q\\":\\"Dune\\"}');
-      expect(first).toContain("Action: searchBooks");
+      // The solution as ToolAlpaca's evaluation.py writes it: numbered functions with what each returned.
+      expect(first).toContain('1. Function: searchBooks\\nParameters: {\\"q\\":\\"Dune\\",\\"limit\\":2}\\nRetruns: Status Code: 200. Response: {');
+      expect(first).toContain("3. Final Response: Dune (b1) is by Frank Herbert.");
       expect(first).toContain("Find books about Dune and show me the first one.");
     } finally {
       await server.close();

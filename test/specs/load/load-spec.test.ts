@@ -284,6 +284,7 @@ describe("loadSpec: repairs defects with warnings", () => {
     ],
     ["root-parameters.yaml", ["root-parameters @ /parameters", "root-definitions @ /definitions"]],
     ["root-parameters-unused.yaml", ["root-parameters @ /parameters"]],
+    ["paths-components.yaml", ["paths-section @ /paths/components"]],
     ["operation-without-responses.yaml", ["operation-without-responses @ /paths/~1pets/get", "operation-without-responses @ /paths/~1pets/delete"]],
     ["duplicate-operation-id.yaml", ["duplicate-operation-id @ /paths/~1animals/get/operationId"]],
     ["operation-id-invalid.yaml", ["operation-id-invalid @ /paths/~1pets/get/operationId"]],
@@ -428,6 +429,12 @@ describe("loadSpec: repairs defects with warnings", () => {
     expect(getAt(root, "/paths/~1pets/get/parameters/0")).toEqual({ $ref: "#/components/parameters/Limit" });
     expect(getAt(root, "/paths/~1pets/get/responses/200/content/application~1json/schema/items")).toEqual({ $ref: "#/components/schemas/Pet" });
     expect(Object.keys(getAt(root, "/components/parameters") as object)).toEqual(["Limit", "Unused"]);
+    const nested = (await loaded("defects/paths-components.yaml")).document;
+    expect(Object.keys(getAt(nested, "/paths") as object)).toEqual(["/current"]);
+    expect(getAt(nested, "/components/parameters/Query/name")).toBe("query");
+    expect(getAt(nested, "/components/schemas/Weather/properties/temperature/type")).toBe("integer");
+    // A name the root already defines keeps the root's definition.
+    expect(getAt(nested, "/components/schemas/Place/properties/name/type")).toBe("string");
     const unused = (await loaded("defects/root-parameters-unused.yaml")).document as unknown as Record<string, unknown>;
     expect(unused["parameters"]).toBeUndefined();
     expect(unused["components"]).toBeUndefined();
