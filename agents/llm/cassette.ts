@@ -3,6 +3,7 @@ import { closeSync, createReadStream, existsSync, mkdirSync, openSync, writeSync
 import { dirname } from "node:path";
 import { AIMessage, type BaseMessage, type InvalidToolCall } from "@langchain/core/messages";
 import { convertToOpenAITool, isLangChainTool } from "@langchain/core/utils/function_calling";
+import { redactSecretsDeep } from "../../specs/secret-redaction.js";
 import { stableStringify } from "../../specs/stable-stringify.js";
 import { ToolsimError } from "../../specs/toolsim-error.js";
 import { truncatePartialLine } from "../parse/partial-line.js";
@@ -87,68 +88,8 @@ export interface CassetteEntry {
 
 // ------------------------------------------------------------------------------------------------ secrets
 
-/** Keys whose values are secrets, compared after lower-casing and dropping `-` and `_`. */
-function isSecretKey(key: string): boolean {
-  const k = key.toLowerCase().replace(/[^a-z0-9]/g, "");
-  if (k === "") return false;
-  return (
-    k.endsWith("apikey") ||
-    k.endsWith("secret") ||
-    k.includes("password") ||
-    k.includes("passwd") ||
-    k === "authorization" ||
-    k === "proxyauthorization" ||
-    k.endsWith("credential") ||
-    k.endsWith("credentials") ||
-    k === "bearer" ||
-    k === "cookie" ||
-    k === "setcookie" ||
-    k === "token" ||
-    /(access|refresh|auth|id|session|bearer|api|secret|security|client)token$/.test(k)
-  );
-}
-
-const REDACTED = "[redacted]";
-const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}/g;
-const KEY_LIKE = /\b(sk|pk|rk)-[A-Za-z0-9_*.-]{12,}/g;
-const AUTH_HEADER = /\b(authorization|x-api-key|api-key)\s*[:=]\s*[^\s,;"']+/gi;
-
-/** A text with the given secret values, bearer tokens, `sk-...` keys (masked ones too) and auth headers replaced. */
-export function redactText(s: string, secrets: readonly string[] = []): string {
-  let out = s;
-  for (const secret of secrets) if (secret.length >= 4 && out.includes(secret)) out = out.split(secret).join(REDACTED);
-  return out.replace(BEARER, `$1 ${REDACTED}`).replace(KEY_LIKE, REDACTED).replace(AUTH_HEADER, `$1: ${REDACTED}`);
-}
-
-/**
- * A copy of a value with secrets removed: values under secret-looking keys (`apiKey`, `authorization`,
- * `access_token`, `password`...) become `[redacted]`, and in every string the given secret values (the API
- * key itself), bearer tokens, `sk-...` keys and `Authorization:` headers are replaced. Token counts
- * (`max_tokens`, `prompt_tokens`) are not secrets and stay.
- */
-export function redactSecretsDeep(value: unknown, secrets: readonly string[] = []): unknown {
-  if (typeof value === "string") return redactText(value, secrets);
-  if (Array.isArray(value)) return value.map((v) => redactSecretsDeep(v, secrets));
-  if (isObject(value)) {
-    const out: Json = {};
-    for (const [k, v] of Object.entries(value)) {
-      const key = redactText(k, secrets);
-      // Only plain values under secret keys: an object there is a schema or a container, scrubbed inside.
-      out[key] = isSecretKey(k) && v !== null && v !== undefined && typeof v !== "object" ? REDACTED : redactSecretsDeep(v, secrets);
-    }
-    return out;
-  }
-  return value;
-}
-
-/**
- * A strict check for written files: whether a text holds one of the secret values, a bearer token, or the
- * word `authorization` at all (so it can flag harmless text; use it on files that should hold no headers).
- */
-export function containsSecret(text: string, secrets: readonly string[] = []): boolean {
-  if (secrets.some((s) => s.length >= 4 && text.includes(s))) return true;
-  return /authorization/i.test(text) || new RegExp(BEARER.source).test(text);
-}
+// The redaction rules live in specs (one set for every recording); re-exported here for the cassette's users.
+export { containsSecret, redactSecretsDeep, redactText } from "../../specs/secret-redaction.js";
 
 // -------------------------------------------------------------------------------------------- normalizing
 

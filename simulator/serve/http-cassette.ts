@@ -1,50 +1,17 @@
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { redactSecretsDeep, redactText } from "../../agents/llm/cassette.js";
-import { stableStringify } from "../../specs/stable-stringify.js";
+import { isSecretName, REDACTED, redactSecretsDeep, redactText } from "../../specs/secret-redaction.js";
+import type { HttpExchange } from "../../specs/respond/http-cassette.js";
 
-/** What replaces a secret in a cassette. */
-export const REDACTED = "[redacted]";
+// The cassette format, its key and its reader are the replay responder's (specs/respond): serve records what
+// `generate --tool-cassette` and serve's replay mode read.
+export { exchangeKey, HttpCassette, keyOfExchange, type HttpExchange } from "../../specs/respond/http-cassette.js";
+export { isSecretName, REDACTED } from "../../specs/secret-redaction.js";
 
-/** One recorded HTTP exchange (a line of a serve cassette, JSON Lines). */
-export interface HttpExchange {
-  /** The served API's name (its URL prefix). */
-  api: string;
-  request: {
-    method: string;
-    /** The path below the API's prefix, as sent. */
-    path: string;
-    /** The query string, secrets redacted. */
-    query: string;
-    headers: Record<string, string>;
-    /** The body as text (secrets redacted), null when none was sent. */
-    body: string | null;
-  };
-  response: {
-    status: number;
-    headers: Record<string, string>;
-    /** The body as sent: text, or base64 for binary bodies (`bodyEncoding`). */
-    body: string;
-    bodyEncoding?: "base64";
-  };
-  /** Who answered: `http` (the real API) or a simulator responder. */
-  source: string;
-  recordedAt: string;
-}
-
-const SECRET_NAME = /^(key|token|auth|sig|signature|secret|password|passwd|appid|app_id|session|cookie|credentials?)$|(api[-_]?key|apikey|access[-_]?token|auth[-_]?token|refresh[-_]?token|id[-_]?token|client[-_]?secret|private[-_]?key|secret[-_]?key|password|session[-_]?id)$/i;
-const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "apikey", "x-auth-token", "x-access-token"]);
 /** Request headers that say nothing about the call (transport, client), left out of cassettes. */
 const SKIPPED_HEADERS = new Set(["host", "connection", "keep-alive", "content-length", "transfer-encoding", "accept-encoding", "user-agent", "te", "upgrade", "x-toolsim-session", "sec-fetch-mode", "accept-language"]);
 /** Response headers not replayed (transport, or describing an encoding the replay does not use). */
 const SKIPPED_RESPONSE_HEADERS = new Set(["connection", "keep-alive", "content-length", "transfer-encoding", "content-encoding", "date", "x-toolsim-source"]);
-
-/** Whether a header, query or cookie name carries a credential (by name, or because a security scheme says so). */
-export function isSecretName(name: string, extra: ReadonlySet<string> = new Set()): boolean {
-  const lower = name.toLowerCase();
-  return SECRET_HEADERS.has(lower) || extra.has(lower) || SECRET_NAME.test(lower);
-}
 
 /** The values of secret headers and query parameters of a request (to scrub from bodies too). */
 export function secretValues(headers: Headers, query: URLSearchParams, extra: ReadonlySet<string>): string[] {
@@ -103,33 +70,6 @@ export function isTextual(contentType: string | null | undefined): boolean {
   return contentType === null || contentType === undefined || /json|text|xml|javascript|x-www-form-urlencoded|yaml|csv|html/i.test(contentType);
 }
 
-/**
- * The key a recording is found by: the API, method, path, the query (sorted, secret parameters left out)
- * and the body (JSON normalized, secrets redacted as when recorded).
- */
-export function exchangeKey(api: string, method: string, path: string, query: URLSearchParams, body: string | null, contentType: string | null | undefined, extra: ReadonlySet<string>): string {
-  const pairs: Array<[string, string]> = [];
-  for (const [k, v] of query) if (!isSecretName(k, extra)) pairs.push([k, v]);
-  pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-  let normalized = "";
-  if (body !== null && body !== "") {
-    normalized = body;
-    if (!contentType || /json/i.test(contentType)) {
-      try {
-        normalized = stableStringify(redactSecretsDeep(JSON.parse(body)));
-      } catch {
-        // kept as text
-      }
-    }
-  }
-  return `${api}\n${method.toUpperCase()}\n${path}\n${new URLSearchParams(pairs).toString()}\n${normalized}`;
-}
-
-/** The key of a recorded exchange (the same function as for a live request). */
-export function keyOfExchange(e: HttpExchange, extra: ReadonlySet<string>): string {
-  return exchangeKey(e.api, e.request.method, e.request.path, new URLSearchParams(e.request.query), e.request.body, e.request.headers["content-type"], extra);
-}
-
 /** Appends exchanges to a cassette file (JSON Lines), in the order they complete. */
 export class HttpRecorder {
   private readonly stream: WriteStream;
@@ -155,54 +95,5 @@ export class HttpRecorder {
       if (this.stream.destroyed) return resolve();
       this.stream.end((err?: Error | null) => (err ? reject(err) : resolve()));
     });
-  }
-}
-
-/** Recordings by key; several recordings of one request are served in order, the last one repeatedly. */
-export class HttpCassette {
-  private readonly byKey = new Map<string, HttpExchange[]>();
-  private readonly served = new Map<string, number>();
-  readonly size: number;
-
-  constructor(exchanges: readonly HttpExchange[], extra: ReadonlySet<string> = new Set()) {
-    for (const e of exchanges) {
-      const key = keyOfExchange(e, extra);
-      const list = this.byKey.get(key);
-      if (list) list.push(e);
-      else this.byKey.set(key, [e]);
-    }
-    this.size = exchanges.length;
-  }
-
-  /** Reads a cassette file; lines that do not parse are counted and skipped. */
-  static async load(file: string, extra: ReadonlySet<string> = new Set()): Promise<{ cassette: HttpCassette; skipped: number }> {
-    const text = await readFile(file, "utf8");
-    const exchanges: HttpExchange[] = [];
-    let skipped = 0;
-    for (const line of text.split("\n")) {
-      if (line.trim() === "") continue;
-      try {
-        const e = JSON.parse(line) as HttpExchange;
-        if (typeof e.api === "string" && e.request && e.response && typeof e.response.status === "number") exchanges.push(e);
-        else skipped++;
-      } catch {
-        skipped++;
-      }
-    }
-    return { cassette: new HttpCassette(exchanges, extra), skipped };
-  }
-
-  /** The recording of a request key, if any. */
-  take(key: string): HttpExchange | undefined {
-    const list = this.byKey.get(key);
-    if (!list || list.length === 0) return undefined;
-    const i = this.served.get(key) ?? 0;
-    this.served.set(key, i + 1);
-    return list[Math.min(i, list.length - 1)];
-  }
-
-  /** Serves every recording from its first again (admin reset). */
-  rewind(): void {
-    this.served.clear();
   }
 }

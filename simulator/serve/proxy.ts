@@ -24,12 +24,8 @@ export interface UpstreamAnswer {
   body: Uint8Array;
 }
 
-/** Joins an upstream base URL (which may have a path) and a request path and query string. */
-export function upstreamUrl(base: string, path: string, search: string): string {
-  const b = base.endsWith("/") ? base.slice(0, -1) : base;
-  const p = path.startsWith("/") ? path : `/${path}`;
-  return `${b}${p}${search !== "" ? `?${search}` : ""}`;
-}
+// The URL of a request to the real API is built one way for serve and for the real-API responder.
+export { upstreamUrl } from "../../specs/respond/upstream.js";
 
 /**
  * Forwards a request to the real API and reads its whole answer. Throws on network errors and timeouts

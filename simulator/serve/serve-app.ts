@@ -34,6 +34,8 @@ import {
 import { namedExampleResponder } from "./named-example.js";
 import { parsePrefer } from "./prefer.js";
 import { forward, upstreamUrl } from "./proxy.js";
+import { replayResponder } from "../../specs/respond/replay-responder.js";
+import { displayUrl, upstreamProblem } from "../../specs/respond/upstream.js";
 import { WindowLimiter, type Rate } from "./rate-limits.js";
 import { DEFAULT_SESSION, SessionStates } from "./sessions.js";
 import { operationProblem, validationStatus } from "./spec-problem.js";
@@ -268,7 +270,10 @@ export class ServeApp {
     this.rateWindows = new WindowLimiter(now);
     this.quotaWindows = new WindowLimiter(now);
     const llm = this.mode === "llm" && options.llm ? [new LlmResponder({ model: options.llm.model })] : [];
-    this.responders = options.responders ?? [...(options.stateless ? [] : [stateResponder]), ...llm, schemaResponder];
+    // Replay mode: a request not found as sent is looked up again as the call it stands for (any client's encoding).
+    const apiOf = (catalog: Catalog): string | undefined => this.runtimes.find((rt) => rt.api.catalog === catalog)?.api.name;
+    const replay = this.mode === "replay" && options.cassette ? [replayResponder(options.cassette, { api: apiOf })] : [];
+    this.responders = options.responders ?? [...replay, ...(options.stateless ? [] : [stateResponder]), ...llm, schemaResponder];
     this.recorder = options.record !== undefined ? new HttpRecorder(options.record, (e) => this.log(`toolsim serve: cannot record to ${options.record}: ${e.message}`)) : undefined;
     this.app = this.buildApp();
   }
@@ -673,13 +678,10 @@ export class ServeApp {
     try {
       answer = await forward(this.options.fetch ?? fetch, url, { method: req.method, headers: req.headers, body: bytes }, this.options.upstreamTimeoutMs ?? 30_000, this.abort.signal);
     } catch (e) {
-      const timedOut = (e as Error).name === "TimeoutError";
-      this.log(`toolsim serve: ${req.method} ${upstreamUrl(base, rel, "")} failed: ${(e as Error).message}`);
-      return problemResponse(
-        problem(timedOut ? 504 : 502, `${TOOLSIM}upstream-error`, timedOut ? "Gateway Timeout" : "Bad Gateway", `The real API at ${base} ${timedOut ? "did not answer in time" : `could not be reached: ${(e as Error).message}`}.`),
-        extra,
-        head,
-      );
+      // The same 502/504 problem as the real-API responder's (specs/respond/upstream.ts).
+      const failure = upstreamProblem(e, base, this.options.upstreamTimeoutMs ?? 30_000);
+      this.log(`toolsim serve: ${req.method} ${displayUrl(upstreamUrl(base, rel, ""))} failed: ${failure.detail ?? failure.title}`);
+      return problemResponse(failure, extra, head);
     }
     const headers = new Headers(answer.headers);
     for (const [k, v] of Object.entries(extra)) headers.set(k, v);

@@ -5,6 +5,9 @@ import { schemaResponder, validatedBody } from "../respond/schema-responder.js";
 import { deriveSeed } from "../seed.js";
 import { stableStringify } from "../stable-stringify.js";
 import { stateResponder } from "../respond/state-responder.js";
+import { HttpCassette } from "../respond/http-cassette.js";
+import { httpResponder, type HttpResponderOptions } from "../respond/http-responder.js";
+import { replayResponder } from "../respond/replay-responder.js";
 import type { ValidationIssue } from "./problem-details.js";
 import { selectedResponse } from "../respond/response-cache.js";
 import type { Tool } from "../catalog/tool.js";
@@ -48,7 +51,25 @@ export interface SimulateOptions {
   status?: number;
   /** Prefer the spec's examples (default true). */
   useExamples?: boolean;
+  /**
+   * Recorded responses, asked before the stages' responders (a `toolsim serve --record` cassette, or a
+   * `replayResponder`); an unrecorded call falls through to the next responder.
+   */
+  replay?: HttpCassette | Responder;
+  /**
+   * The real API (opt-in), asked after the recordings and before the stages' responders: its base URL and
+   * credentials (an `httpResponder`, to keep its statistics). It answers every call it gets (502/504 when it cannot).
+   */
+  upstream?: HttpResponderOptions | Responder;
   stages?: Partial<SimulationStages>;
+}
+
+/** The responders of a call: recordings, then the real API, then the stages' own. */
+function respondersOf(stages: SimulationStages, options: SimulateOptions): Responder[] {
+  if (options.replay === undefined && options.upstream === undefined) return stages.responders;
+  const replay = options.replay instanceof HttpCassette ? replayResponder(options.replay) : options.replay;
+  const upstream = options.upstream !== undefined && "baseUrl" in options.upstream ? httpResponder(options.upstream) : options.upstream;
+  return [...(replay ? [replay] : []), ...(upstream ? [upstream] : []), ...stages.responders];
 }
 
 /** Routes, validates and answers one tool call against a catalog; bad calls get problem details, never a throw. */
@@ -94,7 +115,7 @@ export async function simulateCall(catalog: Catalog, call: ToolCall, options: Si
     ...(options.useExamples !== undefined ? { useExamples: options.useExamples } : {}),
   };
   let answer: ResponderAnswer | undefined;
-  for (const responder of stages.responders) {
+  for (const responder of respondersOf(stages, options)) {
     answer = await responder.respond(ctx);
     if (answer) break;
   }
