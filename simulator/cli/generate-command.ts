@@ -17,8 +17,9 @@ import { isRedactedUrl, MODEL_DEFAULTS, redactModelText, redactUrl } from "../..
 import { createLlmAgents, type LlmAgents } from "../core/llm-agents.js";
 import type { LlmSettings } from "../core/run-config.js";
 import { addLlmOptions, llmRunOptions, mergeLlmSettings, recordedReplaySettings, usesModels, type LlmFlags } from "./llm-options.js";
+import { addToolResponseOptions, attachToolResponses, reportUpstream, toolResponseSettings, type ToolResponseFlags } from "./tool-response-options.js";
 
-interface GenerateOptions extends LlmFlags {
+interface GenerateOptions extends LlmFlags, ToolResponseFlags {
   toolsets?: string[];
   episodes?: string;
   concurrency?: string;
@@ -143,7 +144,7 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
     .option("--out <dir>", "run folder (default runs/<time>)")
     .option("--resume", "continue the run in --out after an interruption")
     .option("--config <file>", "settings file (default ./toolsim.config.yaml when present)");
-  return addLlmOptions(cmd).action(async (opts: GenerateOptions) => {
+  return addToolResponseOptions(addLlmOptions(cmd), true).action(async (opts: GenerateOptions) => {
       const config = await resolveConfig(opts, io);
       if (opts.resume && !opts.out && !config.out) throw new UsageError("--resume needs --out DIR: the run folder to continue");
       const paths = config.toolsets.length > 0 ? config.toolsets : [bundledToolsetsDir()];
@@ -152,6 +153,9 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
       for (const p of problems) io.err(`toolsim: skipped: ${formatProblem(p)}\n`);
       if (toolsets.length === 0) throw new UserError(`no toolset could be loaded from ${paths.join(", ")}`);
       const out = config.out ?? timestampFolder(new Date());
+      // Recorded responses and the real API answer tool calls only when asked (offline by default).
+      const responseSettings = await toolResponseSettings(opts, opts.resume ? { out } : undefined);
+      const responses = responseSettings ? await attachToolResponses(toolsets, responseSettings, io) : undefined;
       let llm: LlmAgents | undefined;
       if (config.llm) {
         llm = await createLlmAgents({ ...llmRunOptions(config.llm, out, config.seed, opts.replay), runFolder: { dir: out, resume: opts.resume === true } });
@@ -166,9 +170,10 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
         ? { ...(config.llm.maxCost !== undefined ? { maxCost: config.llm.maxCost } : {}), ...(config.llm.maxCalls !== undefined ? { maxCalls: config.llm.maxCalls } : {}) }
         : undefined;
       const sim = createSimulation({
-        ...(llm ? { agents: llm.factory, config: { llm: contentSettings(config.llm ?? {}) } } : {}),
+        ...(llm ? { agents: llm.factory } : {}),
+        ...(llm || responses?.config ? { config: { ...(llm ? { llm: contentSettings(config.llm ?? {}) } : {}), ...(responses?.config ? { responses: responses.config } : {}) } } : {}),
         ...(budget ? { budget } : {}),
-        toolsets,
+        toolsets: responses?.toolsets ?? toolsets,
         episodes: config.episodes,
         seed: config.seed,
         level: config.level,
@@ -211,6 +216,8 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
           setExit(130);
         } else {
           io.out(`corpus: ${join(out, "corpus.jsonl")} (${s.accepted} accepted), rejected: ${join(out, "rejected.jsonl")}\n`);
+          // Every call to the real API failed (a dead endpoint): the run did not do what was asked.
+          if (!reportUpstream(responses, io)) setExit(1);
           if (s.episodes > 0 && s.errors === s.episodes) {
             // Nothing could run (a dead model endpoint, a broken toolset): not a success, whatever was written.
             const top = s.errorReasons[0];

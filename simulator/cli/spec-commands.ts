@@ -16,6 +16,11 @@ import type { CliIO } from "./cli-io.js";
 import { UsageError, UserError } from "./cli-io.js";
 import { parseInteger, parseJsonOption } from "./parse-options.js";
 import { behaviourResponders } from "../../toolsets/apibank/apibank-responder.js";
+import type { HttpResponder } from "../../specs/respond/http-responder.js";
+import type { Responder } from "../../specs/respond/responder.js";
+import type { ToolResponseSettings } from "../core/tool-responses.js";
+import { apiNameOf } from "../serve/load-apis.js";
+import { addToolResponseOptions, attachToolResponses, toolResponseSettings, type ToolResponseFlags } from "./tool-response-options.js";
 
 /** Loads a catalog for a command, or fails with the spec's problems as a user error. */
 export async function catalogOrFail(path: string): Promise<Catalog> {
@@ -170,21 +175,29 @@ function describeRequest(request: { method: string; path: string; query: Record<
 
 /** `toolsim call <spec> <tool>`: validates and simulates one call. */
 export function callCommand(io: CliIO, setExit: (code: number) => void): Command {
-  return new Command("call")
-    .description("validate and simulate one tool call; prints {status, body, errors, source, request}")
+  const call = new Command("call")
+    .description("validate and simulate one tool call (or answer it from a recording or the real API); prints {status, body, errors, source, request}")
     .argument("<spec>", "spec file")
     .argument("<tool>", "tool name (see `toolsim spec tools`)")
     .option("--args <json>", "arguments as a JSON object", "{}")
     .option("--seed <n>", "random seed", "1")
     .option("--status <code>", "ask for this response status instead of the default 2xx (it must be declared)")
-    .option("--json", "compact JSON on one line")
-    .action(async (path: string, toolName: string, opts: { args: string; seed: string; status?: string; json?: boolean }) => {
+    .option("--json", "compact JSON on one line");
+  return addToolResponseOptions(call, false).action(async (path: string, toolName: string, opts: { args: string; seed: string; status?: string; json?: boolean } & ToolResponseFlags) => {
       const args = parseJsonOption("--args", opts.args);
       const seed = parseInteger("--seed", opts.seed) ?? 1;
       const status = parseInteger("--status", opts.status, 100);
+      const responses = await toolResponseSettings(opts);
       const catalog = await catalogOrFail(path);
       const own = behaviourResponders(catalog);
-      const result = await simulateCall(catalog, { name: toolName, arguments: args }, { seed, ...(status !== undefined ? { status } : {}), ...(own.length > 0 ? { stages: { responders: [...own, ...defaultStages.responders] } } : {}) });
+      const answers = responses ? await callResponders(path, catalog, responses, io) : undefined;
+      const result = await simulateCall(catalog, { name: toolName, arguments: args }, {
+        seed,
+        ...(status !== undefined ? { status } : {}),
+        ...(answers?.replay ? { replay: answers.replay } : {}),
+        ...(answers?.upstream ? { upstream: answers.upstream } : {}),
+        ...(own.length > 0 ? { stages: { responders: [...own, ...defaultStages.responders] } } : {}),
+      });
       const out = {
         status: result.status,
         body: result.body ?? null,
@@ -196,6 +209,21 @@ export function callCommand(io: CliIO, setExit: (code: number) => void): Command
       };
       io.out((opts.json ? JSON.stringify(out) : JSON.stringify(out, null, 2)) + "\n");
       if (result.responseErrors.length > 0) io.err(`toolsim: the response does not validate against its schema: ${describeIssues(result.responseErrors)}\n`);
-      setExit(result.errors.length > 0 || result.responseErrors.length > 0 ? 1 : 0);
+      const unreachable = answers?.upstream !== undefined && answers.upstream.stats.failures > 0;
+      if (unreachable) io.err(`toolsim: ${answers.upstream?.stats.lastFailure ?? "the real API did not answer"}\n`);
+      setExit(result.errors.length > 0 || result.responseErrors.length > 0 || unreachable ? 1 : 0);
     });
+}
+
+/** The replay and real-API responders of one `call` (a single API: no per-toolset names). */
+async function callResponders(path: string, catalog: Catalog, settings: ToolResponseSettings, io: CliIO): Promise<{ replay?: Responder; upstream?: HttpResponder }> {
+  const named = [...(settings.replay ?? []), ...(settings.upstream ?? [])].find((s) => s.toolset !== undefined);
+  if (named) throw new UsageError(`call answers one API: give --tool-cassette FILE and --upstream URL without a name= prefix (got ${named.toolset}=...)`);
+  if ((settings.replay ?? []).length > 1 || (settings.upstream ?? []).length > 1) throw new UsageError("call takes one --tool-cassette and one --upstream");
+  const attached = await attachToolResponses([{ name: apiNameOf(path), title: catalog.title, introduction: "", description: "", functions: "", catalog }], settings, io);
+  const toolset = attached.toolsets[0];
+  const responders = toolset?.responders ?? [];
+  const upstream = [...attached.http.values()][0];
+  const replay = responders.find((r) => r.name === "replay");
+  return { ...(replay ? { replay } : {}), ...(upstream ? { upstream } : {}) };
 }
