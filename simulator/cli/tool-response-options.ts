@@ -42,13 +42,13 @@ function recordedSettings(out: string): { replay?: PerToolset[]; upstream?: PerT
   const path = join(out, "run.json");
   if (!existsSync(path)) return undefined;
   try {
-    const info = JSON.parse(readFileSync(path, "utf8")) as { config?: { responses?: { replay?: Array<{ toolset?: string; file: string }>; upstream?: Array<{ toolset?: string; url: string }>; credentialsFile?: string } } };
+    const info = JSON.parse(readFileSync(path, "utf8")) as { config?: { responses?: { replay?: Array<{ toolset?: string; file: string }>; upstream?: Array<{ toolset?: string; url: string }>; authFile?: string } } };
     const r = info.config?.responses;
     if (!r) return undefined;
     return {
       ...(r.replay ? { replay: r.replay.map((x) => ({ ...(x.toolset ? { toolset: x.toolset } : {}), value: x.file })) } : {}),
       ...(r.upstream ? { upstream: r.upstream.map((x) => ({ ...(x.toolset ? { toolset: x.toolset } : {}), value: x.url })) } : {}),
-      ...(r.credentialsFile !== undefined ? { credentials: r.credentialsFile } : {}),
+      ...(r.authFile !== undefined ? { credentials: r.authFile } : {}),
     };
   } catch {
     return undefined;

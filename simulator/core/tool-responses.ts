@@ -201,7 +201,7 @@ export async function withToolResponses(toolsets: readonly EpisodeToolset[], set
     ? {
         ...(settings.replay && settings.replay.length > 0 ? { replay: settings.replay.map((r) => ({ ...(r.toolset ? { toolset: r.toolset } : {}), file: r.value })) } : {}),
         ...(settings.upstream && settings.upstream.length > 0 ? { upstream: settings.upstream.map((u) => ({ ...(u.toolset ? { toolset: u.toolset } : {}), url: displayUrl(u.value) })) } : {}),
-        ...(settings.credentialsFile !== undefined ? { credentialsFile: settings.credentialsFile } : {}),
+        ...(settings.credentialsFile !== undefined ? { authFile: settings.credentialsFile } : {}),
       }
     : undefined;
   return ok({ toolsets: out, http, cassettes: read, ...(config ? { config } : {}) });
