@@ -64,6 +64,11 @@ export type { Responder, ResponderAnswer, ResponseContext } from "../specs/respo
 export { schemaResponder } from "../specs/respond/schema-responder.js";
 export { stateResponder } from "../specs/respond/state-responder.js";
 export { ResourceStore } from "../specs/respond/resource-store.js";
+// Recorded responses (a `serve --record` cassette) and the real API, as responders of the pipeline.
+export { HttpCassette, type HttpExchange } from "../specs/respond/http-cassette.js";
+export { replayResponder, type ReplayOptions } from "../specs/respond/replay-responder.js";
+export { HttpResponder, httpResponder, type HttpResponderOptions, type HttpResponderStats } from "../specs/respond/http-responder.js";
+export type { UpstreamCredentials } from "../specs/respond/upstream-credentials.js";
 
 // Simulated APIs: the HTTP server of `toolsim serve` and LangChain tools.
 export { toLangChainTools, type LangChainToolsOptions, type SimulatedToolOutput } from "./langchain-tools.js";
