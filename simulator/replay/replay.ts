@@ -202,7 +202,9 @@ async function createReplayStore(out: string, source: string, info: RunInfo): Pr
  */
 export async function replayRun(options: ReplayOptions): Promise<ReplayReport> {
   const info = readRunInfo(options.source);
-  const mode = options.results ?? "recompute";
+  // Tool answers that came from recordings or the real API (generate --tool-cassette, --upstream) are not the
+  // simulator's to recompute: a replay takes them, and the verdicts, from the journal unless told otherwise.
+  const mode = options.results ?? (info.config["responses"] !== undefined && !options.fork ? "journal" : "recompute");
   if (options.fork && mode === "journal") throw new ToolsimError("replay.fork-journal", "a fork re-runs the recorded tool calls to restore the state: it cannot take results from the journal");
   const { toolsets } = await loadRunToolsets(info, { ...(options.toolsets ? { toolsets: options.toolsets } : {}), ...(options.allowSpecChange ? { allowSpecChange: true } : {}) });
   const config = info.config;

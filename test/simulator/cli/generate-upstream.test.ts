@@ -86,6 +86,12 @@ describe("toolsim generate --upstream (the real API answers tool calls)", () => 
     expect(runText(dir)).not.toContain(KEY);
     const info = JSON.parse(readFileSync(join(dir, RUN_FILES.run), "utf8")) as RunInfo;
     expect(info.config["responses"]).toEqual({ upstream: [{ url: api.url }], authFile: credentials });
+    // A replay cannot recompute the real API's answers offline: it takes them from the journal, and asks nobody.
+    const seenBefore = api.seen.length;
+    const replayed = await cli(["replay", dir]);
+    expect(replayed.code).toBe(0);
+    expect(replayed.out).toContain("results from the journal");
+    expect(api.seen.length).toBe(seenBefore);
   });
 
   it("--resume takes the real API and credentials file from run.json, without repeating the flags", async () => {
