@@ -16,6 +16,8 @@ import { simulateCall } from "../../specs/call/simulate-call.js";
 import { stateResponder } from "../../specs/respond/state-responder.js";
 import type { Tool } from "../../specs/catalog/tool.js";
 import { validateResponse } from "../../specs/call/validate-response.js";
+import { replayResponder } from "../../specs/respond/replay-responder.js";
+import { displayUrl, upstreamProblem } from "../../specs/respond/upstream.js";
 import type { ToolsetAuth } from "../../toolsets/toolset.js";
 import { checkAuth, enforcedRequirements, type ApiAuth, type Credential } from "./auth.js";
 import { faultAt, pause, type FaultOptions } from "./faults.js";
@@ -34,8 +36,6 @@ import {
 import { namedExampleResponder } from "./named-example.js";
 import { parsePrefer } from "./prefer.js";
 import { forward, upstreamUrl } from "./proxy.js";
-import { replayResponder } from "../../specs/respond/replay-responder.js";
-import { displayUrl, upstreamProblem } from "../../specs/respond/upstream.js";
 import { WindowLimiter, type Rate } from "./rate-limits.js";
 import { DEFAULT_SESSION, SessionStates } from "./sessions.js";
 import { operationProblem, validationStatus } from "./spec-problem.js";
