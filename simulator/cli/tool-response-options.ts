@@ -106,6 +106,7 @@ export async function attachToolResponses(toolsets: readonly EpisodeToolset[], s
     io.err(`toolsim: tool answers: ${c.recordings} recording${c.recordings === 1 ? "" : "s"} from ${c.file}${c.skipped > 0 ? ` (${c.skipped} line(s) skipped: not recordings)` : ""}\n`);
   }
   for (const [name, r] of attached.value.http) io.err(`toolsim: tool answers: ${name} from the real API at ${r.shownUrl}\n`);
+  for (const w of attached.value.warnings) io.err(`toolsim: warning: ${w}\n`);
   return attached.value;
 }
 

@@ -4,7 +4,7 @@ import type { EpisodeToolset } from "../../agents/roles/toolbox.js";
 import { fail, ok, type Result } from "../../specs/result.js";
 import { HttpCassette } from "../../specs/respond/http-cassette.js";
 import { HttpResponder } from "../../specs/respond/http-responder.js";
-import { replayResponder } from "../../specs/respond/replay-responder.js";
+import { recordedApiFor, replayResponder } from "../../specs/respond/replay-responder.js";
 import type { Responder } from "../../specs/respond/responder.js";
 import type { UpstreamCredentials } from "../../specs/respond/upstream-credentials.js";
 import { displayUrl } from "../../specs/respond/upstream.js";
@@ -52,6 +52,8 @@ export interface ToolResponses {
   cassettes: Array<{ file: string; recordings: number; skipped: number }>;
   /** What run.json records (file names and URLs without credentials), absent when nothing is attached. */
   config?: Record<string, unknown>;
+  /** What will not work as the user may think (a cassette with no recording of a toolset). */
+  warnings: string[];
 }
 
 type Json = Record<string, unknown>;
@@ -177,11 +179,17 @@ export async function withToolResponses(toolsets: readonly EpisodeToolset[], set
   }
   if (errors.length > 0) return fail(errors);
   const http = new Map<string, HttpResponder>();
+  const warnings: string[] = [];
   const out = toolsets.map((toolset) => {
     const extra: Responder[] = [];
     const file = valueFor(settings.replay, toolset.name);
     const cassette = file !== undefined ? cassettes.get(file) : undefined;
-    if (cassette && file !== undefined) extra.push(replayResponder(cassette, { api: toolset.name, file }));
+    if (cassette && file !== undefined) {
+      extra.push(replayResponder(cassette, { api: toolset.name, file }));
+      if (cassette.size > 0 && recordedApiFor(cassette, toolset.name) === undefined) {
+        warnings.push(`${file} has no recordings of ${toolset.name} (recorded: ${cassette.apis().join(", ")}): its calls are simulated`);
+      }
+    }
     const base = valueFor(settings.upstream, toolset.name);
     if (base !== undefined) {
       const credentials = credentialsFor(settings.credentials, toolset);
@@ -204,7 +212,7 @@ export async function withToolResponses(toolsets: readonly EpisodeToolset[], set
         ...(settings.credentialsFile !== undefined ? { authFile: settings.credentialsFile } : {}),
       }
     : undefined;
-  return ok({ toolsets: out, http, cassettes: read, ...(config ? { config } : {}) });
+  return ok({ toolsets: out, http, cassettes: read, warnings, ...(config ? { config } : {}) });
 }
 
 /** The real-API calls of a run, summed over toolsets: calls, failures (502/504) and the last failure. */

@@ -129,12 +129,16 @@ function indexOf(cassette: HttpCassette, catalog: Catalog, api: string): ReplayI
   return index;
 }
 
-/** The recorded API whose recordings answer a catalog's calls, if the cassette has one. */
-function recordedApi(cassette: HttpCassette, catalog: Catalog, wanted: ReplayOptions["api"]): string | undefined {
-  const name = typeof wanted === "function" ? wanted(catalog) : wanted;
+/** The recorded API whose recordings answer the calls of an API of this name, if the cassette has one. */
+export function recordedApiFor(cassette: HttpCassette, name: string | undefined): string | undefined {
   const apis = cassette.apis();
   if (name !== undefined && apis.includes(name)) return name;
   return apis.length === 1 ? apis[0] : undefined;
+}
+
+/** The recorded API whose recordings answer a catalog's calls, if the cassette has one. */
+function recordedApi(cassette: HttpCassette, catalog: Catalog, wanted: ReplayOptions["api"]): string | undefined {
+  return recordedApiFor(cassette, typeof wanted === "function" ? wanted(catalog) : wanted);
 }
 
 /** A recorded response as a responder's answer: the body parsed by its media type, where it came from in the notes. */

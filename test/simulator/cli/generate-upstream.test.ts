@@ -136,6 +136,14 @@ describe("toolsim generate --upstream (the real API answers tool calls)", () => 
       expect(ran.err).not.toMatch(STACK);
     }
   });
+  it("warns when a cassette holds no recording of a toolset", async () => {
+    const file = join(root, "other-apis.jsonl");
+    const line = (api: string): string => JSON.stringify({ api, request: { method: "GET", path: "/pets", query: "", headers: {}, body: null }, response: { status: 200, headers: {}, body: "[]" }, source: "http", recordedAt: "" });
+    writeFileSync(file, `${line("weather")}\n${line("books")}\n`);
+    const ran = await cli(["generate", "--toolsets", TOOLSET, "--episodes", "1", "--out", join(root, "other-apis"), "--tool-cassette", file]);
+    expect(ran.code).toBe(0);
+    expect(ran.err).toContain(`warning: ${file} has no recordings of petshop (recorded: weather, books): its calls are simulated`);
+  });
 });
 
 describe("serve --record, then generate --tool-cassette", () => {
