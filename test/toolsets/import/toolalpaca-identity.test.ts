@@ -86,7 +86,12 @@ describe("Authentication: toolset credentials, and the source's keys never writt
   it("reads which parameter carries the key, and finds the keys the golden answers hold", () => {
     const weather = entries()[0] as Record<string, unknown>;
     const c = toolAlpacaCredentials(weather, "apilayer weatherstack", () => "query");
-    expect(c).toEqual({ auth: { type: "apiKey", in: "query", name: "access_key", credentials: [PLACEHOLDER] }, placeholder: PLACEHOLDER, secrets: [SOURCE_KEY], others: [] });
+    expect(c).toEqual({
+      auth: { type: "apiKey", in: "query", name: "access_key", credentials: [PLACEHOLDER] },
+      placeholder: PLACEHOLDER,
+      secrets: [SOURCE_KEY],
+      parameters: [{ name: "access_key", placeholder: PLACEHOLDER, secrets: [SOURCE_KEY] }],
+    });
     // A masked Authentication value is not a key; an unmasked one is.
     expect(toolAlpacaCredentials({ Authentication: { api_key: "<YOUR_API_KEY>" } }, "X", () => undefined)?.secrets).toEqual([]);
     expect(toolAlpacaCredentials({ Authentication: { api_key: "sk-live-abcdef123456" } }, "X", () => undefined)?.secrets).toEqual(["sk-live-abcdef123456"]);
@@ -146,9 +151,11 @@ describe("Authentication: toolset credentials, and the source's keys never writt
     expect(plans.every((st) => !("access_key" in st.args))).toBe(true);
     expect(events.some((e) => e.type === "user.instruction" && /access[ _]key|demo-apilayer/i.test(e.text))).toBe(false);
     expect(events.some((e) => e.type === "assistant.question")).toBe(false);
-    const calls = events.flatMap((e) => (e.type === "tool.call" ? [e.call] : []));
+    // The harness passes the toolset's credential; what it publishes holds a placeholder of it, never the value.
+    const calls = events.flatMap((e) => (e.type === "tool.call" ? [e] : []));
     expect(calls.length).toBeGreaterThan(0);
-    expect(calls.every((c) => (c.arguments as Record<string, unknown>)["access_key"] === PLACEHOLDER)).toBe(true);
+    expect(calls.every((e) => (e.call.arguments as Record<string, unknown>)["access_key"] === "<credential:access_key>" && e.supplied?.[0] === "access_key")).toBe(true);
+    expect(JSON.stringify(events)).not.toContain(PLACEHOLDER);
     const reasons = events.flatMap((e) => (e.type === "tester.verdict" ? e.verdict.stages.flatMap((st) => st.reasons) : []));
     expect(reasons.filter((r) => r.includes("access_key"))).toEqual([]);
   });
