@@ -13,6 +13,7 @@ import { createSimulation } from "../../../simulator/core/simulation.js";
 import { suppliedArguments, withoutSuppliedArguments } from "../../../simulator/export/supplied-arguments.js";
 import { projectEpisode, type CorpusRecord } from "../../../simulator/runs/corpus-projection.js";
 import { loadToolset } from "../../../toolsets/load-toolset.js";
+import { startOpenAIServer } from "../../support/openai-server.js";
 import type { LoadedToolset } from "../../../toolsets/toolset.js";
 
 /*
@@ -173,6 +174,40 @@ describe("generate, export and replay: no file holds a key, exported calls match
     const inputs = alpaca.flatMap((l) => (l["Instances"] as Array<{ intermediate_steps: Array<[[string, string, string], string]> }>).flatMap((i) => i.intermediate_steps.map((s) => s[0][1])));
     expect(inputs.length).toBeGreaterThan(0);
     for (const input of inputs) expect(input).not.toMatch(/app_id|app_key/);
+  });
+
+  it("an LLM executor gets the request with the key and echoes it: the cassette and the journal hold neither", async () => {
+    const seen: string[] = [];
+    const server = await startOpenAIServer((req) => {
+      const messages = req.body["messages"] as Array<{ content: string }>;
+      const prompt = messages.map((m) => m.content).join("\n");
+      seen.push(prompt);
+      const id = /app_id=([^&\s]+)/.exec(prompt)?.[1] ?? "none";
+      // The simulated service echoes the app id it was called with (as some real APIs do).
+      const body = prompt.includes("/nutrition-data") ? { calories: 206, app_id: `echo ${id}` } : prompt.includes("GET /recipes/") ? { id: "rc-101", label: "Lemon chicken", ingredients: ["lemon"] } : { app_id: id, hits: [] };
+      return { kind: "text", content: JSON.stringify({ status: 200, body }) };
+    });
+    const prior = process.env["OPENAI_API_KEY"];
+    process.env["OPENAI_API_KEY"] = "sk-test-0123456789";
+    try {
+      const dir = path.join(root, "llm-executor");
+      const g = await cli(["generate", "--toolsets", FIXTURE, "--episodes", "12", "--executor-model", `openai:sim@${server.baseURL}`, "--out", dir]);
+      expect(g.code, g.err).toBe(0);
+      // The executor received the key in clear (it simulates the real API); nothing written holds it.
+      expect(seen.some((p) => p.includes(APP_ID))).toBe(true);
+      expect(readFileSync(path.join(dir, "cassette.jsonl"), "utf8").length).toBeGreaterThan(0);
+      for (const f of filesUnder(dir)) {
+        const text = readFileSync(f, "utf8");
+        expect(text.includes(APP_ID) || text.includes(APP_KEY), f).toBe(false);
+      }
+      // The model's answer echoed the key: it reaches the episode as the cassette recorded it (scrubbed), so a
+      // replay from the cassette reads the same.
+      expect(readFileSync(path.join(dir, "events.jsonl"), "utf8")).toContain('"body":{"calories":206,"app_id":"echo [redacted]"}');
+    } finally {
+      if (prior === undefined) delete process.env["OPENAI_API_KEY"];
+      else process.env["OPENAI_API_KEY"] = prior;
+      await server.close();
+    }
   });
 
   it("journals written before calls were marked: the credential arguments are still left out of exported calls", () => {
