@@ -3,10 +3,11 @@ import type { Catalog } from "../specs/catalog/catalog.js";
 import { toHttpRequest } from "../specs/call/http-request.js";
 import { ResourceStore } from "../specs/respond/resource-store.js";
 import { securityRequirements } from "../specs/catalog/security-requirements.js";
-import { simulateCall, type SimulationStages } from "../specs/call/simulate-call.js";
+import { defaultStages, simulateCall, type SimulationStages } from "../specs/call/simulate-call.js";
 import type { Tool } from "../specs/catalog/tool.js";
 import { toolArgumentsSchema } from "../specs/catalog/tool-schema.js";
 import type { LoadedToolset } from "../toolsets/toolset.js";
+import { Toolbox } from "../agents/roles/toolbox.js";
 
 /** Options of {@link toLangChainTools}. */
 export interface LangChainToolsOptions {
@@ -77,23 +78,30 @@ export function toLangChainTools(toolset: LoadedToolset | Catalog, options: Lang
   const state = options.state ?? ResourceStore.fromFixtures(ts?.fixtures ?? {});
   const include = options.include ? new Set(options.include) : undefined;
   const tools = catalog.tools.filter((t) => !include || include.has(t.name));
-  return tools.map(
-    (tool) =>
-      new DynamicStructuredTool({
-        name: tool.name,
-        description: tool.description,
-        schema: toolArgumentsSchema(catalog, tool),
-        verboseParsingErrors: true,
-        func: async (input: unknown): Promise<string> => {
-          const args = typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};
-          if (options.url === undefined) {
-            const result = await simulateCall(catalog, { name: tool.name, arguments: args }, { seed: options.seed ?? 1, state, ...(options.stages ? { stages: options.stages } : {}) });
-            return output(result.status, result.body);
-          }
-          return callOverHttp(options.url, ts, catalog, tool, args, options);
-        },
-      }),
-  );
+  // A toolset's API keys declared as ordinary arguments are supplied, as the harness supplies them in episodes:
+  // the tools neither show nor require them.
+  const toolbox = ts ? Toolbox.for([ts]) : undefined;
+  // A toolset's own behaviour (API-Bank's APIs) answers before the generic responders.
+  const stages = options.stages ?? (ts?.responders && ts.responders.length > 0 ? { responders: [...ts.responders, ...defaultStages.responders] } : undefined);
+  return tools.map((tool) => {
+    const entry = toolbox?.get(tool.name);
+    return new DynamicStructuredTool({
+      name: tool.name,
+      description: tool.description,
+      schema: entry?.parameters ?? toolArgumentsSchema(catalog, tool),
+      verboseParsingErrors: true,
+      func: async (input: unknown): Promise<string> => {
+        const given = typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};
+        const filled = entry?.credentials && toolbox ? toolbox.supplyCredentials({ id: "", name: tool.name, arguments: given }).arguments : given;
+        const args = typeof filled === "object" && filled !== null ? (filled as Record<string, unknown>) : given;
+        if (options.url === undefined) {
+          const result = await simulateCall(catalog, { name: tool.name, arguments: args }, { seed: options.seed ?? 1, state, ...(stages ? { stages } : {}) });
+          return output(result.status, result.body);
+        }
+        return callOverHttp(options.url, ts, catalog, tool, args, options);
+      },
+    });
+  });
 }
 
 async function callOverHttp(base: string, ts: LoadedToolset | undefined, catalog: Catalog, tool: Tool, args: Record<string, unknown>, options: LangChainToolsOptions): Promise<string> {

@@ -63,7 +63,7 @@ export async function loadToolset(path: string): Promise<Result<LoadedToolset, S
   if (!isObject(data["openapi"]) && typeof data["openapi"] !== "string") errors.push(problem(file, "/openapi", `"openapi" must be an inline OpenAPI document or a path to one`, "toolset-field"));
   if (data["fixtures"] !== undefined && !isFixtures(data["fixtures"])) errors.push(problem(file, "/fixtures", `"fixtures" must map collection paths to lists of objects`, "toolset-field"));
   const auth = data["auth"];
-  if (auth !== undefined && !isAuth(auth)) errors.push(problem(file, "/auth", `"auth" must be {type: apiKey|bearer, in?, name?, credentials: [...]}`, "toolset-field"));
+  if (auth !== undefined && !isAuth(auth)) errors.push(problem(file, "/auth", `"auth" must be {type: apiKey|bearer, in?, name?, credentials: [...], keys?: {parameter: value}, checkedBy?: api}`, "toolset-field"));
   if (errors.length > 0) return { ok: false, errors };
 
   const source = data["openapi"] as Json | string;
@@ -107,7 +107,10 @@ function isFixtures(v: unknown): boolean {
 }
 
 function isAuth(v: unknown): boolean {
-  return isObject(v) && (v["type"] === "apiKey" || v["type"] === "bearer") && Array.isArray(v["credentials"]) && v["credentials"].every((c) => typeof c === "string");
+  if (!isObject(v) || (v["type"] !== "apiKey" && v["type"] !== "bearer") || !Array.isArray(v["credentials"]) || !v["credentials"].every((c) => typeof c === "string")) return false;
+  const keys = v["keys"];
+  if (keys !== undefined && !(isObject(keys) && Object.values(keys).every((k) => typeof k === "string"))) return false;
+  return v["checkedBy"] === undefined || v["checkedBy"] === "api";
 }
 
 /** Expands files and folders to toolset files (`*.yaml`, `*.yml`, `*.json`), sorted. */

@@ -21,8 +21,10 @@ export interface ToolsetDocumentation {
 /** How a toolset's auth reads: `apiKey in header X-Api-Key (1 credential)`. */
 export function describeAuth(auth: LoadedToolset["auth"]): string | undefined {
   if (!auth) return undefined;
-  const where = auth.type === "apiKey" ? ` in ${auth.in ?? "header"} ${auth.name ?? ""}`.trimEnd() : "";
-  return `${auth.type}${where} (${auth.credentials.length} credential${auth.credentials.length === 1 ? "" : "s"})`;
+  const keys = Object.keys(auth.keys ?? {});
+  const where = auth.type === "apiKey" ? ` in ${auth.in ?? "header"} ${[auth.name ?? "", ...keys].join(" + ")}`.trimEnd() : "";
+  const checked = auth.checkedBy === "api" ? ", checked by the API" : "";
+  return `${auth.type}${where} (${auth.credentials.length} credential${auth.credentials.length === 1 ? "" : "s"}${checked})`;
 }
 
 /** The documentation of a loaded toolset: introduction, description, function documentation and tools. */

@@ -8,6 +8,18 @@ export interface ToolsetAuth {
   in?: "header" | "query";
   name?: string;
   credentials: string[];
+  /**
+   * apiKey only: further key parameters the API takes beside `name`, each with the value it accepts (ToolAlpaca's
+   * `Authentication` with an app id and an app key). The harness passes them all, as it passes `name`.
+   */
+  keys?: Record<string, string>;
+  /**
+   * `api`: the API's own behaviour checks the credential (API-Bank's tokens, issued at run time by GetUserToken or
+   * RegisterUser): `serve` does not check it against `credentials`, and the harness does not pass it (the assistant
+   * obtains it, as in API-Bank). Absent: the simulator checks it, and the harness passes it where the spec takes it
+   * as an ordinary argument.
+   */
+  checkedBy?: "api";
 }
 
 /** One call of a task's reference solution. */

@@ -57,12 +57,20 @@ function checkOperations(catalog: Catalog, at: Locate): SpecProblem[] {
   return out;
 }
 
-/** Names of the credentials the spec's security schemes carry (they may be documented but are not arguments). */
-function credentialNames(catalog: Catalog): Set<string> {
+/**
+ * Names of the credentials the spec's security schemes carry, and of the toolset's API keys the harness passes
+ * (`auth.name`, `auth.keys`): they may be documented but are not the assistant's arguments.
+ */
+function credentialNames(catalog: Catalog, data: Json): Set<string> {
   const doc = catalog.spec.document as unknown as Json;
   const schemes = isObject(doc["components"]) && isObject(doc["components"]["securitySchemes"]) ? doc["components"]["securitySchemes"] : {};
   const names = new Set(["Authorization", "authorization"]);
   for (const s of Object.values(schemes)) if (isObject(s) && typeof s["name"] === "string") names.add(s["name"]);
+  const auth = isObject(data["auth"]) ? data["auth"] : {};
+  if (auth["checkedBy"] !== "api") {
+    if (typeof auth["name"] === "string") names.add(auth["name"]);
+    if (isObject(auth["keys"])) for (const k of Object.keys(auth["keys"])) names.add(k);
+  }
   return names;
 }
 
@@ -89,12 +97,12 @@ function functionDocs(data: Json, file: string): { docs: FunctionDoc[] } | { pro
 }
 
 /** Function documentation against the spec: functions the spec lacks, operations the documentation lacks, inputs that differ. */
-function checkFunctions(docs: readonly FunctionDoc[], catalog: Catalog, file: string, at: Locate): SpecProblem[] {
+function checkFunctions(docs: readonly FunctionDoc[], catalog: Catalog, file: string, at: Locate, data: Json): SpecProblem[] {
   const out: SpecProblem[] = [];
   const byName = new Map(catalog.tools.map((t) => [t.name, t]));
   for (const t of catalog.tools) if (t.operation.operationId !== undefined) byName.set(t.operation.operationId, t);
   const documented = new Set<string>();
-  const credentials = credentialNames(catalog);
+  const credentials = credentialNames(catalog, data);
   for (const fn of docs) {
     const tool = byName.get(fn.name);
     if (!tool) {
@@ -120,8 +128,11 @@ function checkFunctions(docs: readonly FunctionDoc[], catalog: Catalog, file: st
   return out;
 }
 
-function checkIds(catalog: Catalog, at: Locate): SpecProblem[] {
-  return findMissingIds(catalog).map(({ tool, argument }) =>
+function checkIds(catalog: Catalog, at: Locate, data: Json): SpecProblem[] {
+  // The toolset's API keys are passed by the harness, not taken from another operation's answer.
+  const auth = isObject(data["auth"]) ? data["auth"] : {};
+  const keys = new Set([...(typeof auth["name"] === "string" ? [auth["name"]] : []), ...(isObject(auth["keys"]) ? Object.keys(auth["keys"]) : [])]);
+  return findMissingIds(catalog).filter(({ tool, argument }) => !keys.has(tool.parameters.find((p) => p.arg === argument)?.name ?? argument)).map(({ tool, argument }) =>
     warn(at, tool.operation.pointer, "id-not-returned", `${tool.name} needs "${argument}", but no other operation returns it: add a search or list operation whose response carries it`),
   );
 }
@@ -133,7 +144,8 @@ function checkAuth(data: Json, catalog: Catalog, file: string): SpecProblem[] {
     return [{ file, pointer: "", severity: "warning", code: "auth-missing", message: `${secured.length} operation${secured.length === 1 ? " requires" : "s require"} credentials, but the toolset has no "auth": the simulation has no credentials to accept` }];
   }
   // A key the spec declares as an ordinary parameter of its operations (as ToolAlpaca's specs do) is used too.
-  const carried = isObject(auth) && typeof auth["name"] === "string" ? catalog.tools.filter((t) => t.parameters.some((p) => p.name === auth["name"]) || (t.body?.mode === "flat" && (auth["name"] as string) in t.body.properties)) : [];
+  const names = isObject(auth) ? [...(typeof auth["name"] === "string" ? [auth["name"]] : []), ...(isObject(auth["keys"]) ? Object.keys(auth["keys"]) : [])] : [];
+  const carried = catalog.tools.filter((t) => names.some((n) => t.parameters.some((p) => p.name === n) || (t.body?.mode === "flat" && n in t.body.properties)));
   if (isObject(auth) && secured.length === 0 && carried.length === 0) {
     return [{ file, pointer: "/auth", severity: "warning", code: "auth-unused", message: `"auth" is set, but no operation of the spec has a security requirement${typeof auth["name"] === "string" ? ` or a parameter named ${JSON.stringify(auth["name"])}` : ""}` }];
   }
@@ -284,8 +296,8 @@ export async function checkToolsetData(data: unknown, file: string): Promise<Res
   if (catalog.tools.length === 0) problems.push({ ...at("/paths"), severity: "error", code: "no-operations", message: "the spec has no operations: a toolset needs at least one" });
   problems.push(
     ...checkOperations(catalog, at),
-    ...("problem" in fns ? [fns.problem] : checkFunctions(fns.docs, catalog, file, at)),
-    ...checkIds(catalog, at),
+    ...("problem" in fns ? [fns.problem] : checkFunctions(fns.docs, catalog, file, at, data)),
+    ...checkIds(catalog, at, data),
     ...checkAuth(data, catalog, file),
     ...checkTasks(data, catalog, file),
   );

@@ -40,6 +40,7 @@ export interface ToolExecutor {
 
 /** One tool call with its result, as the tester reads it. */
 export interface CallRecord {
+  /** The call as executed, with the toolset's credentials as `<credential:NAME>` placeholders (see `CredentialMask`). */
   call: AssistantToolCall;
   result: ToolResult;
   /** Index of the user request it served. */

@@ -5,6 +5,7 @@ import { toolArgumentsSchema } from "../../specs/catalog/tool-schema.js";
 import type { AssistantToolCall } from "./dialogue.js";
 import type { AgentTool } from "./roles.js";
 import type { Responder } from "../../specs/respond/responder.js";
+import { CredentialMask, credentialPlaceholder, isCredentialPlaceholder } from "./credential-mask.js";
 
 /** A toolset as the agents see it: its documentation and its catalog (agents do not import toolsets/). */
 export interface EpisodeToolset {
@@ -19,8 +20,12 @@ export interface EpisodeToolset {
   functions: string;
   catalog: Catalog;
   fixtures?: Fixtures;
-  /** Credentials the simulated API accepts, if it requires auth. */
-  auth?: { type: "apiKey" | "bearer"; in?: "header" | "query"; name?: string; credentials: string[] };
+  /**
+   * Credentials the simulated API accepts, if it requires auth: `name` (and each of `keys`, further key parameters
+   * with their values) is passed by the harness where the spec takes it as an argument, unless `checkedBy: "api"`
+   * (the API itself issues and checks it, as API-Bank's tokens).
+   */
+  auth?: { type: "apiKey" | "bearer"; in?: "header" | "query"; name?: string; credentials: string[]; keys?: Record<string, string>; checkedBy?: "api" };
   /**
    * Responders of the toolset's own behaviour, tried before the executor's (e.g. API-Bank's APIs for a toolset
    * imported from API-Bank): injected by whoever loads the toolset, so every command answers it the same way.
@@ -46,22 +51,65 @@ export interface ToolboxEntry {
 }
 
 /**
- * The arguments of a tool that carry its toolset's API key (`auth.name`), with the credential each receives: a
- * declared parameter of that name (in the key's location first, else any) or a body property of that name.
+ * The arguments of a tool that carry its toolset's API keys (`auth.name` with the first credential, and each of
+ * `auth.keys` with its value), with the credential each receives: a declared parameter of that name (in the key's
+ * location first, else any) or a body property of that name. None when the API checks its credentials itself
+ * (`checkedBy: "api"`: the assistant obtains them).
  */
 export function credentialArguments(toolset: EpisodeToolset, tool: Tool): Record<string, string> | undefined {
   const auth = toolset.auth;
-  const value = auth?.credentials[0];
-  if (auth?.type !== "apiKey" || auth.name === undefined || value === undefined) return undefined;
-  const named = tool.parameters.filter((p) => p.name === auth.name);
-  const param = named.find((p) => p.in === (auth.in ?? "header")) ?? named[0];
-  if (param) return { [param.arg]: value };
-  if (tool.body?.mode === "flat" && auth.name in tool.body.properties) return { [auth.name]: value };
-  return undefined;
+  if (auth?.type !== "apiKey" || auth.checkedBy === "api") return undefined;
+  const wanted: Array<[string, string]> = [];
+  const first = auth.credentials[0];
+  if (auth.name !== undefined && first !== undefined) wanted.push([auth.name, first]);
+  for (const [name, value] of Object.entries(auth.keys ?? {})) if (name !== auth.name) wanted.push([name, value]);
+  const out: Record<string, string> = {};
+  for (const [name, value] of wanted) {
+    const named = tool.parameters.filter((p) => p.name === name);
+    const param = named.find((p) => p.in === (auth.in ?? "header")) ?? named[0];
+    if (param) out[param.arg] = value;
+    else if (tool.body?.mode === "flat" && name in tool.body.properties) out[name] = value;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
+ * The mask of a list of toolsets' credentials: every value their `auth` accepts (`credentials` and `keys`) ->
+ * `<credential:NAME>`. Credentials the API checks itself (`checkedBy: "api"`, API-Bank's tokens) are data of its
+ * world, not secrets of the harness, and stay.
+ */
+export function credentialMaskOf(toolsets: readonly EpisodeToolset[]): CredentialMask {
+  const secrets = new Map<string, string>();
+  for (const ts of toolsets) {
+    const auth = ts.auth;
+    if (!auth || auth.checkedBy === "api") continue;
+    for (const [name, value] of Object.entries(auth.keys ?? {})) if (!secrets.has(value)) secrets.set(value, credentialPlaceholder(name));
+    const name = auth.name ?? (auth.type === "bearer" ? "bearer" : "api_key");
+    for (const value of auth.credentials) if (!secrets.has(value)) secrets.set(value, credentialPlaceholder(name));
+  }
+  return new CredentialMask(secrets);
+}
+
+/** A call with some arguments left out (the same call when it has none of them, or its arguments are not an object). */
+export function withoutArguments(call: AssistantToolCall, names: readonly string[]): AssistantToolCall {
+  if (names.length === 0 || typeof call.arguments !== "object" || call.arguments === null) return call;
+  const args = call.arguments as Record<string, unknown>;
+  if (!names.some((n) => n in args)) return call;
+  return { ...call, arguments: Object.fromEntries(Object.entries(args).filter(([k]) => !names.includes(k))) };
+}
+
+/** A call filled in by the harness: what the executor receives, what is published instead, and what was filled. */
+export interface FilledCall {
+  /** The call with the credentials in clear: for the executor only. */
+  call: AssistantToolCall;
+  /** The call as published (events, dialogue, tester): credentials as placeholders. */
+  published: AssistantToolCall;
+  /** The arguments the harness filled in. */
+  supplied: string[];
 }
 
 /** An arguments schema without the credential arguments (a copy; the original is shared). */
-function withoutArguments(schema: Record<string, unknown>, args: readonly string[]): Record<string, unknown> {
+function schemaWithout(schema: Record<string, unknown>, args: readonly string[]): Record<string, unknown> {
   const props = schema["properties"];
   const required = schema["required"];
   return {
@@ -104,6 +152,8 @@ export class Toolbox {
   readonly entries: ToolboxEntry[];
   /** Whether some tool has credential arguments the harness fills in (see {@link supplyCredentials}). */
   readonly hasCredentials: boolean;
+  /** The toolsets' credentials -> their placeholders (see {@link credentialMaskOf}); empty when they have none. */
+  readonly mask: CredentialMask;
   private readonly byName: Map<string, ToolboxEntry>;
   private readonly byToolset = new Map<string, ToolboxEntry[]>();
   private agentTools: AgentTool[] | undefined;
@@ -125,7 +175,7 @@ export class Toolbox {
           name,
           toolset: ts,
           tool,
-          parameters: credentials ? withoutArguments(schema, Object.keys(credentials)) : schema,
+          parameters: credentials ? schemaWithout(schema, Object.keys(credentials)) : schema,
           description: tool.description,
           ...(credentials ? { credentials } : {}),
         });
@@ -133,6 +183,7 @@ export class Toolbox {
     }
     this.entries = entries;
     this.hasCredentials = entries.some((e) => e.credentials !== undefined);
+    this.mask = credentialMaskOf(toolsets);
     this.byName = new Map(entries.map((e) => [e.name, e]));
     this.built = toolsets.map((ts) => ({ name: ts.name, catalog: ts.catalog }));
   }
@@ -171,23 +222,29 @@ export class Toolbox {
     return this.fillCredentials(call).call;
   }
 
-  /** {@link supplyCredentials}, and the names of the arguments it filled in. */
-  fillCredentials(call: AssistantToolCall): { call: AssistantToolCall; supplied: string[] } {
+  /**
+   * {@link supplyCredentials}, the call as published (the credentials as placeholders, see {@link CredentialMask}),
+   * and the names of the arguments it filled in. A credential placeholder in the call counts as left out.
+   */
+  fillCredentials(call: AssistantToolCall): FilledCall {
+    const unchanged = (): FilledCall => ({ call, published: this.mask.value(call), supplied: [] });
     const credentials = this.byName.get(call.name)?.credentials;
-    if (!credentials) return { call, supplied: [] };
+    if (!credentials) return unchanged();
     let args: unknown = call.arguments;
     if (typeof args === "string") {
       try {
         args = args.trim() === "" ? {} : JSON.parse(args);
       } catch {
-        return { call, supplied: [] };
+        return unchanged();
       }
     }
-    if (args === null || typeof args !== "object" || Array.isArray(args)) return { call, supplied: [] };
+    if (args === null || typeof args !== "object" || Array.isArray(args)) return unchanged();
     const given = args as Record<string, unknown>;
-    const missing = Object.entries(credentials).filter(([k]) => given[k] === undefined || given[k] === null || given[k] === "");
-    if (missing.length === 0) return { call, supplied: [] };
-    return { call: { ...call, arguments: { ...given, ...Object.fromEntries(missing) } }, supplied: missing.map(([k]) => k) };
+    const missing = Object.entries(credentials).filter(([k]) => given[k] === undefined || given[k] === null || given[k] === "" || isCredentialPlaceholder(given[k]));
+    if (missing.length === 0) return unchanged();
+    const filled = { ...call, arguments: { ...given, ...Object.fromEntries(missing) } };
+    const published = this.mask.value({ ...call, arguments: { ...given, ...Object.fromEntries(missing.map(([k]) => [k, credentialPlaceholder(k)])) } });
+    return { call: filled, published, supplied: missing.map(([k]) => k) };
   }
 
   /** The entries of one toolset. */

@@ -158,7 +158,9 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
       const responses = responseSettings ? await attachToolResponses(toolsets, responseSettings, io) : undefined;
       let llm: LlmAgents | undefined;
       if (config.llm) {
-        llm = await createLlmAgents({ ...llmRunOptions(config.llm, out, config.seed, opts.replay), runFolder: { dir: out, resume: opts.resume === true } });
+        // The toolsets' API keys reach an LLM executor's prompt (the executor receives them in clear): never the cassette.
+        const secrets = toolsets.flatMap((t) => (t.auth && t.auth.checkedBy !== "api" ? [...t.auth.credentials, ...Object.values(t.auth.keys ?? {})] : []));
+        llm = await createLlmAgents({ ...llmRunOptions(config.llm, out, config.seed, opts.replay), runFolder: { dir: out, resume: opts.resume === true }, secrets });
         io.err(`toolsim: models: ${Object.entries(llm.describe).map(([role, m]) => `${role} ${m}`).join(", ")}${opts.replay ? ` (replaying ${opts.replay})` : ""}\n`);
         // Episodes in flight beyond the endpoint's cap just wait for it: say so, since it silently caps throughput.
         const cap = config.llm.llmConcurrency ?? MODEL_DEFAULTS.concurrency;

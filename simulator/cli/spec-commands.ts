@@ -4,7 +4,8 @@ import { checkSchemasCompile } from "../../specs/load/check-schemas-compile.js";
 import { findSpecFiles } from "../../specs/load/find-spec-files.js";
 import { loadCatalog } from "../../specs/catalog/load-catalog.js";
 import { loadSpec } from "../../specs/load/load-spec.js";
-import { ResourceStore } from "../../specs/respond/resource-store.js";
+import { ResourceStore, type Fixtures } from "../../specs/respond/resource-store.js";
+import type { Responder } from "../../specs/respond/responder.js";
 import { deriveSeed } from "../../specs/seed.js";
 import { defaultStages, simulateCall } from "../../specs/call/simulate-call.js";
 import type { ValidationIssue } from "../../specs/call/problem-details.js";
@@ -17,19 +18,25 @@ import { UsageError, UserError } from "./cli-io.js";
 import { parseInteger, parseJsonOption } from "./parse-options.js";
 import { behaviourResponders } from "../../toolsets/apibank/apibank-responder.js";
 import type { HttpResponder } from "../../specs/respond/http-responder.js";
-import type { Responder } from "../../specs/respond/responder.js";
 import type { ToolResponseSettings } from "../core/tool-responses.js";
 import { apiNameOf } from "../serve/load-apis.js";
 import { addToolResponseOptions, attachToolResponses, toolResponseSettings, type ToolResponseFlags } from "./tool-response-options.js";
 
 /** Loads a catalog for a command, or fails with the spec's problems as a user error. */
 export async function catalogOrFail(path: string): Promise<Catalog> {
+  return (await worldOrFail(path)).catalog;
+}
+
+/**
+ * A spec, or a toolset file (name, introduction, ..., openapi) with the world it starts from: its fixtures
+ * (API-Bank's databases) and its own behaviour's responders. Fails with the spec's problems as a user error.
+ */
+async function worldOrFail(path: string): Promise<{ catalog: Catalog; fixtures?: Fixtures; responders?: readonly Responder[] }> {
   const loaded = await loadCatalog(path);
-  if (loaded.ok) return loaded.value;
-  // A toolset file (name, introduction, ..., openapi) stands for its spec.
+  if (loaded.ok) return { catalog: loaded.value };
   if (loaded.errors.some((p) => p.code === "not-openapi")) {
     const toolset = await loadToolset(path);
-    if (toolset.ok) return toolset.value.catalog;
+    if (toolset.ok) return toolset.value;
   }
   throw new UserError(loaded.errors.map(formatProblem).join("\n"));
 }
@@ -177,7 +184,7 @@ function describeRequest(request: { method: string; path: string; query: Record<
 export function callCommand(io: CliIO, setExit: (code: number) => void): Command {
   const call = new Command("call")
     .description("validate and simulate one tool call (or answer it from a recording or the real API); prints {status, body, errors, source, request}")
-    .argument("<spec>", "spec file")
+    .argument("<spec>", "spec file, or toolset file (started from its fixtures)")
     .argument("<tool>", "tool name (see `toolsim spec tools`)")
     .option("--args <json>", "arguments as a JSON object", "{}")
     .option("--seed <n>", "random seed", "1")
@@ -188,12 +195,21 @@ export function callCommand(io: CliIO, setExit: (code: number) => void): Command
       const seed = parseInteger("--seed", opts.seed) ?? 1;
       const status = parseInteger("--status", opts.status, 100);
       const responses = await toolResponseSettings(opts);
-      const catalog = await catalogOrFail(path);
-      const own = behaviourResponders(catalog);
+      const world = await worldOrFail(path);
+      const catalog = world.catalog;
+      const own = world.responders ?? behaviourResponders(catalog);
       const answers = responses ? await callResponders(path, catalog, responses, io) : undefined;
+      // A toolset file starts from its fixtures (API-Bank's databases: a correct password gets a token).
+      let state: ResourceStore | undefined;
+      try {
+        state = world.fixtures ? ResourceStore.fromFixtures(world.fixtures) : undefined;
+      } catch (e) {
+        throw new UserError(`${path}: its fixtures cannot start a state: ${(e as Error).message}`);
+      }
       const result = await simulateCall(catalog, { name: toolName, arguments: args }, {
         seed,
         ...(status !== undefined ? { status } : {}),
+        ...(state ? { state } : {}),
         ...(answers?.replay ? { replay: answers.replay } : {}),
         ...(answers?.upstream ? { upstream: answers.upstream } : {}),
         ...(own.length > 0 ? { stages: { responders: [...own, ...defaultStages.responders] } } : {}),

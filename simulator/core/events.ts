@@ -40,7 +40,8 @@ export interface EventPayloads {
   "user.plan": { plan: Plan };
   "user.instruction": { request: number; text: string };
   "assistant.thought": { text: string };
-  "tool.call": { call: AssistantToolCall } & CallTarget;
+  /** `supplied`: the arguments the harness filled in (credentials, published as `<credential:NAME>` placeholders). */
+  "tool.call": { call: AssistantToolCall; supplied?: string[] } & CallTarget;
   "tool.result": { callId: string; name: string; result: ToolResult };
   "assistant.question": { text: string };
   "user.reply": { text: string };

@@ -47,6 +47,8 @@ export interface LlmRunOptions {
    * resumed run goes on as the uninterrupted one would have.
    */
   runFolder?: { dir: string; resume: boolean };
+  /** Values never written to the cassette (the toolsets' API keys, which an LLM executor's prompt may carry). */
+  secrets?: readonly string[];
   seed: number;
 }
 
@@ -223,6 +225,7 @@ export async function createLlmAgents(options: LlmRunOptions): Promise<LlmAgents
   if (mode !== "off") {
     if (!options.cassette.path) throw new RangeError(`cassette mode ${mode} needs a cassette path`);
     cassette = mode === "record" ? await Cassette.open(options.cassette.path) : await Cassette.load(options.cassette.path);
+    for (const secret of options.secrets ?? []) cassette.addSecret(secret);
   }
   const folder = options.runFolder;
   // Opened at the first finished episode: the run store, created after the agents, wants a new run's folder empty.

@@ -4,7 +4,7 @@ import { EpisodeState } from "../../agents/roles/episode-state.js";
 import type { Plan } from "../../agents/roles/plan.js";
 import type { AgentTool, AssistantAgent, CallRecord, EpisodeEnd, Tester, ToolExecutor, UserAgent } from "../../agents/roles/roles.js";
 import { TOOL_SEARCHER, ToolIndex, toolSearcherTool } from "../../agents/assistant/tool-searcher.js";
-import { Toolbox, type EpisodeToolset } from "../../agents/roles/toolbox.js";
+import { Toolbox, withoutArguments, type EpisodeToolset } from "../../agents/roles/toolbox.js";
 import type { Verdict } from "../../agents/roles/verdict.js";
 import { toHttpRequest } from "../../specs/call/http-request.js";
 import { createRng, deriveSeed } from "../../specs/seed.js";
@@ -109,28 +109,23 @@ export async function runEpisode(setup: EpisodeSetup, agents: EpisodeAgents, bus
         const decided = await agents.assistant.step(dialogue, tools, ctx.assistant);
         // Credential arguments (a toolset's API key declared as a parameter) are the harness's to give, as the
         // original agents are given them: filled into the calls the assistant decided, never asked of the user.
-        const supplied = new Map<string, string[]>();
-        const turn =
-          decided.kind === "calls" && toolbox.hasCredentials
-            ? {
-                ...decided,
-                calls: decided.calls.map((c) => {
-                  const filled = toolbox.fillCredentials(c);
-                  if (filled.supplied.length > 0) supplied.set(c.id, filled.supplied);
-                  return filled.call;
-                }),
-              }
-            : decided;
+        // Only the executor receives them in clear: every event, the dialogue and the tester see placeholders.
+        const mask = toolbox.mask;
+        const filled = decided.kind === "calls" && (toolbox.hasCredentials || !mask.empty) ? decided.calls.map((c) => toolbox.fillCredentials(c)) : undefined;
+        const turn = mask.empty ? decided : mask.value(decided);
         if (turn.thought) send("assistant.thought", "assistant", "simulator", { text: turn.thought });
         if (turn.kind === "calls") {
-          dialogue.push({ role: "assistant", content: "", ...(turn.thought ? { thought: turn.thought } : {}), toolCalls: turn.calls });
-          for (const call of turn.calls) {
-            send("tool.call", "assistant", "executor", { call, ...describeCall(toolbox, call) });
-            const result = call.name === TOOL_SEARCHER && index ? searchTools(index, call, found) : await agents.executor.execute(call, state, ctx.executor);
+          const made = filled ?? turn.calls.map((call) => ({ call, published: call, supplied: [] as string[] }));
+          // The dialogue holds the calls as the assistant made them: without what the harness filled in.
+          dialogue.push({ role: "assistant", content: "", ...(turn.thought ? { thought: turn.thought } : {}), toolCalls: made.map((m) => withoutArguments(m.published, m.supplied)) });
+          for (const { call: sent, published: call, supplied } of made) {
+            const given = supplied.length > 0 ? { supplied } : {};
+            send("tool.call", "assistant", "executor", { call, ...given, ...describeCall(toolbox, call) });
+            const answered = call.name === TOOL_SEARCHER && index ? searchTools(index, call, found) : await agents.executor.execute(sent, state, ctx.executor);
+            const result = mask.value(answered);
             send("tool.result", "executor", "assistant", { callId: call.id, name: call.name, result });
             const toolset = toolbox.get(call.name)?.toolset.name;
-            const filled = supplied.get(call.id);
-            calls.push({ call, result, request: r, ...(toolset !== undefined ? { toolset } : {}), ...(filled ? { supplied: filled } : {}) });
+            calls.push({ call, result, request: r, ...(toolset !== undefined ? { toolset } : {}), ...given });
             dialogue.push({ role: "tool", toolCallId: call.id, name: call.name, content: observationText(result), result });
           }
           continue;

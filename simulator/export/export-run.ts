@@ -16,6 +16,7 @@ import { redactRecord, scrubStrings } from "./redact-record.js";
 import { readEpisodesSkippingCorrupt, readRunInfo, type LenientReadOptions } from "./run-folder.js";
 import { RunToolsets } from "./run-toolsets.js";
 import { shareGptFormat } from "./sharegpt-format.js";
+import { withoutSuppliedArguments } from "./supplied-arguments.js";
 import { toolAlpacaFormat } from "./toolalpaca-format.js";
 
 /** The formats that write each episode on its own. */
@@ -104,7 +105,8 @@ class LineWriter {
 /** One episode with secrets removed and everything the formats need. */
 export function prepareEpisode(record: CorpusRecord | RejectedRecord, toolsets: RunToolsets): ExportEpisode {
   const tools = toolsets.toolsFor(record);
-  const { value, secrets } = redactRecord(record, toolsets.secrets(record));
+  // The tools are offered without the arguments the harness fills in (API keys): the calls leave them out too.
+  const { value, secrets } = redactRecord(withoutSuppliedArguments(record, (tool) => toolsets.credentialsOf(record, tool)), toolsets.secrets(record));
   return {
     record: value,
     turns: conversationOf(value),

@@ -105,7 +105,13 @@ export class RunToolsets {
    * (a sample password in the spec). They are never exported.
    */
   secrets(record: Pick<CorpusRecord, "toolsets">): string[] {
-    return this.toolsetsOf(record).flatMap((t) => [...(t.auth?.credentials ?? []), ...this.clean(t).secrets]);
+    return this.toolsetsOf(record).flatMap((t) => [...(t.auth?.credentials ?? []), ...Object.values(t.auth?.keys ?? {}), ...this.clean(t).secrets]);
+  }
+
+  /** The credential arguments the harness fills into a tool's calls in an episode (argument -> credential), if any. */
+  credentialsOf(record: Pick<CorpusRecord, "toolsets">, tool: string): Readonly<Record<string, string>> | undefined {
+    const toolsets = this.toolsetsOf(record);
+    return toolsets.length > 0 ? Toolbox.for(toolsets).get(tool)?.credentials : undefined;
   }
 
   /** A toolset's OpenAPI document without the example values of secret fields. */

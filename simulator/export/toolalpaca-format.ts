@@ -121,7 +121,14 @@ export const toolAlpacaFormat: EpisodeFormat = {
     for (const tool of episode.tools) functionDescription[tool.name] = toolAlpacaFunctionDescription(tool);
     functionDescription["components"] = "";
     const projection: Record<string, [string, string]> = {};
-    if (toolsets.length > 0) for (const e of Toolbox.for(toolsets).entries) projection[e.name] = [e.tool.operation.path, e.tool.operation.method];
+    // ToolAlpaca's `Authentication`: the key arguments the agent is given (masked, as the dataset writes them).
+    const authentication: Record<string, string> = {};
+    if (toolsets.length > 0) {
+      for (const e of Toolbox.for(toolsets).entries) {
+        projection[e.name] = [e.tool.operation.path, e.tool.operation.method];
+        for (const arg of Object.keys(e.credentials ?? {})) authentication[arg] = "***";
+      }
+    }
     const docs = episode.documents;
     return [
       {
@@ -129,6 +136,7 @@ export const toolAlpacaFormat: EpisodeFormat = {
         Description: join((t) => t.description.trim(), "\n"),
         Link: join((t) => t.link, " "),
         Category: join((t) => t.category, ", "),
+        ...(Object.keys(authentication).length > 0 ? { Authentication: authentication } : {}),
         Introduction: join((t) => t.introduction.trim(), "\n"),
         Functions: episode.scrub(join((t) => t.functions.trim(), "\n\n")),
         Documentation: episode.scrub(JSON.stringify(docs.length === 1 ? docs[0] : docs)),

@@ -1,6 +1,7 @@
 import type { Level } from "../../agents/roles/agent-context.js";
 import type { AssistantToolCall } from "../../agents/roles/dialogue.js";
 import type { Plan } from "../../agents/roles/plan.js";
+import { withoutArguments } from "../../agents/roles/toolbox.js";
 import type { TesterStage, Verdict } from "../../agents/roles/verdict.js";
 import type { HttpRequest } from "../../specs/call/http-request.js";
 import type { ValidationIssue } from "../../specs/call/problem-details.js";
@@ -26,6 +27,8 @@ export interface CorpusStep {
     toolset?: string;
     operation?: OperationRef;
     request?: HttpRequest;
+    /** The arguments the harness filled in (credentials, as `<credential:NAME>` placeholders in `arguments`). */
+    supplied?: string[];
   };
   /** Missing only when the journal holds no result for the call. */
   observation?: {
@@ -132,7 +135,8 @@ export function projectEpisode(events: readonly SimEvent[]): CorpusRecord | Reje
           dialogue.push(callTurn);
           thought = undefined;
         }
-        callTurn.toolCalls?.push(e.call);
+        // The dialogue holds the call as the assistant made it: the arguments the harness filled in are the step's.
+        callTurn.toolCalls?.push(e.supplied && e.supplied.length > 0 ? withoutArguments(e.call, e.supplied) : e.call);
         const step: CorpusStep = {
           request,
           ...(callTurn.thought !== undefined ? { thought: callTurn.thought } : {}),
@@ -143,6 +147,7 @@ export function projectEpisode(events: readonly SimEvent[]): CorpusRecord | Reje
             ...(e.toolset !== undefined ? { toolset: e.toolset } : {}),
             ...(e.operation !== undefined ? { operation: e.operation } : {}),
             ...(e.request !== undefined ? { request: e.request } : {}),
+            ...(e.supplied && e.supplied.length > 0 ? { supplied: e.supplied } : {}),
           },
         };
         steps.push(step);

@@ -147,13 +147,26 @@ function challengeOf(failures: readonly Failure[]): string {
   return out.join(", ");
 }
 
-/** A toolset's `auth` as a security requirement (for specs that declare none). */
+/** The scheme name of a toolset's further key `name` (`auth.keys`): its value is accepted there only. */
+export function toolsetKeyScheme(name: string): string {
+  return `toolset:${name}`;
+}
+
+/** A toolset's `auth` as a security requirement (for specs that declare none): its key, and each of its further `keys`. */
 function toolsetRequirement(auth: ToolsetAuth): SecurityAlternative {
   const scheme: SecurityScheme =
     auth.type === "bearer"
       ? { name: "toolset", type: "http", scheme: "bearer" }
       : { name: "toolset", type: "apiKey", in: auth.in ?? "header", paramName: auth.name ?? "X-Api-Key" };
-  return { schemes: [{ scheme, scopes: [] }] };
+  const more: SecurityScheme[] =
+    auth.type === "apiKey" ? Object.keys(auth.keys ?? {}).filter((k) => k !== auth.name).map((k) => ({ name: toolsetKeyScheme(k), type: "apiKey", in: auth.in ?? "header", paramName: k })) : [];
+  return { schemes: [scheme, ...more].map((s) => ({ scheme: s, scopes: [] })) };
+}
+
+/** Whether a scheme carries the credential of a toolset's `auth` (the same kind, place and name). */
+function carriesToolsetCredential(scheme: SecurityScheme, auth: ToolsetAuth): boolean {
+  if (auth.type === "bearer") return scheme.type === "http" && (scheme.scheme ?? "bearer") === "bearer";
+  return scheme.type === "apiKey" && scheme.paramName === (auth.name ?? "X-Api-Key") && scheme.in === (auth.in ?? "header");
 }
 
 /** The security alternatives enforced for an operation: the spec's, else the toolset's `auth`. */
@@ -164,9 +177,18 @@ export function enforcedRequirements(catalog: Catalog, tool: Tool, auth: ApiAuth
 }
 
 /**
+ * Whether the value a scheme carries is the API's to check (`auth.checkedBy: "api"`: API-Bank's tokens, issued
+ * at run time by GetUserToken or RegisterUser): it must be present, and then reaches the API, which accepts or
+ * refuses it as it does.
+ */
+function checkedByApi(scheme: SecurityScheme, auth: ApiAuth): boolean {
+  return auth.toolsetAuth?.checkedBy === "api" && carriesToolsetCredential(scheme, auth.toolsetAuth);
+}
+
+/**
  * Checks a request against an operation's security alternatives: any alternative whose schemes all
  * present an accepted credential grants access. With no configured credentials any presented value is
- * accepted (Prism's behaviour). A known credential lacking a required OAuth2 scope is a 403; anything
+ * accepted (Prism's behaviour), as is any value of a credential the API checks itself (`checkedBy: "api"`). A known credential lacking a required OAuth2 scope is a 403; anything
  * else is a 401 with a `WWW-Authenticate` challenge.
  */
 export function checkAuth(alternatives: readonly SecurityAlternative[], auth: ApiAuth, req: AuthRequest): AuthOutcome {
@@ -184,7 +206,7 @@ export function checkAuth(alternatives: readonly SecurityAlternative[], auth: Ap
         failure = { kind: "missing", scheme };
         break;
       }
-      if (configured && scheme.type !== "mutualTLS") {
+      if (configured && scheme.type !== "mutualTLS" && !checkedByApi(scheme, auth)) {
         const c = auth.credentials.find((x) => x.value === value && (x.scheme === undefined || x.scheme === scheme.name));
         if (!c) {
           failure = { kind: "invalid", scheme };

@@ -19,7 +19,7 @@ import { validateResponse } from "../../specs/call/validate-response.js";
 import { replayResponder } from "../../specs/respond/replay-responder.js";
 import { displayUrl, upstreamProblem } from "../../specs/respond/upstream.js";
 import type { ToolsetAuth } from "../../toolsets/toolset.js";
-import { checkAuth, enforcedRequirements, type ApiAuth, type Credential } from "./auth.js";
+import { checkAuth, enforcedRequirements, toolsetKeyScheme, type ApiAuth, type Credential } from "./auth.js";
 import { faultAt, pause, type FaultOptions } from "./faults.js";
 import {
   exchangeKey,
@@ -307,10 +307,13 @@ export class ServeApp {
     const credentials = [
       ...(this.options.credentials ?? []).filter((c) => c.api === undefined || c.api === api.name),
       ...(api.auth?.credentials ?? []).map((value) => ({ value, api: api.name })),
+      // A toolset's further keys (an app id and an app key): each accepted in its own parameter only.
+      ...Object.entries(api.auth?.keys ?? {}).map(([name, value]) => ({ value, api: api.name, scheme: toolsetKeyScheme(name) })),
     ];
     const secretNames = new Set<string>();
     for (const s of securitySchemes(api.catalog).values()) if (s.paramName) secretNames.add(s.paramName.toLowerCase());
     if (api.auth?.name) secretNames.add(api.auth.name.toLowerCase());
+    for (const name of Object.keys(api.auth?.keys ?? {})) secretNames.add(name.toLowerCase());
     return {
       api,
       prefix: several ? `/${api.name}` : "",

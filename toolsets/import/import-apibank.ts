@@ -263,7 +263,8 @@ function toolsetFor(group: Group, byName: Map<string, ApiBankApi>, databases: Re
     link: "https://github.com/AlibabaResearch/DAMO-ConvAI/tree/main/api-bank",
     functions: "",
     openapi,
-    ...(needsToken ? { auth: { type: "apiKey" as const, in: "query" as const, name: TOKEN_PARAM, credentials: tokens } } : {}),
+    // The APIs check tokens themselves (one GetUserToken or RegisterUser issued is as good as a starting one).
+    ...(needsToken ? { auth: { type: "apiKey" as const, in: "query" as const, name: TOKEN_PARAM, credentials: tokens, checkedBy: "api" as const } } : {}),
     ...(Object.keys(fixtures).length > 0 ? { fixtures } : {}),
   };
   return { slug: `apibank-${slugify(group.key)}`, toolset };

@@ -3,7 +3,7 @@ import type { SpecProblem } from "../../specs/load/spec-problem.js";
 import { carryDocumentedExamples } from "./documented-examples.js";
 import { slugify } from "../slug.js";
 import type { ToolsetFile } from "../toolset.js";
-import { scrubSecrets, toolAlpacaCredentials } from "./toolalpaca-credentials.js";
+import { scrubCredentials, toolAlpacaCredentials } from "./toolalpaca-credentials.js";
 import { goldenTasks } from "./toolalpaca-golden.js";
 import { applyFunctionProjection, projectedToolName } from "./toolalpaca-projection.js";
 
@@ -97,15 +97,16 @@ export function readToolAlpacaEntry(raw: unknown, source: string, pointer: strin
   const credentials = toolAlpacaCredentials(raw, name, (p) => parameterLocation(openapi as Json, p));
   let entry: Json = raw;
   if (credentials) {
-    const scrubbed = scrubSecrets({ entry: raw, openapi }, credentials.secrets, credentials.placeholder);
+    const scrubbed = scrubCredentials({ entry: raw, openapi }, credentials);
     entry = scrubbed.value.entry;
     openapi = scrubbed.value.openapi;
     const auth = credentials.auth;
+    const more = credentials.parameters.slice(1);
     changes.push(
       `credentials: Authentication names ${auth.name} (an API key in the ${auth.in}): the toolset accepts the placeholder ${credentials.placeholder}, which the harness passes in ${auth.name} (never asked from the user)` +
-        (credentials.secrets.length > 0 ? `; the source's key${credentials.secrets.length === 1 ? "" : "s"} (${scrubbed.replaced} occurrence${scrubbed.replaced === 1 ? "" : "s"}, golden answers included) replaced by the placeholder and written nowhere` : ""),
+        (more.length > 0 ? `; also ${more.map((p) => `${p.name} (placeholder ${p.placeholder})`).join(", ")}, passed the same way` : "") +
+        (credentials.secrets.length > 0 ? `; the source's key${credentials.secrets.length === 1 ? "" : "s"} (${scrubbed.replaced} occurrence${scrubbed.replaced === 1 ? "" : "s"}, golden answers included) replaced by the placeholder${more.length > 0 ? "s" : ""} and written nowhere` : ""),
     );
-    if (credentials.others.length > 0) changes.push(`credentials: Authentication also names ${credentials.others.join(", ")}: only ${auth.name} is filled in by the harness; the others stay ordinary parameters`);
   } else {
     openapi = structuredClone(openapi);
   }

@@ -24,14 +24,17 @@ function isMasked(v: string): boolean {
 
 /** The credentials of one ToolAlpaca API, and what was done to the source's keys. */
 export interface ToolAlpacaCredentials {
-  /** The toolset's `auth`: the parameter that carries the key and the placeholder credential it accepts. */
+  /**
+   * The toolset's `auth`: the parameter that carries the key and the placeholder credential it accepts; further
+   * key parameters of `Authentication` (an app id and an app key) as `keys`, each with its placeholder.
+   */
   auth: ToolsetAuth;
-  /** The placeholder written wherever the source had a key. */
+  /** The placeholder written wherever the source had the first parameter's key. */
   placeholder: string;
-  /** The source's keys (never written: only to scrub them). */
+  /** The source's keys, of every parameter (never written: only to scrub them). */
   secrets: string[];
-  /** Credential parameters of `Authentication` beyond the first (not filled in automatically). */
-  others: string[];
+  /** Per parameter of `Authentication`: its placeholder and the source's keys it replaces, longest first. */
+  parameters: Array<{ name: string; placeholder: string; secrets: string[] }>;
 }
 
 /** The placeholder credential of an API's key parameter: `demo-apilayer-weatherstack-access-key`. */
@@ -70,20 +73,40 @@ export function toolAlpacaCredentials(entry: Json, apiName: string, where: (para
   const names = Object.keys(authentication).filter((k) => k.trim() !== "");
   const first = names[0];
   if (first === undefined) return undefined;
-  const secrets = new Set<string>();
-  for (const name of names) {
+  const placeholders = new Set(names.map((name) => placeholderCredential(apiName, name)));
+  const taken = new Set<string>();
+  const parameters = names.map((name) => {
+    const secrets = new Set<string>();
     const v = authentication[name];
     if ((typeof v === "string" || typeof v === "number") && !isMasked(String(v))) secrets.add(String(v));
     for (const g of goldenValues(entry, name)) secrets.add(g);
-  }
+    // A key is one parameter's (the first that holds it); a placeholder is never a key.
+    const own = [...secrets].filter((s) => !placeholders.has(s) && !taken.has(s)).sort((a, b) => b.length - a.length);
+    for (const s of own) taken.add(s);
+    return { name, placeholder: placeholderCredential(apiName, name), secrets: own };
+  });
   const placeholder = placeholderCredential(apiName, first);
-  secrets.delete(placeholder);
+  const keys = Object.fromEntries(parameters.slice(1).map((p) => [p.name, p.placeholder]));
   return {
-    auth: { type: "apiKey", in: where(first) ?? "query", name: first, credentials: [placeholder] },
+    auth: { type: "apiKey", in: where(first) ?? "query", name: first, credentials: [placeholder], ...(Object.keys(keys).length > 0 ? { keys } : {}) },
     placeholder,
-    secrets: [...secrets].sort((a, b) => b.length - a.length),
-    others: names.slice(1),
+    secrets: [...taken].sort((a, b) => b.length - a.length),
+    parameters,
   };
+}
+
+/** A deep copy of a value with each parameter's source keys replaced by that parameter's placeholder. */
+export function scrubCredentials<T>(value: T, credentials: ToolAlpacaCredentials): { value: T; replaced: number } {
+  // Longest keys first across parameters, so a key that contains another is replaced whole.
+  const pairs = credentials.parameters.flatMap((p) => p.secrets.map((s) => [s, p.placeholder] as const)).sort((a, b) => b[0].length - a[0].length);
+  let out = structuredClone(value);
+  let replaced = 0;
+  for (const [secret, placeholder] of pairs) {
+    const r = scrubSecrets(out, [secret], placeholder);
+    out = r.value;
+    replaced += r.replaced;
+  }
+  return { value: out, replaced };
 }
 
 /** A deep copy of a value with every occurrence of the secrets replaced by the placeholder (in strings and keys). */

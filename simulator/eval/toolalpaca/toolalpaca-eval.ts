@@ -111,7 +111,11 @@ export async function judgeSolution(s: SolutionToJudge, judge?: ToolAlpacaJudge)
   if (judge) {
     let j: ToolAlpacaJudgement;
     try {
-      j = await judge.judge({ documentation: s.world?.documentation ?? s.world?.toolset.functions ?? s.world?.toolset.description ?? "", instruction, standardAnswer: standardAnswerText(s.task.goldCalls), solution: s.solution });
+      // The toolset's credential reads as its placeholder (`<credential:access_key>`) in both texts, as in the journal.
+      const mask = s.world ? Toolbox.for([s.world.toolset]).mask : undefined;
+      const standardAnswer = standardAnswerText(mask ? mask.value(s.task.goldCalls) : s.task.goldCalls);
+      const solution = mask ? mask.text(s.solution) : s.solution;
+      j = await judge.judge({ documentation: s.world?.documentation ?? s.world?.toolset.functions ?? s.world?.toolset.description ?? "", instruction, standardAnswer, solution });
     } catch (e) {
       j = { process: "Uncertain", response: "Uncertain", overall: false, analysis: `judge failed: ${e instanceof Error ? e.message : String(e)}` };
     }

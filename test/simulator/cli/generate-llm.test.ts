@@ -158,7 +158,8 @@ describe("generate with LLM agents in all four roles (real ChatOpenAI, local Ope
         io,
       );
       expect(io.stderr).not.toContain("internal error");
-      expect(code).toBe(0);
+      // Every episode ended with an error: generate says why and exits 1 (the run folder is still written).
+      expect(code).toBe(1);
       const summary = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")) as { episodes: number; errors: number; errorReasons: { reason: string }[] };
       expect(summary.episodes).toBe(2);
       expect(summary.errors).toBe(2);

@@ -74,7 +74,8 @@ describe("eval --tasks toolalpaca: credentials, a bad API among good ones", () =
       expect(events.some((e) => e.type === "assistant.question"), s.task).toBe(false);
       expect(events.some((e) => e.type === "assistant.gave-up"), s.task).toBe(false);
       expect(s.calls.length, s.task).toBeGreaterThan(0);
-      for (const c of s.calls) expect(c).toMatchObject({ name: "current_get", status: 200, arguments: { access_key: PLACEHOLDER } });
+      // The harness passed the toolset's credential; the journal and the samples hold its placeholder.
+      for (const c of s.calls) expect(c).toMatchObject({ name: "current_get", status: 200, arguments: { access_key: "<credential:access_key>" } });
     }
     // The rule judge does not ask for the literal key: the weather calls with the right city get procedure credit.
     expect(weather.find((s) => s.task.endsWith("/1"))?.process).toBe("Yes");
@@ -111,7 +112,7 @@ describe("eval --tasks toolalpaca: credentials, a bad API among good ones", () =
       expect(tools.map((t) => t.function.name)).toEqual(["current_get"]);
       expect(Object.keys(tools[0]?.function.parameters.properties ?? {})).toEqual(["query", "units"]);
       const [sample] = samplesOf(out);
-      expect(sample?.calls).toEqual([{ name: "current_get", arguments: { query: "Paris", units: "f", access_key: PLACEHOLDER }, status: 200 }]);
+      expect(sample?.calls).toEqual([{ name: "current_get", arguments: { query: "Paris", units: "f", access_key: "<credential:access_key>" }, status: 200 }]);
       expect(sample?.process).toBe("Yes");
       expect(JSON.stringify(server.requests)).not.toContain(SOURCE_KEY);
     } finally {
@@ -137,7 +138,9 @@ describe("eval --judge-model: ToolAlpaca's LLM judge through ChatOpenAI", () => 
       // The documentation is the source's NLDocumentation, which names the functions as the tools are named.
       expect(today).toContain("## Documentation\napi_v2_facts_random_get: Get random useless fact");
       const weather = prompts.find((p) => p.includes("Paris")) ?? "";
-      expect(weather).toContain(`Parameters: {"access_key":"${PLACEHOLDER}","query":"Paris","units":"f"}`);
+      // Gold and solution both show the credential as the journal does: its placeholder.
+      expect(weather).toContain(`## Standard Answer\n1. Function: current_get\nParameters: {"access_key":"<credential:access_key>","query":"Paris","units":"f"}`);
+      expect(weather).not.toContain(PLACEHOLDER);
       expect(weather).not.toContain(SOURCE_KEY);
       expect(io.stdout).toContain("ToolAlpaca, 10 tasks: procedure 80.0% (LLM judge openai:judge-4), response 0.0% (LLM judge openai:judge-4), overall 0.0% (LLM judge openai:judge-4); 8 Uncertain; 2 tasks with nothing to judge");
       expect(samplesOf(out).filter((s) => !s.notRun).every((s) => s.judgedBy === "llm" && s.judge === "openai:judge-4" && s.process === "Yes" && s.response === "Uncertain")).toBe(true);
@@ -193,7 +196,9 @@ describe("eval --predictions: ToolAlpaca's output format", () => {
       // Five instances have steps; the others are errors, as in ToolAlpaca's evaluation (no judge call for them).
       expect(server.requests).toHaveLength(5);
       const first = (server.requests[0]?.body["messages"] as Array<{ content: string }>)[0]?.content ?? "";
-      expect(first).toContain(`1. Function: current_get\nParameters: {"access_key": "${PLACEHOLDER}", "query": "Paris", "units": "f"}\nRetruns: Status Code: 200. Response: {"location"`);
+      // The toolset's credential reads as its placeholder in the solution and in the standard answer alike.
+      expect(first).toContain(`1. Function: current_get\nParameters: {"access_key": "<credential:access_key>", "query": "Paris", "units": "f"}\nRetruns: Status Code: 200. Response: {"location"`);
+      expect(first).not.toContain(PLACEHOLDER);
       expect(first).toContain("2. Final Response: It is 64°F in Paris right now, partly cloudy.");
       expect(first).not.toContain(SOURCE_KEY);
       const r = JSON.parse(io.stdout) as { toolalpaca: { tasks: number; process: number; overall: number; judgedBy: string; notRun: number } };

@@ -77,7 +77,7 @@ describe("API-Bank import (units)", () => {
     // The output raw ("success") or as a dict of the output parameters, as API-Bank's APIs return it.
     expect(getAt(doc, "/components/schemas/AddNoteResponse")).toMatchObject({ anyOf: [{ type: "object", properties: { status: { type: "string" } } }, { anyOf: [{ type: "string" }, { type: "number" }, { type: "boolean" }] }] });
     expect(op["x-apibank"]).toEqual({ api: "AddNote", set: "apis" });
-    expect(notes?.auth).toEqual({ type: "apiKey", in: "query", name: "token", credentials: ["tok-ann"] });
+    expect(notes?.auth).toEqual({ type: "apiKey", in: "query", name: "token", credentials: ["tok-ann"], checkedBy: "api" });
     expect(Object.keys(notes?.fixtures ?? {})).toEqual(["/Notes", "/Account"]);
     const checked = await checkToolsetData(notes, "/tmp/apibank-notes.yaml");
     expect(checked.ok ? checked.value.warnings.map((w) => w.code) : checked.errors).toEqual(["functions-missing"]);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -86,7 +86,12 @@ describe("Authentication: toolset credentials, and the source's keys never writt
   it("reads which parameter carries the key, and finds the keys the golden answers hold", () => {
     const weather = entries()[0] as Record<string, unknown>;
     const c = toolAlpacaCredentials(weather, "apilayer weatherstack", () => "query");
-    expect(c).toEqual({ auth: { type: "apiKey", in: "query", name: "access_key", credentials: [PLACEHOLDER] }, placeholder: PLACEHOLDER, secrets: [SOURCE_KEY], others: [] });
+    expect(c).toEqual({
+      auth: { type: "apiKey", in: "query", name: "access_key", credentials: [PLACEHOLDER] },
+      placeholder: PLACEHOLDER,
+      secrets: [SOURCE_KEY],
+      parameters: [{ name: "access_key", placeholder: PLACEHOLDER, secrets: [SOURCE_KEY] }],
+    });
     // A masked Authentication value is not a key; an unmasked one is.
     expect(toolAlpacaCredentials({ Authentication: { api_key: "<YOUR_API_KEY>" } }, "X", () => undefined)?.secrets).toEqual([]);
     expect(toolAlpacaCredentials({ Authentication: { api_key: "sk-live-abcdef123456" } }, "X", () => undefined)?.secrets).toEqual(["sk-live-abcdef123456"]);
@@ -114,6 +119,49 @@ describe("Authentication: toolset credentials, and the source's keys never writt
     expect(written.length).toBe(4);
     for (const f of written) expect(readFileSync(f, "utf8"), f).not.toContain(SOURCE_KEY);
     expect(readFileSync(path.join(dir, "tasks.jsonl"), "utf8")).toContain(PLACEHOLDER);
+  });
+
+  it("an Authentication with several keys: each gets its placeholder, its source keys scrubbed, and the harness passes all", async () => {
+    const entry = {
+      Name: "Edamam Recipes",
+      Description: "Search recipes.",
+      Authentication: { app_id: "***", app_key: "***" },
+      Documentation: JSON.stringify({
+        openapi: "3.0.0",
+        info: { title: "Edamam", version: "1" },
+        paths: {
+          "/search": {
+            get: {
+              operationId: "search",
+              parameters: ["q", "app_id", "app_key"].map((name) => ({ name, in: "query", required: true, schema: { type: "string" } })),
+              responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { count: { type: "integer" } } } } } } },
+            },
+          },
+        },
+      }),
+      Instructions: ["Find chicken recipes."],
+      Golden_Answers: [[{ Action: "search", Action_Input: '{"q": "chicken", "app_id": "3f2a1b9c", "app_key": "9d8c7b6a5f4e3d2c1b0a"}' }]],
+    };
+    const read = readToolAlpacaEntry(entry, "multi.json", "/0");
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    const ID = "demo-edamam-recipes-app-id";
+    const KEY = "demo-edamam-recipes-app-key";
+    expect(read.value.toolset.auth).toEqual({ type: "apiKey", in: "query", name: "app_id", credentials: [ID], keys: { app_key: KEY } });
+    expect(read.value.toolset.tasks?.[0]?.calls?.[0]?.arguments).toEqual({ q: "chicken", app_id: ID, app_key: KEY });
+    const text = JSON.stringify(read.value);
+    expect(text).not.toContain("3f2a1b9c");
+    expect(text).not.toContain("9d8c7b6a5f4e3d2c1b0a");
+    expect(read.value.changes?.[0]).toContain(`also app_key (placeholder ${KEY}), passed the same way`);
+    const dir = mkdtempSync(path.join(tmpdir(), "toolsim-ta-multikey-"));
+    dirs.push(dir);
+    writeFileSync(path.join(dir, "multi.json"), JSON.stringify([entry]));
+    expect(await main(["toolset", "import", "toolalpaca", path.join(dir, "multi.json"), "--out", path.join(dir, "out")], capture())).toBe(0);
+    const { toolsets, problems } = await loadToolsets([path.join(dir, "out")]);
+    expect(problems).toEqual([]);
+    const box = Toolbox.for(toolsets);
+    expect(Object.keys((box.tool("search")?.parameters as { properties: object }).properties)).toEqual(["q"]);
+    expect(box.supplyCredentials({ id: "c", name: "search", arguments: { q: "beef" } }).arguments).toEqual({ q: "beef", app_id: ID, app_key: KEY });
   });
 
   it("the toolbox offers the tool without its credential argument and fills it into the assistant's calls", async () => {
@@ -146,9 +194,11 @@ describe("Authentication: toolset credentials, and the source's keys never writt
     expect(plans.every((st) => !("access_key" in st.args))).toBe(true);
     expect(events.some((e) => e.type === "user.instruction" && /access[ _]key|demo-apilayer/i.test(e.text))).toBe(false);
     expect(events.some((e) => e.type === "assistant.question")).toBe(false);
-    const calls = events.flatMap((e) => (e.type === "tool.call" ? [e.call] : []));
+    // The harness passes the toolset's credential; what it publishes holds a placeholder of it, never the value.
+    const calls = events.flatMap((e) => (e.type === "tool.call" ? [e] : []));
     expect(calls.length).toBeGreaterThan(0);
-    expect(calls.every((c) => (c.arguments as Record<string, unknown>)["access_key"] === PLACEHOLDER)).toBe(true);
+    expect(calls.every((e) => (e.call.arguments as Record<string, unknown>)["access_key"] === "<credential:access_key>" && e.supplied?.[0] === "access_key")).toBe(true);
+    expect(JSON.stringify(events)).not.toContain(PLACEHOLDER);
     const reasons = events.flatMap((e) => (e.type === "tester.verdict" ? e.verdict.stages.flatMap((st) => st.reasons) : []));
     expect(reasons.filter((r) => r.includes("access_key"))).toEqual([]);
   });
