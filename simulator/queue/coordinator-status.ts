@@ -9,7 +9,7 @@ interface Seen {
 }
 
 /** A worker is gone when its beat has not changed for this long. */
-const GONE_AFTER_MS = 5000;
+const GONE_AFTER_MS = 10_000;
 
 /**
  * What the coordinator tells about a distributed run on stderr: progress, throughput and per-worker counts every

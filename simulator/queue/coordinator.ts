@@ -95,6 +95,8 @@ export class QueueCoordinator implements EpisodeRunner {
   private budgetHit = false;
   private redisDown = false;
   private counts = { accepted: 0, errors: 0, live: 0, replayed: 0 };
+  /** Episodes whose worker stopped answering (BullMQ's stall detection gave them to another worker). */
+  retried = 0;
 
   private constructor(
     private readonly options: CoordinatorOptions,
@@ -197,6 +199,13 @@ export class QueueCoordinator implements EpisodeRunner {
     this.events = new QueueEvents(this.queueName, { connection: connection as never, prefix: BULL_PREFIX, skipVersionCheck: true });
     this.events.on("error", (e: Error) => this.redisTrouble(e));
     this.events.on("completed", ({ jobId, returnvalue }) => this.completed(jobId, returnvalue as unknown));
+    this.events.on("stalled", ({ jobId }) => {
+      const id = parseJobId(jobId);
+      if (id && id.epoch === this.epoch) {
+        this.retried++;
+        this.say(`episode ${episodeId(id.index)}: its worker stopped answering; it runs again on another worker`);
+      }
+    });
     this.commands.on("ready", () => {
       if (this.redisDown) this.say(`connected to Redis at ${this.target.display} again`);
       this.redisDown = false;
@@ -254,7 +263,7 @@ export class QueueCoordinator implements EpisodeRunner {
     const queue = this.queue as Queue;
     const runKey = KEYS.run(this.queueName);
     const before = Number(await this.commands.hget(runKey, "epoch"));
-    this.epoch = (Number.isSafeInteger(before) ? before : 0) + 1;
+    this.epoch = Math.max(Number.isSafeInteger(before) ? before : 0, this.epoch) + 1;
     await this.commands.hset(runKey, "epoch", String(this.epoch));
     await queue.obliterate({ force: true }).catch(() => undefined);
     const stale = await scanKeys(this.commands, `${runKey}:log:*`);

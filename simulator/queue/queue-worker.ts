@@ -2,7 +2,7 @@ import { Redis } from "ioredis";
 import { hostname } from "node:os";
 import { currentVersions } from "../run-store.js";
 import { Capacity } from "./episode-worker.js";
-import { KEYS, type WorkerBeat } from "./protocol.js";
+import { BULL_PREFIX, KEYS, type WorkerBeat } from "./protocol.js";
 import { parseRedisUrl, redisOptions, type RedisTarget } from "./redis-url.js";
 import { parseRunDescription } from "./run-description.js";
 import { defaultWorkerName, defineCommands, RunContext, type WorkerEndpoint } from "./run-context.js";
@@ -94,10 +94,9 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   let stopping = false;
   let finished = 0;
 
-  const open = async (queue: string, epoch: number, text: string): Promise<void> => {
+  const open = async (queue: string, entry: Served): Promise<void> => {
+    const { epoch, description: text } = entry;
     const parsed = parseRunDescription(text);
-    const entry: Served = { epoch, description: text };
-    served.set(queue, entry);
     if (!parsed.ok) {
       entry.refused = parsed.errors.join("; ");
       say(`refusing run in queue ${queue}: ${entry.refused}`);
@@ -142,13 +141,29 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
       if (entry) await retire(queue, entry, entry.context?.failure !== undefined ? `rebuilding (${entry.context.failure})` : `the run was restarted (epoch ${epoch})`);
       const next: Served = { epoch, description: text };
       served.set(queue, next);
-      next.opening = open(queue, epoch, text).catch((e: unknown) => {
+      // Opened in the background (loading toolsets takes a while): the worker keeps reporting itself meanwhile.
+      next.opening = open(queue, next).catch((e: unknown) => {
         next.refused = `cannot serve the run: ${e instanceof Error ? e.message : String(e)}`;
         say(next.refused);
       });
-      await next.opening;
     }
-    for (const [queue, entry] of [...served]) if (!seen.has(queue)) await retire(queue, entry, "the run is over (or its coordinator removed it)");
+    for (const [queue, entry] of [...served]) {
+      if (seen.has(queue)) continue;
+      await retire(queue, entry, "the run is over (or its coordinator removed it)");
+      await forgetQueue(queue);
+    }
+  };
+
+  /**
+   * Removes what BullMQ left of a finished run's queue: a worker still polling it after the coordinator removed it
+   * recreates its meta and events. Only while the run is absent (a run restarted in a new epoch keeps its queue).
+   */
+  const forgetQueue = async (queue: string): Promise<void> => {
+    const keys = ["meta", "events", "stalled-check"].map((k) => `${BULL_PREFIX}:${queue}:${k}`);
+    await commands.eval("if redis.call('EXISTS', KEYS[1]) == 0 then return redis.call('DEL', KEYS[2], KEYS[3], KEYS[4]) end return 0", 4, KEYS.run(queue), ...keys);
+  };
+
+  const report = async (): Promise<void> => {
     const counts = capacity.counts;
     const refused: Record<string, string> = {};
     const serving: string[] = [];
@@ -172,6 +187,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   };
 
   let timer: NodeJS.Timeout | undefined;
+  let beatTimer: NodeJS.Timeout | undefined;
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((r) => (resolveStopped = r));
   const pollMs = Math.max(100, options.pollMs ?? 1000);
@@ -185,8 +201,16 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
         if (!stopping) timer = setTimeout(tick, pollMs);
       });
   };
+  const beatTick = (): void => {
+    void report()
+      .catch(() => undefined)
+      .finally(() => {
+        if (!stopping) beatTimer = setTimeout(beatTick, pollMs);
+      });
+  };
   say(`waiting for runs on ${redis.display} (concurrency ${capacity.concurrency}${options.toolsets ? `, toolsets ${options.toolsets.join(" ")}` : ""})`);
   tick();
+  beatTick();
 
   return {
     name,
@@ -196,6 +220,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
       if (stopping) return stopped;
       stopping = true;
       clearTimeout(timer);
+      clearTimeout(beatTimer);
       await polling;
       const running = capacity.counts.running;
       if (running > 0 && !force) say(`stopping after the ${running} episode${running === 1 ? "" : "s"} running here`);

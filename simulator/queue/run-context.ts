@@ -181,6 +181,7 @@ export class RunContext {
     if (sim.runId !== description.runId) {
       return { ok: false, errors: [`the run's settings give run id ${sim.runId} here, not ${description.runId} (another toolsim version? this worker runs ${description.toolsim === "" ? "?" : "its own"})`] };
     }
+    await warmUp(toolsets.value, description);
     ctx = new RunContext(description, epoch, setup, sim, tape, replicas);
     ctx.start();
     return { ok: true, value: ctx };
@@ -336,6 +337,20 @@ export class RunContext {
       a.lost ??= reason;
       a.abandon(reason);
     }
+  }
+}
+
+/**
+ * Runs a few offline episodes over the run's toolsets (not written anywhere) before the worker takes jobs: the
+ * first episode over a toolset builds its tools and validators, which on a busy machine can take longer than a
+ * job's lock lasts. Offline agents only: no model is called.
+ */
+async function warmUp(toolsets: import("../../agents/toolbox.js").EpisodeToolset[], d: RunDescription): Promise<void> {
+  const warm = createSimulation({ toolsets, episodes: d.episodes, seed: d.seed, level: d.level, maxSteps: d.maxSteps });
+  const n = Math.min(d.level === "call" ? toolsets.length : 2, d.episodes, 32);
+  for (let i = 0; i < n; i++) {
+    await warm.runOne(i);
+    await new Promise((r) => setImmediate(r));
   }
 }
 
