@@ -594,6 +594,8 @@ export class QueueCoordinator implements EpisodeRunner {
     while (this.sweeping) await sleep(20);
     await this.flushing;
     if (this.queue) {
+      // The workers' last word (a refusal said just before the run ended is still reported).
+      this.status?.beats(await this.commands.hgetall(KEYS.workers).catch(() => ({})));
       this.status?.progress(this.committedCount, this.end_, this.counts.accepted, this.counts.errors, 0, true);
       const per = this.status?.counts() ?? {};
       if (Object.keys(per).length > 0) this.say(`episodes per worker: ${Object.entries(per).map(([w, n]) => `${w} ${n}`).join(", ")}`);

@@ -142,10 +142,13 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
       const next: Served = { epoch, description: text };
       served.set(queue, next);
       // Opened in the background (loading toolsets takes a while): the worker keeps reporting itself meanwhile.
-      next.opening = open(queue, next).catch((e: unknown) => {
-        next.refused = `cannot serve the run: ${e instanceof Error ? e.message : String(e)}`;
-        say(next.refused);
-      });
+      next.opening = open(queue, next)
+        .catch((e: unknown) => {
+          next.refused = `cannot serve the run: ${e instanceof Error ? e.message : String(e)}`;
+          say(next.refused);
+        })
+        // The coordinator learns at once whether this worker serves or refuses the run.
+        .then(() => report().catch(() => undefined));
     }
     for (const [queue, entry] of [...served]) {
       if (seen.has(queue)) continue;
