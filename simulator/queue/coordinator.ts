@@ -121,7 +121,7 @@ export class QueueCoordinator implements EpisodeRunner {
       ]);
     } catch (e) {
       commands.disconnect();
-      throw new ToolsimError("queue.unreachable", `cannot reach Redis at ${target.display}: ${(e as Error).message} (is redis-server running there?)`);
+      throw new ToolsimError("queue.unreachable", `cannot reach Redis at ${target.display}: ${last?.message ?? (e as Error).message} (is redis-server running there?)`);
     }
     return new QueueCoordinator(options, target, commands);
   }

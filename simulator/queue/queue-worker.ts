@@ -212,6 +212,8 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
       });
   };
   say(`waiting for runs on ${redis.display} (concurrency ${capacity.concurrency}${options.toolsets ? `, toolsets ${options.toolsets.join(" ")}` : ""})`);
+  // The toolsets are loaded while the worker waits, so that it is ready when a run comes.
+  await toolsets.preload();
   tick();
   beatTick();
 

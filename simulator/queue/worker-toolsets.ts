@@ -30,6 +30,15 @@ export class WorkerToolsets {
     return missing.length > 0 ? `no such toolset file or folder: ${missing.join(", ")}` : undefined;
   }
 
+  /** Loads the worker's own toolsets (its `--toolsets`, else the bundled ones) ahead of the first run. */
+  async preload(): Promise<void> {
+    try {
+      for (const file of await findToolsetFiles(this.paths && this.paths.length > 0 ? [...this.paths] : [bundledToolsetsDir()])) await this.load(file);
+    } catch {
+      // a problem shows when a run needs the toolsets
+    }
+  }
+
   /** The run's toolsets in its order (named as in the run), or why this worker cannot serve it. */
   async resolve(wanted: RunDescription["toolsets"]): Promise<Result<EpisodeToolset[], string>> {
     const sources = this.paths && this.paths.length > 0 ? [...this.paths] : [...wanted.map((t) => t.file).filter((f): f is string => f !== undefined && existsSync(f)), bundledToolsetsDir()];
