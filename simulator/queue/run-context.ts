@@ -57,6 +57,8 @@ interface Attempt {
   abandon: (reason: string) => void;
   lost: string | undefined;
   cache?: RunCacheRecord[];
+  /** Writes not yet acknowledged: the job completes only after them (the lock is released on completion). */
+  pending: Set<Promise<unknown>>;
 }
 
 /** The run's model settings with the worker's endpoint settings over them (the worker's base URL replaces the run's). */
@@ -262,7 +264,7 @@ export class RunContext {
       abandon = (reason) => reject(new Error(`episode ${id} abandoned on ${this.setup.name}: ${reason}`));
     });
     abandoned.catch(() => undefined);
-    const attempt: Attempt = { index, token, lock: KEYS.lock(this.description.queue, job.id ?? ""), abandoned, abandon: (r) => abandon(r), lost: undefined };
+    const attempt: Attempt = { index, token, lock: KEYS.lock(this.description.queue, job.id ?? ""), abandoned, abandon: (r) => abandon(r), lost: undefined, pending: new Set() };
     this.attempts.set(index, attempt);
     this.own.add(token);
     try {
@@ -280,6 +282,8 @@ export class RunContext {
       }
       const events = await this.sim.runOne(index);
       const tape = this.tape?.end(id);
+      // Its tape and log entries are in Redis before the job completes (and releases the lock that fences them).
+      while (attempt.pending.size > 0) await Promise.allSettled([...attempt.pending]);
       if (attempt.lost !== undefined) throw new Error(`episode ${id} was taken over: ${attempt.lost}`);
       this.done++;
       return {
@@ -316,12 +320,14 @@ export class RunContext {
 
   private fenced(attempt: Attempt, keys: string[], args: string[]): void {
     const commands = this.setup.commands as unknown as { toolsimFenced(...a: string[]): Promise<unknown> };
-    commands.toolsimFenced(...keys, attempt.token, String(this.epoch), ...args).then(
+    const write = commands.toolsimFenced(...keys, attempt.token, String(this.epoch), ...args).then(
       (r) => {
         if (r === 0 || r === -1) this.refused(attempt, r === 0 ? "its job lock expired (another worker may run it)" : "the coordinator restarted the run");
       },
       (e: unknown) => this.refused(attempt, `a write to Redis failed: ${e instanceof Error ? e.message : String(e)}`),
     );
+    attempt.pending.add(write);
+    void write.finally(() => attempt.pending.delete(write));
   }
 
   /**

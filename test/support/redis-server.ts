@@ -51,6 +51,8 @@ async function freePort(): Promise<number> {
 export interface TestRedis {
   port: number;
   url: string;
+  /** The server's process id (CPU accounting in benches). */
+  readonly pid: number | undefined;
   /** Kills the server (SIGKILL) and starts a new, empty one on the same port (a restart without persistence). */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -97,6 +99,9 @@ export async function startRedis(): Promise<TestRedis> {
   return {
     port,
     url: `redis://127.0.0.1:${port}/0`,
+    get pid() {
+      return child?.pid;
+    },
     restart: async () => {
       if (child) await stopChild(child);
       child = await launch(port, dir);

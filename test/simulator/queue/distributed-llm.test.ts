@@ -65,6 +65,9 @@ describe.skipIf(missing !== undefined)(`distributed LLM runs over 2 worker proce
     // Both workers ran episodes, and the run cache shared answers between episodes (across workers).
     const counts = perWorker(io.stderr);
     expect(Object.keys(counts).sort()).toEqual(["a", "b"]);
+    // Nothing was retried nor rebuilt on the way (no worker lost a job it was running).
+    expect(io.stderr).not.toContain("stopped answering");
+    for (const w of workers) expect(w.output()).not.toContain("abandoning");
     expect(countIn(recorded, "llm cache hit")).toBeGreaterThan(0);
     expect(readFileSync(join(recorded, "executor-cache.jsonl"), "utf8").trim().split("\n")).toHaveLength(12);
     await server.close();
