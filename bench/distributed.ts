@@ -76,6 +76,8 @@ function cpuSecondsOf(pid: number | undefined): number {
 interface Measured {
   /** Episodes per second in the steady state (from the journal), and over the whole run. */
   steadyEps: number;
+  /** Model calls per episode (what bounds an episode's length at the server's latency). */
+  callsPerEpisode: number;
   wholeEps: number;
   seconds: number;
   /** Episodes per worker (from the coordinator's last line). */
@@ -95,9 +97,11 @@ async function generate(args: string[], inFlight: number): Promise<Measured> {
     if (code !== 0) throw new Error(`toolsim generate exited with ${code}: ${stderr.trim().split("\n").slice(-5).join("\n")}`);
     const finished: number[] = [];
     let firstStart = Infinity;
+    let calls = 0;
     for (const line of readFileSync(join(out, "events.jsonl"), "utf8").trim().split("\n")) {
       const e = JSON.parse(line) as { type: string; at: string; outcome?: string; reason?: string };
-      if (e.type === "episode.finished") {
+      if (e.type === "llm.call") calls++;
+      else if (e.type === "episode.finished") {
         if (e.outcome === "error") throw new Error(`an episode ended with an error: ${e.reason ?? "?"}`);
         finished.push(Date.parse(e.at));
       } else if (e.type === "episode.started") firstStart = Math.min(firstStart, Date.parse(e.at));
@@ -109,7 +113,7 @@ async function generate(args: string[], inFlight: number): Promise<Measured> {
     const span = ((finished[k2 - 1] ?? 0) - (finished[k1 - 1] ?? firstStart)) / 1000;
     const line = stderr.split("\n").reverse().find((l) => l.startsWith("toolsim: episodes per worker: ")) ?? "";
     const perWorker = Object.fromEntries(line.replace("toolsim: episodes per worker: ", "").split(", ").filter((x) => x !== "").map((x) => [x.split(" ")[0] ?? "", Number(x.split(" ")[1])]));
-    return { steadyEps: (k2 - k1) / span, wholeEps: n / (((finished[n - 1] ?? firstStart) - firstStart) / 1000), seconds, perWorker };
+    return { steadyEps: (k2 - k1) / span, callsPerEpisode: calls / Math.max(1, n), wholeEps: n / (((finished[n - 1] ?? firstStart) - firstStart) / 1000), seconds, perWorker };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -152,9 +156,9 @@ async function runScaling(redis: TestRedis): Promise<void> {
       "--concurrency",
       String(2 * n * PER_WORKER),
     ];
-    // A pilot sizes the runs (and warms the workers of every pool up: their first run loads the toolsets).
-    const pilots = await Promise.all(WORKER_COUNTS.map((n) => generate(argsFor(n, 2 * n * PER_WORKER, 1), n * PER_WORKER)));
-    const pilotEps = pilots[0]?.steadyEps ?? 10;
+    // A warm-up run per pool (a worker's first run of a process loads the toolsets), then a pilot that sizes the runs.
+    for (const n of WORKER_COUNTS) await generate(argsFor(n, 2 * n * PER_WORKER, 1), n * PER_WORKER);
+    const pilotEps = (await generate(argsFor(1, 6 * PER_WORKER, 2), PER_WORKER)).steadyEps;
     note(`distributed.scaling: server latency ${LATENCY_MS} ms (child process), assistant = openai (native tools), user/executor/tester offline; workers x ${PER_WORKER} episodes, --llm-concurrency 64; pilot ${formatValue(pilotEps)} episodes/s with 1 worker`);
     const results = new Map<number, Measured[]>(WORKER_COUNTS.map((n) => [n, []]));
     for (let round = 0; round < ROUNDS; round++) {
@@ -171,6 +175,8 @@ async function runScaling(redis: TestRedis): Promise<void> {
       printFigure(`distributed.scaling_w${n}`, share, share / SCALING_GOAL);
       printRounds(`distributed.scaling_w${n}`, {
         eps,
+        // The share of what the server's latency allows: n x 8 episodes in flight, each (calls x latency) long.
+        share_of_ideal: runs.map((r) => r.steadyEps / ((n * PER_WORKER) / (r.callsPerEpisode * (LATENCY_MS / 1000)))),
         whole_run_eps: runs.map((r) => r.wholeEps),
         seconds: runs.map((r) => r.seconds),
       }, `(per worker in the last round: ${Object.entries(runs[runs.length - 1]?.perWorker ?? {}).map(([w, c]) => `${w} ${c}`).join(", ")})`);

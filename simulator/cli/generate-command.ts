@@ -17,7 +17,8 @@ import { isRedactedUrl, MODEL_DEFAULTS, redactModelText, redactUrl } from "../..
 import { createLlmAgents, type LlmAgents } from "../llm-agents.js";
 import type { LlmSettings } from "../run-config.js";
 import { addLlmOptions, llmRunOptions, mergeLlmSettings, recordedReplaySettings, replayCassettePath, roleModels, usesModels, type LlmFlags } from "./llm-options.js";
-import { QueueCoordinator } from "../queue/coordinator.js";
+import { connectQueueCoordinator } from "../queue/entry-points.js";
+import type { QueueCoordinator } from "../queue/coordinator.js";
 import { readQueueFile } from "../queue/queue-file.js";
 
 interface GenerateOptions extends LlmFlags {
@@ -180,7 +181,7 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
       const simConfig = config.llm ? { llm: contentSettings(config.llm) } : undefined;
       let stopForBudget = (): void => undefined;
       const coordinator = config.queue
-        ? await QueueCoordinator.connect({
+        ? await connectQueueCoordinator({
             url: config.queue,
             toolsets,
             seed: config.seed,

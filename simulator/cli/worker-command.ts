@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import type { EventEmitter } from "node:events";
-import { startQueueWorker, type QueueWorker } from "../queue/queue-worker.js";
+import { startQueueWorker } from "../queue/entry-points.js";
+import type { QueueWorker } from "../queue/queue-worker.js";
 import { parseRedisUrl } from "../queue/redis-url.js";
 import { UsageError, UserError, type CliIO } from "./cli-io.js";
 import { parseInteger } from "./parse-options.js";

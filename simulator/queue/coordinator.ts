@@ -422,12 +422,14 @@ export class QueueCoordinator implements EpisodeRunner {
   /** A job's completion (from the queue's events, or found by the sweep). */
   private completed(jobId: string, value: unknown): void {
     const id = parseJobId(jobId);
-    if (!id || id.epoch !== this.epoch || id.index < this.nextResolve || this.results.has(id.index)) return;
+    // During a reset a result may belong to either epoch: it is dropped (its episode is queued again if need be).
+    if (!id || this.resetting || id.epoch !== this.epoch || id.index < this.nextResolve || this.results.has(id.index)) return;
     const r = (typeof value === "string" ? safeParse(value) : value) as EpisodeResult | undefined;
     const events = r?.events;
     const first = events?.[0];
     const last = events?.[events.length - 1];
-    if (!r || r.epoch !== this.epoch || r.index !== id.index || first?.type !== "episode.started" || first.index !== id.index || last?.type !== "episode.finished") {
+    const badLines = r?.cassette !== undefined && !(Array.isArray(r.cassette) && r.cassette.every((l) => typeof l === "string" && !l.includes("\n")));
+    if (!r || r.epoch !== this.epoch || r.index !== id.index || first?.type !== "episode.started" || first.index !== id.index || last?.type !== "episode.finished" || badLines) {
       this.say(`episode ${episodeId(id.index)}: a worker returned a malformed result; running it again`);
       void (this.queue as Queue).remove(jobId).then(() => {
         this.toEnqueue.push(id.index);
@@ -457,7 +459,7 @@ export class QueueCoordinator implements EpisodeRunner {
   private record(r: EpisodeResult): void {
     if (r.cassette && r.cassette.length > 0 && !this.replay) {
       this.cassetteFd ??= openSync(join(this.dir, "cassette.jsonl"), "a", 0o600);
-      writeAll(this.cassetteFd, r.cassette.map((e) => `${JSON.stringify(e)}\n`).join(""));
+      writeAll(this.cassetteFd, `${r.cassette.join("\n")}\n`);
     }
     if (r.cache !== undefined) {
       this.cacheFd ??= openSync(join(this.dir, RUN_CACHE_FILE), "a", 0o600);

@@ -65,6 +65,8 @@ export class Capacity {
 export class EpisodeWorker extends Worker<EpisodeJob, EpisodeResult> {
   private loop: Promise<void> | undefined;
   private stopping = false;
+  private readonly stopSignal: Promise<void>;
+  private signalStop: () => void = () => undefined;
   private readonly chains = new Set<Promise<void>>();
 
   constructor(
@@ -74,6 +76,7 @@ export class EpisodeWorker extends Worker<EpisodeJob, EpisodeResult> {
     private readonly capacity: Capacity,
   ) {
     super(queue, processor, { ...options, autorun: false });
+    this.stopSignal = new Promise((resolve) => (this.signalStop = resolve));
   }
 
   /** Starts fetching jobs. */
@@ -89,6 +92,7 @@ export class EpisodeWorker extends Worker<EpisodeJob, EpisodeResult> {
   /** Stops taking jobs and, unless `force`, waits for the episodes running here to finish and complete. */
   async stop(force = false): Promise<void> {
     this.stopping = true;
+    this.signalStop();
     if (!force) await Promise.allSettled([...this.chains]);
     await this.close(force);
     await this.loop?.catch(() => undefined);
@@ -100,7 +104,7 @@ export class EpisodeWorker extends Worker<EpisodeJob, EpisodeResult> {
     let n = 0;
     while (!this.stopping) {
       if (!this.capacity.free()) {
-        await Promise.race([this.capacity.changed(), this.closedSignal()]);
+        await Promise.race([this.capacity.changed(), this.stopSignal]);
         continue;
       }
       const token = `${this.id}:${n++}`;
@@ -138,13 +142,4 @@ export class EpisodeWorker extends Worker<EpisodeJob, EpisodeResult> {
     this.chains.add(run);
   }
 
-  private closedSignal(): Promise<void> {
-    return new Promise((resolve) => {
-      const check = (): void => {
-        if (this.stopping) resolve();
-        else setTimeout(check, 200).unref();
-      };
-      check();
-    });
-  }
 }

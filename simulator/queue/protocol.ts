@@ -2,7 +2,6 @@
  * The protocol between a distributed run's coordinator (`generate --queue`) and its workers (`toolsim worker`):
  * the Redis keys, the BullMQ job of an episode and its result. See README.md in this folder for the design.
  */
-import type { CassetteEntry } from "../../agents/cassette.js";
 import type { RunCacheRecord } from "../../agents/llm-run-cache.js";
 import type { SimEvent } from "../events.js";
 
@@ -78,8 +77,8 @@ export interface EpisodeResult {
   worker: string;
   /** The episode's events, from `episode.started` to `episode.finished`. */
   events: SimEvent[];
-  /** The episode's model calls for the run's cassette (those replayed from its tape included). */
-  cassette?: CassetteEntry[];
+  /** The episode's model calls for the run's cassette, as its lines (those replayed from its tape included). */
+  cassette?: string[];
   /** The executor's run-cache answers the episode got (`executor-cache.jsonl`). */
   cache?: RunCacheRecord[];
   /** Model calls made against an endpoint, and answered from the tape (a retried episode, or `--replay`). */

@@ -140,7 +140,7 @@ export class RunContext {
         if (e.error !== undefined && e.usage.promptTokens === 0) return 0;
         return costOf(e.usage, e.model, prices, models[e.role as LlmRole]?.local ?? false, settings.prices);
       };
-      tape = new TapeCassette((entry) => ctx?.writeTape(entry, costOfEntry(entry)));
+      tape = new TapeCassette((entry, line) => ctx?.writeTape(entry, line, costOfEntry(entry)));
       const agents = createLlmRoleAgents({
         llm: {
           models,
@@ -266,19 +266,10 @@ export class RunContext {
     abandoned.catch(() => undefined);
     const attempt: Attempt = { index, token, lock: KEYS.lock(this.description.queue, job.id ?? ""), abandoned, abandon: (r) => abandon(r), lost: undefined, pending: new Set() };
     this.attempts.set(index, attempt);
-    this.own.add(token);
+    if (this.reader) this.own.add(token);
     try {
       if (this.tape) {
-        const raw = await this.setup.commands.lrange(KEYS.tape(this.description.queue, index), 0, -1);
-        const entries: CassetteEntry[] = [];
-        for (const line of raw) {
-          try {
-            entries.push(JSON.parse(line) as CassetteEntry);
-          } catch {
-            // a damaged tape line: that call is made again
-          }
-        }
-        this.tape.begin(id, entries);
+        this.tape.begin(id, await this.setup.commands.lrange(KEYS.tape(this.description.queue, index), 0, -1));
       }
       const events = await this.sim.runOne(index);
       const tape = this.tape?.end(id);
@@ -291,7 +282,7 @@ export class RunContext {
         index,
         worker: this.setup.name,
         events,
-        ...(tape && tape.entries.length > 0 ? { cassette: tape.entries } : {}),
+        ...(tape && tape.lines.length > 0 ? { cassette: tape.lines } : {}),
         ...(attempt.cache ? { cache: attempt.cache } : {}),
         ...(tape ? { calls: { live: tape.live, replayed: tape.replayed } } : {}),
       };
@@ -311,11 +302,11 @@ export class RunContext {
   }
 
   /** Appends a model call to its episode's tape (and its cost to the run's spend), fenced by the job lock. */
-  private writeTape(entry: CassetteEntry, cost: number): void {
+  private writeTape(entry: CassetteEntry, line: string, cost: number): void {
     const index = Number(/(\d+)$/.exec(entry.episodeId ?? "")?.[1] ?? -1);
     const attempt = this.attempts.get(index);
     if (!attempt || attempt.lost !== undefined) return;
-    this.fenced(attempt, [attempt.lock, KEYS.run(this.description.queue), KEYS.tape(this.description.queue, index), KEYS.spend(this.description.queue)], ["l", JSON.stringify(entry), "1", String(cost)]);
+    this.fenced(attempt, [attempt.lock, KEYS.run(this.description.queue), KEYS.tape(this.description.queue, index), KEYS.spend(this.description.queue)], ["l", line, "1", String(cost)]);
   }
 
   private fenced(attempt: Attempt, keys: string[], args: string[]): void {

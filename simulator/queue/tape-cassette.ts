@@ -2,7 +2,8 @@ import { Cassette, redactSecretsDeep, type CassetteEntry } from "../../agents/ca
 
 interface EpisodeTape {
   byCall: Map<string, CassetteEntry>;
-  entries: CassetteEntry[];
+  /** The entries as JSON lines (as the tape in Redis and the run's cassette hold them). */
+  lines: string[];
   replayed: number;
   live: number;
 }
@@ -18,27 +19,34 @@ export class TapeCassette extends Cassette {
   private readonly tapes = new Map<string, EpisodeTape>();
   private readonly scrub: string[] = [];
 
-  constructor(private readonly sink: (entry: CassetteEntry) => void) {
+  /** `sink` gets each new call as the entry and its JSON line. */
+  constructor(private readonly sink: (entry: CassetteEntry, line: string) => void) {
     super([]);
   }
 
-  /** Starts an episode with its tape: the calls its earlier attempts made (or, for `--replay`, the recording). */
-  begin(episodeId: string, tape: readonly CassetteEntry[]): void {
-    const t: EpisodeTape = { byCall: new Map(), entries: [], replayed: 0, live: 0 };
-    for (const e of tape) {
+  /** Starts an episode with its tape (JSON lines): the calls its earlier attempts made (or, for `--replay`, the recording). */
+  begin(episodeId: string, tape: readonly string[]): void {
+    const t: EpisodeTape = { byCall: new Map(), lines: [], replayed: 0, live: 0 };
+    for (const line of tape) {
+      let e: CassetteEntry;
+      try {
+        e = JSON.parse(line) as CassetteEntry;
+      } catch {
+        continue; // a damaged line: that call is made again
+      }
       const id = `${e.key}\u0000${e.occurrence}`;
       if (t.byCall.has(id)) continue;
       t.byCall.set(id, e);
-      t.entries.push(e);
+      t.lines.push(line);
     }
     this.tapes.set(episodeId, t);
   }
 
-  /** Ends an episode: its entries (the tape, then the new calls) and how many calls the tape answered. */
-  end(episodeId: string): { entries: CassetteEntry[]; replayed: number; live: number } {
+  /** Ends an episode: its entries as JSON lines (the tape, then the new calls) and how many calls the tape answered. */
+  end(episodeId: string): { lines: string[]; replayed: number; live: number } {
     const t = this.tapes.get(episodeId);
     this.tapes.delete(episodeId);
-    return t ? { entries: t.entries, replayed: t.replayed, live: t.live } : { entries: [], replayed: 0, live: 0 };
+    return t ? { lines: t.lines, replayed: t.replayed, live: t.live } : { lines: [], replayed: 0, live: 0 };
   }
 
   override addSecret(secret: string | undefined): void {
@@ -56,14 +64,15 @@ export class TapeCassette extends Cassette {
   override append(entry: CassetteEntry, secrets: readonly string[] = []): CassetteEntry {
     const clean = redactSecretsDeep(entry, [...this.scrub, ...secrets]) as CassetteEntry;
     clean.key = entry.key;
+    const line = JSON.stringify(clean);
     const t = this.tapes.get(entry.episodeId ?? "");
     if (t) {
       const id = `${clean.key}\u0000${clean.occurrence}`;
       if (!t.byCall.has(id)) t.byCall.set(id, clean);
-      t.entries.push(clean);
+      t.lines.push(line);
       t.live++;
     }
-    this.sink(clean);
+    this.sink(clean, line);
     return clean;
   }
 }

@@ -2,6 +2,7 @@
  * The queue's command-line mistakes and the parts that need no Redis: URLs, job ids, the state log's order, the
  * toolset content hash. Every mistake is one clear line with the right exit code, never a stack trace.
  */
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -66,6 +67,18 @@ describe("what a worker takes from a run", () => {
     const s = workerLlmSettings({ model: "openai:gpt-4o-mini@http://10.0.0.1:8000/v1", userModel: "openai:small", baseUrl: "http://10.0.0.1:8000/v1", runCache: true }, { baseUrl: "http://127.0.0.1:9000/v1", llmConcurrency: 32 });
     expect(s).toEqual({ model: "openai:gpt-4o-mini", userModel: "openai:small", baseUrl: "http://127.0.0.1:9000/v1", runCache: true, llmConcurrency: 32 });
     expect(workerLlmSettings({ model: "openai:m@http://10.0.0.1/v1" }, {})).toEqual({ model: "openai:m@http://10.0.0.1/v1" });
+  });
+});
+
+describe("loading", () => {
+  it("the CLI and the library load BullMQ and ioredis only when a queue is used", () => {
+    const hook = join("test", "fixtures", "simulator", "record-packages.mjs");
+    const script = `await import("./simulator/cli/main.ts"); await import("./simulator/library.ts"); console.log("imported");`;
+    const r = spawnSync(process.execPath, ["--no-warnings", "--import", "tsx", "--experimental-loader", `./${hook}`, "--input-type=module", "-e", script], { encoding: "utf8", timeout: 60_000 });
+    expect(r.stdout, r.stderr).toContain("imported");
+    const packages = r.stderr.split("\n").filter((l) => l.startsWith("PKG ")).map((l) => l.slice(4));
+    expect(packages).toContain("commander");
+    expect(packages.filter((p) => p === "bullmq" || p === "ioredis")).toEqual([]);
   });
 });
 
