@@ -13,8 +13,10 @@ import { finishedEpisodes, startCli, stopAll, until, type CliChild } from "../..
 import { capture, journalWithoutTimes } from "../../support/llm-roles.js";
 import { redisMissing, requireRedis, startRedis, UNDER_CI, type TestRedis } from "../../support/redis-server.js";
 
-const EPISODES = 300;
-const ARGS = ["generate", "--episodes", String(EPISODES), "--seed", "21"];
+/** The run over 3 workers; the runs of the fault tests are shorter (each compared with its own one-process run). */
+const FULL = 300;
+const SHORT = 150;
+const args = (episodes: number): string[] => ["generate", "--episodes", String(episodes), "--seed", "21"];
 const missing = redisMissing();
 
 if (missing !== undefined && UNDER_CI) {
@@ -28,7 +30,7 @@ if (missing !== undefined && UNDER_CI) {
 describe.skipIf(missing !== undefined)(`distributed generation over worker processes${missing !== undefined ? ` (skipped: ${missing})` : ""}`, () => {
   const root = mkdtempSync(join(tmpdir(), "toolsim-queue-"));
   let redis: TestRedis;
-  let reference = "";
+  const references = new Map<number, string>();
   const workers = new Map<string, CliChild>();
 
   const startWorker = async (name: string): Promise<void> => {
@@ -40,9 +42,12 @@ describe.skipIf(missing !== undefined)(`distributed generation over worker proce
   beforeAll(async () => {
     redis = await startRedis();
     await Promise.all(["w1", "w2", "w3"].map(startWorker));
-    reference = join(root, "reference");
-    const io = capture();
-    expect(await main([...ARGS, "--concurrency", "4", "--out", reference], io), io.stderr).toBe(0);
+    for (const n of [FULL, SHORT]) {
+      const dir = join(root, `reference-${n}`);
+      const io = capture();
+      expect(await main([...args(n), "--concurrency", "4", "--out", dir], io), io.stderr).toBe(0);
+      references.set(n, dir);
+    }
   }, 120_000);
 
   afterAll(async () => {
@@ -55,9 +60,10 @@ describe.skipIf(missing !== undefined)(`distributed generation over worker proce
     rmSync(root, { recursive: true, force: true });
   }, 30_000);
 
-  /** The run folder equals the reference: journal except times, corpus and rejected byte for byte. */
-  const expectSameRun = (dir: string): void => {
-    expect(finishedEpisodes(dir)).toBe(EPISODES);
+  /** The run folder equals the one-process run: journal except times, corpus and rejected byte for byte. */
+  const expectSameRun = (dir: string, episodes: number): void => {
+    const reference = references.get(episodes) as string;
+    expect(finishedEpisodes(dir)).toBe(episodes);
     expect(readFileSync(join(dir, "corpus.jsonl"), "utf8")).toBe(readFileSync(join(reference, "corpus.jsonl"), "utf8"));
     expect(readFileSync(join(dir, "rejected.jsonl"), "utf8")).toBe(readFileSync(join(reference, "rejected.jsonl"), "utf8"));
     expect(journalWithoutTimes(dir)).toEqual(journalWithoutTimes(reference));
@@ -89,11 +95,11 @@ describe.skipIf(missing !== undefined)(`distributed generation over worker proce
   it("runs 300 offline episodes over 3 worker processes into the corpus of one process (same seed)", async () => {
     const dir = join(root, "three");
     const io = capture();
-    expect(await main([...ARGS, "--queue", redis.url, "--out", dir], io), io.stderr).toBe(0);
-    expectSameRun(dir);
+    expect(await main([...args(FULL), "--queue", redis.url, "--out", dir], io), io.stderr).toBe(0);
+    expectSameRun(dir, FULL);
     const counts = perWorker(io.stderr);
     expect(Object.keys(counts).sort()).toEqual(["w1", "w2", "w3"]);
-    expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(EPISODES);
+    expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(FULL);
     expect(io.stderr).toMatch(/episodes \d+\/300 .* ep\/s .*\|\s+3 workers \(12 slots\)/);
     // A finished run leaves nothing in Redis (the workers drop their side of it within a second or two).
     await expectNoKeys();
@@ -102,37 +108,37 @@ describe.skipIf(missing !== undefined)(`distributed generation over worker proce
   it("loses and duplicates nothing when a worker is killed with kill -9 mid-run", async () => {
     const dir = join(root, "worker-killed");
     const io = capture();
-    const run = main([...ARGS, "--queue", redis.url, "--out", dir], io);
-    await until(() => finishedEpisodes(dir) >= 40, "40 episodes written");
+    const run = main([...args(SHORT), "--queue", redis.url, "--out", dir], io);
+    await until(() => finishedEpisodes(dir) >= 30, "30 episodes written");
     const victim = workers.get("w3") as CliChild;
     victim.child.kill("SIGKILL");
     expect((await victim.exit).signal).toBe("SIGKILL");
     workers.delete("w3");
     expect(await run, io.stderr).toBe(0);
-    expectSameRun(dir);
+    expectSameRun(dir, SHORT);
     // Its episodes in flight were found stalled and run again elsewhere, each written once.
     expect(io.stderr).toMatch(/episode ep-\d+: its worker stopped answering; it runs again on another worker/);
   });
 
   it("goes on after the coordinator is killed with kill -9: generate --resume --queue takes the folder and the queue", async () => {
     const dir = join(root, "coordinator-killed");
-    const first = startCli([...ARGS, "--queue", redis.url, "--out", dir]);
-    await until(() => finishedEpisodes(dir) >= 40, "40 episodes written");
+    const first = startCli([...args(SHORT), "--queue", redis.url, "--out", dir]);
+    await until(() => finishedEpisodes(dir) >= 30, "30 episodes written");
     // runs show works on the folder while the coordinator writes it.
     const show = capture();
     expect(await main(["runs", "show", dir], show), show.stderr).toBe(0);
     expect(show.stdout).toMatch(/^run run-[0-9a-f]+ /);
-    expect(show.stderr).toMatch(/the run is unfinished: \d+ of 300 episodes \(distributed on queue run-[0-9a-f]+-[0-9a-f]+ at redis:\/\/127\.0\.0\.1:\d+\/0: it may still be running\)/);
+    expect(show.stderr).toMatch(/the run is unfinished: \d+ of 150 episodes \(distributed on queue run-[0-9a-f]+-[0-9a-f]+ at redis:\/\/127\.0\.0\.1:\d+\/0: it may still be running\)/);
     first.child.kill("SIGKILL");
     expect((await first.exit).signal).toBe("SIGKILL");
     const written = finishedEpisodes(dir);
-    expect(written).toBeLessThan(EPISODES);
+    expect(written).toBeLessThan(SHORT);
     // The queue outlives its coordinator: the workers finish what was queued.
     expect((await redisKeys()).length).toBeGreaterThan(0);
     const io = capture();
     expect(await main(["generate", "--resume", "--out", dir, "--queue", redis.url], io), io.stderr).toBe(0);
     expect(io.stderr).toContain("episodes already queued or done on the workers are taken as they are");
-    expectSameRun(dir);
+    expectSameRun(dir, SHORT);
     await expectNoKeys();
   });
 
@@ -140,13 +146,13 @@ describe.skipIf(missing !== undefined)(`distributed generation over worker proce
     const dir = join(root, "redis-restarted");
     // The queue from toolsim.config.yaml this time.
     const config = join(root, "queue.config.yaml");
-    writeFileSync(config, `episodes: ${EPISODES}\nseed: 21\nqueue: ${redis.url}\n`);
+    writeFileSync(config, `episodes: ${SHORT}\nseed: 21\nqueue: ${redis.url}\n`);
     const io = capture();
     const run = main(["generate", "--config", config, "--out", dir], io);
-    await until(() => finishedEpisodes(dir) >= 40, "40 episodes written");
+    await until(() => finishedEpisodes(dir) >= 30, "30 episodes written");
     await redis.restart();
     expect(await run, io.stderr).toBe(0);
     expect(io.stderr).toContain("started epoch 2 of the run from the run folder");
-    expectSameRun(dir);
+    expectSameRun(dir, SHORT);
   });
 });
