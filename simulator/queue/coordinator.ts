@@ -1,16 +1,13 @@
 import { Job, Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import { randomBytes } from "node:crypto";
-import { closeSync, existsSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
-import { join } from "node:path";
 import { Cassette, type CassetteEntry } from "../../agents/cassette.js";
 import type { Level } from "../../agents/agent-context.js";
 import type { EpisodeToolset } from "../../agents/toolbox.js";
 import { ToolsimError } from "../../specs/toolsim-error.js";
-import { readRunMemory, RUN_CACHE_FILE, runCacheLine } from "../llm-agents.js";
 import { episodeId } from "../run-episode.js";
-import { currentVersions, readLines, RUN_FILES } from "../run-store.js";
+import { currentVersions } from "../run-store.js";
 import type { SimEvent } from "../events.js";
 import type { EpisodeRunner } from "../simulation.js";
 import { CoordinatorStatus } from "./coordinator-status.js";
@@ -18,7 +15,8 @@ import { BULL_PREFIX, jobIdOf, KEYS, parseJobId, type EpisodeJob, type EpisodeRe
 import { readQueueFile, writeQueueFile } from "./queue-file.js";
 import { parseRedisUrl, redisOptions, type RedisTarget } from "./redis-url.js";
 import { describeRun } from "./run-description.js";
-import type { LogEntry } from "./state-log.js";
+import { dropCassetteEntriesFrom, epochLoads, folderSummary, RunFolderOutput } from "./run-folder-output.js";
+import { LOG_FIELD, type LogEntry } from "./state-log.js";
 
 /** Options of {@link QueueCoordinator.connect}. */
 export interface CoordinatorOptions {
@@ -87,8 +85,7 @@ export class QueueCoordinator implements EpisodeRunner {
   private resetting = false;
   private failed: ToolsimError | undefined;
   private replay: Map<string, CassetteEntry[]> | undefined;
-  private cassetteFd: number | undefined;
-  private cacheFd: number | undefined;
+  private output: RunFolderOutput | undefined;
   private status: CoordinatorStatus | undefined;
   private timers: NodeJS.Timeout[] = [];
   private sweeping = false;
@@ -179,7 +176,7 @@ export class QueueCoordinator implements EpisodeRunner {
       toolsets: o.toolsets,
       replay: o.replay !== undefined,
     });
-    const summary = this.folderSummary();
+    const summary = folderSummary(run.dir);
     this.counts.accepted = summary.accepted;
     this.counts.errors = summary.errors;
     if (o.replay !== undefined) {
@@ -191,7 +188,8 @@ export class QueueCoordinator implements EpisodeRunner {
         if (!list) this.replay.set(e.episodeId, (list = []));
         list.push(e);
       }
-    } else await this.dropCassetteEntriesFrom(run.start);
+    } else await dropCassetteEntriesFrom(run.dir, run.start);
+    this.output = new RunFolderOutput(run.dir, o.replay === undefined);
 
     const connection = redisOptions(this.target, `toolsim-coordinator:${hostname()}:${process.pid}`);
     this.queue = new Queue<EpisodeJob, EpisodeResult>(this.queueName, { connection: connection as never, prefix: BULL_PREFIX, streams: { events: { maxLen: 1000 } }, skipVersionCheck: true });
@@ -273,7 +271,7 @@ export class QueueCoordinator implements EpisodeRunner {
     if (done.length > 0) await this.commands.del(...done);
     const description = { ...(this.description as RunDescription), queue: this.queueName };
     this.description = description;
-    const summary = this.folderSummary();
+    const summary = folderSummary(this.dir);
     const spent = kept.reduce((a, r) => ({ calls: a.calls + (r.calls?.live ?? 0), cost: a.cost }), { calls: summary.calls, cost: summary.cost });
     const last = next + kept.length - 1;
     await this.commands
@@ -284,57 +282,14 @@ export class QueueCoordinator implements EpisodeRunner {
       .exec();
     this.entered = last;
     if (this.shared) {
-      const memory = await readRunMemory(this.dir);
-      const instructions = memory.instructions.filter((i) => i.episode < next);
-      const cache = memory.cache.filter((c) => c.episode < next);
-      for (const r of kept) {
-        for (const e of r.events) if (e.type === "user.instruction") instructions.push({ episode: r.index, request: e.request, text: e.text });
-        for (const c of r.cache ?? []) cache.push({ ...c, episode: r.index });
-      }
-      const log = KEYS.log(this.queueName, this.epoch);
-      const chunks: LogEntry[] = [];
-      for (let i = 0; i < instructions.length; i += 500) chunks.push({ k: "load", instructions: instructions.slice(i, i + 500) });
-      for (let i = 0; i < cache.length; i += 100) chunks.push({ k: "load", cache: cache.slice(i, i + 100) });
-      if (chunks.length > 0) {
+      const loads = await epochLoads(this.dir, next, kept);
+      if (loads.length > 0) {
         const p = this.commands.pipeline();
-        for (const c of chunks) p.xadd(log, "*", "e", JSON.stringify(c));
+        for (const entry of loads) p.xadd(KEYS.log(this.queueName, this.epoch), "*", LOG_FIELD, JSON.stringify(entry));
         await p.exec();
       }
     }
     if (why !== "") this.say(`${why}: started epoch ${this.epoch} of the run from the run folder (${next + kept.length} episodes kept); the rest is queued again`);
-  }
-
-  /** The folder's summary: counts and the model calls and cost so far. */
-  private folderSummary(): { accepted: number; errors: number; calls: number; cost: number } {
-    try {
-      const s = JSON.parse(readFileSync(join(this.dir, RUN_FILES.summary), "utf8")) as { accepted?: number; errors?: number; llm?: { calls?: number; cost?: number } };
-      return { accepted: s.accepted ?? 0, errors: s.errors ?? 0, calls: s.llm?.calls ?? 0, cost: s.llm?.cost ?? 0 };
-    } catch {
-      return { accepted: 0, errors: 0, calls: 0, cost: 0 };
-    }
-  }
-
-  /** A resumed run's cassette keeps only the calls of the episodes in its journal (the others run again). */
-  private async dropCassetteEntriesFrom(start: number): Promise<void> {
-    const path = join(this.dir, "cassette.jsonl");
-    if (!existsSync(path)) return;
-    const tmp = `${path}.rewrite`;
-    const fd = openSync(tmp, "w", 0o600);
-    let dropped = 0;
-    try {
-      for await (const line of readLines(path)) {
-        const m = /"episodeId":"ep-(\d+)"/.exec(line);
-        if (m && Number(m[1]) >= start) {
-          dropped++;
-          continue;
-        }
-        if (line.trim() !== "") writeAll(fd, `${line}\n`);
-      }
-    } finally {
-      closeSync(fd);
-    }
-    if (dropped > 0) renameSync(tmp, path);
-    else unlinkSync(tmp);
   }
 
   // ------------------------------------------------------------------------------------------------ episodes
@@ -457,14 +412,7 @@ export class QueueCoordinator implements EpisodeRunner {
   }
 
   private record(r: EpisodeResult): void {
-    if (r.cassette && r.cassette.length > 0 && !this.replay) {
-      this.cassetteFd ??= openSync(join(this.dir, "cassette.jsonl"), "a", 0o600);
-      writeAll(this.cassetteFd, `${r.cassette.join("\n")}\n`);
-    }
-    if (r.cache !== undefined) {
-      this.cacheFd ??= openSync(join(this.dir, RUN_CACHE_FILE), "a", 0o600);
-      writeAll(this.cacheFd, runCacheLine(r.index, r.cache));
-    }
+    this.output?.record(r);
     this.counts.live += r.calls?.live ?? 0;
     this.counts.replayed += r.calls?.replayed ?? 0;
     const finished = r.events[r.events.length - 1];
@@ -616,9 +564,7 @@ export class QueueCoordinator implements EpisodeRunner {
     this.events = undefined;
     this.queue = undefined;
     this.commands.disconnect();
-    if (this.cassetteFd !== undefined) closeSync(this.cassetteFd);
-    if (this.cacheFd !== undefined) closeSync(this.cacheFd);
-    this.cassetteFd = this.cacheFd = undefined;
+    this.output?.close();
   }
 
   /** Removes every trace of the run from Redis (its queue, log, tapes and spend) and from the list workers read. */
@@ -630,12 +576,6 @@ export class QueueCoordinator implements EpisodeRunner {
     if (keys.length > 0) await this.commands.del(...keys);
     await this.commands.del(runKey);
   }
-}
-
-function writeAll(fd: number, text: string): void {
-  const buf = Buffer.from(text, "utf8");
-  let off = 0;
-  while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
 }
 
 /** The keys matching a pattern, found with SCAN (KEYS would block a busy Redis). */

@@ -114,8 +114,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
       return;
     }
     entry.context = made.value;
-    const models = d.config["llm"] ? "models" : "offline";
-    say(`serving run ${d.runId} (queue ${queue}${epoch > 1 ? `, epoch ${epoch}` : ""}): ${d.episodes} episodes over ${d.toolsets.length} toolsets, ${models}, seed ${d.seed}`);
+    say(`serving run ${d.runId} (queue ${queue}${epoch > 1 ? `, epoch ${epoch}` : ""}): ${d.episodes} episodes over ${d.toolsets.length} toolsets, seed ${d.seed}; ${made.value.models}`);
   };
 
   const retire = async (queue: string, entry: Served, why: string | undefined): Promise<void> => {

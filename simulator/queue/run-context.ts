@@ -4,13 +4,15 @@ import { hostname } from "node:os";
 import type { CassetteEntry } from "../../agents/cassette.js";
 import type { LlmRole } from "../../agents/llm-gateway.js";
 import type { RunCacheRecord } from "../../agents/llm-run-cache.js";
-import { isRedactedUrl } from "../../agents/model-spec.js";
+import { isRedactedUrl, type ModelSpec } from "../../agents/model-spec.js";
+import type { EpisodeToolset } from "../../agents/toolbox.js";
 import { costOf, DEFAULT_PRICES, type PriceTable } from "../../agents/price-table.js";
 import type { Result } from "../../specs/result.js";
 import { roleModels } from "../cli/llm-options.js";
 import { createLlmRoleAgents } from "../llm-agents.js";
 import type { LlmSettings } from "../run-config.js";
 import { episodeId } from "../run-episode.js";
+import { currentVersions } from "../run-store.js";
 import { createSimulation, type AgentFactory, type Simulation } from "../simulation.js";
 import { Capacity, EpisodeWorker } from "./episode-worker.js";
 import { LogReader } from "./log-reader.js";
@@ -104,6 +106,8 @@ export class RunContext {
     private readonly sim: Simulation,
     private readonly tape: TapeCassette | undefined,
     private readonly replicas: { instructions?: ReplicaInstructions; cache?: ReplicaAnswerCache },
+    /** Which model each LLM role uses here (no secrets), for the worker's messages. */
+    readonly models: string,
   ) {}
 
   /** Builds a run's context, or says why this worker cannot serve the run. */
@@ -123,27 +127,28 @@ export class RunContext {
     };
     let factory: AgentFactory | undefined;
     let tape: TapeCassette | undefined;
+    let models = "offline agents";
     if (llmRun) {
       const settings = workerLlmSettings(llmRun, setup.endpoint);
       const redacted = [settings.baseUrl, settings.model, settings.userModel, settings.assistantModel, settings.executorModel, settings.testerModel].find((v) => v !== undefined && isRedactedUrl(v));
       if (redacted !== undefined && !description.replay) {
         return { ok: false, errors: [`the run's base URL had query parameters, which the coordinator does not share (${redacted}): give this worker --base-url`] };
       }
-      let models: Partial<Record<LlmRole, import("../../agents/model-spec.js").ModelSpec>>;
+      let specs: Partial<Record<LlmRole, ModelSpec>>;
       try {
-        models = roleModels(settings, { env: setup.env, requireApiKey: !description.replay });
+        specs = roleModels(settings, { env: setup.env, requireApiKey: !description.replay });
       } catch (e) {
         return { ok: false, errors: [(e as Error).message] };
       }
       const prices: PriceTable = settings.prices ? { ...DEFAULT_PRICES, ...settings.prices } : DEFAULT_PRICES;
       const costOfEntry = (e: CassetteEntry): number => {
         if (e.error !== undefined && e.usage.promptTokens === 0) return 0;
-        return costOf(e.usage, e.model, prices, models[e.role as LlmRole]?.local ?? false, settings.prices);
+        return costOf(e.usage, e.model, prices, specs[e.role as LlmRole]?.local ?? false, settings.prices);
       };
       tape = new TapeCassette((entry, line) => ctx?.writeTape(entry, line, costOfEntry(entry)));
       const agents = createLlmRoleAgents({
         llm: {
-          models,
+          models: specs,
           ...(settings.assistantFormat !== undefined ? { assistantFormat: settings.assistantFormat } : {}),
           ...(settings.dfsdt ? { dfsdt: true } : {}),
           ...(settings.judgeVotes !== undefined ? { judgeVotes: settings.judgeVotes } : {}),
@@ -163,6 +168,7 @@ export class RunContext {
         ...(replicas.instructions ? { history: replicas.instructions } : {}),
         ...(replicas.cache ? { runCache: replicas.cache } : {}),
       });
+      models = Object.entries(agents.describe).map(([role, m]) => `${role} ${m}`).join(", ");
       const shared = description.shared.instructions || description.shared.cache;
       factory = (binding) => {
         const made = agents.factory(binding);
@@ -181,10 +187,11 @@ export class RunContext {
       ...(factory ? { agents: factory } : {}),
     });
     if (sim.runId !== description.runId) {
-      return { ok: false, errors: [`the run's settings give run id ${sim.runId} here, not ${description.runId} (another toolsim version? this worker runs ${description.toolsim === "" ? "?" : "its own"})`] };
+      const mine = currentVersions([]).toolsim;
+      return { ok: false, errors: [`the run's settings give run id ${sim.runId} on this worker, not ${description.runId} (the coordinator runs toolsim ${description.toolsim}, this worker ${mine})`] };
     }
     await warmUp(toolsets.value, description);
-    ctx = new RunContext(description, epoch, setup, sim, tape, replicas);
+    ctx = new RunContext(description, epoch, setup, sim, tape, replicas, models);
     ctx.start();
     return { ok: true, value: ctx };
   }
@@ -342,7 +349,7 @@ export class RunContext {
  * first episode over a toolset builds its tools and validators, which on a busy machine can take longer than a
  * job's lock lasts. Offline agents only: no model is called.
  */
-async function warmUp(toolsets: import("../../agents/toolbox.js").EpisodeToolset[], d: RunDescription): Promise<void> {
+async function warmUp(toolsets: EpisodeToolset[], d: RunDescription): Promise<void> {
   const warm = createSimulation({ toolsets, episodes: d.episodes, seed: d.seed, level: d.level, maxSteps: d.maxSteps });
   const n = Math.min(d.level === "call" ? toolsets.length : 2, d.episodes, 32);
   for (let i = 0; i < n; i++) {
