@@ -7,7 +7,7 @@
  * better), or over the goal when there is no peer. Each figure is the median of several interleaved
  * rounds; the raw rounds follow on a `#` comment line.
  *
- * Filters: a section (`executor`, `simulator`) or a part of one (`executor.calls`, `executor.load`).
+ * Filters: a section (`executor`, `simulator`, `distributed`) or a part of one (`executor.calls`, `executor.load`).
  * Environment: BENCH_ROUNDS (default 7), BENCH_ROUND_MS (default 1000), BENCH_CORPUS_SPEC (an oas3 file
  * name of ../shared/corpora/openapi), BENCH_EPISODES (default 10000), BENCH_SIM_ROUNDS (default 3).
  */
@@ -17,6 +17,7 @@ import { LLM_PARTS, runLlm } from "./llm-tokens.js";
 import { LLM_THROUGHPUT_PARTS, runLlmThroughput } from "./llm-throughput.js";
 import { runServe, SERVE_PARTS } from "./serve.js";
 import { runSimulator, SIMULATOR_PARTS } from "./simulator.js";
+import { DISTRIBUTED_PARTS, runDistributed } from "./distributed.js";
 import { note } from "./stats.js";
 
 interface Section {
@@ -31,6 +32,7 @@ const SECTIONS: Section[] = [
   { name: "serve", parts: SERVE_PARTS, run: runServe },
   { name: "llm", parts: LLM_PARTS, run: runLlm },
   { name: "llm", parts: LLM_THROUGHPUT_PARTS, run: runLlmThroughput },
+  { name: "distributed", parts: DISTRIBUTED_PARTS, run: runDistributed },
 ];
 
 /** The parts of a section the filters select (all of them with no filter). */

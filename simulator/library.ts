@@ -5,7 +5,11 @@
  */
 
 // Simulation, events and runs.
-export { createSimulation, offlineAgents, Simulation, type RunResult, type SimulationOptions } from "./core/simulation.js";
+export { createSimulation, offlineAgents, Simulation, type EpisodeRunner, type RunResult, type SimulationOptions } from "./core/simulation.js";
+// Distributed generation: a coordinator runner for a simulation, and workers (see simulator/queue/README.md).
+export { connectQueueCoordinator, startQueueWorker } from "./queue/entry-points.js";
+export type { CoordinatorOptions, QueueCoordinator } from "./queue/coordinator.js";
+export type { QueueWorker, QueueWorkerOptions } from "./queue/queue-worker.js";
 export { applyHeapPolicy, HEAP_GROWING_PERCENT } from "./core/heap-policy.js";
 export { EventBus, type Clock, type EventBusOptions, type Listener } from "./core/event-bus.js";
 export { EVENT_TYPES, type EventPayloads, type Party, type SimEvent, type SimEventOf, type SimEventType } from "./core/events.js";

@@ -80,8 +80,11 @@ export class RunAnswerCache {
     this.byEpisode.delete(episode);
   }
 
-  /** The cache as one episode sees it. */
-  forEpisode(episode: number): EpisodeAnswerCache {
+  /**
+   * The cache as one episode sees it. `onDeclare` learns of each look-up once its place in the run's order is
+   * taken (what a replica of the cache on another machine must be told, see `simulator/queue`).
+   */
+  forEpisode(episode: number, onDeclare?: (position: number, key: string) => void): EpisodeAnswerCache {
     this.sequencer.enter(episode);
     let next = 0;
     return {
@@ -102,6 +105,7 @@ export class RunAnswerCache {
           })();
           const mine: Declaration = { episode, position, key, answer: outcome.then((o) => o.answer) };
           this.declare(mine);
+          onDeclare?.(position, key);
           this.sequencer.pass(episode, position);
           passed = true;
           const got = await outcome;

@@ -16,8 +16,11 @@ import type { Level } from "../../agents/roles/agent-context.js";
 import { isRedactedUrl, MODEL_DEFAULTS, redactModelText, redactUrl } from "../../agents/llm/model-spec.js";
 import { createLlmAgents, type LlmAgents } from "../core/llm-agents.js";
 import type { LlmSettings } from "../core/run-config.js";
-import { addLlmOptions, llmRunOptions, mergeLlmSettings, recordedReplaySettings, usesModels, type LlmFlags } from "./llm-options.js";
+import { addLlmOptions, llmRunOptions, mergeLlmSettings, recordedReplaySettings, replayCassettePath, roleModels, usesModels, type LlmFlags } from "./llm-options.js";
 import { addToolResponseOptions, attachToolResponses, reportUpstream, toolResponseSettings, type ToolResponseFlags } from "./tool-response-options.js";
+import { connectQueueCoordinator } from "../queue/entry-points.js";
+import type { QueueCoordinator } from "../queue/coordinator.js";
+import { readQueueFile } from "../queue/queue-file.js";
 
 interface GenerateOptions extends LlmFlags, ToolResponseFlags {
   toolsets?: string[];
@@ -29,7 +32,11 @@ interface GenerateOptions extends LlmFlags, ToolResponseFlags {
   resume?: boolean;
   config?: string;
   maxSteps?: string;
+  queue?: string;
 }
+
+/** Episodes a coordinator keeps queued or running when `--concurrency` is not given (enough to keep workers busy). */
+const QUEUE_IN_FLIGHT = 64;
 
 /** Run-store errors about the run folder itself, reported as user errors. */
 const RUN_FOLDER_ERRORS = new Set(["run.exists", "run.mismatch", "run.not-a-run", "run.corrupt"]);
@@ -95,6 +102,9 @@ async function resolveConfig(opts: GenerateOptions, io: CliIO): Promise<RunConfi
   config.maxSteps = parseInteger("--max-steps", opts.maxSteps, 1) ?? config.maxSteps;
   if (opts.level) config.level = opts.level;
   if (opts.out) config.out = opts.out;
+  if (opts.queue) config.queue = opts.queue;
+  // With a queue, --concurrency is how many episodes the coordinator keeps queued or running over all workers.
+  if (config.queue && opts.concurrency === undefined && fromFile.concurrency === undefined && recorded.concurrency === undefined) config.concurrency = QUEUE_IN_FLIGHT;
   const llm = mergeLlmSettings(config.llm, opts);
   if (usesModels(llm)) config.llm = llm;
   else delete config.llm;
@@ -143,7 +153,8 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
     .option("--max-steps <n>", `assistant steps per request (default ${DEFAULT_RUN_CONFIG.maxSteps})`)
     .option("--out <dir>", "run folder (default runs/<time>)")
     .option("--resume", "continue the run in --out after an interruption")
-    .option("--config <file>", "settings file (default ./toolsim.config.yaml when present)");
+    .option("--config <file>", "settings file (default ./toolsim.config.yaml when present)")
+    .option("--queue <url>", `run the episodes on workers (toolsim worker) through a Redis job queue, redis://HOST:PORT[/DB]; --concurrency is then the episodes queued or running (default ${QUEUE_IN_FLIGHT})`);
   return addToolResponseOptions(addLlmOptions(cmd), true).action(async (opts: GenerateOptions) => {
       const config = await resolveConfig(opts, io);
       if (opts.resume && !opts.out && !config.out) throw new UsageError("--resume needs --out DIR: the run folder to continue");
@@ -157,7 +168,10 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
       const responseSettings = await toolResponseSettings(opts, opts.resume ? { out } : undefined);
       const responses = responseSettings ? await attachToolResponses(toolsets, responseSettings, io) : undefined;
       let llm: LlmAgents | undefined;
-      if (config.llm) {
+      if (config.queue && responseSettings) throw new UsageError("--tool-cassette and --upstream answer calls in this process, and --queue runs the episodes on workers: give one or the other");
+      // With a queue the workers make the model calls: the models are only checked here (no key needed).
+      if (config.llm && config.queue) roleModels(config.llm, { env: process.env, requireApiKey: false });
+      if (config.llm && !config.queue) {
         // The toolsets' API keys reach an LLM executor's prompt (the executor receives them in clear): never the cassette.
         const secrets = toolsets.flatMap((t) => (t.auth && t.auth.checkedBy !== "api" ? [...t.auth.credentials, ...Object.values(t.auth.keys ?? {})] : []));
         llm = await createLlmAgents({ ...llmRunOptions(config.llm, out, config.seed, opts.replay), runFolder: { dir: out, resume: opts.resume === true }, secrets });
@@ -171,9 +185,31 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
       const budget = config.llm && (config.llm.maxCost !== undefined || config.llm.maxCalls !== undefined)
         ? { ...(config.llm.maxCost !== undefined ? { maxCost: config.llm.maxCost } : {}), ...(config.llm.maxCalls !== undefined ? { maxCalls: config.llm.maxCalls } : {}) }
         : undefined;
+      const simConfig = config.llm ? { llm: contentSettings(config.llm) } : undefined;
+      let stopForBudget = (): void => undefined;
+      const coordinator = config.queue
+        ? await connectQueueCoordinator({
+            url: config.queue,
+            toolsets,
+            seed: config.seed,
+            episodes: config.episodes,
+            level: config.level,
+            maxSteps: config.maxSteps,
+            config: simConfig ?? {},
+            ...(opts.replay !== undefined ? { replay: replayCassettePath(opts.replay) } : {}),
+            ...(budget ? { budget, onBudget: () => stopForBudget() } : {}),
+            say: (line) => io.err(`toolsim: ${line}\n`),
+          }).catch((e: unknown) => {
+            throw e instanceof ToolsimError ? new UserError(e.message) : e;
+          })
+        : undefined;
+      if (opts.resume && !coordinator && readQueueFile(out)) {
+        io.err(`toolsim: note: this run was distributed (${join(out, "queue.json")}); it goes on in this process (give --queue URL to go on with workers)\n`);
+      }
       const sim = createSimulation({
+        ...(simConfig || responses?.config ? { config: { ...(simConfig ?? {}), ...(responses?.config ? { responses: responses.config } : {}) } } : {}),
         ...(llm ? { agents: llm.factory } : {}),
-        ...(llm || responses?.config ? { config: { ...(llm ? { llm: contentSettings(config.llm ?? {}) } : {}), ...(responses?.config ? { responses: responses.config } : {}) } } : {}),
+        ...(coordinator ? { runner: coordinator } : {}),
         ...(budget ? { budget } : {}),
         toolsets: responses?.toolsets ?? toolsets,
         episodes: config.episodes,
@@ -187,8 +223,10 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
       // --resume where no run was started yet starts one (so a script may always pass --resume), and says so.
       const resuming = opts.resume === true && existsSync(join(out, RUN_FILES.run));
       if (opts.resume && !resuming) io.err(`toolsim: no run in ${out} yet: starting a new one\n`);
+      stopForBudget = () => sim.stop("budget");
       io.err(`toolsim: ${resuming ? "resuming " : ""}${config.episodes} episodes over ${toolsets.length} toolsets (level ${config.level}, seed ${config.seed}) -> ${out}\n`);
-      const progress = new Progress(io);
+      // A distributed run reports its progress (with the workers) on stderr.
+      const progress = coordinator ? undefined : new Progress(io);
       let interrupts = 0;
       const onSigint = (): void => {
         interrupts++;
@@ -200,21 +238,21 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
       process.on("SIGINT", onSigint);
       try {
         const result = await sim.run({
-          onEpisode: (_i, _events, s) => progress.update({ done: s.episodes, total: config.episodes, accepted: s.accepted, errors: s.errors }),
+          onEpisode: (_i, _events, s) => progress?.update({ done: s.episodes, total: config.episodes, accepted: s.accepted, errors: s.errors }),
         });
         const s = result.summary;
-        progress.finish({ done: s.episodes, total: config.episodes, accepted: s.accepted, errors: s.errors });
+        progress?.finish({ done: s.episodes, total: config.episodes, accepted: s.accepted, errors: s.errors });
         io.out(formatSummary(s, out));
-        if (opts.replay !== undefined && llm) {
+        if (opts.replay !== undefined && (llm || coordinator)) {
           // The journal (and summary.json, its projection) equals the recorded run's: say here where the answers came from.
-          const { calls, replayed } = llm.stats();
+          const { calls, replayed } = (llm ?? (coordinator as QueueCoordinator)).stats();
           io.out(`replayed: ${replayed} of ${calls} model calls answered from the cassette (no endpoint called)\n`);
         }
         if (result.interrupted && result.stopReason === "budget") {
-          io.out(`budget reached after ${s.episodes} of ${config.episodes} episodes (${s.llm.calls} model calls, $${s.llm.cost.toFixed(4)}); raise --max-cost/--max-calls and continue with:\n  npx toolsim generate --resume --out ${out}\n`);
+          io.out(`budget reached after ${s.episodes} of ${config.episodes} episodes (${s.llm.calls} model calls, $${s.llm.cost.toFixed(4)}); raise --max-cost/--max-calls and continue with:\n  npx toolsim generate --resume --out ${out}${coordinator ? ` --queue ${coordinator.url}` : ""}\n`);
           setExit(3);
         } else if (result.interrupted) {
-          io.out(`interrupted after ${s.episodes} of ${config.episodes} episodes; continue with:\n  npx toolsim generate --resume --out ${out}\n`);
+          io.out(`interrupted after ${s.episodes} of ${config.episodes} episodes; continue with:\n  npx toolsim generate --resume --out ${out}${coordinator ? ` --queue ${coordinator.url}` : ""}\n`);
           setExit(130);
         } else {
           io.out(`corpus: ${join(out, "corpus.jsonl")} (${s.accepted} accepted), rejected: ${join(out, "rejected.jsonl")}\n`);
@@ -229,11 +267,12 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
         }
       } catch (e) {
         // A run folder that cannot be used (exists, mismatched, not a run, corrupt) is the user's to fix: no stack trace.
-        if (e instanceof ToolsimError && RUN_FOLDER_ERRORS.has(e.code)) throw new UserError(e.message);
+        if (e instanceof ToolsimError && (RUN_FOLDER_ERRORS.has(e.code) || e.code.startsWith("queue."))) throw new UserError(e.message);
         throw e;
       } finally {
         process.off("SIGINT", onSigint);
         llm?.close();
+        await coordinator?.close();
       }
     });
 }

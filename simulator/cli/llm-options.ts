@@ -131,24 +131,7 @@ export function recordedReplaySettings(value: string): { runJson?: string; setti
  * the cassette (recorded into the run folder, or replayed), strategies and prices.
  */
 export function llmRunOptions(settings: LlmSettings, runDir: string, seed: number, replay?: string, env: NodeJS.ProcessEnv = process.env): LlmRunOptions {
-  const models: Partial<Record<LlmRole, ModelSpec>> = {};
-  const perRole: Record<LlmRole, string | undefined> = {
-    user: settings.userModel,
-    assistant: settings.assistantModel,
-    executor: settings.executorModel,
-    tester: settings.testerModel,
-  };
-  for (const role of ["user", "assistant", "executor", "tester"] as const) {
-    const text = perRole[role] ?? settings.model;
-    if (text === undefined || text.trim() === "offline") continue;
-    const parsed = parseModelSpec(text, {
-      env,
-      requireApiKey: replay === undefined,
-      ...modelSpecOptionsOf(settings),
-    });
-    if (!parsed.ok) throw new UsageError(`--${role}-model / --model: ${parsed.errors.map((e) => e.message).join("; ")}`);
-    if (parsed.value.provider !== "offline") models[role] = parsed.value;
-  }
+  const models = roleModels(settings, { env, requireApiKey: replay === undefined });
   const prices: PriceTable = settings.prices ? { ...DEFAULT_PRICES, ...settings.prices } : DEFAULT_PRICES;
   return {
     models,
@@ -161,6 +144,25 @@ export function llmRunOptions(settings: LlmSettings, runDir: string, seed: numbe
     ...(settings.prices ? { configuredPrices: settings.prices } : {}),
     seed,
   };
+}
+
+/** The model of each role that has one (parsed, keys from the environment); a usage error names the role and the problem. */
+export function roleModels(settings: LlmSettings, options: { env: NodeJS.ProcessEnv; requireApiKey: boolean }): Partial<Record<LlmRole, ModelSpec>> {
+  const models: Partial<Record<LlmRole, ModelSpec>> = {};
+  const perRole: Record<LlmRole, string | undefined> = {
+    user: settings.userModel,
+    assistant: settings.assistantModel,
+    executor: settings.executorModel,
+    tester: settings.testerModel,
+  };
+  for (const role of ["user", "assistant", "executor", "tester"] as const) {
+    const text = perRole[role] ?? settings.model;
+    if (text === undefined || text.trim() === "offline") continue;
+    const parsed = parseModelSpec(text, { env: options.env, requireApiKey: options.requireApiKey, ...modelSpecOptionsOf(settings) });
+    if (!parsed.ok) throw new UsageError(`--${role}-model / --model: ${parsed.errors.map((e) => e.message).join("; ")}`);
+    if (parsed.value.provider !== "offline") models[role] = parsed.value;
+  }
+  return models;
 }
 
 /** The model-spec settings (endpoint, key variable, sampling, timeouts, limits) of a run's or a command's LLM settings. */

@@ -12,6 +12,7 @@ import { diffCommand, replayCommand } from "./replay-command.js";
 import { evalCommand, tasksCommand } from "./eval-command.js";
 import { callCommand, specCommand } from "./spec-commands.js";
 import { toolsetCommand } from "./toolset-command.js";
+import { workerCommand } from "./worker-command.js";
 
 const require = createRequire(import.meta.url);
 
@@ -59,6 +60,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   program.addCommand(diffCommand(io, setExit));
   program.addCommand(tasksCommand(io, setExit));
   program.addCommand(evalCommand(io, setExit));
+  program.addCommand(workerCommand(io, setExit));
   const hint = "(run with --help for usage)";
   for (const cmd of program.commands) {
     cmd.exitOverride().showHelpAfterError(hint).configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });

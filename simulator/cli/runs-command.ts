@@ -6,6 +6,7 @@ import { formatSummary } from "../runs/format-summary.js";
 import { readEpisodesSkippingCorrupt } from "../export/run-folder.js";
 import { readLines, RUN_FILES } from "../runs/run-store.js";
 import { SummaryBuilder, type RunSummary } from "../runs/run-summary.js";
+import { readQueueFile } from "../queue/queue-file.js";
 import { UserError, type CliIO } from "./cli-io.js";
 
 /** A run's summary and how it relates to the journal and the run's target. */
@@ -70,7 +71,10 @@ export function runsCommand(io: CliIO): Command {
       if (recomputed) io.err(`toolsim: ${recomputed}: the summary is recomputed from the journal\n`);
       io.out(opts.json ? JSON.stringify(summary, null, 2) + "\n" : formatSummary(summary, dir));
       if (target !== undefined && summary.episodes < target) {
-        io.err(`toolsim: the run is unfinished: ${summary.episodes} of ${target} episodes; continue it with:\n  npx toolsim generate --resume --out ${dir}\n`);
+        // A distributed run (queue.json) may still be going on: its coordinator writes the folder as episodes finish.
+        const queue = readQueueFile(dir);
+        const where = queue ? ` (distributed on queue ${queue.queue} at ${queue.redis}: it may still be running)` : "";
+        io.err(`toolsim: the run is unfinished: ${summary.episodes} of ${target} episodes${where}; continue it with:\n  npx toolsim generate --resume --out ${dir}${queue ? ` --queue ${queue.redis}` : ""}\n`);
       }
     });
   return runs;

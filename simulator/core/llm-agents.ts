@@ -55,6 +55,12 @@ export interface LlmRunOptions {
 /** The file of a run folder holding the executor's run-cache answers, one line per finished episode. */
 export const RUN_CACHE_FILE = "executor-cache.jsonl";
 
+/** One line of {@link RUN_CACHE_FILE}: the run-cache answers an episode got. */
+export function runCacheLine(episode: number, records: readonly RunCacheRecord[]): string {
+  const answers = records.map(({ position, key, answer }) => ({ position, key, answer }));
+  return `${JSON.stringify({ episode, answers })}\n`;
+}
+
 /** What the episodes already in a run's journal decided, for a resumed run. */
 export interface RunMemory {
   /** Indexes of the episodes in the journal. */
@@ -116,6 +122,10 @@ export interface LlmRoleAgentsOptions {
   cassette: { mode: CassetteMode; cassette?: Cassette; fallback?: boolean };
   /** Sees the run-cache answers of each finished episode (a run writes them to its folder for a resume). */
   onEpisodeAnswers?: (episode: number, records: RunCacheRecord[]) => void;
+  /** The run's instructions to use instead of new ones (a worker's replica of a distributed run's, see `simulator/queue`). */
+  history?: RunInstructions;
+  /** The run cache to use instead of a new one (a worker's replica, see `simulator/queue`). */
+  runCache?: RunAnswerCache;
 }
 
 /** The LLM agents of some roles, and the run-wide memory they share. */
@@ -157,8 +167,8 @@ export function createLlmRoleAgents(options: LlmRoleAgentsOptions): LlmRoleAgent
     describe[role] = `${spec.provider}:${spec.model}${spec.baseURL ? ` @ ${redactUrl(spec.baseURL)}` : ""}`;
   }
   // Run-wide memory whose use does not depend on completion order (see RunInstructions, RunAnswerCache).
-  const history = gateways.has("user") ? new RunInstructions() : undefined;
-  const runCache = llm.runCache && gateways.has("executor") ? new RunAnswerCache() : undefined;
+  const history = gateways.has("user") ? (options.history ?? new RunInstructions()) : undefined;
+  const runCache = llm.runCache && gateways.has("executor") ? (options.runCache ?? new RunAnswerCache()) : undefined;
   const dfsdtOptions = typeof llm.dfsdt === "object" ? llm.dfsdt : {};
 
   const factory: AgentFactory = (episode: EpisodeBinding) => {
@@ -237,8 +247,7 @@ export async function createLlmAgents(options: LlmRunOptions): Promise<LlmAgents
       truncatePartialLine(path);
       cacheFd = openSync(path, "a", 0o600);
     }
-    const answers = records.map(({ position, key, answer }) => ({ position, key, answer }));
-    const buf = Buffer.from(`${JSON.stringify({ episode, answers })}\n`, "utf8");
+    const buf = Buffer.from(runCacheLine(episode, records), "utf8");
     let off = 0;
     while (off < buf.length) off += writeSync(cacheFd, buf, off, buf.length - off);
   };

@@ -17,6 +17,8 @@ export interface RunConfig {
   out?: string;
   /** Model settings; absent: every role offline. */
   llm?: LlmSettings;
+  /** `redis://HOST:PORT[/DB]`: run the episodes on workers through this Redis job queue (see `simulator/queue`). */
+  queue?: string;
 }
 
 /** The model settings of a run, as the CLI flags and the config file give them (no secrets). */
@@ -61,6 +63,7 @@ const configSchema = z
     level: z.enum(["call", "retrieve", "plan"]).optional(),
     maxSteps: z.number().int().min(1).max(100).optional(),
     out: z.string().optional(),
+    queue: z.string().optional(),
     llm: z
       .object({
         model: z.string().optional(),

@@ -40,6 +40,24 @@ export interface SimulationOptions {
   config?: Record<string, unknown>;
   /** Receives the errors of subscribers that throw (they never disturb the run); a process warning by default. */
   onListenerError?: EventBusOptions["onListenerError"];
+  /** Runs the episodes elsewhere (the workers of a job queue, see `simulator/queue`) instead of in this process. */
+  runner?: EpisodeRunner;
+}
+
+/**
+ * Runs a simulation's episodes somewhere else than in its process (the workers of a job queue). The run folder,
+ * the in-order commit, budgets and stopping stay the simulation's; the runner only turns an index into the
+ * episode's events (which the workers make with {@link Simulation.runOne}, the same episode loop).
+ */
+export interface EpisodeRunner {
+  /** Called once the run folder is open, before the first episode: `start` is the first index to run. */
+  begin?(run: { runId: string; dir?: string; start: number; end: number }): Promise<void>;
+  /** Runs episode `index` and resolves with its events, from `episode.started` to `episode.finished`. */
+  run(index: number): Promise<readonly SimEvent[]>;
+  /** Called once episode `index` is written (in index order). */
+  committed?(index: number): void;
+  /** Called when the run ends, whatever the outcome (`complete`: every episode is written). */
+  end?(outcome: { complete: boolean; failed: boolean }): Promise<void>;
 }
 
 /** What an agent factory learns about the episode it makes agents for. */
@@ -116,6 +134,10 @@ export class Simulation {
   private readonly factory: AgentFactory | undefined;
   private spent = { calls: 0, cost: 0 };
   private stopping = false;
+  private stopReason: "stopped" | "budget" = "stopped";
+  /** The events of the episodes running, by episode id (one subscriber for all of them). */
+  private readonly pending = new Map<string, SimEvent[]>();
+  private collecting = false;
 
   constructor(private readonly options: SimulationOptions) {
     if (options.toolsets.length === 0) throw new RangeError("a simulation needs at least one toolset");
@@ -149,8 +171,12 @@ export class Simulation {
     return this.bus.on(type as "*", listener as (event: SimEvent) => void);
   }
 
-  /** Asks the run to stop: no new episode starts, episodes in flight finish and are written. */
-  stop(): void {
+  /**
+   * Asks the run to stop: no new episode starts, episodes in flight finish and are written. `budget` when a budget
+   * kept elsewhere (the workers' spending, see `simulator/queue`) was reached.
+   */
+  stop(reason: "stopped" | "budget" = "stopped"): void {
+    if (!this.stopping) this.stopReason = reason;
     this.stopping = true;
   }
 
@@ -166,15 +192,6 @@ export class Simulation {
     const o = this.options;
     const store = o.out !== undefined ? await RunStore.create(o.out, this.runInfo(), { resume: o.resume === true }) : undefined;
     const memory = store ? undefined : new SummaryBuilder(this.runId, this.runInfo().operations);
-    const pending = new Map<string, SimEvent[]>();
-    const unsubscribe = this.bus.on("*", (e) => {
-      let list = pending.get(e.episodeId);
-      if (!list) {
-        list = [];
-        pending.set(e.episodeId, list);
-      }
-      list.push(e);
-    });
     const start = store?.nextIndex ?? 0;
     let ran = 0;
     if (store) {
@@ -192,31 +209,26 @@ export class Simulation {
       budgetHit ||= (b.maxCalls !== undefined && this.spent.calls >= b.maxCalls) || (b.maxCost !== undefined && this.spent.cost >= b.maxCost);
       return budgetHit;
     };
+    const runner = o.runner;
+    let complete = false;
+    let failed = false;
     try {
+      await runner?.begin?.({ runId: this.runId, ...(o.out !== undefined ? { dir: o.out } : {}), start, end: this.episodes });
       const result = await schedule({
         start,
         end: this.episodes,
         concurrency: o.concurrency ?? 4,
         stopped: () => this.stopping || overBudget(),
-        task: async (index) => {
-          const cleanups: (() => void)[] = [];
-          const outcome = await runEpisode(
-            { runId: this.runId, index, runSeed: this.seed, level: this.level, toolsets: this.toolsetsFor(index), ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}) },
-            this.agentsFor(index, cleanups),
-            this.bus,
-          );
-          for (const cleanup of cleanups) cleanup();
-          const events = pending.get(outcome.episodeId) ?? [];
-          pending.delete(outcome.episodeId);
-          return events;
-        },
+        task: (index) => (runner ? this.remoteEpisode(runner, index) : this.runOne(index)),
         commit: (index, events) => {
           ran++;
           if (store) store.appendEpisode(events);
           else memory?.add(events);
+          runner?.committed?.(index);
           hooks.onEpisode?.(index, events, store ? store.summary() : (memory as SummaryBuilder).toJSON());
         },
       });
+      complete = result.next >= this.episodes;
       const summary = store ? store.summary() : (memory as SummaryBuilder).toJSON();
       const interrupted = result.stopped && result.next < this.episodes;
       return {
@@ -225,13 +237,65 @@ export class Simulation {
         summary,
         ran,
         interrupted,
-        ...(interrupted ? { stopReason: budgetHit ? ("budget" as const) : ("stopped" as const) } : {}),
+        ...(interrupted ? { stopReason: budgetHit || this.stopReason === "budget" ? ("budget" as const) : ("stopped" as const) } : {}),
       };
+    } catch (e) {
+      failed = true;
+      throw e;
     } finally {
-      unsubscribe();
       unsubscribeBudget();
-      store?.close();
+      try {
+        await runner?.end?.({ complete, failed });
+      } finally {
+        store?.close();
+      }
     }
+  }
+
+  /**
+   * Runs episode `index` in this process and resolves with its events (what `run` appends). The workers of a job
+   * queue call it for every job (see `simulator/queue`): the same episode loop as a run in one process.
+   */
+  async runOne(index: number): Promise<SimEvent[]> {
+    this.collect();
+    const cleanups: (() => void)[] = [];
+    const outcome = await runEpisode(
+      { runId: this.runId, index, runSeed: this.seed, level: this.level, toolsets: this.toolsetsFor(index), ...(this.options.maxSteps !== undefined ? { maxSteps: this.options.maxSteps } : {}) },
+      this.agentsFor(index, cleanups),
+      this.bus,
+    );
+    for (const cleanup of cleanups) cleanup();
+    return this.take(outcome.episodeId);
+  }
+
+  /** An episode run by the runner: its events are published here as they were recorded (subscribers, budgets). */
+  private async remoteEpisode(runner: EpisodeRunner, index: number): Promise<SimEvent[]> {
+    this.collect();
+    const events = await runner.run(index);
+    const id = episodeId(index);
+    for (const e of events) this.bus.republish(e);
+    this.bus.endEpisode(id);
+    return this.take(id);
+  }
+
+  /** Subscribes the collector of the episodes' events (once). */
+  private collect(): void {
+    if (this.collecting) return;
+    this.collecting = true;
+    this.bus.on("*", (e) => {
+      let list = this.pending.get(e.episodeId);
+      if (!list) {
+        list = [];
+        this.pending.set(e.episodeId, list);
+      }
+      list.push(e);
+    });
+  }
+
+  private take(id: string): SimEvent[] {
+    const events = this.pending.get(id) ?? [];
+    this.pending.delete(id);
+    return events;
   }
 
   private agentsFor(index: number, cleanups: (() => void)[]): EpisodeAgents {
