@@ -8,6 +8,8 @@ import { formatSummary } from "../runs/format-summary.js";
 import { Progress } from "../core/progress.js";
 import { DEFAULT_RUN_CONFIG, readConfigFile, type RunConfig } from "../core/run-config.js";
 import { RUN_FILES, type RunInfo } from "../runs/run-store.js";
+import { acquireRunLock } from "../runs/run-lock.js";
+import { EXIT_CODES, isSystemIoError, OperationalError, operationalFailure } from "./operational-error.js";
 import { createSimulation } from "../core/simulation.js";
 import { ToolsimError } from "../../specs/toolsim-error.js";
 import { UsageError, UserError, type CliIO } from "./cli-io.js";
@@ -152,73 +154,84 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
       for (const p of problems) io.err(`toolsim: skipped: ${formatProblem(p)}\n`);
       if (toolsets.length === 0) throw new UserError(`no toolset could be loaded from ${paths.join(", ")}`);
       const out = config.out ?? timestampFolder(new Date());
+      // One writer per run folder, for the life of the command (the cassette is opened before the run store).
+      const lock = acquireRunLock(out, opts.resume ? "generate --resume" : "generate");
       let llm: LlmAgents | undefined;
-      if (config.llm) {
-        llm = await createLlmAgents({ ...llmRunOptions(config.llm, out, config.seed, opts.replay), runFolder: { dir: out, resume: opts.resume === true } });
-        io.err(`toolsim: models: ${Object.entries(llm.describe).map(([role, m]) => `${role} ${m}`).join(", ")}${opts.replay ? ` (replaying ${opts.replay})` : ""}\n`);
-        // Episodes in flight beyond the endpoint's cap just wait for it: say so, since it silently caps throughput.
-        const cap = config.llm.llmConcurrency ?? MODEL_DEFAULTS.concurrency;
-        if (!opts.replay && config.concurrency > cap) {
-          io.err(`toolsim: note: --concurrency ${config.concurrency} with --llm-concurrency ${cap}: at most ${cap} model calls in flight per endpoint; raise --llm-concurrency if the endpoint allows\n`);
-        }
-      }
-      const budget = config.llm && (config.llm.maxCost !== undefined || config.llm.maxCalls !== undefined)
-        ? { ...(config.llm.maxCost !== undefined ? { maxCost: config.llm.maxCost } : {}), ...(config.llm.maxCalls !== undefined ? { maxCalls: config.llm.maxCalls } : {}) }
-        : undefined;
-      const sim = createSimulation({
-        ...(llm ? { agents: llm.factory, config: { llm: contentSettings(config.llm ?? {}) } } : {}),
-        ...(budget ? { budget } : {}),
-        toolsets,
-        episodes: config.episodes,
-        seed: config.seed,
-        level: config.level,
-        concurrency: config.concurrency,
-        maxSteps: config.maxSteps,
-        out,
-        resume: opts.resume === true,
-      });
-      // --resume where no run was started yet starts one (so a script may always pass --resume), and says so.
-      const resuming = opts.resume === true && existsSync(join(out, RUN_FILES.run));
-      if (opts.resume && !resuming) io.err(`toolsim: no run in ${out} yet: starting a new one\n`);
-      io.err(`toolsim: ${resuming ? "resuming " : ""}${config.episodes} episodes over ${toolsets.length} toolsets (level ${config.level}, seed ${config.seed}) -> ${out}\n`);
-      const progress = new Progress(io);
-      let interrupts = 0;
-      const onSigint = (): void => {
-        interrupts++;
-        if (interrupts === 1) {
-          io.err("\ntoolsim: stopping after the episodes in flight (Ctrl-C again to quit at once; the run stays resumable)\n");
-          sim.stop();
-        } else process.exit(130);
-      };
-      process.on("SIGINT", onSigint);
       try {
-        const result = await sim.run({
-          onEpisode: (_i, _events, s) => progress.update({ done: s.episodes, total: config.episodes, accepted: s.accepted, errors: s.errors }),
+        if (config.llm) {
+          llm = await createLlmAgents({ ...llmRunOptions(config.llm, out, config.seed, opts.replay), runFolder: { dir: out, resume: opts.resume === true } });
+          io.err(`toolsim: models: ${Object.entries(llm.describe).map(([role, m]) => `${role} ${m}`).join(", ")}${opts.replay ? ` (replaying ${opts.replay})` : ""}\n`);
+          // Episodes in flight beyond the endpoint's cap just wait for it: say so, since it silently caps throughput.
+          const cap = config.llm.llmConcurrency ?? MODEL_DEFAULTS.concurrency;
+          if (!opts.replay && config.concurrency > cap) {
+            io.err(`toolsim: note: --concurrency ${config.concurrency} with --llm-concurrency ${cap}: at most ${cap} model calls in flight per endpoint; raise --llm-concurrency if the endpoint allows\n`);
+          }
+        }
+        const budget = config.llm && (config.llm.maxCost !== undefined || config.llm.maxCalls !== undefined)
+          ? { ...(config.llm.maxCost !== undefined ? { maxCost: config.llm.maxCost } : {}), ...(config.llm.maxCalls !== undefined ? { maxCalls: config.llm.maxCalls } : {}) }
+          : undefined;
+        const sim = createSimulation({
+          ...(llm ? { agents: llm.factory, config: { llm: contentSettings(config.llm ?? {}) } } : {}),
+          ...(budget ? { budget } : {}),
+          toolsets,
+          episodes: config.episodes,
+          seed: config.seed,
+          level: config.level,
+          concurrency: config.concurrency,
+          maxSteps: config.maxSteps,
+          out,
+          resume: opts.resume === true,
         });
-        const s = result.summary;
-        progress.finish({ done: s.episodes, total: config.episodes, accepted: s.accepted, errors: s.errors });
-        io.out(formatSummary(s, out));
-        if (opts.replay !== undefined && llm) {
-          // The journal (and summary.json, its projection) equals the recorded run's: say here where the answers came from.
-          const { calls, replayed } = llm.stats();
-          io.out(`replayed: ${replayed} of ${calls} model calls answered from the cassette (no endpoint called)\n`);
+        // --resume where no run was started yet starts one (so a script may always pass --resume), and says so.
+        const resuming = opts.resume === true && existsSync(join(out, RUN_FILES.run));
+        if (opts.resume && !resuming) io.err(`toolsim: no run in ${out} yet: starting a new one\n`);
+        io.err(`toolsim: ${resuming ? "resuming " : ""}${config.episodes} episodes over ${toolsets.length} toolsets (level ${config.level}, seed ${config.seed}) -> ${out}\n`);
+        const progress = new Progress(io);
+        let interrupts = 0;
+        const onSigint = (): void => {
+          interrupts++;
+          if (interrupts === 1) {
+            io.err("\ntoolsim: stopping after the episodes in flight (Ctrl-C again to quit at once; the run stays resumable)\n");
+            sim.stop();
+          } else process.exit(130);
+        };
+        process.on("SIGINT", onSigint);
+        try {
+          const result = await sim.run({
+            onEpisode: (_i, _events, s) => progress.update({ done: s.episodes, total: config.episodes, accepted: s.accepted, errors: s.errors }),
+          });
+          const s = result.summary;
+          progress.finish({ done: s.episodes, total: config.episodes, accepted: s.accepted, errors: s.errors });
+          io.out(formatSummary(s, out));
+          if (opts.replay !== undefined && llm) {
+            // The journal (and summary.json, its projection) equals the recorded run's: say here where the answers came from.
+            const { calls, replayed } = llm.stats();
+            io.out(`replayed: ${replayed} of ${calls} model calls answered from the cassette (no endpoint called)\n`);
+          }
+          if (result.interrupted && result.stopReason === "budget") {
+            io.out(`budget reached after ${s.episodes} of ${config.episodes} episodes (${s.llm.calls} model calls, $${s.llm.cost.toFixed(4)}); raise --max-cost/--max-calls and continue with:\n  npx toolsim generate --resume --out ${out}\n`);
+            setExit(3);
+          } else if (result.interrupted) {
+            io.out(`interrupted after ${s.episodes} of ${config.episodes} episodes; continue with:\n  npx toolsim generate --resume --out ${out}\n`);
+            setExit(130);
+          } else {
+            io.out(`corpus: ${join(out, "corpus.jsonl")} (${s.accepted} accepted), rejected: ${join(out, "rejected.jsonl")}\n`);
+          }
+        } catch (e) {
+          // A run folder that cannot be used (exists, mismatched, not a run, corrupt) is the user's to fix: no stack trace.
+          if (e instanceof ToolsimError && RUN_FOLDER_ERRORS.has(e.code)) throw new UserError(e.message);
+          // A full disk (or a file-size limit) stops the run where it was: what was written is a resumable prefix.
+          if (isSystemIoError(e)) {
+            const failure = operationalFailure(e);
+            throw new OperationalError(`${failure?.message ?? e.message}; the run stays resumable: make room, then continue with: npx toolsim generate --resume --out ${out}`, EXIT_CODES.io);
+          }
+          throw e;
+        } finally {
+          process.off("SIGINT", onSigint);
+          llm?.close();
         }
-        if (result.interrupted && result.stopReason === "budget") {
-          io.out(`budget reached after ${s.episodes} of ${config.episodes} episodes (${s.llm.calls} model calls, $${s.llm.cost.toFixed(4)}); raise --max-cost/--max-calls and continue with:\n  npx toolsim generate --resume --out ${out}\n`);
-          setExit(3);
-        } else if (result.interrupted) {
-          io.out(`interrupted after ${s.episodes} of ${config.episodes} episodes; continue with:\n  npx toolsim generate --resume --out ${out}\n`);
-          setExit(130);
-        } else {
-          io.out(`corpus: ${join(out, "corpus.jsonl")} (${s.accepted} accepted), rejected: ${join(out, "rejected.jsonl")}\n`);
-        }
-      } catch (e) {
-        // A run folder that cannot be used (exists, mismatched, not a run, corrupt) is the user's to fix: no stack trace.
-        if (e instanceof ToolsimError && RUN_FOLDER_ERRORS.has(e.code)) throw new UserError(e.message);
-        throw e;
       } finally {
-        process.off("SIGINT", onSigint);
-        llm?.close();
+        lock.release();
       }
     });
 }

@@ -178,7 +178,7 @@ export async function checkForkPoint(source: string, fork: Pick<ForkPoint, "epis
 /** Creates the replay's run folder; a folder that is not empty is refused with a hint that fits replay (which does not resume). */
 async function createReplayStore(out: string, source: string, info: RunInfo): Promise<RunStore> {
   try {
-    return await RunStore.create(out, info);
+    return await RunStore.create(out, info, { command: "replay --out" });
   } catch (e) {
     if (e instanceof ToolsimError && e.code === "run.exists") {
       const same = resolve(out) === resolve(source);
