@@ -1,3 +1,4 @@
+import { isSecretName, redactSchemaSecrets, secretValues } from "../../specs/redact-secrets.js";
 import { createHash } from "node:crypto";
 import { closeSync, createReadStream, existsSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
@@ -87,25 +88,12 @@ export interface CassetteEntry {
 
 // ------------------------------------------------------------------------------------------------ secrets
 
-/** Keys whose values are secrets, compared after lower-casing and dropping `-` and `_`. */
+/**
+ * Keys whose values are secrets: every spelling of a secret name (`webhookToken`, `client_secret`, `x-api-key`;
+ * see `specs/redact-secrets.ts`), and cookies.
+ */
 function isSecretKey(key: string): boolean {
-  const k = key.toLowerCase().replace(/[^a-z0-9]/g, "");
-  if (k === "") return false;
-  return (
-    k.endsWith("apikey") ||
-    k.endsWith("secret") ||
-    k.includes("password") ||
-    k.includes("passwd") ||
-    k === "authorization" ||
-    k === "proxyauthorization" ||
-    k.endsWith("credential") ||
-    k.endsWith("credentials") ||
-    k === "bearer" ||
-    k === "cookie" ||
-    k === "setcookie" ||
-    k === "token" ||
-    /(access|refresh|auth|id|session|bearer|api|secret|security|client)token$/.test(k)
-  );
+  return isSecretName(key) || /^(set-?)?cookie$/i.test(key);
 }
 
 const REDACTED = "[redacted]";
@@ -368,6 +356,14 @@ export class Cassette {
     return this.all;
   }
 
+  /** Lower-case names whose values are secrets besides the usual ones (security schemes' parameter names). */
+  private readonly secretNames = new Set<string>();
+
+  /** Adds names (a security scheme's header or query parameter) whose values are scrubbed from everything written. */
+  addSecretNames(names: Iterable<string>): void {
+    for (const n of names) this.secretNames.add(n.toLowerCase());
+  }
+
   /** Adds a secret value to scrub from everything written from now on. */
   addSecret(secret: string | undefined): void {
     if (secret !== undefined && secret.length >= 4 && !this.secrets.includes(secret)) this.secrets.push(secret);
@@ -380,7 +376,16 @@ export class Cassette {
 
   /** Scrubs an entry, writes it as one line (when the cassette has a file) and indexes it; returns what was written. */
   append(entry: CassetteEntry, secrets: readonly string[] = []): CassetteEntry {
-    const clean = redactSecretsDeep(entry, [...this.secrets, ...secrets]) as CassetteEntry;
+    // A value under a secret name (a token passed as a tool argument) is scrubbed from the prompts' text too.
+    const found = [...secretValues({ request: entry.request, response: entry.response }, new Set(), this.secretNames)].filter((v) => v.length >= 6);
+    // The example values of secret fields in the tools (and wherever the prompts quote them) are dropped too.
+    let written = entry;
+    if (entry.request.tools !== undefined) {
+      const tools = redactSchemaSecrets(entry.request.tools, this.secretNames);
+      found.push(...[...tools.secrets].filter((v) => v.length >= 6));
+      written = { ...entry, request: { ...entry.request, tools: tools.value } };
+    }
+    const clean = redactSecretsDeep(written, [...this.secrets, ...secrets, ...found]) as CassetteEntry;
     clean.key = entry.key;
     if (this.fd !== undefined) {
       const buf = Buffer.from(`${JSON.stringify(clean)}\n`, "utf8");

@@ -9,6 +9,7 @@ import { Progress } from "../core/progress.js";
 import { DEFAULT_RUN_CONFIG, readConfigFile, type RunConfig } from "../core/run-config.js";
 import { RUN_FILES, type RunInfo } from "../runs/run-store.js";
 import { acquireRunLock } from "../runs/run-lock.js";
+import { secretPolicyOf } from "../runs/secret-policy.js";
 import { EXIT_CODES, isSystemIoError, OperationalError, operationalFailure } from "./operational-error.js";
 import { createSimulation } from "../core/simulation.js";
 import { ToolsimError } from "../../specs/toolsim-error.js";
@@ -159,7 +160,7 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
       let llm: LlmAgents | undefined;
       try {
         if (config.llm) {
-          llm = await createLlmAgents({ ...llmRunOptions(config.llm, out, config.seed, opts.replay), runFolder: { dir: out, resume: opts.resume === true } });
+          llm = await createLlmAgents({ ...llmRunOptions(config.llm, out, config.seed, opts.replay), runFolder: { dir: out, resume: opts.resume === true }, secrets: secretPolicyOf(toolsets) });
           io.err(`toolsim: models: ${Object.entries(llm.describe).map(([role, m]) => `${role} ${m}`).join(", ")}${opts.replay ? ` (replaying ${opts.replay})` : ""}\n`);
           // Episodes in flight beyond the endpoint's cap just wait for it: say so, since it silently caps throughput.
           const cap = config.llm.llmConcurrency ?? MODEL_DEFAULTS.concurrency;

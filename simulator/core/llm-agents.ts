@@ -1,3 +1,4 @@
+import { redactJson, type SecretPolicy } from "../../specs/redact-secrets.js";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { closeSync, createReadStream, existsSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
@@ -47,6 +48,8 @@ export interface LlmRunOptions {
    * resumed run goes on as the uninterrupted one would have.
    */
   runFolder?: { dir: string; resume: boolean };
+  /** What is secret in the run's toolsets (redacted from what is written to the run folder). */
+  secrets?: SecretPolicy;
   seed: number;
 }
 
@@ -223,6 +226,9 @@ export async function createLlmAgents(options: LlmRunOptions): Promise<LlmAgents
   if (mode !== "off") {
     if (!options.cassette.path) throw new RangeError(`cassette mode ${mode} needs a cassette path`);
     cassette = mode === "record" ? await Cassette.open(options.cassette.path) : await Cassette.load(options.cassette.path);
+    // The toolsets' credentials and the values of the names their security schemes declare never reach the cassette.
+    for (const k of options.secrets?.known ?? []) cassette.addSecret(k);
+    if (options.secrets?.names) cassette.addSecretNames(options.secrets.names);
   }
   const folder = options.runFolder;
   // Opened at the first finished episode: the run store, created after the agents, wants a new run's folder empty.
@@ -234,8 +240,10 @@ export async function createLlmAgents(options: LlmRunOptions): Promise<LlmAgents
       truncatePartialLine(path);
       cacheFd = openSync(path, "a", 0o600);
     }
+    // Keys are hashes (see runCacheKey); answers are written with secrets redacted, as the journal is.
     const answers = records.map(({ position, key, answer }) => ({ position, key, answer }));
-    const buf = Buffer.from(`${JSON.stringify({ episode, answers })}\n`, "utf8");
+    const [line] = redactJson([{ episode, answers }], options.secrets ?? {}).texts;
+    const buf = Buffer.from(`${line ?? ""}\n`, "utf8");
     let off = 0;
     while (off < buf.length) off += writeSync(cacheFd, buf, off, buf.length - off);
   };

@@ -24,6 +24,7 @@ import { SummaryBuilder, type RunSummary } from "./run-summary.js";
 import { truncatePartialLine } from "../../agents/parse/partial-line.js";
 import { acquireRunLock, LOCK_FILE, type RunLock } from "./run-lock.js";
 import { namingFile, writeAllSync } from "./file-writes.js";
+import { redactJson, redactRecord, type SecretPolicy } from "../../specs/redact-secrets.js";
 
 /** The files of a run folder. */
 export const RUN_FILES = {
@@ -81,6 +82,8 @@ export interface RunStoreOptions {
   summaryIntervalMs?: number;
   /** What the folder's lock says its holder is doing (default `generate`). */
   command?: string;
+  /** What is secret besides secret names (security schemes' names, the toolsets' credentials): redacted when written. */
+  secrets?: SecretPolicy;
 }
 
 /** What `open` found and repaired after a crash. */
@@ -155,18 +158,9 @@ export function contentHash(text: string | Uint8Array): string {
   return `sha256:${createHash("sha256").update(text).digest("hex")}`;
 }
 
-// Key names that hold secrets (`maxTokens` and `promptTokens` are counts, not secrets).
-const SECRET_KEY = /(api[-_]?key|secret|(^|[-_])token$|^token|access[-_]?token|auth[-_]?token|password|passwd|authorization|credential|bearer)/i;
-
-/** A copy of a value with the values of secret-looking keys replaced by `[redacted]`. */
+/** A copy of a value with the values of secret names (`apiKey`, `webhookToken`, `client_secret`...) replaced by `[redacted]`. */
 export function redactSecrets(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactSecrets);
-  if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) && v !== null && typeof v !== "object" ? "[redacted]" : redactSecrets(v);
-    return out;
-  }
-  return value;
+  return redactRecord(value).value;
 }
 
 // ---------------------------------------------------------------------------------------------- file helpers
@@ -622,15 +616,19 @@ export class RunStore {
     if (first.index !== this.next) {
       throw new ToolsimError("run.append", `appendEpisode: expected episode index ${this.next}, got ${first.index} (episodes are appended in index order)`);
     }
-    let journal = "";
     for (const e of events) {
       if (e.episodeId !== first.episodeId) {
         throw new ToolsimError("run.append", `appendEpisode: event ${e.seq} (${e.type}) belongs to episode ${e.episodeId}, not ${first.episodeId}`);
       }
       if (e.type === "episode.finished" && e !== last) throw new ToolsimError("run.append", "appendEpisode: episode.finished must be the last event");
-      journal += `${JSON.stringify(e)}\n`;
     }
-    const record = projectEpisode(events);
+    // Secrets are redacted when written: values of secret names (and of the names security schemes declare), and
+    // wherever else they appear in the episode. The projection and the summary are made from what is written, so
+    // a resumed run (which reads the journal) and a replay see the same.
+    const { texts, redacted } = redactJson(events, this.options.secrets);
+    const written = redacted ? texts.map((t) => JSON.parse(t) as SimEvent) : events;
+    const journal = texts.length > 0 ? `${texts.join("\n")}\n` : "";
+    const record = projectEpisode(written);
     const line = `${JSON.stringify(record)}\n`;
     const target = isRejected(record) ? this.fds.rejected : this.fds.corpus;
     writeAllSync(this.fds.events, journal, join(this.dir, RUN_FILES.events));
@@ -639,7 +637,7 @@ export class RunStore {
       fsyncSync(this.fds.events);
       fsyncSync(target);
     }
-    this.builder.add(events);
+    this.builder.add(written);
     this.next++;
     const now = Date.now();
     if (now - this.lastSummaryWrite >= (this.options.summaryIntervalMs ?? 1000)) this.writeSummary(now);

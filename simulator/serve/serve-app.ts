@@ -18,18 +18,8 @@ import { validateResponse } from "../../specs/call/validate-response.js";
 import type { ToolsetAuth } from "../../toolsets/toolset.js";
 import { checkAuth, enforcedRequirements, type ApiAuth, type Credential } from "./auth.js";
 import { faultAt, pause, type FaultOptions } from "./faults.js";
-import {
-  exchangeKey,
-  HttpCassette,
-  HttpRecorder,
-  isTextual,
-  redactBody,
-  redactQuery,
-  redactRequestHeaders,
-  responseHeadersOf,
-  secretValues,
-  type HttpExchange,
-} from "./http-cassette.js";
+import { exchangeKey, HttpCassette, HttpRecorder, isTextual } from "./http-cassette.js";
+import { exchangeRecord, type ExchangeRequest } from "./exchange-record.js";
 import { namedExampleResponder } from "./named-example.js";
 import { parsePrefer } from "./prefer.js";
 import { forward, upstreamUrl } from "./proxy.js";
@@ -612,57 +602,24 @@ export class ServeApp {
       headers.set("sl-violations", violationsHeader([{ location: ["request"], code: "no-operation", message: `${req.method} ${rel} is not an operation of the spec`, severity: "Warning" }]));
     }
     if (this.recorder) {
-      const secrets = secretValues(req.headers, query, rt.secretNames);
-      const textual = isTextual(contentType);
-      const exchange: HttpExchange = {
-        api: rt.api.name,
-        request: this.requestRecord(req, rel, query, bodyText(bytes), rt, secrets),
-        response: {
-          status: answer.status,
-          headers: responseHeadersOf(answer.headers, secrets),
-          body: textual ? Buffer.from(answer.body).toString("utf8") : Buffer.from(answer.body).toString("base64"),
-          ...(textual ? {} : { bodyEncoding: "base64" as const }),
-        },
-        source: "http",
-        recordedAt: new Date().toISOString(),
-      };
-      if (textual && secrets.length > 0) exchange.response.body = scrub(exchange.response.body, secrets);
-      this.recorder.record(exchange);
+      const body = isTextual(contentType) ? Buffer.from(answer.body).toString("utf8") : { base64: Buffer.from(answer.body).toString("base64") };
+      this.recorder.record(exchangeRecord(this.exchangeRequest(req, rt, rel, query, bodyText(bytes)), { status: answer.status, headers: answer.headers, body }, "http"));
     }
     const nullBody = head || answer.status === 204 || answer.status === 304 || answer.body.length === 0;
     return new Response(nullBody ? null : answer.body, { status: answer.status, headers });
   }
 
-  private requestRecord(req: Request, rel: string, query: URLSearchParams, text: string | null, rt: ApiRuntime, secrets: readonly string[]): HttpExchange["request"] {
-    return {
-      method: req.method,
-      path: rel,
-      query: redactQuery(query, rt.secretNames),
-      headers: redactRequestHeaders(req.headers, rt.secretNames),
-      body: text === null ? null : redactBody(text, req.headers.get("content-type"), secrets),
-    };
+  private exchangeRequest(req: Request, rt: ApiRuntime, rel: string, query: URLSearchParams, text: string | null): ExchangeRequest {
+    return { api: rt.api.name, req, rel, query, text, secretNames: rt.secretNames, known: rt.auth.credentials.map((c) => c.value) };
   }
 
   /** Records a simulated exchange (when recording) and returns the response. */
   private async recorded(req: Request, rt: ApiRuntime, rel: string, query: URLSearchParams, text: string | null, response: Response, source: string, payload?: string): Promise<Response> {
     if (!this.recorder) return response;
-    const secrets = secretValues(req.headers, query, rt.secretNames);
     const body = payload ?? (await response.clone().text());
-    this.recorder.record({
-      api: rt.api.name,
-      request: this.requestRecord(req, rel, query, text, rt, secrets),
-      response: { status: response.status, headers: responseHeadersOf(response.headers, secrets), body: secrets.length > 0 ? scrub(body, secrets) : body },
-      source,
-      recordedAt: new Date().toISOString(),
-    });
+    this.recorder.record(exchangeRecord(this.exchangeRequest(req, rt, rel, query, text), { status: response.status, headers: response.headers, body }, source));
     return response;
   }
-}
-
-function scrub(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) if (out.includes(s)) out = out.split(s).join("[redacted]");
-  return out;
 }
 
 /** Creates the app of a simulated API server (not listening: see `startServe`). */
