@@ -364,6 +364,24 @@ export class Cassette {
     for (const n of names) this.secretNames.add(n.toLowerCase());
   }
 
+  /** Secret values seen in each episode's events so far (a token the user gave), scrubbed from its entries. */
+  private readonly episodeSecrets = new Map<string, Set<string>>();
+
+  /** Notes secret values that an episode's events hold (see {@link append}); forgotten at {@link endEpisode}. */
+  noteEpisodeSecrets(episodeId: string, values: Iterable<string>): void {
+    let set = this.episodeSecrets.get(episodeId);
+    for (const v of values) {
+      if (v.length < 6) continue;
+      if (!set) this.episodeSecrets.set(episodeId, (set = new Set()));
+      set.add(v);
+    }
+  }
+
+  /** Forgets the secrets noted for an episode (it has finished). */
+  endEpisode(episodeId: string): void {
+    this.episodeSecrets.delete(episodeId);
+  }
+
   /** Adds a secret value to scrub from everything written from now on. */
   addSecret(secret: string | undefined): void {
     if (secret !== undefined && secret.length >= 4 && !this.secrets.includes(secret)) this.secrets.push(secret);
@@ -385,7 +403,8 @@ export class Cassette {
       found.push(...[...tools.secrets].filter((v) => v.length >= 6));
       written = { ...entry, request: { ...entry.request, tools: tools.value } };
     }
-    const clean = redactSecretsDeep(written, [...this.secrets, ...secrets, ...found]) as CassetteEntry;
+    const noted = entry.episodeId !== undefined ? (this.episodeSecrets.get(entry.episodeId) ?? []) : [];
+    const clean = redactSecretsDeep(written, [...this.secrets, ...secrets, ...found, ...noted]) as CassetteEntry;
     clean.key = entry.key;
     if (this.fd !== undefined) {
       const buf = Buffer.from(`${JSON.stringify(clean)}\n`, "utf8");

@@ -183,6 +183,8 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
           out,
           resume: opts.resume === true,
         });
+        // The secrets the run's events hold are kept out of the cassette too (a token quoted in a prompt).
+        if (llm) sim.on("*", (e) => llm?.watch(e));
         // --resume where no run was started yet starts one (so a script may always pass --resume), and says so.
         const resuming = opts.resume === true && existsSync(join(out, RUN_FILES.run));
         if (opts.resume && !resuming) io.err(`toolsim: no run in ${out} yet: starting a new one\n`);

@@ -1,4 +1,5 @@
-import { redactJson, type SecretPolicy } from "../../specs/redact-secrets.js";
+import { redactJson, secretValues, type SecretPolicy } from "../../specs/redact-secrets.js";
+import type { SimEvent } from "./events.js";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { closeSync, createReadStream, existsSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
@@ -104,6 +105,11 @@ export interface LlmAgents {
   describe: Record<string, string>;
   /** Model calls so far, and how many of them the cassette answered (a replay: all). */
   stats(): { calls: number; replayed: number };
+  /**
+   * Sees every event of the run as it is published: the secret values it holds (a token in the user's plan) are
+   * scrubbed from the episode's cassette entries, even where a prompt or an answer only quotes them.
+   */
+  watch(event: SimEvent): void;
   close(): void;
 }
 
@@ -269,6 +275,11 @@ export async function createLlmAgents(options: LlmRunOptions): Promise<LlmAgents
         replayed += gateway.stats.cached;
       }
       return { calls, replayed };
+    },
+    watch: (event) => {
+      if (!cassette) return;
+      if (event.type === "episode.finished") cassette.endEpisode(event.episodeId);
+      else cassette.noteEpisodeSecrets(event.episodeId, secretValues(event, new Set(), options.secrets?.names));
     },
     close: () => {
       cassette?.close();

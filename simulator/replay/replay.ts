@@ -13,7 +13,6 @@ import type { EpisodeToolset } from "../../agents/roles/toolbox.js";
 import { ToolsimError } from "../../specs/toolsim-error.js";
 import { redactEvents, secretPolicyOf } from "../runs/secret-policy.js";
 import type { SecretPolicy } from "../../specs/redact-secrets.js";
-import { validateCall } from "../../specs/call/validate-call.js";
 import { loadToolsets } from "../../toolsets/load-toolset.js";
 import { EventBus, type Clock } from "../core/event-bus.js";
 import type { SimEvent } from "../core/events.js";
@@ -213,10 +212,9 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayReport> {
   const maxSteps = Number.isSafeInteger(config["maxSteps"]) ? (config["maxSteps"] as number) : 8;
 
   if (options.fork) await checkForkPoint(options.source, options.fork);
-  // The journal holds secrets redacted: the replayed events are compared (and written) redacted the same way, and
-  // the recorded calls, whose secret values are now `[redacted]`, are validated accepting the placeholder.
+  // The journal holds secrets redacted: the replayed events are compared (and written) redacted the same way (the
+  // executor takes a recorded call's placeholders for the secrets they stand for).
   const secrets = secretPolicyOf([...toolsets.values()]);
-  const replayExecutor = new SimulatedExecutor({ stages: { validate: (catalog, call) => validateCall(catalog, call.name, call.arguments, { acceptRedacted: true }) } });
   const store = options.out !== undefined ? await createReplayStore(options.out, options.source, { ...info, createdAt: (options.clock ?? (() => new Date()))().toISOString(), ...(options.fork ? { config: { ...info.config, fork: { of: options.source, episode: options.fork.episode, turn: options.fork.turn } } } : {}) }, secrets) : undefined;
   const sourceCassette = join(options.source, "cassette.jsonl");
   let cassette: Cassette | undefined;
@@ -276,7 +274,7 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayReport> {
       const agents: EpisodeAgents = {
         user: journal.user,
         assistant: journal.assistant,
-        executor: mode === "journal" ? journal.executor : (role.executor ?? replayExecutor),
+        executor: mode === "journal" ? journal.executor : (role.executor ?? new SimulatedExecutor()),
         tester: mode === "journal" ? journal.tester : (role.tester ?? new RuleTester()),
       };
       const sets: EpisodeToolset[] = [];
