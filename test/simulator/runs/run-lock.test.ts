@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -135,6 +135,35 @@ describe("the lock of a folder", () => {
     const exits = await Promise.all(racers.map((r) => r.exit));
     expect(exits.map((e) => e.code).sort()).toEqual([0, 3, 3, 3]);
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+  });
+});
+
+describe("the other commands that write a folder hold its lock too", () => {
+  it("replay --out and toolset build refuse a folder another process holds (exit 75, its pid named), and write nothing there", { timeout: 120_000 }, async () => {
+    const { main } = await import("../../../simulator/cli/main.js");
+    const io = () => {
+      const o = { out: "", err: "" };
+      return { o, io: { out: (t: string) => void (o.out += t), err: (t: string) => void (o.err += t), isTTY: false } };
+    };
+    const run = join(root, "source-run");
+    expect(await main(["generate", "--episodes", "3", "--out", run], io().io)).toBe(0);
+    const held = join(root, "held");
+    const holder = start(HOLDER, [held], "pipe");
+    await waitFor(() => holder.output().startsWith("locked "), "the holder's lock");
+    try {
+      const replay = io();
+      expect(await main(["replay", run, "--out", held], replay.io)).toBe(75);
+      expect(replay.o.err).toContain(`${held} is in use by another toolsim process (pid ${holder.child.pid} `);
+      const list = join(root, "public_apis.json");
+      writeFileSync(list, JSON.stringify({ entries: [{ API: "Cat Facts", Description: "Daily cat facts", Auth: "", HTTPS: true, Cors: "no", Link: "https://catfacts.example.com", Category: "Animals" }] }));
+      const build = io();
+      expect(await main(["toolset", "build", "--from", list, "--out", held, "--model", "openai:test-model@http://127.0.0.1:9/v1"], build.io)).toBe(75);
+      expect(build.o.err).toContain(`pid ${holder.child.pid}`);
+      expect(readdirSync(held).filter((f) => !f.startsWith(LOCK_FILE))).toEqual([]);
+    } finally {
+      holder.child.stdin?.end();
+      await holder.exit;
+    }
   });
 });
 
