@@ -5,6 +5,8 @@ declare module "autocannon" {
     path?: string;
     headers?: Record<string, string>;
     body?: string | Buffer;
+    /** Rewrites the request before each send (e.g. a header that changes with every request). */
+    setupRequest?: (request: AutocannonRequest, context: Record<string, unknown>) => AutocannonRequest;
   }
   export interface AutocannonOptions {
     url: string;

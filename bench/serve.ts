@@ -41,9 +41,10 @@ import { buildCallMix, type BenchCall } from "./call-mix.js";
 import { CORPORA, figureLabel, ROOT } from "./paths.js";
 import { createPrismClient } from "./prism.js";
 import { median, note, pairedRatio, printFigure, printRounds } from "./stats.js";
+import { runServeSessions } from "./serve-sessions.js";
 
-/** Parts of the section a filter can pick: `serve.bookstore`, `serve.corpus`. */
-export const SERVE_PARTS = ["bookstore", "corpus"] as const;
+/** Parts of the section a filter can pick: `serve.bookstore`, `serve.corpus`, `serve.sessions` (see serve-sessions.ts). */
+export const SERVE_PARTS = ["bookstore", "corpus", "sessions"] as const;
 
 const SECONDS = Number(process.env["BENCH_SERVE_SECONDS"] ?? 5);
 const ROUNDS = Number(process.env["BENCH_SERVE_ROUNDS"] ?? 3);
@@ -76,6 +77,7 @@ export async function runServe(parts: ReadonlySet<string>): Promise<void> {
       if (existsSync(corpus)) await benchSpec(figureLabel(CORPUS_SPEC), corpus);
       else note(`serve.corpus: ${corpus} not found; skipped`);
     }
+    if (parts.has("sessions")) await runServeSessions();
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -5,8 +5,9 @@
  * written and matched with one set of rules.
  */
 
-/** What replaces a secret in anything written. */
-export const REDACTED = "[redacted]";
+import { isSecretName as holdsSecret, REDACTED } from "./redact-secrets.js";
+
+export { REDACTED };
 
 type Json = Record<string, unknown>;
 
@@ -14,8 +15,9 @@ function isObject(v: unknown): v is Json {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** JSON keys whose values are secrets, compared after lower-casing and dropping `-` and `_`. */
+/** JSON keys whose values are secrets: every spelling of a secret name (`redact-secrets.ts`), and these compact forms. */
 export function isSecretKey(key: string): boolean {
+  if (holdsSecret(key)) return true;
   const k = key.toLowerCase().replace(/[^a-z0-9]/g, "");
   if (k === "") return false;
   return (
@@ -38,10 +40,13 @@ export function isSecretKey(key: string): boolean {
 const SECRET_NAME = /^(key|token|auth|sig|signature|secret|password|passwd|appid|app_id|session|cookie|credentials?)$|(api[-_]?key|apikey|access[-_]?token|auth[-_]?token|refresh[-_]?token|id[-_]?token|client[-_]?secret|private[-_]?key|secret[-_]?key|password|session[-_]?id)$/i;
 const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "apikey", "x-auth-token", "x-access-token"]);
 
-/** Whether a header, query or cookie name carries a credential (by name, or because a security scheme says so: `extra`, lower case). */
+/**
+ * Whether a header, query or cookie name carries a credential: a secret name in any spelling (`redact-secrets.ts`),
+ * a short one that query strings use for keys (`key`, `sig`, `appid`), or one a security scheme declares (`extra`, lower case).
+ */
 export function isSecretName(name: string, extra: ReadonlySet<string> = new Set()): boolean {
   const lower = name.toLowerCase();
-  return SECRET_HEADERS.has(lower) || extra.has(lower) || SECRET_NAME.test(lower);
+  return SECRET_HEADERS.has(lower) || extra.has(lower) || SECRET_NAME.test(lower) || holdsSecret(name);
 }
 
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}/g;

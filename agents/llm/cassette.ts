@@ -1,3 +1,4 @@
+import { isSecretName, redactSchemaSecrets, secretValues } from "../../specs/redact-secrets.js";
 import { createHash } from "node:crypto";
 import { closeSync, createReadStream, existsSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
@@ -309,6 +310,32 @@ export class Cassette {
     return this.all;
   }
 
+  /** Lower-case names whose values are secrets besides the usual ones (security schemes' parameter names). */
+  private readonly secretNames = new Set<string>();
+
+  /** Adds names (a security scheme's header or query parameter) whose values are scrubbed from everything written. */
+  addSecretNames(names: Iterable<string>): void {
+    for (const n of names) this.secretNames.add(n.toLowerCase());
+  }
+
+  /** Secret values seen in each episode's events so far (a token the user gave), scrubbed from its entries. */
+  private readonly episodeSecrets = new Map<string, Set<string>>();
+
+  /** Notes secret values that an episode's events hold (see {@link append}); forgotten at {@link endEpisode}. */
+  noteEpisodeSecrets(episodeId: string, values: Iterable<string>): void {
+    let set = this.episodeSecrets.get(episodeId);
+    for (const v of values) {
+      if (v.length < 6) continue;
+      if (!set) this.episodeSecrets.set(episodeId, (set = new Set()));
+      set.add(v);
+    }
+  }
+
+  /** Forgets the secrets noted for an episode (it has finished). */
+  endEpisode(episodeId: string): void {
+    this.episodeSecrets.delete(episodeId);
+  }
+
   /** Adds a secret value to scrub from everything written from now on. */
   addSecret(secret: string | undefined): void {
     if (secret !== undefined && secret.length >= 4 && !this.secrets.includes(secret)) this.secrets.push(secret);
@@ -321,7 +348,17 @@ export class Cassette {
 
   /** Scrubs an entry, writes it as one line (when the cassette has a file) and indexes it; returns what was written. */
   append(entry: CassetteEntry, secrets: readonly string[] = []): CassetteEntry {
-    const clean = redactSecretsDeep(entry, [...this.secrets, ...secrets]) as CassetteEntry;
+    // A value under a secret name (a token passed as a tool argument) is scrubbed from the prompts' text too.
+    const found = [...secretValues({ request: entry.request, response: entry.response }, new Set(), this.secretNames)].filter((v) => v.length >= 6);
+    // The example values of secret fields in the tools (and wherever the prompts quote them) are dropped too.
+    let written = entry;
+    if (entry.request.tools !== undefined) {
+      const tools = redactSchemaSecrets(entry.request.tools, this.secretNames);
+      found.push(...[...tools.secrets].filter((v) => v.length >= 6));
+      written = { ...entry, request: { ...entry.request, tools: tools.value } };
+    }
+    const noted = entry.episodeId !== undefined ? (this.episodeSecrets.get(entry.episodeId) ?? []) : [];
+    const clean = redactSecretsDeep(written, [...this.secrets, ...secrets, ...found, ...noted]) as CassetteEntry;
     clean.key = entry.key;
     if (this.fd !== undefined) {
       const buf = Buffer.from(`${JSON.stringify(clean)}\n`, "utf8");

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { ResponderAnswer } from "../../specs/respond/responder.js";
 import { EpisodeSequencer } from "./llm-sequencer.js";
 
@@ -9,6 +10,14 @@ export interface RunCacheRecord {
   /** The normalized call (see `LlmResponder`). */
   key: string;
   answer: ResponderAnswer;
+}
+
+/**
+ * The key a normalized call is held by: a hash (`sha256:<hex>`), so that the records written to the run folder
+ * carry no argument values (a token passed to a tool). A key already hashed is kept.
+ */
+export function runCacheKey(call: string): string {
+  return call.startsWith("sha256:") ? call : `sha256:${createHash("sha256").update(call).digest("hex")}`;
 }
 
 /** One episode's side of a {@link RunAnswerCache}: what the executor's `LlmResponder` consults. */
@@ -64,7 +73,7 @@ export class RunAnswerCache {
   /** Holds the answers of episodes that ran before (a resumed run: those of the episodes in its journal). */
   load(records: Iterable<RunCacheRecord>): void {
     for (const r of records) {
-      this.declare({ episode: r.episode, position: r.position, key: r.key, answer: Promise.resolve(r.answer), settled: r.answer });
+      this.declare({ episode: r.episode, position: r.position, key: runCacheKey(r.key), answer: Promise.resolve(r.answer), settled: r.answer });
     }
   }
 
@@ -88,7 +97,8 @@ export class RunAnswerCache {
     this.sequencer.enter(episode);
     let next = 0;
     return {
-      answer: async (key, compute) => {
+      answer: async (call, compute) => {
+        const key = runCacheKey(call);
         const position = next++;
         let passed = false;
         try {

@@ -10,6 +10,9 @@ import { DEFAULT_RUN_CONFIG, readConfigFile, type RunConfig } from "../core/run-
 import { RUN_FILES, type RunInfo } from "../runs/run-store.js";
 import { createSimulation } from "../core/simulation.js";
 import { ToolsimError } from "../../specs/toolsim-error.js";
+import { acquireRunLock } from "../runs/run-lock.js";
+import { secretPolicyOf } from "../runs/secret-policy.js";
+import { EXIT_CODES, isSystemIoError, OperationalError, operationalFailure } from "./operational-error.js";
 import { UsageError, UserError, type CliIO } from "./cli-io.js";
 import { parseInteger } from "./parse-options.js";
 import type { Level } from "../../agents/roles/agent-context.js";
@@ -167,112 +170,124 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
       // Recorded responses and the real API answer tool calls only when asked (offline by default).
       const responseSettings = await toolResponseSettings(opts, opts.resume ? { out } : undefined);
       const responses = responseSettings ? await attachToolResponses(toolsets, responseSettings, io) : undefined;
-      let llm: LlmAgents | undefined;
-      if (config.queue && responseSettings) throw new UsageError("--tool-cassette and --upstream answer calls in this process, and --queue runs the episodes on workers: give one or the other");
-      // With a queue the workers make the model calls: the models are only checked here (no key needed).
-      if (config.llm && config.queue) roleModels(config.llm, { env: process.env, requireApiKey: false });
-      if (config.llm && !config.queue) {
-        // The toolsets' API keys reach an LLM executor's prompt (the executor receives them in clear): never the cassette.
-        const secrets = toolsets.flatMap((t) => (t.auth && t.auth.checkedBy !== "api" ? [...t.auth.credentials, ...Object.values(t.auth.keys ?? {})] : []));
-        llm = await createLlmAgents({ ...llmRunOptions(config.llm, out, config.seed, opts.replay), runFolder: { dir: out, resume: opts.resume === true }, secrets });
-        io.err(`toolsim: models: ${Object.entries(llm.describe).map(([role, m]) => `${role} ${m}`).join(", ")}${opts.replay ? ` (replaying ${opts.replay})` : ""}\n`);
-        // Episodes in flight beyond the endpoint's cap just wait for it: say so, since it silently caps throughput.
-        const cap = config.llm.llmConcurrency ?? MODEL_DEFAULTS.concurrency;
-        if (!opts.replay && config.concurrency > cap) {
-          io.err(`toolsim: note: --concurrency ${config.concurrency} with --llm-concurrency ${cap}: at most ${cap} model calls in flight per endpoint; raise --llm-concurrency if the endpoint allows\n`);
-        }
-      }
-      const budget = config.llm && (config.llm.maxCost !== undefined || config.llm.maxCalls !== undefined)
-        ? { ...(config.llm.maxCost !== undefined ? { maxCost: config.llm.maxCost } : {}), ...(config.llm.maxCalls !== undefined ? { maxCalls: config.llm.maxCalls } : {}) }
-        : undefined;
-      const simConfig = config.llm ? { llm: contentSettings(config.llm) } : undefined;
-      let stopForBudget = (): void => undefined;
-      const coordinator = config.queue
-        ? await connectQueueCoordinator({
-            url: config.queue,
-            toolsets,
-            seed: config.seed,
-            episodes: config.episodes,
-            level: config.level,
-            maxSteps: config.maxSteps,
-            config: simConfig ?? {},
-            ...(opts.replay !== undefined ? { replay: replayCassettePath(opts.replay) } : {}),
-            ...(budget ? { budget, onBudget: () => stopForBudget() } : {}),
-            say: (line) => io.err(`toolsim: ${line}\n`),
-          }).catch((e: unknown) => {
-            throw e instanceof ToolsimError ? new UserError(e.message) : e;
-          })
-        : undefined;
-      if (opts.resume && !coordinator && readQueueFile(out)) {
-        io.err(`toolsim: note: this run was distributed (${join(out, "queue.json")}); it goes on in this process (give --queue URL to go on with workers)\n`);
-      }
-      const sim = createSimulation({
-        ...(simConfig || responses?.config ? { config: { ...(simConfig ?? {}), ...(responses?.config ? { responses: responses.config } : {}) } } : {}),
-        ...(llm ? { agents: llm.factory } : {}),
-        ...(coordinator ? { runner: coordinator } : {}),
-        ...(budget ? { budget } : {}),
-        toolsets: responses?.toolsets ?? toolsets,
-        episodes: config.episodes,
-        seed: config.seed,
-        level: config.level,
-        concurrency: config.concurrency,
-        maxSteps: config.maxSteps,
-        out,
-        resume: opts.resume === true,
-      });
-      // --resume where no run was started yet starts one (so a script may always pass --resume), and says so.
-      const resuming = opts.resume === true && existsSync(join(out, RUN_FILES.run));
-      if (opts.resume && !resuming) io.err(`toolsim: no run in ${out} yet: starting a new one\n`);
-      stopForBudget = () => sim.stop("budget");
-      io.err(`toolsim: ${resuming ? "resuming " : ""}${config.episodes} episodes over ${toolsets.length} toolsets (level ${config.level}, seed ${config.seed}) -> ${out}\n`);
-      // A distributed run reports its progress (with the workers) on stderr.
-      const progress = coordinator ? undefined : new Progress(io);
-      let interrupts = 0;
-      const onSigint = (): void => {
-        interrupts++;
-        if (interrupts === 1) {
-          io.err("\ntoolsim: stopping after the episodes in flight (Ctrl-C again to quit at once; the run stays resumable)\n");
-          sim.stop();
-        } else process.exit(130);
-      };
-      process.on("SIGINT", onSigint);
+      // One writer per run folder, for the life of the command (the cassette is opened before the run store).
+      const lock = acquireRunLock(out, opts.resume ? "generate --resume" : "generate");
       try {
-        const result = await sim.run({
-          onEpisode: (_i, _events, s) => progress?.update({ done: s.episodes, total: config.episodes, accepted: s.accepted, errors: s.errors }),
-        });
-        const s = result.summary;
-        progress?.finish({ done: s.episodes, total: config.episodes, accepted: s.accepted, errors: s.errors });
-        io.out(formatSummary(s, out));
-        if (opts.replay !== undefined && (llm || coordinator)) {
-          // The journal (and summary.json, its projection) equals the recorded run's: say here where the answers came from.
-          const { calls, replayed } = (llm ?? (coordinator as QueueCoordinator)).stats();
-          io.out(`replayed: ${replayed} of ${calls} model calls answered from the cassette (no endpoint called)\n`);
-        }
-        if (result.interrupted && result.stopReason === "budget") {
-          io.out(`budget reached after ${s.episodes} of ${config.episodes} episodes (${s.llm.calls} model calls, $${s.llm.cost.toFixed(4)}); raise --max-cost/--max-calls and continue with:\n  npx toolsim generate --resume --out ${out}${coordinator ? ` --queue ${coordinator.url}` : ""}\n`);
-          setExit(3);
-        } else if (result.interrupted) {
-          io.out(`interrupted after ${s.episodes} of ${config.episodes} episodes; continue with:\n  npx toolsim generate --resume --out ${out}${coordinator ? ` --queue ${coordinator.url}` : ""}\n`);
-          setExit(130);
-        } else {
-          io.out(`corpus: ${join(out, "corpus.jsonl")} (${s.accepted} accepted), rejected: ${join(out, "rejected.jsonl")}\n`);
-          // Every call to the real API failed (a dead endpoint): the run did not do what was asked.
-          if (!reportUpstream(responses, io)) setExit(1);
-          if (s.episodes > 0 && s.errors === s.episodes) {
-            // Nothing could run (a dead model endpoint, a broken toolset): not a success, whatever was written.
-            const top = s.errorReasons[0];
-            io.err(`toolsim: no episode could run: all ${s.episodes} ended with an error${top ? ` (${top.count}x: ${String(top.reason).split("\n")[0]})` : ""}\n`);
-            setExit(1);
+        let llm: LlmAgents | undefined;
+        if (config.queue && responseSettings) throw new UsageError("--tool-cassette and --upstream answer calls in this process, and --queue runs the episodes on workers: give one or the other");
+        // With a queue the workers make the model calls: the models are only checked here (no key needed).
+        if (config.llm && config.queue) roleModels(config.llm, { env: process.env, requireApiKey: false });
+        if (config.llm && !config.queue) {
+          // The toolsets' API keys reach an LLM executor's prompt (the executor receives them in clear): never the cassette.
+          llm = await createLlmAgents({ ...llmRunOptions(config.llm, out, config.seed, opts.replay), runFolder: { dir: out, resume: opts.resume === true }, secrets: secretPolicyOf(toolsets) });
+          io.err(`toolsim: models: ${Object.entries(llm.describe).map(([role, m]) => `${role} ${m}`).join(", ")}${opts.replay ? ` (replaying ${opts.replay})` : ""}\n`);
+          // Episodes in flight beyond the endpoint's cap just wait for it: say so, since it silently caps throughput.
+          const cap = config.llm.llmConcurrency ?? MODEL_DEFAULTS.concurrency;
+          if (!opts.replay && config.concurrency > cap) {
+            io.err(`toolsim: note: --concurrency ${config.concurrency} with --llm-concurrency ${cap}: at most ${cap} model calls in flight per endpoint; raise --llm-concurrency if the endpoint allows\n`);
           }
         }
-      } catch (e) {
-        // A run folder that cannot be used (exists, mismatched, not a run, corrupt) is the user's to fix: no stack trace.
-        if (e instanceof ToolsimError && (RUN_FOLDER_ERRORS.has(e.code) || e.code.startsWith("queue."))) throw new UserError(e.message);
-        throw e;
+        const budget = config.llm && (config.llm.maxCost !== undefined || config.llm.maxCalls !== undefined)
+          ? { ...(config.llm.maxCost !== undefined ? { maxCost: config.llm.maxCost } : {}), ...(config.llm.maxCalls !== undefined ? { maxCalls: config.llm.maxCalls } : {}) }
+          : undefined;
+        const simConfig = config.llm ? { llm: contentSettings(config.llm) } : undefined;
+        let stopForBudget = (): void => undefined;
+        const coordinator = config.queue
+          ? await connectQueueCoordinator({
+              url: config.queue,
+              toolsets,
+              seed: config.seed,
+              episodes: config.episodes,
+              level: config.level,
+              maxSteps: config.maxSteps,
+              config: simConfig ?? {},
+              ...(opts.replay !== undefined ? { replay: replayCassettePath(opts.replay) } : {}),
+              ...(budget ? { budget, onBudget: () => stopForBudget() } : {}),
+              say: (line) => io.err(`toolsim: ${line}\n`),
+            }).catch((e: unknown) => {
+              throw e instanceof ToolsimError ? new UserError(e.message) : e;
+            })
+          : undefined;
+        if (opts.resume && !coordinator && readQueueFile(out)) {
+          io.err(`toolsim: note: this run was distributed (${join(out, "queue.json")}); it goes on in this process (give --queue URL to go on with workers)\n`);
+        }
+        const sim = createSimulation({
+          ...(simConfig || responses?.config ? { config: { ...(simConfig ?? {}), ...(responses?.config ? { responses: responses.config } : {}) } } : {}),
+          ...(llm ? { agents: llm.factory } : {}),
+          ...(coordinator ? { runner: coordinator } : {}),
+          ...(budget ? { budget } : {}),
+          toolsets: responses?.toolsets ?? toolsets,
+          episodes: config.episodes,
+          seed: config.seed,
+          level: config.level,
+          concurrency: config.concurrency,
+          maxSteps: config.maxSteps,
+          out,
+          resume: opts.resume === true,
+        });
+        // The secrets the run's events hold are kept out of the cassette too (a token quoted in a prompt).
+        if (llm) sim.on("*", (e) => llm?.watch(e));
+        // --resume where no run was started yet starts one (so a script may always pass --resume), and says so.
+        const resuming = opts.resume === true && existsSync(join(out, RUN_FILES.run));
+        if (opts.resume && !resuming) io.err(`toolsim: no run in ${out} yet: starting a new one\n`);
+        stopForBudget = () => sim.stop("budget");
+        io.err(`toolsim: ${resuming ? "resuming " : ""}${config.episodes} episodes over ${toolsets.length} toolsets (level ${config.level}, seed ${config.seed}) -> ${out}\n`);
+        // A distributed run reports its progress (with the workers) on stderr.
+        const progress = coordinator ? undefined : new Progress(io);
+        let interrupts = 0;
+        const onSigint = (): void => {
+          interrupts++;
+          if (interrupts === 1) {
+            io.err("\ntoolsim: stopping after the episodes in flight (Ctrl-C again to quit at once; the run stays resumable)\n");
+            sim.stop();
+          } else process.exit(130);
+        };
+        process.on("SIGINT", onSigint);
+        try {
+          const result = await sim.run({
+            onEpisode: (_i, _events, s) => progress?.update({ done: s.episodes, total: config.episodes, accepted: s.accepted, errors: s.errors }),
+          });
+          const s = result.summary;
+          progress?.finish({ done: s.episodes, total: config.episodes, accepted: s.accepted, errors: s.errors });
+          io.out(formatSummary(s, out));
+          if (opts.replay !== undefined && (llm || coordinator)) {
+            // The journal (and summary.json, its projection) equals the recorded run's: say here where the answers came from.
+            const { calls, replayed } = (llm ?? (coordinator as QueueCoordinator)).stats();
+            io.out(`replayed: ${replayed} of ${calls} model calls answered from the cassette (no endpoint called)\n`);
+          }
+          if (result.interrupted && result.stopReason === "budget") {
+            io.out(`budget reached after ${s.episodes} of ${config.episodes} episodes (${s.llm.calls} model calls, $${s.llm.cost.toFixed(4)}); raise --max-cost/--max-calls and continue with:\n  npx toolsim generate --resume --out ${out}${coordinator ? ` --queue ${coordinator.url}` : ""}\n`);
+            setExit(3);
+          } else if (result.interrupted) {
+            io.out(`interrupted after ${s.episodes} of ${config.episodes} episodes; continue with:\n  npx toolsim generate --resume --out ${out}${coordinator ? ` --queue ${coordinator.url}` : ""}\n`);
+            setExit(130);
+          } else {
+            io.out(`corpus: ${join(out, "corpus.jsonl")} (${s.accepted} accepted), rejected: ${join(out, "rejected.jsonl")}\n`);
+            // Every call to the real API failed (a dead endpoint): the run did not do what was asked.
+            if (!reportUpstream(responses, io)) setExit(1);
+            if (s.episodes > 0 && s.errors === s.episodes) {
+              // Nothing could run (a dead model endpoint, a broken toolset): not a success, whatever was written.
+              const top = s.errorReasons[0];
+              io.err(`toolsim: no episode could run: all ${s.episodes} ended with an error${top ? ` (${top.count}x: ${String(top.reason).split("\n")[0]})` : ""}\n`);
+              setExit(1);
+            }
+          }
+        } catch (e) {
+          // A run folder that cannot be used (exists, mismatched, not a run, corrupt) is the user's to fix: no stack trace.
+          if (e instanceof ToolsimError && (RUN_FOLDER_ERRORS.has(e.code) || e.code.startsWith("queue."))) throw new UserError(e.message);
+          // A full disk (or a file-size limit) stops the run where it was: what was written is a resumable prefix.
+          if (isSystemIoError(e)) {
+            const failure = operationalFailure(e);
+            throw new OperationalError(`${failure?.message ?? e.message}; the run stays resumable: make room, then continue with: npx toolsim generate --resume --out ${out}`, EXIT_CODES.io);
+          }
+          throw e;
+        } finally {
+          process.off("SIGINT", onSigint);
+          llm?.close();
+          await coordinator?.close();
+        }
       } finally {
-        process.off("SIGINT", onSigint);
-        llm?.close();
-        await coordinator?.close();
+        lock.release();
       }
     });
 }

@@ -13,11 +13,10 @@ import { evalCommand, tasksCommand } from "./eval-command.js";
 import { callCommand, specCommand } from "./spec-commands.js";
 import { toolsetCommand } from "./toolset-command.js";
 import { workerCommand } from "./worker-command.js";
+import { EXIT_CODES, guardProcess, operationalFailure } from "./operational-error.js";
 
 const require = createRequire(import.meta.url);
 
-/** File-system errors that come from the paths the user gave (exit 1, the message without a stack trace). */
-const FILE_ERRORS = new Set(["ENOENT", "EACCES", "EPERM", "EISDIR", "ENOTDIR", "EEXIST", "EROFS", "ENOSPC", "ENAMETOOLONG"]);
 
 /** The toolsim version (from package.json). */
 export function toolsimVersion(): string {
@@ -32,10 +31,12 @@ export function toolsimVersion(): string {
 }
 
 /**
- * Runs the toolsim CLI on arguments (without `node` and the script) and returns the exit code:
- * 0 ok, 1 a bad spec, call or run, 2 a usage error. User mistakes never print a stack trace.
+ * Runs the toolsim CLI on arguments (without `node` and the script) and returns the exit code (see
+ * {@link EXIT_CODES}): 0 ok, 1 a bad spec, call, run or file, 2 a usage error, 74 a write failure, 75 a folder
+ * in use, 141 a closed output. User mistakes and operational errors are one line, never a stack trace.
  */
 export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
+  if (io === processIO) guardProcess();
   let exitCode = 0;
   const setExit = (code: number): void => {
     exitCode = Math.max(exitCode, code);
@@ -82,12 +83,12 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
       io.err(`toolsim: ${e.message}\n`);
       return 1;
     }
-    const err = e as NodeJS.ErrnoException;
-    if (err && typeof err.code === "string" && FILE_ERRORS.has(err.code)) {
-      io.err(`toolsim: ${err.message}\n`);
-      return 1;
+    const failure = operationalFailure(e);
+    if (failure) {
+      io.err(`toolsim: ${failure.message}\n`);
+      return failure.exitCode;
     }
-    io.err(`toolsim: internal error: ${err?.stack ?? String(e)}\n`);
-    return 70;
+    io.err(`toolsim: internal error: ${(e as Error | undefined)?.stack ?? String(e)}\n`);
+    return EXIT_CODES.internal;
   }
 }

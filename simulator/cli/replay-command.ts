@@ -6,6 +6,7 @@ import { ToolsimError } from "../../specs/toolsim-error.js";
 import { formatDifference } from "../replay/journal-compare.js";
 import { diffRuns, formatRunDiff } from "../replay/run-diff.js";
 import { readRunInfo, recordedLlmSettings, replayRun, type ForkPoint, type ReplayReport } from "../replay/replay.js";
+import { acquireRunLock } from "../runs/run-lock.js";
 import { UsageError, UserError, type CliIO } from "./cli-io.js";
 import { addLlmOptions, llmRunOptions, mergeLlmSettings, usesModels, type LlmFlags } from "./llm-options.js";
 import { parseInteger } from "./parse-options.js";
@@ -83,7 +84,11 @@ export function replayCommand(io: CliIO, setExit: (code: number) => void): Comma
         for (const p of loaded.problems) io.err(`toolsim: skipped: ${p.file}${p.pointer}: ${p.message}\n`);
         toolsets = loaded.toolsets;
       }
-      const report = await replayRun({
+      // One writer per run folder, for the life of the command.
+      const lock = flags.out !== undefined ? acquireRunLock(flags.out, "replay --out") : undefined;
+      let report: Awaited<ReturnType<typeof replayRun>>;
+      try {
+        report = await replayRun({
         source: run,
         ...(flags.out !== undefined ? { out: flags.out } : {}),
         ...(flags.results ? { results: flags.results } : {}),
@@ -91,7 +96,10 @@ export function replayCommand(io: CliIO, setExit: (code: number) => void): Comma
         ...(flags.allowSpecChange ? { allowSpecChange: true } : {}),
         ...(fork ? { fork } : {}),
         ...(llm ? { llm } : {}),
-      });
+        });
+      } finally {
+        lock?.release();
+      }
       io.out(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatReplayReport(report));
       if (!report.equal) setExit(1);
     } catch (e) {

@@ -1,7 +1,7 @@
 import { Command, Option } from "commander";
 import { existsSync } from "node:fs";
 import { createGateway } from "../../agents/llm/llm-gateway.js";
-import { parseModelSpec } from "../../agents/llm/model-spec.js";
+import { parseModelSpec, redactUrl } from "../../agents/llm/model-spec.js";
 import { formatProblem } from "../../specs/load/spec-problem.js";
 import { loadCredentials, type Credential } from "../serve/auth.js";
 import { FAULT_KINDS, type FaultKind, type FaultOptions } from "../serve/faults.js";
@@ -23,6 +23,7 @@ interface ServeFlags {
   stateless?: boolean;
   bodyLimit: string;
   maxSessions?: string;
+  allowHost?: string[];
   auth: boolean;
   apiKey?: string[];
   credentials?: string;
@@ -124,7 +125,8 @@ export function serveCommand(io: CliIO, setExit: (code: number) => void, signals
     .option("--seed <n>", "seed of simulated answers and injected faults", "1")
     .option("--stateless", "answer from the schema only, without state (as Prism does)")
     .option("--body-limit <size>", "largest request body (413 beyond)", "1mb")
-    .option("--max-sessions <n>", "most live X-Toolsim-Session states (default 1000)")
+    .option("--max-sessions <n>", "most live X-Toolsim-Session states (default 1000); past it the least recently used is evicted and answers 410 until reset")
+    .option("--allow-host <name>", "a Host name the admin routes answer besides loopback names and IP addresses (repeatable; e.g. a container's service name)", collect)
     .option("--no-auth", "do not enforce the specs' security schemes")
     .option("--api-key <key>", "an accepted API key or bearer token (repeatable)", collect)
     .option("--credentials <file>", "accepted credentials (YAML/JSON: key, scopes, scheme, api, rateLimit, quota)")
@@ -219,6 +221,7 @@ export function serveCommand(io: CliIO, setExit: (code: number) => void, signals
         ...(flags.verbose ? { verbose: true } : {}),
         ...(flags.cors ? { cors: true } : {}),
         ...(flags.adminToken !== undefined ? { adminToken: flags.adminToken } : {}),
+        ...(flags.allowHost !== undefined ? { allowedHosts: flags.allowHost } : {}),
       }).catch((e: NodeJS.ErrnoException) => {
         if (e.code === "EADDRINUSE") throw new UserError(`port ${port} on ${flags.host} is already in use (try --port 0)`);
         if (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND") throw new UserError(`cannot listen on ${flags.host}: ${e.message}`);
@@ -238,7 +241,7 @@ export function serveCommand(io: CliIO, setExit: (code: number) => void, signals
       io.out(`toolsim serve: ${mode} mode, seed ${seed}; ${extras.join(", ")}\n`);
       for (const a of server.apis) {
         const upstream = apis.find((x) => x.name === a.name)?.upstream;
-        io.out(`  ${a.name.padEnd(width)}  ${a.url}/  ${a.title} (${a.operations} operation${a.operations === 1 ? "" : "s"})${upstream ? ` -> ${upstream}` : ""}\n`);
+        io.out(`  ${a.name.padEnd(width)}  ${a.url}/  ${a.title} (${a.operations} operation${a.operations === 1 ? "" : "s"})${upstream ? ` -> ${redactUrl(upstream)}` : ""}\n`);
       }
       io.out(`  ${"admin".padEnd(width)}  ${server.url}/__toolsim/health\n`);
       if (!isLoopbackHost(flags.host)) {

@@ -14,6 +14,7 @@ import type { BuildModel } from "../../toolsets/build/build-toolset.js";
 import { BUILD_FILES, buildToolsets } from "../../toolsets/build/build-toolsets.js";
 import { readPublicApis, selectApis } from "../../toolsets/import/public-apis.js";
 import { readConfigFile } from "../core/run-config.js";
+import { acquireRunLock } from "../runs/run-lock.js";
 import { UsageError, UserError, type CliIO } from "./cli-io.js";
 import { mergeLlmSettings, modelSpecOptionsOf, replayCassettePath } from "./llm-options.js";
 import { parseInteger } from "./parse-options.js";
@@ -114,7 +115,15 @@ export function toolsetBuildCommand(io: CliIO, setExit: (code: number) => void):
       const settings = mergeLlmSettings(fromConfig?.ok ? fromConfig.value.llm : undefined, opts);
 
       const replay = opts.replay !== undefined ? replayCassettePath(opts.replay) : undefined;
-      const cassette = replay !== undefined ? await Cassette.load(replay) : await Cassette.open(join(opts.out, BUILD_FILES.cassette));
+      // One writer per build folder, for the life of the command.
+      const lock = acquireRunLock(opts.out, "toolset build");
+      let cassette: Cassette;
+      try {
+        cassette = replay !== undefined ? await Cassette.load(replay) : await Cassette.open(join(opts.out, BUILD_FILES.cassette));
+      } catch (e) {
+        lock.release();
+        throw e;
+      }
       try {
         const modelText = settings.model ?? (replay !== undefined ? cassette.entries[0]?.model && `openai:${cassette.entries[0].model}` : undefined);
         if (modelText === undefined || modelText === "") throw new UsageError("toolset build needs a model: --model openai:<model>[@<base-url>] (or --replay a cassette)");
@@ -201,6 +210,7 @@ export function toolsetBuildCommand(io: CliIO, setExit: (code: number) => void):
         }
       } finally {
         cassette.close();
+        lock.release();
       }
     });
 }

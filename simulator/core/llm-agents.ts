@@ -1,3 +1,5 @@
+import { redactJson, secretValues, type SecretPolicy } from "../../specs/redact-secrets.js";
+import type { SimEvent } from "./events.js";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { closeSync, createReadStream, existsSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
@@ -47,8 +49,8 @@ export interface LlmRunOptions {
    * resumed run goes on as the uninterrupted one would have.
    */
   runFolder?: { dir: string; resume: boolean };
-  /** Values never written to the cassette (the toolsets' API keys, which an LLM executor's prompt may carry). */
-  secrets?: readonly string[];
+  /** What is secret in the run's toolsets (redacted from what is written to the run folder). */
+  secrets?: SecretPolicy;
   seed: number;
 }
 
@@ -56,9 +58,10 @@ export interface LlmRunOptions {
 export const RUN_CACHE_FILE = "executor-cache.jsonl";
 
 /** One line of {@link RUN_CACHE_FILE}: the run-cache answers an episode got. */
-export function runCacheLine(episode: number, records: readonly RunCacheRecord[]): string {
+export function runCacheLine(episode: number, records: readonly RunCacheRecord[], secrets: SecretPolicy = {}): string {
   const answers = records.map(({ position, key, answer }) => ({ position, key, answer }));
-  return `${JSON.stringify({ episode, answers })}\n`;
+  const [line] = redactJson([{ episode, answers }], secrets).texts;
+  return `${line ?? ""}\n`;
 }
 
 /** What the episodes already in a run's journal decided, for a resumed run. */
@@ -109,6 +112,11 @@ export interface LlmAgents {
   describe: Record<string, string>;
   /** Model calls so far, and how many of them the cassette answered (a replay: all). */
   stats(): { calls: number; replayed: number };
+  /**
+   * Sees every event of the run as it is published: the secret values it holds (a token in the user's plan) are
+   * scrubbed from the episode's cassette entries, even where a prompt or an answer only quotes them.
+   */
+  watch(event: SimEvent): void;
   close(): void;
 }
 
@@ -235,7 +243,9 @@ export async function createLlmAgents(options: LlmRunOptions): Promise<LlmAgents
   if (mode !== "off") {
     if (!options.cassette.path) throw new RangeError(`cassette mode ${mode} needs a cassette path`);
     cassette = mode === "record" ? await Cassette.open(options.cassette.path) : await Cassette.load(options.cassette.path);
-    for (const secret of options.secrets ?? []) cassette.addSecret(secret);
+    // The toolsets' credentials and the values of the names their security schemes declare never reach the cassette.
+    for (const k of options.secrets?.known ?? []) cassette.addSecret(k);
+    if (options.secrets?.names) cassette.addSecretNames(options.secrets.names);
   }
   const folder = options.runFolder;
   // Opened at the first finished episode: the run store, created after the agents, wants a new run's folder empty.
@@ -247,7 +257,8 @@ export async function createLlmAgents(options: LlmRunOptions): Promise<LlmAgents
       truncatePartialLine(path);
       cacheFd = openSync(path, "a", 0o600);
     }
-    const buf = Buffer.from(runCacheLine(episode, records), "utf8");
+    // Keys are hashes (see runCacheKey); answers are written with secrets redacted, as the journal is.
+    const buf = Buffer.from(runCacheLine(episode, records, options.secrets), "utf8");
     let off = 0;
     while (off < buf.length) off += writeSync(cacheFd, buf, off, buf.length - off);
   };
@@ -273,6 +284,11 @@ export async function createLlmAgents(options: LlmRunOptions): Promise<LlmAgents
         replayed += gateway.stats.cached;
       }
       return { calls, replayed };
+    },
+    watch: (event) => {
+      if (!cassette) return;
+      if (event.type === "episode.finished") cassette.endEpisode(event.episodeId);
+      else cassette.noteEpisodeSecrets(event.episodeId, secretValues(event, new Set(), options.secrets?.names));
     },
     close: () => {
       cassette?.close();

@@ -11,7 +11,9 @@ import { createRng, deriveSeed } from "../../specs/seed.js";
 import type { ToolResult } from "../../specs/call/tool-result.js";
 import { parseArguments } from "../../specs/call/validate-call.js";
 import type { EventBus } from "./event-bus.js";
-import type { CallTarget, Party } from "./events.js";
+import type { CallTarget, Party, SimEvent } from "./events.js";
+import { redactJson, type SecretPolicy } from "../../specs/redact-secrets.js";
+import { secretPolicyOf } from "../runs/secret-policy.js";
 import { observationText } from "./observation-text.js";
 
 /** The four agents of an episode. */
@@ -33,6 +35,8 @@ export interface EpisodeSetup {
   maxSteps?: number;
   /** Questions the assistant may ask per request (default 3). */
   maxQuestions?: number;
+  /** What is secret besides secret names (default: from the toolsets' security schemes and credentials). */
+  secrets?: SecretPolicy;
 }
 
 /** How an episode ended, for the scheduler's counters. */
@@ -72,6 +76,9 @@ export async function runEpisode(setup: EpisodeSetup, agents: EpisodeAgents, bus
   let steps = 0;
   let plan: Plan = { requests: [] };
 
+  // The episode as it is written (secrets redacted), for the tester's view of it (see `judged`).
+  const written: SimEvent[] = [];
+  const unsubscribe = bus.on("*", (e) => void (e.episodeId === id && written.push(e)));
   send("episode.started", "simulator", "simulator", { index: setup.index, seed, level: setup.level, toolsets: setup.toolsets.map((t) => t.name) });
   try {
     // The episode's world is built inside the try: a toolset whose tools or fixtures cannot be set up ends
@@ -154,7 +161,7 @@ export async function runEpisode(setup: EpisodeSetup, agents: EpisodeAgents, bus
         break requests;
       }
     }
-    const verdict = await agents.tester.judge({ plan, dialogue, calls, ends }, ctx.tester);
+    const verdict = await agents.tester.judge(judged({ plan, dialogue, calls, ends }, written, setup), ctx.tester);
     send("tester.verdict", "tester", "simulator", { verdict });
     const outcome = verdict.accepted ? "accepted" : "rejected";
     send("episode.finished", "simulator", "simulator", {
@@ -169,8 +176,22 @@ export async function runEpisode(setup: EpisodeSetup, agents: EpisodeAgents, bus
     send("episode.finished", "simulator", "simulator", { outcome: "error", reason, steps, calls: calls.length });
     return { episodeId: id, outcome: "error", reason };
   } finally {
+    unsubscribe();
     bus.endEpisode(id);
   }
+}
+
+/** What the tester judges. */
+type Judged = Parameters<Tester["judge"]>[0];
+
+/**
+ * The episode as the tester judges it: as it is written, with secrets redacted (numbered as the journal numbers
+ * them, from the events so far), so that a replay of the redacted journal, which mixes recorded placeholders with
+ * values computed again, gets the same verdict; a model judge never sees a secret. Unchanged without secrets.
+ */
+function judged(episode: Judged, events: readonly SimEvent[], setup: EpisodeSetup): Judged {
+  const { texts, redacted } = redactJson([...events, episode], setup.secrets ?? secretPolicyOf(setup.toolsets));
+  return redacted ? (JSON.parse(texts[texts.length - 1] as string) as Judged) : episode;
 }
 
 /** The operation and HTTP request a call maps to (before execution), for the `tool.call` event. */

@@ -1,4 +1,5 @@
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, renameSync, rmSync } from "node:fs";
+import { writeAllSync } from "../runs/file-writes.js";
 import { dirname } from "node:path";
 import type { AgentTool } from "../../agents/roles/roles.js";
 import { ToolsimError } from "../../specs/toolsim-error.js";
@@ -82,7 +83,7 @@ class LineWriter {
 
   private flush(): void {
     if (this.buffer === "") return;
-    writeSync(this.fd, this.buffer);
+    writeAllSync(this.fd, this.buffer, this.path);
     this.buffer = "";
   }
 

@@ -11,6 +11,8 @@ import type { AssistantAgent, UserAgent } from "../../agents/roles/roles.js";
 import { SimulatedExecutor } from "../../agents/executor/simulated-executor.js";
 import type { EpisodeToolset } from "../../agents/roles/toolbox.js";
 import { ToolsimError } from "../../specs/toolsim-error.js";
+import { redactEvents, secretPolicyOf } from "../runs/secret-policy.js";
+import type { SecretPolicy } from "../../specs/redact-secrets.js";
 import { loadToolsets } from "../../toolsets/load-toolset.js";
 import { EventBus, type Clock } from "../core/event-bus.js";
 import type { SimEvent } from "../core/events.js";
@@ -176,9 +178,9 @@ export async function checkForkPoint(source: string, fork: Pick<ForkPoint, "epis
 }
 
 /** Creates the replay's run folder; a folder that is not empty is refused with a hint that fits replay (which does not resume). */
-async function createReplayStore(out: string, source: string, info: RunInfo): Promise<RunStore> {
+async function createReplayStore(out: string, source: string, info: RunInfo, secrets: SecretPolicy): Promise<RunStore> {
   try {
-    return await RunStore.create(out, info);
+    return await RunStore.create(out, info, { command: "replay --out", secrets });
   } catch (e) {
     if (e instanceof ToolsimError && e.code === "run.exists") {
       const same = resolve(out) === resolve(source);
@@ -212,7 +214,10 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayReport> {
   const maxSteps = Number.isSafeInteger(config["maxSteps"]) ? (config["maxSteps"] as number) : 8;
 
   if (options.fork) await checkForkPoint(options.source, options.fork);
-  const store = options.out !== undefined ? await createReplayStore(options.out, options.source, { ...info, createdAt: (options.clock ?? (() => new Date()))().toISOString(), ...(options.fork ? { config: { ...info.config, fork: { of: options.source, episode: options.fork.episode, turn: options.fork.turn } } } : {}) }) : undefined;
+  // The journal holds secrets redacted: the replayed events are compared (and written) redacted the same way (the
+  // executor takes a recorded call's placeholders for the secrets they stand for).
+  const secrets = secretPolicyOf([...toolsets.values()]);
+  const store = options.out !== undefined ? await createReplayStore(options.out, options.source, { ...info, createdAt: (options.clock ?? (() => new Date()))().toISOString(), ...(options.fork ? { config: { ...info.config, fork: { of: options.source, episode: options.fork.episode, turn: options.fork.turn } } } : {}) }, secrets) : undefined;
   const sourceCassette = join(options.source, "cassette.jsonl");
   let cassette: Cassette | undefined;
   let roleAgents: RoleAgents | undefined;
@@ -285,16 +290,16 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayReport> {
       }
       await runEpisode({ runId: info.id, index, runSeed: info.seed, level, toolsets: sets, maxSteps }, agents, bus);
       for (const cleanup of cleanups) cleanup();
-      let out: SimEvent[];
-      out = published;
-      const difference = episodeDifference(recorded, published, forkHere ? prefixLength(recorded, cut) : Number.POSITIVE_INFINITY);
+      const replayed = [...redactEvents(published, secrets)];
+      let out: SimEvent[] = replayed;
+      const difference = episodeDifference(recorded, replayed, forkHere ? prefixLength(recorded, cut) : Number.POSITIVE_INFINITY);
       if (forkHere && report.fork) {
         report.fork.forked++;
         // The kept prefix is written as recorded, byte for byte (times included), when it replayed equal.
         const keep = prefixLength(recorded, cut);
-        if (!difference) out = [...recorded.slice(0, keep), ...published.slice(keep)];
+        if (!difference) out = [...recorded.slice(0, keep), ...replayed.slice(keep)];
         report.fork.prefixEvents += keep;
-        report.fork.newEvents += Math.max(0, published.length - keep);
+        report.fork.newEvents += Math.max(0, replayed.length - keep);
       }
       if (difference) {
         report.equal = false;

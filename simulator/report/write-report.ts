@@ -1,7 +1,8 @@
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { buildReportData, type ReportData, type ReportDataOptions } from "./report-data.js";
 import { renderReportHtml } from "./report-page.js";
+import { namingFile } from "../runs/file-writes.js";
 
 /** What a report wrote. */
 export interface ReportResult {
@@ -15,7 +16,12 @@ export async function writeReport(dir: string, out: string, options: ReportDataO
   const data = await buildReportData(dir, options);
   const html = renderReportHtml(data);
   mkdirSync(dirname(out) || ".", { recursive: true });
-  writeFileSync(`${out}.partial`, html);
+  try {
+    namingFile(out, () => writeFileSync(`${out}.partial`, html));
+  } catch (e) {
+    rmSync(`${out}.partial`, { force: true });
+    throw e;
+  }
   renameSync(`${out}.partial`, out);
   return { path: out, bytes: Buffer.byteLength(html), data };
 }

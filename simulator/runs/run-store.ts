@@ -12,7 +12,6 @@ import {
   renameSync,
   statSync,
   writeFileSync,
-  writeSync,
 } from "node:fs";
 import { open as openAsync } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -23,6 +22,9 @@ import { isRejected, projectEpisode } from "./corpus-projection.js";
 import type { SimEvent } from "../core/events.js";
 import { SummaryBuilder, type RunSummary } from "./run-summary.js";
 import { truncatePartialLine } from "../../agents/parse/partial-line.js";
+import { acquireRunLock, LOCK_FILE, type RunLock } from "./run-lock.js";
+import { namingFile, writeAllSync } from "./file-writes.js";
+import { redactJson, redactRecord, type SecretPolicy } from "../../specs/redact-secrets.js";
 
 /** The files of a run folder. */
 export const RUN_FILES = {
@@ -78,6 +80,10 @@ export interface RunStoreOptions {
   fsync?: boolean;
   /** How often `summary.json` is rewritten while appending, in ms (it is always written on close). Default 1000. */
   summaryIntervalMs?: number;
+  /** What the folder's lock says its holder is doing (default `generate`). */
+  command?: string;
+  /** What is secret besides secret names (security schemes' names, the toolsets' credentials): redacted when written. */
+  secrets?: SecretPolicy;
 }
 
 /** What `open` found and repaired after a crash. */
@@ -152,31 +158,16 @@ export function contentHash(text: string | Uint8Array): string {
   return `sha256:${createHash("sha256").update(text).digest("hex")}`;
 }
 
-// Key names that hold secrets (`maxTokens` and `promptTokens` are counts, not secrets).
-const SECRET_KEY = /(api[-_]?key|secret|(^|[-_])token$|^token|access[-_]?token|auth[-_]?token|password|passwd|authorization|credential|bearer)/i;
-
-/** A copy of a value with the values of secret-looking keys replaced by `[redacted]`. */
+/** A copy of a value with the values of secret names (`apiKey`, `webhookToken`, `client_secret`...) replaced by `[redacted]`. */
 export function redactSecrets(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactSecrets);
-  if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) && v !== null && typeof v !== "object" ? "[redacted]" : redactSecrets(v);
-    return out;
-  }
-  return value;
+  return redactRecord(value).value;
 }
 
 // ---------------------------------------------------------------------------------------------- file helpers
 
-function writeAll(fd: number, text: string): void {
-  const buf = Buffer.from(text, "utf8");
-  let off = 0;
-  while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
-}
-
 function writeFileAtomic(path: string, text: string): void {
   const tmp = `${path}.tmp`;
-  writeFileSync(tmp, text);
+  namingFile(path, () => writeFileSync(tmp, text));
   renameSync(tmp, path);
 }
 
@@ -303,6 +294,14 @@ function projectionMeta(line: string): { index: number; outcome: string } | unde
 
 // ---------------------------------------------------------------------------------------------- the store
 
+/** Run folders with an open store in this process (the folder lock is re-entrant for one command; two stores are not). */
+const writers = new Set<string>();
+
+function claimWriter(lock: RunLock, dir: string): void {
+  if (writers.has(lock.path)) throw new ToolsimError("run.locked", `${dir} is already being written by this process (another run store is open on it): close that one first`);
+  writers.add(lock.path);
+}
+
 /**
  * A run folder, written append-only and flushed per episode: `run.json`, `events.jsonl` (the journal),
  * `corpus.jsonl`, `rejected.jsonl` and `summary.json`. Episodes are handed whole and in index order, so the
@@ -313,6 +312,7 @@ export class RunStore {
   private lastSummaryWrite = Date.now();
 
   private constructor(
+    private readonly lock: RunLock,
     /** The run folder. */
     readonly dir: string,
     /** The run's `run.json`. */
@@ -331,8 +331,22 @@ export class RunStore {
    * that do not change the content, such as the concurrency, may differ).
    */
   static async create(dir: string, info: RunInfo, options: RunStoreOptions = {}): Promise<RunStore> {
-    // An empty cassette opened for this run before the store is not content of an earlier run.
-    const entries = (existsSync(dir) ? readdirSync(dir) : []).filter((f) => !(f === "cassette.jsonl" && statSync(join(dir, f)).size === 0));
+    // One writer per run folder: a second process refuses here (the lock is re-entrant for the command that holds it).
+    const lock = acquireRunLock(dir, options.command ?? "generate");
+    try {
+      const store = await RunStore.createLocked(dir, info, options, lock);
+      // A resumed run's store holds the lock that `open` took (taken before this one is let go).
+      if (store.lock !== lock) lock.release();
+      return store;
+    } catch (e) {
+      lock.release();
+      throw e;
+    }
+  }
+
+  private static async createLocked(dir: string, info: RunInfo, options: RunStoreOptions, lock: RunLock): Promise<RunStore> {
+    // An empty cassette opened for this run before the store is not content of an earlier run; nor is the lock.
+    const entries = readdirSync(dir).filter((f) => !(f === "cassette.jsonl" && statSync(join(dir, f)).size === 0) && !f.startsWith(LOCK_FILE));
     const runInfo = { ...info, config: redactSecrets(info.config) as Record<string, unknown> };
     if (entries.length > 0) {
       if (!options.resume) {
@@ -360,16 +374,21 @@ export class RunStore {
       }
       return store;
     }
-    mkdirSync(dir, { recursive: true });
-    writeFileAtomic(join(dir, RUN_FILES.run), `${JSON.stringify(runInfo, null, 2)}\n`);
-    const fds = {
-      events: openSync(join(dir, RUN_FILES.events), "a"),
-      corpus: openSync(join(dir, RUN_FILES.corpus), "a"),
-      rejected: openSync(join(dir, RUN_FILES.rejected), "a"),
-    };
-    const store = new RunStore(dir, runInfo, fds, new SummaryBuilder(runInfo.id, runInfo.operations), 0, options);
-    store.writeSummary();
-    return store;
+    claimWriter(lock, dir);
+    try {
+      writeFileAtomic(join(dir, RUN_FILES.run), `${JSON.stringify(runInfo, null, 2)}\n`);
+      const fds = {
+        events: openSync(join(dir, RUN_FILES.events), "a"),
+        corpus: openSync(join(dir, RUN_FILES.corpus), "a"),
+        rejected: openSync(join(dir, RUN_FILES.rejected), "a"),
+      };
+      const store = new RunStore(lock, dir, runInfo, fds, new SummaryBuilder(runInfo.id, runInfo.operations), 0, options);
+      store.writeSummary();
+      return store;
+    } catch (e) {
+      writers.delete(lock.path);
+      throw e;
+    }
   }
 
   /**
@@ -381,6 +400,27 @@ export class RunStore {
   static async open(dir: string, options: RunStoreOptions = {}): Promise<RunStore> {
     const runPath = join(dir, RUN_FILES.run);
     if (!existsSync(runPath)) throw new ToolsimError("run.not-a-run", `${dir} is not a toolsim run: it has no ${RUN_FILES.run}`);
+    const lock = acquireRunLock(dir, options.command ?? "generate");
+    try {
+      return RunStore.openLocked(dir, options, lock);
+    } catch (e) {
+      lock.release();
+      throw e;
+    }
+  }
+
+  private static openLocked(dir: string, options: RunStoreOptions, lock: RunLock): RunStore {
+    const runPath = join(dir, RUN_FILES.run);
+    claimWriter(lock, dir);
+    try {
+      return RunStore.repairAndOpen(dir, options, lock, runPath);
+    } catch (e) {
+      writers.delete(lock.path);
+      throw e;
+    }
+  }
+
+  private static repairAndOpen(dir: string, options: RunStoreOptions, lock: RunLock, runPath: string): RunStore {
     let info: RunInfo;
     try {
       info = JSON.parse(readFileSync(runPath, "utf8")) as RunInfo;
@@ -448,7 +488,7 @@ export class RunStore {
         scanJournal(
           (g) => {
             const text = `${g.lines.join("\n")}\n`;
-            writeAll(fd, text);
+            writeAllSync(fd, text, tmp);
             builder.add(g.events);
             starts.push(offset);
             offset += Buffer.byteLength(text);
@@ -510,7 +550,7 @@ export class RunStore {
     if (anomaly) {
       const fds = { corpus: openSync(`${paths.corpus}.rewrite`, "w"), rejected: openSync(`${paths.rejected}.rewrite`, "w") };
       try {
-        scanGroups(paths.events, 0, (g) => project(g.events, (file, line) => writeAll(fds[file], line)));
+        scanGroups(paths.events, 0, (g) => project(g.events, (file, line) => writeAllSync(fds[file], line, paths[file])));
       } finally {
         closeSync(fds.corpus);
         closeSync(fds.rejected);
@@ -537,7 +577,7 @@ export class RunStore {
         const fds = { corpus: openSync(paths.corpus, "a"), rejected: openSync(paths.rejected, "a") };
         try {
           scanGroups(paths.events, from, (g) => {
-            project(g.events, (file, line) => writeAll(fds[file], line));
+            project(g.events, (file, line) => writeAllSync(fds[file], line, paths[file]));
             report.rebuiltProjections++;
           });
         } finally {
@@ -552,7 +592,7 @@ export class RunStore {
       corpus: openSync(paths.corpus, "a"),
       rejected: openSync(paths.rejected, "a"),
     };
-    const store = new RunStore(dir, info, fds, builder, n, options, report);
+    const store = new RunStore(lock, dir, info, fds, builder, n, options, report);
     store.writeSummary();
     return store;
   }
@@ -576,24 +616,28 @@ export class RunStore {
     if (first.index !== this.next) {
       throw new ToolsimError("run.append", `appendEpisode: expected episode index ${this.next}, got ${first.index} (episodes are appended in index order)`);
     }
-    let journal = "";
     for (const e of events) {
       if (e.episodeId !== first.episodeId) {
         throw new ToolsimError("run.append", `appendEpisode: event ${e.seq} (${e.type}) belongs to episode ${e.episodeId}, not ${first.episodeId}`);
       }
       if (e.type === "episode.finished" && e !== last) throw new ToolsimError("run.append", "appendEpisode: episode.finished must be the last event");
-      journal += `${JSON.stringify(e)}\n`;
     }
-    const record = projectEpisode(events);
+    // Secrets are redacted when written: values of secret names (and of the names security schemes declare), and
+    // wherever else they appear in the episode. The projection and the summary are made from what is written, so
+    // a resumed run (which reads the journal) and a replay see the same.
+    const { texts, redacted } = redactJson(events, this.options.secrets);
+    const written = redacted ? texts.map((t) => JSON.parse(t) as SimEvent) : events;
+    const journal = texts.length > 0 ? `${texts.join("\n")}\n` : "";
+    const record = projectEpisode(written);
     const line = `${JSON.stringify(record)}\n`;
     const target = isRejected(record) ? this.fds.rejected : this.fds.corpus;
-    writeAll(this.fds.events, journal);
-    writeAll(target, line);
+    writeAllSync(this.fds.events, journal, join(this.dir, RUN_FILES.events));
+    writeAllSync(target, line, join(this.dir, target === this.fds.rejected ? RUN_FILES.rejected : RUN_FILES.corpus));
     if (this.options.fsync) {
       fsyncSync(this.fds.events);
       fsyncSync(target);
     }
-    this.builder.add(events);
+    this.builder.add(written);
     this.next++;
     const now = Date.now();
     if (now - this.lastSummaryWrite >= (this.options.summaryIntervalMs ?? 1000)) this.writeSummary(now);
@@ -615,9 +659,14 @@ export class RunStore {
     if (this.closed) return;
     this.writeSummary();
     this.closed = true;
-    for (const fd of Object.values(this.fds)) {
-      if (this.options.fsync) fsyncSync(fd);
-      closeSync(fd);
+    try {
+      for (const fd of Object.values(this.fds)) {
+        if (this.options.fsync) fsyncSync(fd);
+        closeSync(fd);
+      }
+    } finally {
+      writers.delete(this.lock.path);
+      this.lock.release();
     }
   }
 }

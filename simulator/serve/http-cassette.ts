@@ -2,6 +2,7 @@ import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import { dirname } from "node:path";
 import { isSecretName, REDACTED, redactSecretsDeep, redactText } from "../../specs/secret-redaction.js";
 import type { HttpExchange } from "../../specs/respond/http-cassette.js";
+import { redactRecord, scrubText, secretValues as fieldSecrets } from "../../specs/redact-secrets.js";
 
 // The cassette format, its key and its reader are the replay responder's (specs/respond): serve records what
 // `generate --tool-cassette` and serve's replay mode read.
@@ -13,8 +14,25 @@ const SKIPPED_HEADERS = new Set(["host", "connection", "keep-alive", "content-le
 /** Response headers not replayed (transport, or describing an encoding the replay does not use). */
 const SKIPPED_RESPONSE_HEADERS = new Set(["connection", "keep-alive", "content-length", "transfer-encoding", "content-encoding", "date", "x-toolsim-source"]);
 
-/** The values of secret headers and query parameters of a request (to scrub from bodies too). */
-export function secretValues(headers: Headers, query: URLSearchParams, extra: ReadonlySet<string>): string[] {
+/** A request body as data, when it is JSON or a url-encoded form (to find the values of its secret fields). */
+function bodyData(text: string | null, contentType: string | null | undefined): unknown {
+  if (text === null || text === "") return undefined;
+  if (!contentType || /json/i.test(contentType)) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+  if (/x-www-form-urlencoded/i.test(contentType)) return Object.fromEntries(new URLSearchParams(text));
+  return undefined;
+}
+
+/**
+ * The secret values of a request, to scrub from everything recorded of its exchange: the values of secret headers
+ * and query parameters, and of the secret fields of its JSON or url-encoded body (`webhookToken`, `password`).
+ */
+export function secretValues(headers: Headers, query: URLSearchParams, extra: ReadonlySet<string>, body?: { text: string | null; contentType: string | null | undefined }): string[] {
   const out: string[] = [];
   headers.forEach((value, name) => {
     if (!isSecretName(name, extra)) return;
@@ -23,7 +41,9 @@ export function secretValues(headers: Headers, query: URLSearchParams, extra: Re
     if (sp > 0) out.push(value.slice(sp + 1).trim());
   });
   for (const [name, value] of query) if (isSecretName(name, extra)) out.push(value);
-  return out.filter((v) => v.length >= 4);
+  const data = body ? bodyData(body.text, body.contentType) : undefined;
+  if (data !== undefined) out.push(...fieldSecrets(data, new Set(), extra));
+  return [...new Set(out.filter((v) => v.length >= 4))];
 }
 
 /** The query string with secret parameters redacted, parameters in their order. */
@@ -53,16 +73,24 @@ export function responseHeadersOf(headers: Headers, secrets: readonly string[]):
   return out;
 }
 
-/** A request body for a cassette: JSON with secret fields and values redacted, other text scrubbed of the secrets. */
-export function redactBody(text: string, contentType: string | null | undefined, secrets: readonly string[]): string {
+/**
+ * A body (request or response) for a cassette: JSON with the values of secret fields redacted and the secrets
+ * scrubbed from its other strings, a url-encoded form likewise field by field, other text scrubbed of the secrets.
+ */
+export function redactBody(text: string, contentType: string | null | undefined, secrets: readonly string[], extra: ReadonlySet<string> = new Set()): string {
   if (contentType && /json/i.test(contentType)) {
     try {
-      return JSON.stringify(redactSecretsDeep(JSON.parse(text), secrets));
+      return JSON.stringify(redactRecord(JSON.parse(text) as unknown, secrets, extra).value);
     } catch {
       // not JSON after all: scrubbed as text
     }
   }
-  return redactText(text, secrets);
+  if (contentType && /x-www-form-urlencoded/i.test(contentType)) {
+    const out = new URLSearchParams();
+    for (const [k, v] of new URLSearchParams(text)) out.append(k, isSecretName(k, extra) ? REDACTED : scrubText(v, secrets));
+    return out.toString();
+  }
+  return redactText(scrubText(text, secrets), secrets);
 }
 
 /** Whether a content type is text (stored as is) rather than binary (stored as base64). */

@@ -1,13 +1,12 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { createHash, timingSafeEqual } from "node:crypto";
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { LlmResponder } from "../../agents/executor/llm-responder.js";
 import type { Catalog } from "../../specs/catalog/catalog.js";
-import { acceptsMediaType, requestMediaTypes, validateHttpCall } from "../../specs/call/http-call.js";
+import { validateHttpCall } from "../../specs/call/http-call.js";
 import { OperationRouter, type RouteMatch } from "../../specs/call/operation-router.js";
 import type { ProblemDetails, ValidationIssue } from "../../specs/call/problem-details.js";
-import type { Fixtures } from "../../specs/respond/resource-store.js";
+import type { Fixtures, ResourceStore } from "../../specs/respond/resource-store.js";
 import type { Responder } from "../../specs/respond/responder.js";
 import { schemaResponder } from "../../specs/respond/schema-responder.js";
 import { securitySchemes } from "../../specs/catalog/security-requirements.js";
@@ -21,25 +20,19 @@ import { displayUrl, upstreamProblem } from "../../specs/respond/upstream.js";
 import type { ToolsetAuth } from "../../toolsets/toolset.js";
 import { checkAuth, enforcedRequirements, toolsetKeyScheme, type ApiAuth, type Credential } from "./auth.js";
 import { faultAt, pause, type FaultOptions } from "./faults.js";
-import {
-  exchangeKey,
-  HttpCassette,
-  HttpRecorder,
-  isTextual,
-  redactBody,
-  redactQuery,
-  redactRequestHeaders,
-  responseHeadersOf,
-  secretValues,
-  type HttpExchange,
-} from "./http-cassette.js";
+import { exchangeKey, HttpCassette, HttpRecorder, isTextual } from "./http-cassette.js";
+import { exchangeRecord, type ExchangeRequest } from "./exchange-record.js";
 import { namedExampleResponder } from "./named-example.js";
 import { parsePrefer } from "./prefer.js";
 import { forward, upstreamUrl } from "./proxy.js";
 import { WindowLimiter, type Rate } from "./rate-limits.js";
-import { DEFAULT_SESSION, SessionStates } from "./sessions.js";
+import { DEFAULT_SESSION, MAX_SESSION_ID_LENGTH, SessionStates } from "./sessions.js";
 import { operationProblem, validationStatus } from "./spec-problem.js";
 import { behaviourResponders } from "../../toolsets/apibank/apibank-responder.js";
+import { evictedProblem, isAdminPath, mountAdminRoutes } from "./admin-routes.js";
+import { PRISM, PROBLEM_JSON, problem, problemResponse, TOOLSIM, type HeaderMap } from "./problem-response.js";
+import { bodyText, parseRequestBody, readBody } from "./request-body.js";
+import { asciiHeader, violationsHeader } from "./violations-header.js";
 
 /** Where answers come from: the simulator (`schema`: state, examples, synthesis), an LLM, a cassette, or the real API. */
 export type ServeMode = "schema" | "llm" | "replay" | "proxy";
@@ -72,8 +65,13 @@ export interface ServeOptions {
   stateless?: boolean;
   /** Largest accepted request body in bytes (default 1 MiB); larger ones get a 413. */
   bodyLimit?: number;
-  /** Most live sessions (default 1000); the least recently used are dropped. */
+  /**
+   * Most live sessions besides the default one (default 1000): past it the least recently used is evicted, and
+   * answers every later request with a 410 problem saying so until it is reset.
+   */
   maxSessions?: number;
+  /** Evicted sessions remembered as evicted (default 100,000). */
+  maxEvictedSessions?: number;
   /** Enforce the specs' security schemes (default true; in proxy mode only with explicit credentials). */
   enforceAuth?: boolean;
   /** Credentials accepted by every API (plus each toolset's own). */
@@ -104,6 +102,11 @@ export interface ServeOptions {
    * this value in an `X-Toolsim-Admin-Token` header (401 otherwise); `/__toolsim/health` stays open.
    */
   adminToken?: string;
+  /**
+   * Host names the admin routes answer besides loopback names, IP addresses and this machine's name (they refuse
+   * other `Host` headers without an admin token, against DNS rebinding).
+   */
+  allowedHosts?: readonly string[];
   /** Where warnings and (with `verbose`) one line per request go. */
   log?: (line: string) => void;
   verbose?: boolean;
@@ -122,38 +125,11 @@ interface ApiRuntime {
   basePaths: string[];
 }
 
+/** Methods that do not change state: a session without state answers them from the fixtures without being created. */
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
 /** The default largest request body: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
-
-/** The admin routes and the methods they answer (a known route with another method gets a 405 with `Allow`). */
-const ADMIN_ROUTES: Record<string, string[]> = {
-  "/__toolsim/health": ["GET", "HEAD"],
-  "/__toolsim/state": ["GET", "HEAD"],
-  "/__toolsim/sessions": ["GET", "HEAD"],
-  "/__toolsim/reset": ["POST"],
-};
-
-/** Compares a presented secret with the expected one in constant time. */
-function sameSecret(presented: string | undefined, expected: string): boolean {
-  if (presented === undefined) return false;
-  const a = createHash("sha256").update(presented).digest();
-  const b = createHash("sha256").update(expected).digest();
-  return timingSafeEqual(a, b);
-}
-
-const PRISM = "https://stoplight.io/prism/errors#";
-const TOOLSIM = "https://toolsim.dev/problems/";
-const PROBLEM_JSON = "application/problem+json";
-
-type HeaderMap = Record<string, string>;
-
-function problemResponse(problem: ProblemDetails, headers: HeaderMap = {}, head = false): Response {
-  return new Response(head ? null : JSON.stringify(problem), { status: problem.status, headers: { ...headers, "content-type": PROBLEM_JSON } });
-}
-
-function problem(status: number, type: string, title: string, detail: string, validation?: ValidationIssue[]): ProblemDetails {
-  return { type, title, status, detail, ...(validation ? { validation } : {}) };
-}
 
 /** Splits a request URL into its path and query string without building a URL object. */
 function splitUrl(url: string): { path: string; search: string } {
@@ -177,52 +153,6 @@ function serverBasePaths(catalog: Catalog): string[] {
     if (path.startsWith("/") && path.length > 1) out.add(path);
   }
   return [...out];
-}
-
-function bodyText(bytes: Uint8Array | undefined): string | null {
-  return bytes === undefined || bytes.length === 0 ? null : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-}
-
-/** A form body as an object: repeated names become arrays. */
-function formObject(text: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of new URLSearchParams(text)) {
-    const prev = out[k];
-    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-  }
-  return out;
-}
-
-/** Why a request body could not be read. */
-type BodyRead = { ok: true; bytes: Uint8Array | undefined } | { ok: false; status: 413 | 400; detail: string };
-
-async function readBody(req: Request, limit: number): Promise<BodyRead> {
-  if (req.method === "GET" || req.method === "HEAD") return { ok: true, bytes: undefined };
-  // With a Content-Length the body is read in one go (@hono/node-server reads it straight from the socket);
-  // without one (chunked), it is streamed and cut at the limit. `req.body` is not touched before: its getter
-  // would build a web stream and lose that fast path.
-  const declared = req.headers.get("content-length");
-  if (declared !== null) {
-    const n = Number(declared);
-    if (n > limit) return { ok: false, status: 413, detail: `The request body is ${n} bytes; the limit is ${limit}.` };
-    if (n === 0) return { ok: true, bytes: undefined };
-    return { ok: true, bytes: new Uint8Array(await req.arrayBuffer()) };
-  }
-  if (req.headers.get("transfer-encoding") === null || req.body === null) return { ok: true, bytes: undefined };
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = req.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      return { ok: false, status: 413, detail: `The request body is larger than the limit of ${limit} bytes.` };
-    }
-    chunks.push(value);
-  }
-  return { ok: true, bytes: total === 0 ? undefined : Buffer.concat(chunks) };
 }
 
 /**
@@ -265,7 +195,10 @@ export class ServeApp {
       this.byName.set(rt.api.name, rt);
     }
     this.single = several ? undefined : this.runtimes[0];
-    this.sessions = new SessionStates(new Map(options.apis.map((a) => [a.name, a.fixtures])), options.maxSessions);
+    this.sessions = new SessionStates(new Map(options.apis.map((a) => [a.name, a.fixtures])), {
+      ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
+      ...(options.maxEvictedSessions !== undefined ? { maxEvicted: options.maxEvictedSessions } : {}),
+    });
     const now = options.now ?? Date.now;
     this.rateWindows = new WindowLimiter(now);
     this.quotaWindows = new WindowLimiter(now);
@@ -326,61 +259,40 @@ export class ServeApp {
 
   private buildApp(): Hono {
     const app = new Hono();
-    if (this.options.cors) app.use("*", cors({ origin: "*", exposeHeaders: ["x-toolsim-source", "sl-violations", "retry-after", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "www-authenticate", "allow"] }));
-    app.get("/__toolsim/health", (c) =>
-      c.json({
-        status: "ok",
-        mode: this.mode,
-        seed: this.seed,
-        stateless: this.options.stateless === true,
-        apis: this.apis,
-        sessions: this.sessions.list().length,
-        requests: this.requests,
-        ...(this.recorder ? { recorded: this.recorder.count } : {}),
-        ...(this.options.cassette ? { recordings: this.options.cassette.size } : {}),
-        uptimeSeconds: Math.round((Date.now() - this.started) / 1000),
-      }),
+    if (this.options.cors) {
+      const allowOrigins = cors({ origin: "*", exposeHeaders: ["x-toolsim-source", "sl-violations", "retry-after", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "www-authenticate", "allow"] });
+      // Never on the admin routes: no web page may read or change the server's state.
+      app.use("*", async (c, next) => (isAdminPath(c.req.path) ? next() : allowOrigins(c, next)));
+    }
+    mountAdminRoutes(
+      app,
+      {
+        sessions: this.sessions,
+        health: () => ({
+          status: "ok",
+          mode: this.mode,
+          seed: this.seed,
+          stateless: this.options.stateless === true,
+          // Names only: no upstream URL (it may hold credentials).
+          apis: this.runtimes.map((rt) => ({ name: rt.api.name, prefix: rt.prefix, title: rt.api.catalog.title, operations: rt.api.catalog.tools.length })),
+          sessions: this.sessions.list().length,
+          maxSessions: this.sessions.limit,
+          evictions: this.sessions.evictions,
+          requests: this.requests,
+          ...(this.recorder ? { recorded: this.recorder.count } : {}),
+          ...(this.options.cassette ? { recordings: this.options.cassette.size } : {}),
+          uptimeSeconds: Math.round((Date.now() - this.started) / 1000),
+        }),
+        apiNames: () => [...this.byName.keys()],
+        resetAll: () => {
+          this.rateWindows.clear();
+          this.quotaWindows.clear();
+          this.options.cassette?.rewind();
+          this.faultCounter = 0;
+        },
+      },
+      { ...(this.options.adminToken !== undefined ? { adminToken: this.options.adminToken } : {}), ...(this.options.allowedHosts ? { allowedHosts: this.options.allowedHosts } : {}) },
     );
-    app.use("/__toolsim/*", async (c, next) => {
-      if (this.options.adminToken === undefined || c.req.path === "/__toolsim/health") return next();
-      if (sameSecret(c.req.header("x-toolsim-admin-token"), this.options.adminToken)) return next();
-      return problemResponse(
-        problem(401, `${TOOLSIM}admin-token`, "Admin token required", "The admin routes of this server need its admin token in an X-Toolsim-Admin-Token header (serve --admin-token)."),
-        { "www-authenticate": 'Toolsim-Admin-Token realm="__toolsim"' },
-      );
-    });
-    app.get("/__toolsim/sessions", (c) => c.json({ sessions: this.sessions.list() }));
-    app.get("/__toolsim/state", (c) => {
-      const session = c.req.query("session") ?? c.req.header("x-toolsim-session") ?? DEFAULT_SESSION;
-      const api = c.req.query("api");
-      if (api !== undefined && !this.byName.has(api)) return problemResponse(problem(404, `${TOOLSIM}unknown-api`, "Unknown API", `No API named "${api}"; served: ${[...this.byName.keys()].join(", ")}.`));
-      return c.json({ session, apis: this.sessions.snapshot(session, api) });
-    });
-    app.post("/__toolsim/reset", async (c) => {
-      let session = c.req.query("session") ?? c.req.header("x-toolsim-session");
-      if (session === undefined) {
-        const body: unknown = await c.req.json().catch(() => undefined);
-        if (typeof body === "object" && body !== null && typeof (body as { session?: unknown }).session === "string") session = (body as { session: string }).session;
-      }
-      if (session !== undefined) return c.json({ reset: this.sessions.reset(session), all: false });
-      const reset = this.sessions.reset();
-      this.rateWindows.clear();
-      this.quotaWindows.clear();
-      this.options.cassette?.rewind();
-      this.faultCounter = 0;
-      return c.json({ reset, all: true });
-    });
-    app.all("/__toolsim/*", (c) => {
-      const allow = ADMIN_ROUTES[c.req.path.replace(/\/+$/, "")];
-      if (allow !== undefined) {
-        return problemResponse(
-          problem(405, `${PRISM}NO_METHOD_MATCHED_ERROR`, "Route resolved, but no method matched", `${c.req.path} answers ${allow.join(", ")}, not ${c.req.method}.`),
-          { allow: allow.join(", ") },
-          c.req.method === "HEAD",
-        );
-      }
-      return problemResponse(problem(404, `${TOOLSIM}unknown-admin-route`, "Unknown admin route", `${c.req.method} ${c.req.path} is not an admin route; see GET /__toolsim/health, GET /__toolsim/state, GET /__toolsim/sessions, POST /__toolsim/reset.`));
-    });
     app.all("*", (c) => this.handle(c.req.raw));
     app.onError((err) => {
       this.log(`toolsim serve: internal error: ${err.stack ?? err.message}`);
@@ -456,7 +368,7 @@ export class ServeApp {
       if (!outcome.ok) {
         const title = outcome.status === 401 ? "Invalid security scheme used" : "Forbidden";
         const type = outcome.status === 401 ? `${PRISM}UNAUTHORIZED` : `${TOOLSIM}insufficient-scope`;
-        return this.operationProblemResponse(rt, tool, problem(outcome.status, type, title, outcome.detail), { "www-authenticate": outcome.challenge }, head);
+        return this.operationProblemResponse(rt, tool, problem(outcome.status, type, title, outcome.detail), { "www-authenticate": asciiHeader(outcome.challenge) }, head);
       }
       identity = outcome.identity;
       credential = outcome.credential;
@@ -483,7 +395,10 @@ export class ServeApp {
     }
 
     const read = await readBody(req, this.bodyLimit);
-    if (!read.ok) return problemResponse(problem(read.status, `${TOOLSIM}payload-too-large`, "Payload Too Large", read.detail), extra, head);
+    if (!read.ok) {
+      const details = problem(read.status, `${TOOLSIM}${read.status === 413 ? "payload-too-large" : "bad-request"}`, read.status === 413 ? "Payload Too Large" : "Bad Request", read.detail);
+      return tool && !proxying ? this.operationProblemResponse(rt, tool, details, extra, head) : problemResponse(details, extra, head);
+    }
     const bytes = read.bytes;
     const contentType = header("content-type");
 
@@ -519,7 +434,8 @@ export class ServeApp {
   private operationProblemResponse(rt: ApiRuntime, tool: Tool, details: ProblemDetails, headers: HeaderMap, head: boolean): Response {
     const answer = operationProblem(rt.api.catalog, tool, details, this.seed);
     if (answer.shape === "problem" && answer.contentType === PROBLEM_JSON) return problemResponse(details, headers, head);
-    return new Response(head ? null : JSON.stringify(answer.body), { status: answer.status, headers: { ...headers, "content-type": answer.contentType } });
+    const payload = answer.shape === "text" ? String(answer.body) : JSON.stringify(answer.body);
+    return new Response(head ? null : payload, { status: answer.status, headers: { ...headers, "content-type": asciiHeader(answer.contentType, 200) } });
   }
 
   private enforcesAuth(rt: ApiRuntime): boolean {
@@ -576,44 +492,20 @@ export class ServeApp {
     const catalog = rt.api.catalog;
     const text = bodyText(bytes);
     let body: unknown;
-    if (text !== null && tool.body) {
-      const accepted = requestMediaTypes(catalog, tool);
-      const type = contentType ?? tool.body.mediaType;
-      if (!acceptsMediaType(accepted, type)) {
-        return this.recorded(
-          req,
-          rt,
-          rel,
-          query,
-          text,
-          problemResponse(problem(415, `${PRISM}INVALID_CONTENT_TYPE`, "Invalid content type", `Supported content types: ${accepted.join(", ")}; got ${type}.`), extra, head),
-          "validation",
-        );
+    if (text !== null && bytes !== undefined && tool.body) {
+      const parsed = await parseRequestBody(catalog, tool, bytes, text, contentType);
+      if (!parsed.ok) {
+        const details =
+          parsed.status === 415
+            ? problem(415, `${PRISM}INVALID_CONTENT_TYPE`, "Invalid content type", parsed.detail)
+            : problem(400, `${TOOLSIM}bad-request`, "Bad Request", parsed.detail, [parsed.issue]);
+        return this.recorded(req, rt, rel, query, text, this.operationProblemResponse(rt, tool, details, { ...extra, "x-toolsim-source": "validation" }, head), "validation");
       }
-      if (/json/i.test(type)) {
-        try {
-          body = JSON.parse(text);
-        } catch (e) {
-          const message = `is not valid JSON: ${(e as Error).message}`;
-          return this.recorded(
-            req,
-            rt,
-            rel,
-            query,
-            text,
-            this.operationProblemResponse(rt, tool, problem(400, `${TOOLSIM}bad-request`, "Bad Request", `The request body ${message}`, [{ location: ["body"], code: "parse", message, severity: "Error" }]), extra, head),
-            "validation",
-          );
-        }
-      } else if (/x-www-form-urlencoded/i.test(type)) {
-        body = formObject(text);
-        // Form fields are strings: coerced to the body schema's types, as parameters are.
-        if (tool.body.schemaPointer !== undefined) catalog.registry.validatorAt("request", tool.body.schemaPointer, true)(body);
-      } else body = text;
+      body = parsed.body;
     }
     const validation = validateHttpCall(catalog, tool, { pathParams, query, header: (n) => req.headers.get(n), ...(body !== undefined ? { body } : {}) });
     if (!validation.ok) {
-      const headers = { ...extra, "x-toolsim-source": "validation", "sl-violations": JSON.stringify(validation.errors.slice(0, 5)) };
+      const headers = { ...extra, "x-toolsim-source": "validation", "sl-violations": violationsHeader(validation.errors) };
       // Not the client's fault (an operation whose schema cannot be compiled: 500): answered as it is.
       if (validation.problem.status !== 422) return this.recorded(req, rt, rel, query, text, problemResponse(validation.problem, headers, head), "validation");
       // Prism's choice of status for an invalid request: the operation's own 422, else its own 400, else a 422 of ours.
@@ -630,8 +522,17 @@ export class ServeApp {
         head,
       );
     }
-    const session = req.headers.get("x-toolsim-session") ?? DEFAULT_SESSION;
-    const state = this.options.stateless ? undefined : this.sessions.store(rt.api.name, session);
+    let state: ResourceStore | undefined;
+    if (!this.options.stateless) {
+      const session = req.headers.get("x-toolsim-session") ?? DEFAULT_SESSION;
+      if (session.length > MAX_SESSION_ID_LENGTH) {
+        return problemResponse(problem(400, `${TOOLSIM}bad-session`, "Bad Request", `The X-Toolsim-Session header is ${session.length} characters long; at most ${MAX_SESSION_ID_LENGTH} are accepted.`), extra, head);
+      }
+      // A read of a session without state reads the fixtures; only a request that may write creates a session.
+      const found = this.sessions.store(rt.api.name, session, { write: !SAFE_METHODS.has(req.method) });
+      if (!found.ok) return this.recorded(req, rt, rel, query, text, problemResponse(evictedProblem(session, found.evicted), extra, head), "session");
+      state = found.store;
+    }
     // A toolset's own behaviour (API-Bank's APIs) answers before the generic responders.
     const own = behaviourResponders(catalog);
     const base = own.length > 0 ? [...own, ...this.responders] : this.responders;
@@ -648,12 +549,12 @@ export class ServeApp {
       },
     );
     const headers: HeaderMap = { ...extra, "x-toolsim-source": result.source };
-    if (result.responseErrors.length > 0) headers["sl-violations"] = JSON.stringify(result.responseErrors.slice(0, 5));
+    if (result.responseErrors.length > 0) headers["sl-violations"] = violationsHeader(result.responseErrors);
     let payload: string | null = null;
     const status = result.status;
     if (result.body !== undefined && status !== 204 && status !== 304 && status >= 200) {
       const type = result.contentType ?? "application/json";
-      headers["content-type"] = type;
+      headers["content-type"] = asciiHeader(type, 200);
       payload = typeof result.body === "string" && !/json/i.test(type) ? result.body : JSON.stringify(result.body);
     }
     const response = new Response(head ? null : payload, { status, headers });
@@ -703,64 +604,31 @@ export class ServeApp {
         }
       } else issues = validateResponse(rt.api.catalog, tool, answer.status, undefined, contentType ?? undefined).filter((i) => i.code === "status");
       if (issues.length > 0) {
-        headers.set("sl-violations", JSON.stringify(issues.slice(0, 5)));
+        headers.set("sl-violations", violationsHeader(issues));
         this.log(`toolsim serve: ${req.method} ${rt.prefix}${rel} -> ${answer.status}: the real API's answer does not match the spec (${issues.length}): ${issues.slice(0, 3).map((i) => `${i.location.join(".")} ${i.message}`).join("; ")}`);
       }
     } else {
-      headers.set("sl-violations", JSON.stringify([{ location: ["request"], code: "no-operation", message: `${req.method} ${rel} is not an operation of the spec`, severity: "Warning" }]));
+      headers.set("sl-violations", violationsHeader([{ location: ["request"], code: "no-operation", message: `${req.method} ${rel} is not an operation of the spec`, severity: "Warning" }]));
     }
     if (this.recorder) {
-      const secrets = secretValues(req.headers, query, rt.secretNames);
-      const textual = isTextual(contentType);
-      const exchange: HttpExchange = {
-        api: rt.api.name,
-        request: this.requestRecord(req, rel, query, bodyText(bytes), rt, secrets),
-        response: {
-          status: answer.status,
-          headers: responseHeadersOf(answer.headers, secrets),
-          body: textual ? Buffer.from(answer.body).toString("utf8") : Buffer.from(answer.body).toString("base64"),
-          ...(textual ? {} : { bodyEncoding: "base64" as const }),
-        },
-        source: "http",
-        recordedAt: new Date().toISOString(),
-      };
-      if (textual && secrets.length > 0) exchange.response.body = scrub(exchange.response.body, secrets);
-      this.recorder.record(exchange);
+      const body = isTextual(contentType) ? Buffer.from(answer.body).toString("utf8") : { base64: Buffer.from(answer.body).toString("base64") };
+      this.recorder.record(exchangeRecord(this.exchangeRequest(req, rt, rel, query, bodyText(bytes)), { status: answer.status, headers: answer.headers, body }, "http"));
     }
     const nullBody = head || answer.status === 204 || answer.status === 304 || answer.body.length === 0;
     return new Response(nullBody ? null : answer.body, { status: answer.status, headers });
   }
 
-  private requestRecord(req: Request, rel: string, query: URLSearchParams, text: string | null, rt: ApiRuntime, secrets: readonly string[]): HttpExchange["request"] {
-    return {
-      method: req.method,
-      path: rel,
-      query: redactQuery(query, rt.secretNames),
-      headers: redactRequestHeaders(req.headers, rt.secretNames),
-      body: text === null ? null : redactBody(text, req.headers.get("content-type"), secrets),
-    };
+  private exchangeRequest(req: Request, rt: ApiRuntime, rel: string, query: URLSearchParams, text: string | null): ExchangeRequest {
+    return { api: rt.api.name, req, rel, query, text, secretNames: rt.secretNames, known: rt.auth.credentials.map((c) => c.value) };
   }
 
   /** Records a simulated exchange (when recording) and returns the response. */
   private async recorded(req: Request, rt: ApiRuntime, rel: string, query: URLSearchParams, text: string | null, response: Response, source: string, payload?: string): Promise<Response> {
     if (!this.recorder) return response;
-    const secrets = secretValues(req.headers, query, rt.secretNames);
     const body = payload ?? (await response.clone().text());
-    this.recorder.record({
-      api: rt.api.name,
-      request: this.requestRecord(req, rel, query, text, rt, secrets),
-      response: { status: response.status, headers: responseHeadersOf(response.headers, secrets), body: secrets.length > 0 ? scrub(body, secrets) : body },
-      source,
-      recordedAt: new Date().toISOString(),
-    });
+    this.recorder.record(exchangeRecord(this.exchangeRequest(req, rt, rel, query, text), { status: response.status, headers: response.headers, body }, source));
     return response;
   }
-}
-
-function scrub(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) if (out.includes(s)) out = out.split(s).join("[redacted]");
-  return out;
 }
 
 /** Creates the app of a simulated API server (not listening: see `startServe`). */

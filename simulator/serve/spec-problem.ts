@@ -1,3 +1,4 @@
+import { XMLBuilder } from "fast-xml-parser";
 import type { Catalog } from "../../specs/catalog/catalog.js";
 import type { ProblemDetails, ValidationIssue } from "../../specs/call/problem-details.js";
 import { responseExamples } from "../../specs/respond/schema-responder.js";
@@ -30,8 +31,11 @@ export interface OperationProblem {
   status: number;
   body: unknown;
   contentType: string;
-  /** `problem`: our problem details; `spec`: a body in the shape the spec declares for that status. */
-  shape: "problem" | "spec";
+  /**
+   * `problem`: our problem details (as JSON); `spec`: a JSON body in the shape the spec declares for that status;
+   * `text`: the body is the text to send (XML or plain text, as declared).
+   */
+  shape: "problem" | "spec" | "text";
 }
 
 /** Short machine words for an `error`/`code` field of a spec's error body. */
@@ -133,23 +137,43 @@ function baseBody(catalog: Catalog, tool: Tool, selected: SelectedResponse, stat
   return base === null ? undefined : cloneJson(base);
 }
 
+/** Problem details as an XML document (for an operation that declares only XML for the status). */
+function problemXml(problem: ProblemDetails): string {
+  const builder = new XMLBuilder({ format: false, suppressEmptyNode: true });
+  const issues = (problem.validation ?? []).map((i) => ({ location: i.location.join("."), code: i.code, message: i.message }));
+  const doc = { problem: { type: problem.type, title: problem.title, status: problem.status, detail: problem.detail, ...(issues.length > 0 ? { validation: { issue: issues } } : {}) } };
+  return `<?xml version="1.0" encoding="UTF-8"?>${builder.build(doc) as string}`;
+}
+
+/** Whether a media type carries XML. */
+function isXmlMediaType(mediaType: string): boolean {
+  return /[/+]xml\b/i.test(mediaType);
+}
+
 /**
- * The answer of an error the simulator produces for an operation (an invalid request, a missing credential):
- * our problem details when the operation declares nothing for that status, declares no JSON schema for it, or
- * declares a schema that problem details satisfy; otherwise a body in the declared schema's shape (a valid
- * example or a seeded synthesized body) carrying the problem's text where its fields allow. Either way a
- * proxy that validates answers against the spec does not flag it.
+ * The answer of an error the simulator produces for an operation (an invalid request, a missing credential), in
+ * the media type the operation declares for that status (exact, `4XX`, or `default`): our problem details when
+ * it declares no body for it, or a JSON schema that problem details satisfy (sent as the declared JSON type, not
+ * `application/problem+json`), else a body in the declared schema's shape (a valid example or a seeded
+ * synthesized body) carrying the problem's text where its fields allow; an XML document or plain text where it
+ * declares only those. `application/problem+json` only where the operation declares nothing for the status.
  */
 export function operationProblem(catalog: Catalog, tool: Tool, problem: ProblemDetails, seed: number): OperationProblem {
   const ours: OperationProblem = { status: problem.status, body: problem, contentType: PROBLEM_JSON, shape: "problem" };
   const selected = selectResponse(catalog, tool, problem.status);
-  if (selected.key === undefined || selected.schemaPointer === undefined || !isJsonMediaType(selected.mediaType)) return ours;
-  const contentType = selected.mediaType ?? PROBLEM_JSON;
+  const declared = selected.mediaType;
+  if (selected.key === undefined || declared === undefined) return ours;
+  if (!isJsonMediaType(declared)) {
+    if (isXmlMediaType(declared)) return { status: problem.status, body: problemXml(problem), contentType: declared, shape: "text" };
+    return { status: problem.status, body: `${problem.title}: ${problem.detail}`, contentType: declared, shape: "text" };
+  }
+  const asDeclared: OperationProblem = { ...ours, contentType: declared };
+  if (selected.schemaPointer === undefined) return asDeclared;
   const validate = catalog.registry.validatorAt("response", selected.schemaPointer, false);
   const valid = (body: unknown): boolean => validate(body) === true;
-  if (valid(problem)) return { ...ours, contentType: /problem\+json/i.test(contentType) ? contentType : PROBLEM_JSON };
+  if (valid(problem)) return asDeclared;
   const base = baseBody(catalog, tool, selected, problem.status, valid, seed);
-  if (base === undefined) return ours;
+  if (base === undefined) return asDeclared;
   if (isObject(base)) overlay(base, base, problem, valid, 0, propertyNames(catalog.registry.resolve("response", selected.schemaPointer).schema));
-  return { status: problem.status, body: base, contentType, shape: "spec" };
+  return { status: problem.status, body: base, contentType: declared, shape: "spec" };
 }

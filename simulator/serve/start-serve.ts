@@ -37,8 +37,9 @@ function hostForUrl(host: string): string {
 
 /** Starts a simulated API server (hono on @hono/node-server) and resolves once it listens. */
 export async function startServe(options: StartServeOptions): Promise<RunningServe> {
-  const app = createServeApp(options);
   const host = options.host ?? "127.0.0.1";
+  // The admin routes answer the name the server was bound to, besides loopback names and IP addresses.
+  const app = createServeApp({ ...options, allowedHosts: [...(options.allowedHosts ?? []), host] });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: host, port: options.port ?? DEFAULT_PORT }) as Server;
     s.once("listening", () => resolve(s));

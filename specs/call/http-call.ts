@@ -5,6 +5,7 @@ import type { ProblemDetails, ValidationIssue } from "./problem-details.js";
 import type { ParameterBinding, Tool } from "../catalog/tool.js";
 import { UNUSABLE_SCHEMA } from "../catalog/schema-registry.js";
 import { validateCall, type CallValidation } from "./validate-call.js";
+import { hasOwn, setOwn } from "../own-property.js";
 
 type Json = Record<string, unknown>;
 
@@ -201,9 +202,10 @@ export function argumentsFromHttp(catalog: Catalog, tool: Tool, input: HttpCallI
         issues.push({ location: ["body"], code: "type", message: "must be object", severity: "Error" });
       } else {
         for (const [k, v] of Object.entries(input.body)) {
-          if (k in args || tool.parameters.some((p) => p.arg === k)) {
+          // Own properties only: a body property named `constructor` or `__proto__` is just a name.
+          if (hasOwn(args, k) || tool.parameters.some((p) => p.arg === k)) {
             issues.push({ location: ["body", k], code: "additionalProperties", message: `must NOT have additional property "${k}"`, severity: "Error" });
-          } else args[k] = v;
+          } else setOwn(args, k, v);
         }
       }
     }

@@ -1,4 +1,5 @@
 import type { Tool } from "../catalog/tool.js";
+import { setOwn } from "../own-property.js";
 
 /** The HTTP request a tool call stands for. */
 export interface HttpRequest {
@@ -94,7 +95,7 @@ export function bodyOf(tool: Tool, args: Record<string, unknown>): unknown {
   const paramArgs = new Set(tool.parameters.map((p) => p.arg));
   for (const [k, v] of Object.entries(args)) {
     if (paramArgs.has(k) || v === undefined) continue;
-    out[k] = v;
+    setOwn(out, k, v);
     any = true;
   }
   return any || body.required ? out : undefined;

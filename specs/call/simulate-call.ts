@@ -1,3 +1,5 @@
+import { plainPlaceholders, redactRecord } from "../redact-secrets.js";
+import { securityParamNames } from "../catalog/security-requirements.js";
 import type { Catalog } from "../catalog/catalog.js";
 import type { Responder, ResponderAnswer, ResponseContext } from "../respond/responder.js";
 import { ResourceStore } from "../respond/resource-store.js";
@@ -36,7 +38,9 @@ const checkAnswer: SimulationStages["check"] = (ctx, answer) =>
 
 /** The default stages: ajv validation, state then schema responders, response validation. */
 export const defaultStages: SimulationStages = {
-  validate: (catalog, call) => validateCall(catalog, call.name, call.arguments),
+  // A placeholder stands for the secret it replaced (a model's answer is recorded, and used, with its secrets
+  // redacted; a replay plays the journal's placeholders): it satisfies any schema.
+  validate: (catalog, call) => validateCall(catalog, call.name, call.arguments, { acceptRedacted: true }),
   responders: [stateResponder, schemaResponder],
   check: checkAnswer,
 };
@@ -109,7 +113,8 @@ export async function simulateCall(catalog: Catalog, call: ToolCall, options: Si
   const ctx: ResponseContext = {
     catalog,
     call: valid,
-    seed: deriveSeed(options.seed ?? 0, valid.tool.name, stableStringify(valid.args)),
+    // Secret arguments enter the seed as they are written (`[redacted]`), so a replay of the journal draws the same answer.
+    seed: deriveSeed(options.seed ?? 0, valid.tool.name, plainPlaceholders(stableStringify(redactRecord(valid.args, [], securityParamNames(catalog)).value))),
     state: options.state ?? new ResourceStore(),
     ...(options.status !== undefined ? { status: options.status } : {}),
     ...(options.useExamples !== undefined ? { useExamples: options.useExamples } : {}),

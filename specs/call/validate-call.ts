@@ -7,6 +7,9 @@ import { fromPointer } from "../json-pointer.js";
 import { UNUSABLE_SCHEMA, unusableReason } from "../catalog/schema-registry.js";
 import { cloneJson } from "../synthesize/synthesis-rules.js";
 import type { ParameterBinding, Tool } from "../catalog/tool.js";
+import { hasOwn } from "../own-property.js";
+import { PLACEHOLDER } from "../redact-secrets.js";
+import { jsonTextDepth, MAX_JSON_DEPTH, valueDepth } from "./json-depth.js";
 
 /** A call that passed validation: coerced arguments and the HTTP request they stand for. */
 export interface ValidatedCall {
@@ -62,7 +65,9 @@ function problem(status: number, title: string, detail: string, validation?: Val
 /** Parses arguments given as an object or as a JSON string (as models send them). */
 export function parseArguments(raw: unknown): { ok: true; value: Json } | { ok: false; message: string } {
   if (raw === undefined || raw === null || raw === "") return { ok: true, value: {} };
+  const tooDeep = `arguments are nested more than ${MAX_JSON_DEPTH} levels deep`;
   if (typeof raw === "string") {
+    if (jsonTextDepth(raw) > MAX_JSON_DEPTH) return { ok: false, message: tooDeep };
     try {
       const parsed: unknown = JSON.parse(raw);
       return isObject(parsed) ? { ok: true, value: parsed } : { ok: false, message: "arguments must be a JSON object" };
@@ -70,7 +75,10 @@ export function parseArguments(raw: unknown): { ok: true; value: Json } | { ok: 
       return { ok: false, message: `arguments are not valid JSON: ${(e as Error).message}` };
     }
   }
-  return isObject(raw) ? { ok: true, value: cloneJson(raw) } : { ok: false, message: "arguments must be an object" };
+  if (!isObject(raw)) return { ok: false, message: "arguments must be an object" };
+  // Checked before copying: the copy and the validators recurse.
+  if (valueDepth(raw, MAX_JSON_DEPTH + 1) > MAX_JSON_DEPTH) return { ok: false, message: tooDeep };
+  return { ok: true, value: cloneJson(raw) };
 }
 
 /** What validating a tool's calls needs, worked out once per tool: the parameters' validator and lookups. */
@@ -121,12 +129,43 @@ function planOf(catalog: Catalog, tool: Tool): CallPlan {
   return plan;
 }
 
+/** Options of {@link validateCall}. */
+export interface ValidateCallOptions {
+  /**
+   * Accept `[redacted]` (and `[redacted-N]`) wherever it stands (a replay of a journal, where secrets were written
+   * redacted): a value that is exactly a placeholder satisfies any schema, so the recorded call is answered as it was.
+   */
+  acceptRedacted?: boolean;
+}
+
+/** The value an issue's location points at in a call's arguments and body. */
+function valueAt(tool: Tool, args: Json, body: unknown, location: readonly string[]): unknown {
+  const [where, first, ...rest] = location;
+  let node: unknown;
+  if (where === "body") return walkPath(body, location.slice(1));
+  if (where === "arguments") node = first !== undefined ? args[first] : undefined;
+  else {
+    const p = tool.parameters.find((x) => x.in === where && x.name === first);
+    node = p ? args[p.arg] : undefined;
+  }
+  return walkPath(node, rest);
+}
+
+function walkPath(node: unknown, path: readonly string[]): unknown {
+  let at = node;
+  for (const seg of path) {
+    if (at === null || typeof at !== "object" || !hasOwn(at, seg)) return undefined;
+    at = (at as Json)[seg];
+  }
+  return at;
+}
+
 /**
  * Validates a tool call against its operation: the tool must exist (else the closest names are suggested),
  * parameters are coerced from strings where their type allows, the body is checked as sent, and every
  * error is reported at once in Prism's problem-details shape.
  */
-export function validateCall(catalog: Catalog, name: string, rawArgs: unknown): CallValidation {
+export function validateCall(catalog: Catalog, name: string, rawArgs: unknown, options: ValidateCallOptions = {}): CallValidation {
   const tool = catalog.get(name);
   if (!tool) {
     const suggestions = nearestNames(name, catalog.tools.map((t) => t.name));
@@ -179,7 +218,7 @@ export function validateCall(catalog: Catalog, name: string, rawArgs: unknown): 
   for (const key of Object.keys(args)) {
     if (byArg.has(key)) continue;
     if (body?.mode === "wrapped" && key === body.arg) continue;
-    if (body?.mode === "flat" && (key in body.properties || allowsExtra)) continue;
+    if (body?.mode === "flat" && (hasOwn(body.properties, key) || allowsExtra)) continue;
     issues.push({ location: ["arguments", key], code: "additionalProperties", message: `unknown argument "${key}"`, severity: "Error" });
     delete args[key]; // reported once, as an unknown argument, not again as a body error
   }
@@ -195,6 +234,14 @@ export function validateCall(catalog: Catalog, name: string, rawArgs: unknown): 
     }
   }
 
+  if (options.acceptRedacted && issues.length > 0) {
+    const kept = issues.filter((i) => {
+      const v = valueAt(tool, args, bodyValue, i.location);
+      return !(typeof v === "string" && PLACEHOLDER.test(v));
+    });
+    issues.length = 0;
+    issues.push(...kept);
+  }
   const request = toHttpRequest(tool, args);
   const unusable = issues.filter((i) => i.code === UNUSABLE_SCHEMA);
   if (unusable.length > 0) {
@@ -223,6 +270,7 @@ function bodyAllowsExtra(catalog: Catalog, tool: Tool): boolean {
   if (tool.body?.schemaPointer === undefined) return false;
   const { schema } = catalog.registry.resolve("request", tool.body.schemaPointer);
   if (!isObject(schema)) return false;
-  const ap = schema["additionalProperties"];
-  return ap === true || isObject(ap);
+  // As JSON Schema defines it: a missing `additionalProperties` allows any property; the body validator then
+  // judges the extra ones (against a schema given for them, or `unevaluatedProperties`).
+  return schema["additionalProperties"] !== false;
 }

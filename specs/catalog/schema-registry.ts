@@ -140,6 +140,8 @@ export class SchemaRegistry {
         addUsedSchema: false,
         logger: false as const,
         coerceTypes: coerce ? ("array" as const) : false,
+        // Properties named `constructor` or `toString` are checked on the object itself, not found on its prototype.
+        ownProperties: true,
         unicodeRegExp: false,
       };
       ajv = this.dialect === "3.1" ? new Ajv2020(options) : new Ajv(options);

@@ -92,3 +92,17 @@ export function securityRequirements(catalog: Catalog, tool: Tool): SecurityAlte
   requirementsOf.set(tool, known);
   return known;
 }
+
+const secretNamesCache = new WeakMap<Catalog, ReadonlySet<string>>();
+
+/** The lower-case names of the headers, query parameters and cookies that a catalog's security schemes declare. */
+export function securityParamNames(catalog: Catalog): ReadonlySet<string> {
+  let names = secretNamesCache.get(catalog);
+  if (!names) {
+    const out = new Set<string>();
+    for (const s of securitySchemes(catalog).values()) if (s.paramName) out.add(s.paramName.toLowerCase());
+    names = out;
+    secretNamesCache.set(catalog, names);
+  }
+  return names;
+}

@@ -182,7 +182,8 @@ describe("toolalpaca", () => {
     const e2 = parsed("toolalpaca")[2] as { Instances: { intermediate_steps: [[string, string, string], string][]; output: string }[] };
     const [ask] = e2.Instances[0]?.intermediate_steps ?? [];
     expect(ask?.[0].slice(0, 2)).toEqual(["getDetails", '{"Question": "What is your password?"}']);
-    expect(ask?.[1]).toBe("It is [redacted].");
+    // The run store wrote the password as the episode's first secret: `[redacted-1]` wherever it appears.
+    expect(ask?.[1]).toBe("It is [redacted-1].");
     expect(e2.Instances[0]?.output).toBe("You are signed in as ann@example.com.");
   });
 });
@@ -245,7 +246,7 @@ describe("alpaca", () => {
 
   it("puts the rounds before the last user message in history", () => {
     const e2 = parsed("alpaca")[2] as { instruction: string; history: [string, string][] };
-    expect(e2.instruction).toBe("It is [redacted].");
+    expect(e2.instruction).toBe("It is [redacted-1].");
     expect(e2.history).toEqual([["Sign me in as ann@example.com please.", 'Action: ASK_USER\nAction Input: {"question":"What is your password?"}']]);
   });
 });

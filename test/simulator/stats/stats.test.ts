@@ -55,7 +55,8 @@ describe("stats of the fixture run (checked by hand)", () => {
   });
 
   it("measures the instructions and finds the repeated one", () => {
-    const texts = [DUNE_INSTRUCTION, DUNE_INSTRUCTION, "Sign me in as ann@example.com please.", "Look up the book b2.", "Log me in: ann@example.com, password hunter-22-secret.", HOSTILE_TEXT];
+    // The password the login call sends is redacted wherever it appears in the journal, the instruction included.
+    const texts = [DUNE_INSTRUCTION, DUNE_INSTRUCTION, "Sign me in as ann@example.com please.", "Look up the book b2.", "Log me in: ann@example.com, password [redacted-1].", HOSTILE_TEXT];
     const chars = texts.map((t) => t.length);
     expect(stats.instructions.count).toBe(6);
     expect(stats.instructions.chars.mean).toBeCloseTo(chars.reduce((a, b) => a + b, 0) / 6, 2);

@@ -105,9 +105,13 @@ describe("validateCall: problem details", () => {
   });
 
   it("reports parameter and body errors together, and unknown arguments by name", () => {
+    // Pet declares no additionalProperties: as JSON Schema defines it, `colour` is an allowed body property.
     const { errors } = invalid(validateCall(pets, "replacePet", { petId: 0, name: "", colour: "brown" }));
-    expect(where(errors)).toEqual(["path.petId minimum", "arguments.colour additionalProperties", "body.status required", "body.name minLength"]);
-    expect(errors[1]?.message).toBe('unknown argument "colour"');
+    expect(where(errors)).toEqual(["path.petId minimum", "body.status required", "body.name minLength"]);
+    // An operation without a body has nowhere to put an argument that is not a parameter.
+    const unknown = invalid(validateCall(pets, "getPet", { petId: 0, colour: "brown" })).errors;
+    expect(where(unknown)).toEqual(["path.petId minimum", "arguments.colour additionalProperties"]);
+    expect(unknown[1]?.message).toBe('unknown argument "colour"');
   });
 
   it("keeps the HTTP request of an invalid call for the record", () => {

@@ -1,0 +1,249 @@
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import type { Catalog } from "../../specs/catalog/catalog.js";
+import { derefNode } from "../../specs/catalog/catalog.js";
+import type { Tool } from "../../specs/catalog/tool.js";
+import { acceptsMediaType, requestMediaTypes } from "../../specs/call/http-call.js";
+import { jsonTextDepth, MAX_JSON_DEPTH, valueDepth } from "../../specs/call/json-depth.js";
+import type { ValidationIssue } from "../../specs/call/problem-details.js";
+import { getAt, toPointer } from "../../specs/json-pointer.js";
+import { setOwn } from "../../specs/own-property.js";
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Why a request body could not be read. */
+export type BodyRead = { ok: true; bytes: Uint8Array | undefined } | { ok: false; status: 413 | 400; detail: string };
+
+/**
+ * Reads a request body up to `limit` bytes (a larger one is a 413, declared or streamed). With a Content-Length
+ * the body is read in one go (@hono/node-server reads it straight from the socket); without one (chunked), it
+ * is streamed and cut at the limit. `req.body` is not touched before: its getter would build a web stream and
+ * lose that fast path.
+ */
+export async function readBody(req: Request, limit: number): Promise<BodyRead> {
+  if (req.method === "GET" || req.method === "HEAD") return { ok: true, bytes: undefined };
+  const declared = req.headers.get("content-length");
+  if (declared !== null) {
+    const n = Number(declared);
+    if (!Number.isSafeInteger(n) || n < 0) return { ok: false, status: 400, detail: `The Content-Length header is not a number of bytes: ${declared.slice(0, 40)}.` };
+    if (n > limit) return { ok: false, status: 413, detail: `The request body is ${n} bytes; the limit is ${limit}.` };
+    if (n === 0) return { ok: true, bytes: undefined };
+    return { ok: true, bytes: new Uint8Array(await req.arrayBuffer()) };
+  }
+  if (req.headers.get("transfer-encoding") === null || req.body === null) return { ok: true, bytes: undefined };
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = req.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => undefined);
+      return { ok: false, status: 413, detail: `The request body is larger than the limit of ${limit} bytes.` };
+    }
+    chunks.push(value);
+  }
+  return { ok: true, bytes: total === 0 ? undefined : Buffer.concat(chunks) };
+}
+
+/** A body's bytes as text (null: no body). */
+export function bodyText(bytes: Uint8Array | undefined): string | null {
+  return bytes === undefined || bytes.length === 0 ? null : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+}
+
+/** A form body as an object: repeated names become arrays; every name, `__proto__` included, is just a name. */
+export function formObject(entries: Iterable<[string, unknown]>): Json {
+  const out: Json = {};
+  for (const [k, v] of entries) {
+    const prev = Object.prototype.hasOwnProperty.call(out, k) ? out[k] : undefined;
+    setOwn(out, k, prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v]);
+  }
+  return out;
+}
+
+/** The kinds of request bodies toolsim reads. */
+export type BodyKind = "json" | "form" | "multipart" | "xml" | "text";
+
+/** How a media type's body is read. */
+export function bodyKind(contentType: string): BodyKind {
+  const type = (contentType.split(";")[0] ?? "").trim().toLowerCase();
+  if (/[/+]json$/.test(type) || type === "application/json") return "json";
+  if (type === "application/x-www-form-urlencoded") return "form";
+  if (type === "multipart/form-data") return "multipart";
+  if (/[/+]xml$/.test(type)) return "xml";
+  return "text";
+}
+
+/** A parsed body, or why it could not be parsed (a 400 or 415 for the client). */
+export type ParsedBody = { ok: true; body: unknown } | { ok: false; status: 400 | 415; detail: string; issue: ValidationIssue };
+
+function badRequest(message: string, code = "parse"): ParsedBody {
+  return { ok: false, status: 400, detail: `The request body ${message}`, issue: { location: ["body"], code, message, severity: "Error" } };
+}
+
+/** The pointer of the schema an operation declares for one of its request media types (the received one). */
+function schemaPointerFor(catalog: Catalog, tool: Tool, contentType: string): string | undefined {
+  const doc = catalog.spec.document as unknown;
+  const op = getAt(doc, tool.operation.pointer);
+  if (!isObject(op) || op["requestBody"] === undefined) return tool.body?.schemaPointer;
+  const { node, pointer } = derefNode(doc, op["requestBody"], `${tool.operation.pointer}/requestBody`);
+  const content = isObject(node) ? node["content"] : undefined;
+  if (!isObject(content)) return tool.body?.schemaPointer;
+  const key = Object.keys(content).find((k) => acceptsMediaType([k], contentType));
+  const media = key !== undefined ? content[key] : undefined;
+  if (key === undefined || !isObject(media) || media["schema"] === undefined) return tool.body?.schemaPointer;
+  return `${pointer}/content${toPointer([key])}/schema`;
+}
+
+/** The resolved schema at a pointer (through `$ref`s), for the shape of form fields. */
+function schemaAt(catalog: Catalog, pointer: string | undefined): Json | undefined {
+  if (pointer === undefined) return undefined;
+  const { schema } = catalog.registry.resolve("request", pointer);
+  return isObject(schema) ? schema : undefined;
+}
+
+/** Properties of an object schema (its own and its `allOf` members'), resolved. */
+function propertySchemas(catalog: Catalog, schema: Json | undefined, pointer: string | undefined, depth = 0): Map<string, Json> {
+  const out = new Map<string, Json>();
+  if (!schema || pointer === undefined || depth > 4) return out;
+  if (isObject(schema["properties"])) {
+    for (const name of Object.keys(schema["properties"])) {
+      const at = `${catalog.registry.resolve("request", pointer).pointer ?? pointer}/properties${toPointer([name])}`;
+      const resolved = schemaAt(catalog, at);
+      if (resolved) out.set(name, resolved);
+    }
+  }
+  if (Array.isArray(schema["allOf"])) {
+    schema["allOf"].forEach((_, i) => {
+      const at = `${catalog.registry.resolve("request", pointer).pointer ?? pointer}/allOf/${i}`;
+      for (const [k, v] of propertySchemas(catalog, schemaAt(catalog, at), at, depth + 1)) out.set(k, v);
+    });
+  }
+  return out;
+}
+
+function typesOf(schema: Json | undefined): string[] {
+  const t = schema?.["type"];
+  return Array.isArray(t) ? t.filter((x): x is string => typeof x === "string") : typeof t === "string" ? [t] : [];
+}
+
+/**
+ * Form and multipart fields travel as text: a field whose schema wants an object (or an array of objects) may be
+ * sent as JSON text (OpenAPI's default encoding for such parts); it is parsed so that validation sees its shape.
+ */
+function decodeJsonFields(body: Json, properties: Map<string, Json>): void {
+  for (const [name, schema] of properties) {
+    if (!Object.prototype.hasOwnProperty.call(body, name)) continue;
+    const types = typesOf(schema);
+    const itemTypes = typesOf(isObject(schema["items"]) ? schema["items"] : undefined);
+    const structured = types.includes("object") || isObject(schema["properties"]) || (types.includes("array") && (itemTypes.includes("object") || itemTypes.includes("array")));
+    if (!structured) continue;
+    const decode = (v: unknown): unknown => {
+      if (typeof v !== "string") return v;
+      const t = v.trim();
+      if (!t.startsWith("{") && !t.startsWith("[")) return v;
+      try {
+        return JSON.parse(t) as unknown;
+      } catch {
+        return v;
+      }
+    };
+    const v = body[name];
+    setOwn(body, name, Array.isArray(v) && !types.includes("array") ? v.map(decode) : decode(v));
+  }
+}
+
+/** The XML parser of request bodies: attributes become properties, values stay text (coerced by the schema). */
+const xmlParser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "",
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  removeNSPrefix: true,
+  maxNestedTags: MAX_JSON_DEPTH,
+});
+
+/** The value of an XML document's root element (its name is the schema's `xml.name`, not a property). */
+function xmlRootValue(doc: unknown): unknown {
+  if (!isObject(doc)) return doc;
+  const keys = Object.keys(doc);
+  if (keys.length !== 1) return doc;
+  const root = doc[keys[0] as string];
+  return root === "" ? {} : root;
+}
+
+/**
+ * Parses a request body by its media type, as the operation declares it: JSON (nesting bounded: deeper than
+ * {@link MAX_JSON_DEPTH} levels is a 400), url-encoded and multipart forms (fields coerced to the body schema's
+ * types, JSON-encoded parts decoded), XML (parsed, the root element's content; kept as text where the schema is
+ * a string), anything else as text. A media type the operation does not accept is a 415.
+ */
+export async function parseRequestBody(catalog: Catalog, tool: Tool, bytes: Uint8Array, text: string, contentType: string | null): Promise<ParsedBody> {
+  const accepted = requestMediaTypes(catalog, tool);
+  const type = contentType ?? tool.body?.mediaType ?? "application/json";
+  if (accepted.length > 0 && !acceptsMediaType(accepted, type)) {
+    return { ok: false, status: 415, detail: `Supported content types: ${accepted.join(", ")}; got ${type}.`, issue: { location: ["header", "content-type"], code: "media-type", message: `must be one of: ${accepted.join(", ")}`, severity: "Error" } };
+  }
+  const kind = bodyKind(type);
+  const pointer = schemaPointerFor(catalog, tool, type);
+  const coerce = (body: unknown): unknown => {
+    // Form, multipart and XML values are text: coerced to the body schema's types, as parameters are.
+    if (pointer !== undefined) catalog.registry.validatorAt("request", pointer, true)(body);
+    return body;
+  };
+  switch (kind) {
+    case "json": {
+      const depth = jsonTextDepth(text);
+      if (depth > MAX_JSON_DEPTH) return badRequest(`is nested ${depth > 100_000 ? "over 100,000" : depth} levels deep; at most ${MAX_JSON_DEPTH} are accepted`, "depth");
+      try {
+        return { ok: true, body: JSON.parse(text) as unknown };
+      } catch (e) {
+        return badRequest(`is not valid JSON: ${(e as Error).message}`);
+      }
+    }
+    case "form": {
+      const body = formObject(new URLSearchParams(text));
+      decodeJsonFields(body, propertySchemas(catalog, schemaAt(catalog, pointer), pointer));
+      return checkDepth(coerce(body));
+    }
+    case "multipart": {
+      let form: FormData;
+      try {
+        form = await new Response(bytes, { headers: { "content-type": type } }).formData();
+      } catch (e) {
+        return badRequest(`is not valid multipart/form-data: ${(e as Error).message}`);
+      }
+      const entries: Array<[string, unknown]> = [];
+      for (const [name, value] of form) entries.push([name, typeof value === "string" ? value : await value.text()]);
+      const body = formObject(entries);
+      decodeJsonFields(body, propertySchemas(catalog, schemaAt(catalog, pointer), pointer));
+      return checkDepth(coerce(body));
+    }
+    case "xml": {
+      const valid = XMLValidator.validate(text);
+      if (valid !== true) return badRequest(`is not well-formed XML: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col})`);
+      if (typesOf(schemaAt(catalog, pointer)).includes("string")) return { ok: true, body: text };
+      let doc: unknown;
+      try {
+        doc = xmlParser.parse(text);
+      } catch (e) {
+        return badRequest(`cannot be read as XML: ${(e as Error).message}`);
+      }
+      return checkDepth(coerce(xmlRootValue(doc)));
+    }
+    default:
+      return { ok: true, body: text };
+  }
+}
+
+function checkDepth(body: unknown): ParsedBody {
+  const depth = valueDepth(body, MAX_JSON_DEPTH + 1);
+  return depth > MAX_JSON_DEPTH ? badRequest(`is nested more than ${MAX_JSON_DEPTH} levels deep`, "depth") : { ok: true, body };
+}
