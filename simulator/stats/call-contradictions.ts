@@ -121,7 +121,8 @@ export function sameValue(a: unknown, b: unknown): boolean {
   if (typeof a === "string" && typeof b === "string") {
     const ca = countryCode(a);
     if (ca !== undefined && ca === countryCode(b)) return true;
-    const la = a.length <= 3 || b.length <= 3 ? languageCode(a) : undefined;
+    const tag = /^[a-z]{2,3}(?:[-_](?:[A-Za-z]{4}|[A-Z]{2}|\d{3}))?$/;
+    const la = tag.test(a) || tag.test(b) ? languageCode(a) : undefined;
     if (la !== undefined && la === languageCode(b)) return true;
   }
   return false;
@@ -343,7 +344,9 @@ export function stateContradictions(calls: readonly ObservedCall[]): Array<{ ind
     const add = (c: Omit<Contradiction, "tool">): void => {
       out.push({ index, contradiction: { tool: call.tool, ...c } });
     };
-    const deleted = method === "delete" ? /\{([^}]+)\}$/.exec(call.path)?.[1] : undefined;
+    // A DELETE that answers the record (a cancelled booking) acts on it; one without a record removes it.
+    const answersRecord = isObject(call.body) && idOf(call.body) !== undefined;
+    const deleted = method === "delete" && !answersRecord ? /\{([^}]+)\}$/.exec(call.path)?.[1] : undefined;
     if (deleted !== undefined) {
       const id = call.args[deleted];
       if (typeof id === "string" || typeof id === "number") {
@@ -375,7 +378,7 @@ export function stateContradictions(calls: readonly ObservedCall[]): Array<{ ind
           const writtenBefore = prior.written.has(k);
           if (isWrite && (!writtenBefore || /^(status|state)$/.test(k))) continue; // this call may change it
           if (!writtenBefore && VOLATILE.test(snake(k))) continue;
-          if (call.bodyArgs.has(k)) continue;
+          if (call.bodyArgs.has(k) || (k in call.args && sameValue(call.args[k], v))) continue; // asked of this call (`servings=6`)
           if (!sameValue(v, prior.fields[k]) && v !== null && prior.fields[k] !== null) add({ rule: "state", field: k, expected: prior.fields[k], actual: v });
         }
       }

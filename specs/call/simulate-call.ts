@@ -5,6 +5,7 @@ import { schemaResponder, validatedBody } from "../respond/schema-responder.js";
 import { deriveSeed } from "../seed.js";
 import { stableStringify } from "../stable-stringify.js";
 import { stateResponder } from "../respond/state-responder.js";
+import { observeAnswer } from "../respond/entity-memory.js";
 import type { ValidationIssue } from "./problem-details.js";
 import { selectedResponse } from "../respond/response-cache.js";
 import type { Tool } from "../catalog/tool.js";
@@ -100,6 +101,8 @@ export async function simulateCall(catalog: Catalog, call: ToolCall, options: Si
   }
   answer ??= await schemaResponder.respond(ctx);
   if (!answer) throw new Error("the schema responder always answers");
+  // What the answer showed is remembered, so that later answers about the same records agree.
+  if (answer.status >= 200 && answer.status <= 299) observeAnswer(ctx, answer.body);
   const problemBody = answer.contentType === "application/problem+json" && answer.status >= 400;
   return {
     tool: valid.tool.name,

@@ -5,7 +5,7 @@ import { perSelection, selectedResponse } from "./response-cache.js";
 import { isJsonMediaType, type SelectedResponse } from "../call/select-response.js";
 import { synthesize } from "../synthesize/synthesize.js";
 import { cloneJson } from "../synthesize/synthesis-rules.js";
-import { echoArguments } from "./echo-arguments.js";
+import { obeyBindings } from "./obey-bindings.js";
 import { errorAboutCall } from "./error-message.js";
 import type { Catalog } from "../catalog/catalog.js";
 
@@ -102,13 +102,13 @@ export function schemaAnswer(ctx: ResponseContext, selected: SelectedResponse = 
 }
 
 /**
- * A valid body made to agree with the call, where it stays valid: a success body's fields named like the
- * call's arguments hold their values; an error body names the requested id, not an example's.
+ * A valid body made to agree with the call, where it stays valid: a success body obeys the call's bindings
+ * (and a synthesized one's entities hang together); an error body names the requested id, not an example's.
  */
 function agreeing(ctx: ResponseContext, selected: SelectedResponse, body: unknown, synthesized: boolean): unknown {
   const pointer = selected.schemaPointer;
   if (pointer === undefined) return body;
-  if (selected.status >= 200 && selected.status <= 299) return echoArguments(ctx, pointer, body);
+  if (selected.status >= 200 && selected.status <= 299) return obeyBindings(ctx, pointer, body, { synthesized });
   return errorAboutCall(ctx, selected.status, body, ctx.catalog.registry.validatorAt("response", pointer), synthesized);
 }
 

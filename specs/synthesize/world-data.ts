@@ -286,16 +286,19 @@ export const CITIES: readonly City[] = rows(CITY_ROWS).map(([name, code, lat, lo
 /** Airports by IATA code. */
 export const AIRPORTS: readonly Airport[] = rows(AIRPORT_ROWS).map(([iata, name, city, countryCode]) => ({ iata: iata ?? "", name: name ?? "", city: city ?? "", countryCode: countryCode ?? "" }));
 
+const countryIndex = new Map<string, Country>();
+for (const c of COUNTRIES) for (const k of [c.alpha2, c.alpha3, c.name]) countryIndex.set(k.toLowerCase(), c);
+const cityIndex = new Map<string, City>();
+for (const c of CITIES) if (!cityIndex.has(fold(c.name))) cityIndex.set(fold(c.name), c);
+
 /** A country of the full rows by code (alpha-2 or alpha-3) or English name, case-insensitive. */
 export function findCountry(value: string): Country | undefined {
-  const v = value.trim().toLowerCase();
-  return COUNTRIES.find((c) => c.alpha2.toLowerCase() === v || c.alpha3.toLowerCase() === v || c.name.toLowerCase() === v);
+  return value.length > 40 ? undefined : countryIndex.get(value.trim().toLowerCase());
 }
 
 /** A city of the table by name (case- and accent-insensitive). */
 export function findCity(value: string): City | undefined {
-  const v = fold(value);
-  return CITIES.find((c) => fold(c.name) === v);
+  return value.length > 40 ? undefined : cityIndex.get(fold(value));
 }
 
 /** Lower case without accents: `Bogotá` -> `bogota`. */
@@ -431,6 +434,7 @@ export function countryName(code: string): string | undefined {
 
 /** The ISO alpha-2 code of a country given by code or English name, or undefined. */
 export function countryCode(value: string): string | undefined {
+  if (value.length > 60 || /\d/.test(value)) return undefined;
   const v = value.trim();
   const t = countries();
   if (v.length === 2 && t.codes.has(v.toUpperCase())) return v.toUpperCase();
