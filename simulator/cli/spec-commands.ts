@@ -4,8 +4,10 @@ import { checkSchemasCompile } from "../../specs/load/check-schemas-compile.js";
 import { findSpecFiles } from "../../specs/load/find-spec-files.js";
 import { loadCatalog } from "../../specs/catalog/load-catalog.js";
 import { loadSpec } from "../../specs/load/load-spec.js";
-import { ResourceStore } from "../../specs/respond/resource-store.js";
+import { ResourceStore, type Fixtures } from "../../specs/respond/resource-store.js";
 import { deriveSeed } from "../../specs/seed.js";
+import { bindingsOf } from "../../specs/respond/bindings.js";
+import { worldOf } from "../../specs/respond/world-settings.js";
 import { simulateCall } from "../../specs/call/simulate-call.js";
 import type { ValidationIssue } from "../../specs/call/problem-details.js";
 import { formatProblem, type SpecProblem } from "../../specs/load/spec-problem.js";
@@ -18,12 +20,20 @@ import { parseInteger, parseJsonOption } from "./parse-options.js";
 
 /** Loads a catalog for a command, or fails with the spec's problems as a user error. */
 export async function catalogOrFail(path: string): Promise<Catalog> {
+  return (await worldOrFail(path)).catalog;
+}
+
+/**
+ * Loads a spec, or a toolset file (name, introduction, ..., openapi) with its fixtures and world settings,
+ * for a command; fails with the problems as a user error.
+ */
+export async function worldOrFail(path: string): Promise<{ catalog: Catalog; fixtures?: Fixtures }> {
   const loaded = await loadCatalog(path);
-  if (loaded.ok) return loaded.value;
-  // A toolset file (name, introduction, ..., openapi) stands for its spec.
+  if (loaded.ok) return { catalog: loaded.value };
   if (loaded.errors.some((p) => p.code === "not-openapi")) {
     const toolset = await loadToolset(path);
-    if (toolset.ok) return toolset.value.catalog;
+    if (toolset.ok) return { catalog: toolset.value.catalog, ...(toolset.value.fixtures ? { fixtures: toolset.value.fixtures } : {}) };
+    throw new UserError(toolset.errors.map(formatProblem).join("\n"));
   }
   throw new UserError(loaded.errors.map(formatProblem).join("\n"));
 }
@@ -90,14 +100,14 @@ export function specCommand(io: CliIO, setExit: (code: number) => void): Command
     .description("list the tools derived from a spec's operations")
     .argument("<spec>", "spec file")
     .option("--json", "the tools in OpenAI function-calling form, exactly as a `tools` request field takes them")
-    .option("--with-operations", "with --json: {tools, operations}, where operations maps each tool name to its operation")
+    .option("--with-operations", "with --json: {tools, operations}, where operations maps each tool name to its operation and its bindings (what a request says about its response)")
     .action(async (path: string, opts: { json?: boolean; withOperations?: boolean }) => {
       if (opts.withOperations && !opts.json) throw new UsageError("--with-operations needs --json");
       const catalog = await catalogOrFail(path);
       if (opts.json) {
         const tools = toOpenAIFunctions(catalog);
         const out = opts.withOperations
-          ? { tools, operations: Object.fromEntries(catalog.tools.map((t) => [t.name, { operationId: t.operation.operationId ?? null, method: t.operation.method, path: t.operation.path }])) }
+          ? { tools, operations: Object.fromEntries(catalog.tools.map((t) => [t.name, { operationId: t.operation.operationId ?? null, method: t.operation.method, path: t.operation.path, bindings: bindingsOf(catalog, t) }])) }
           : tools;
         io.out(JSON.stringify(out, null, 2) + "\n");
         return;
@@ -170,8 +180,8 @@ function describeRequest(request: { method: string; path: string; query: Record<
 /** `toolsim call <spec> <tool>`: validates and simulates one call. */
 export function callCommand(io: CliIO, setExit: (code: number) => void): Command {
   return new Command("call")
-    .description("validate and simulate one tool call; prints {status, body, errors, source, request}")
-    .argument("<spec>", "spec file")
+    .description("validate and simulate one tool call; prints {status, body, errors, source, request}. On a toolset file the call meets its fixtures (the same world as generate, eval and serve)")
+    .argument("<spec>", "spec file, or toolset file")
     .argument("<tool>", "tool name (see `toolsim spec tools`)")
     .option("--args <json>", "arguments as a JSON object", "{}")
     .option("--seed <n>", "random seed", "1")
@@ -181,8 +191,9 @@ export function callCommand(io: CliIO, setExit: (code: number) => void): Command
       const args = parseJsonOption("--args", opts.args);
       const seed = parseInteger("--seed", opts.seed) ?? 1;
       const status = parseInteger("--status", opts.status, 100);
-      const catalog = await catalogOrFail(path);
-      const result = await simulateCall(catalog, { name: toolName, arguments: args }, { seed, ...(status !== undefined ? { status } : {}) });
+      const { catalog, fixtures } = await worldOrFail(path);
+      const state = ResourceStore.fromFixtures(fixtures ?? {}, worldOf(catalog).limits);
+      const result = await simulateCall(catalog, { name: toolName, arguments: args }, { seed, state, ...(status !== undefined ? { status } : {}) });
       const out = {
         status: result.status,
         body: result.body ?? null,

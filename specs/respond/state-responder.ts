@@ -293,7 +293,7 @@ function list(ctx: ResponseContext, route: ResourceRoute, key: string): Responde
   const answer = schemaAnswer(ctx, selected);
   const slot = listSlot(answer.body);
   if (!slot) return answer;
-  if (known && (known.authoritative || known.items.size > known.invented.size || known.deleted.size > 0)) {
+  if (known && (known.authoritative || known.items.size > 0 || known.deleted.size > 0)) {
     const { page, total, request } = selectPage(ctx, ctx.state.list(key), slot);
     let body = conform(ctx, selected.schemaPointer, withItems(answer.body, slot, page.map((i) => structuredClone(i)), total, request), answer.body);
     if (selected.schemaPointer !== undefined) body = obeyBindings(ctx, selected.schemaPointer, body, { synthesized: false, rewriteItems: false, recall: false });
