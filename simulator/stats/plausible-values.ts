@@ -40,11 +40,13 @@ function kindOf(n: string): ValueKind | undefined {
   }
   if (/(^|_)(e_?mail|email_address)$/.test(n)) return "email";
   if (/(^|_)(url|uri|href|website|homepage|web_url|image_url|avatar_url|link)$/.test(n) || /_(url|uri|href)$/.test(n)) return "url";
-  if (/(^|_)(phone|phone_number|mobile|telephone|tel|fax)$/.test(n)) return "phone";
+  if (/(^|_)(phone|phone_number|mobile_number|mobile_phone|telephone|tel|fax)$/.test(n)) return "phone";
   if (/(^|_)(lat|latitude)$/.test(n)) return "latitude";
   if (/(^|_)(lon|lng|long|longitude)$/.test(n)) return "longitude";
   if (/(^|_)(time_?zone|tz)$/.test(n)) return "timezone";
   if (/(^|_)(country|country_code|country_iso|country_iso2|country_iso3|nationality)$/.test(n)) return "country";
+  if (/^(amount|total|price|cost|net|gross|fee|sum|value)_/.test(n)) return undefined;
+  if (/^sort_|_sort$|^order_by/.test(n)) return undefined;
   if (/(^|_)(currency|currency_code|base_currency|target_currency|source_currency|quote_currency|from_currency|to_currency)$/.test(n)) return "currency";
   if (/(^|_)(language|lang|language_code|lang_code|locale|source_language|target_language|source_lang|target_lang|original_language)$/.test(n)) return "language";
   if (/(_at|_on|_date|_datetime|_timestamp)$|^(date|datetime|timestamp|created|updated|modified|published|deleted|expires|expiry|expiration|last_update|last_updated|last_modified|birthday|birth_date|date_of_birth|dob|deadline)$/.test(n)) return "date";
@@ -54,6 +56,8 @@ function kindOf(n: string): ValueKind | undefined {
 const ISO_DATE = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?$/i;
 const OTHER_DATES = [/^(\d\d?)\/(\d\d?)\/(\d{4})$/, /^(\d\d?)\.(\d\d?)\.(\d{4})$/, /^(\d{4})\/(\d\d?)\/(\d\d?)$/, /^(\d{4})(\d\d)(\d\d)$/];
 const TIME_ONLY = /^\d\d?:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?$/;
+/** Compact ISO 8601 (`20200803T131236`, DICOM's `20201228T160340.253201`). */
+const COMPACT = /^(\d{4})(\d\d)(\d\d)T\d{6}(\.\d+)?Z?$/;
 const EMAIL = /^[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
 
 function plausibleYear(y: number): boolean {
@@ -64,6 +68,8 @@ function isDate(v: unknown): boolean {
   if (typeof v === "number") return (v >= 1e8 && v <= 5e9) || (v >= 1e11 && v <= 5e12) || (Number.isInteger(v) && plausibleYear(v));
   if (typeof v !== "string") return false;
   const s = v.trim();
+  const compact = COMPACT.exec(s);
+  if (compact) return plausibleYear(Number(compact[1])) && Number(compact[2]) >= 1 && Number(compact[2]) <= 12;
   const iso = ISO_DATE.exec(s);
   if (iso) {
     const [y, m, d] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
@@ -82,7 +88,9 @@ function isDate(v: unknown): boolean {
 function isUrl(v: unknown): boolean {
   if (typeof v !== "string") return false;
   const s = v.trim();
-  if (s.startsWith("/") && !/\s/.test(s)) return true;
+  if (/^(\/|\.\.?\/)/.test(s) && !/\s/.test(s)) return true;
+  // A host with a path and no scheme (`my-app.now.sh`, `www.example.com/docs`).
+  if (/^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}(?::\d+)?(?:\/\S*)?$/i.test(s)) return true;
   try {
     const u = new URL(s);
     if (/^(https?|ftp|wss?):$/.test(u.protocol)) return u.hostname.includes(".") || u.hostname === "localhost";
@@ -121,7 +129,9 @@ function pair(v: string, check: (s: string) => boolean): boolean {
 }
 
 /** Whether a value of a kind is plausible; undefined when it is not a value the kind judges (null, objects). */
-export function isPlausible(kind: ValueKind, value: unknown): boolean | undefined {
+export function isPlausible(kind: ValueKind, value: unknown, field?: string): boolean | undefined {
+  // A number under a bare name (`updated: 171`, `deleted: 1`, `mobile: 76`) is a count or a flag as often as a date or a phone.
+  if (typeof value === "number" && field !== undefined && (kind === "date" || kind === "phone") && !/(_at|At|date|Date|time|Time|stamp|Stamp|_on|number|Number)$/.test(field)) return undefined;
   if (value === null || value === undefined || typeof value === "boolean") return undefined;
   if (typeof value === "object") return undefined;
   switch (kind) {
@@ -184,7 +194,7 @@ export function typedValues(value: unknown, out: TypedValue[] = [], depth = 0, f
   if (field === undefined) return out;
   const kind = valueKindOf(field) ?? (inList && field.endsWith("s") ? valueKindOf(field.slice(0, -1)) : undefined) ?? kindByHolder(field, holder);
   if (kind === undefined) return out;
-  const verdict = isPlausible(kind, value);
+  const verdict = isPlausible(kind, value, field);
   if (verdict !== undefined) out.push({ kind, field: holder !== undefined && kindByHolder(field, holder) === kind && valueKindOf(field) === undefined ? `${holder}.${field}` : field, value, plausible: verdict });
   return out;
 }

@@ -85,7 +85,7 @@ export function guardWrite(ctx: ResponseContext): ResponderAnswer | undefined {
       const target = ctx.state.get(b.collection, id);
       if (!target) {
         if (closed(ctx, b.collection) || ctx.state.isDeleted(b.collection, id)) {
-          return errorAnswer(ctx, [404, 422, 400, 409], `${nounOf(b.collection)} ${id} does not exist`, `reference: ${b.collection}/${id} does not exist`);
+          return errorAnswer(ctx, [404, 422, 409, 400], `${nounOf(b.collection)} ${id} does not exist`, `reference: ${b.collection}/${id} does not exist`);
         }
         continue;
       }

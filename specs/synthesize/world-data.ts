@@ -343,7 +343,7 @@ function countries(): CodeTable {
   }
   for (const n of (englishFaker.rawDefinitions.location?.country as readonly string[] | undefined) ?? []) if (!names.has(fold(n))) names.set(fold(n), "");
   // Common other names.
-  for (const [n, code] of [["usa", "US"], ["united states of america", "US"], ["uk", "GB"], ["great britain", "GB"], ["england", "GB"], ["scotland", "GB"], ["wales", "GB"], ["south korea", "KR"], ["korea", "KR"], ["north korea", "KP"], ["russia", "RU"], ["turkey", "TR"], ["czech republic", "CZ"], ["holland", "NL"], ["the netherlands", "NL"], ["vatican city", "VA"], ["ivory coast", "CI"], ["uae", "AE"], ["viet nam", "VN"], ["macedonia", "MK"], ["swaziland", "SZ"], ["burma", "MM"], ["taiwan", "TW"], ["hong kong", "HK"], ["palestine", "PS"], ["kosovo", "XK"], ["european union", "EU"]] as const) {
+  for (const [n, code] of [["usa", "US"], ["united states of america", "US"], ["uk", "GB"], ["great britain", "GB"], ["england", "GB"], ["scotland", "GB"], ["wales", "GB"], ["northern ireland", "GB"], ["south korea", "KR"], ["korea", "KR"], ["north korea", "KP"], ["russia", "RU"], ["turkey", "TR"], ["czech republic", "CZ"], ["holland", "NL"], ["the netherlands", "NL"], ["vatican city", "VA"], ["ivory coast", "CI"], ["uae", "AE"], ["viet nam", "VN"], ["macedonia", "MK"], ["swaziland", "SZ"], ["burma", "MM"], ["taiwan", "TW"], ["hong kong", "HK"], ["palestine", "PS"], ["kosovo", "XK"], ["european union", "EU"]] as const) {
     names.set(n, code);
   }
   codes.add("EU");
@@ -418,6 +418,7 @@ export function isLanguage(value: string): boolean {
   const t = languages();
   const v = value.trim();
   if (t.names.has(fold(v))) return true;
+  if (v.includes("/") && v.split("/").every((part) => t.names.has(fold(part)))) return true;
   const tag = /^([a-z]{2,3})(?:[-_]([A-Za-z]{4}))?(?:[-_]([A-Za-z]{2}|\d{3}))?$/i.exec(v);
   if (!tag) return false;
   if (!t.codes.has((tag[1] ?? "").toLowerCase())) return false;
