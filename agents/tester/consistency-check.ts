@@ -74,7 +74,8 @@ export function checkConsistency(episode: EpisodeTranscript, ctx?: AgentContext)
       const bindings = bindingsOf(entry.toolset.catalog, entry.tool);
       const lookup: ResourceLookup = (collection, id) => known.get(keyOf(toolset, singularNoun(collection.slice(collection.lastIndexOf("/") + 1)), id))?.fields;
       for (const v of checkBindings(bindings, args, body, lookup)) {
-        if (v.argument !== undefined) reasons.push(`${where}: field ${q(v.field)} = ${q(v.actual)} where argument ${q(v.argument)} = ${q(v.expected)} (${v.binding.kind}${v.at !== "" ? ` at ${v.at}` : ""})`);
+        if (v.resource) reasons.push(`${where}: field ${q(v.field)} = ${q(v.actual)} where ${q(v.resource.path)} (argument ${q(v.argument)}) has ${q(v.resource.field)} = ${q(v.expected)} (reference at ${v.at})`);
+        else if (v.argument !== undefined) reasons.push(`${where}: field ${q(v.field)} = ${q(v.actual)} where argument ${q(v.argument)} = ${q(v.expected)} (${v.binding.kind}${v.at !== "" ? ` at ${v.at}` : ""})`);
         else reasons.push(`${where}: field ${q(v.field)} = ${q(v.actual)} where it should be ${q(v.expected)} (${v.binding.kind})`);
       }
     }

@@ -25,6 +25,8 @@ export interface BindingViolation {
   argument?: string;
   expected: unknown;
   actual: unknown;
+  /** For a reference: the referenced resource (`/books/bk-1`) and its field (`price`). */
+  resource?: { path: string; field: string };
   /** The disagreement in words: `field location.name is "Lisbon" where argument city is "Amsterdam"`. */
   message: string;
 }
@@ -68,8 +70,8 @@ function itemsOf(body: unknown, items: string): Json[] {
 /** Every violation of the bindings by an answer to a call with these arguments (the body of a successful answer). */
 export function checkBindings(bindings: readonly Binding[], args: unknown, body: unknown, lookup?: ResourceLookup): BindingViolation[] {
   const out: BindingViolation[] = [];
-  const push = (binding: Binding, spot: { pointer: string } | undefined, field: string, argument: string | undefined, expected: unknown, actual: unknown, message: string): void => {
-    out.push({ binding, at: spot?.pointer ?? "", field, ...(argument !== undefined ? { argument } : {}), expected, actual, message });
+  const push = (binding: Binding, spot: { pointer: string } | undefined, field: string, argument: string | undefined, expected: unknown, actual: unknown, message: string, resource?: { path: string; field: string }): void => {
+    out.push({ binding, at: spot?.pointer ?? "", field, ...(argument !== undefined ? { argument } : {}), expected, actual, ...(resource ? { resource } : {}), message });
   };
   for (const b of bindings) {
     switch (b.kind) {
@@ -153,7 +155,7 @@ export function checkBindings(bindings: readonly Binding[], args: unknown, body:
             const spots = locate(body, field).filter((s) => s.items.length === 0 || ref.items.length === 0 || s.items[0] === ref.items[0]);
             for (const spot of spots) {
               if (spot.value === undefined || sameValue(spot.value, target[theirs])) continue;
-              push(b, spot, field, b.arg, target[theirs], spot.value, `field ${field} is ${show(spot.value)} where ${b.collection}/${String(ref.value)} (argument ${b.arg}) has ${theirs} ${show(target[theirs])}`);
+              push(b, spot, field, b.arg, target[theirs], spot.value, `field ${field} is ${show(spot.value)} where ${b.collection}/${String(ref.value)} (argument ${b.arg}) has ${theirs} ${show(target[theirs])}`, { path: `${b.collection}/${String(ref.value)}`, field: theirs });
             }
           }
         }

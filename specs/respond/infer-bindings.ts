@@ -94,7 +94,9 @@ interface Input {
 
 function inputsOf(catalog: Catalog, tool: Tool): Input[] {
   const out: Input[] = [];
-  const last = /\{([^}]+)\}$/.exec(tool.operation.path)?.[1];
+  // The id parameter: the path's last segment (`/orders/{orderId}`), or the one an action follows (`/orders/{orderId}/cancel`).
+  const action = /\{([^}]+)\}\/([^/{}]+)$/.exec(tool.operation.path);
+  const last = /\{([^}]+)\}$/.exec(tool.operation.path)?.[1] ?? (action && tool.operation.method !== "get" && VERBS.some(([v]) => v.test(snake(action[2] ?? ""))) ? action[1] : undefined);
   for (const p of tool.parameters) {
     if (p.in === "header" || p.in === "cookie") continue;
     const schema = p.schemaPointer !== undefined ? catalog.registry.resolve("request", p.schemaPointer).schema : {};

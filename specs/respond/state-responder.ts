@@ -343,7 +343,7 @@ function create(ctx: ResponseContext, route: ResourceRoute, key: string): Respon
   if (!isObject(requestBody)) return undefined;
   const refused = guardWrite(ctx);
   if (refused) return refused;
-  if (ctx.state.full()) return errorAnswer(ctx, [507, 503, 409], `the simulated state is full (${ctx.state.itemCount} items): reset it or raise the limit`, "state full");
+  if (ctx.state.full()) return errorAnswer(ctx, [507, 503], `the simulated state is full (${ctx.state.itemCount} items): reset it or raise the limit`, "state full");
   const answer = schemaAnswer(ctx);
   const selected = selectResponse(ctx.catalog, ctx.call.tool, ctx.status);
   const shape = selected.schemaPointer !== undefined ? objectShape(ctx.catalog.registry, "response", selected.schemaPointer) : undefined;
@@ -368,7 +368,7 @@ function create(ctx: ResponseContext, route: ResourceRoute, key: string): Respon
   // References carry the referenced resources' fields (a line's title and price), totals add up.
   if (isObject(conformed) && selected.schemaPointer !== undefined) conformed = obeyBindings(ctx, selected.schemaPointer, conformed, { synthesized: false, rewriteItems: false, recall: false });
   const stored = isObject(conformed) ? conformed : { ...requestBody, [idField]: id };
-  if (!ctx.state.put(key, String(id), stored, idField)) return errorAnswer(ctx, [507, 503, 409], `the simulated state is full (${ctx.state.itemCount} items)`, "state full");
+  if (!ctx.state.put(key, String(id), stored, idField)) return errorAnswer(ctx, [507, 503], `the simulated state is full (${ctx.state.itemCount} items)`, "state full");
   consumeStock(ctx);
   let body = shape ? structuredClone(stored) : isObject(answer.body) && idField in answer.body ? { ...answer.body, [idField]: id } : answer.body;
   const notes = [`created ${key}/${String(id)}`];
