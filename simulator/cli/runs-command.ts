@@ -6,7 +6,7 @@ import { formatSummary } from "../runs/format-summary.js";
 import { readEpisodesSkippingCorrupt } from "../export/run-folder.js";
 import { readLines, RUN_FILES } from "../runs/run-store.js";
 import { SummaryBuilder, type RunSummary } from "../runs/run-summary.js";
-import { UserError, type CliIO } from "./cli-io.js";
+import { UsageError, UserError, type CliIO } from "./cli-io.js";
 import { auditRun, formatAudit } from "../stats/world-audit.js";
 
 /** A run's summary and how it relates to the journal and the run's target. */
@@ -87,11 +87,11 @@ export function runsCommand(io: CliIO, setExit: (code: number) => void = () => u
     .action(async (dir: string, opts: { json?: boolean; top: string; maxContradicting?: string; minPlausible?: string }) => {
       if (!existsSync(join(dir, RUN_FILES.events))) throw new UserError(`${dir} is not a run folder (no ${RUN_FILES.events})`);
       const top = Number(opts.top);
-      if (!Number.isInteger(top) || top < 0) throw new UserError(`--top wants a whole number, not ${opts.top}`);
+      if (!Number.isInteger(top) || top < 0) throw new UsageError(`--top wants a whole number, not ${opts.top}`);
       const share = (name: string, v: string | undefined): number | undefined => {
         if (v === undefined) return undefined;
         const n = Number(v);
-        if (!Number.isFinite(n) || n < 0 || n > 1) throw new UserError(`${name} wants a share between 0 and 1, not ${v}`);
+        if (!Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`${name} wants a share between 0 and 1, not ${v}`);
         return n;
       };
       const maxContradicting = share("--max-contradicting", opts.maxContradicting);

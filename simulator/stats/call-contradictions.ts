@@ -369,19 +369,6 @@ export function stateContradictions(calls: readonly ObservedCall[]): Array<{ ind
     const isWrite = method !== "get";
     for (const [recordNoun, r] of records) {
       const id = idOf(r);
-      if (id === undefined) continue;
-      const prior = seen.get(key(recordNoun, id));
-      if (prior?.deleted && method === "get") add({ rule: "state", field: "id", expected: "deleted earlier (404)", actual: `${id} answered` });
-      if (prior && !prior.deleted) {
-        for (const [k, v] of Object.entries(r)) {
-          if (!(k in prior.fields) || typeof v === "object" || typeof prior.fields[k] === "object") continue;
-          const writtenBefore = prior.written.has(k);
-          if (isWrite && (!writtenBefore || /^(status|state)$/.test(k))) continue; // this call may change it
-          if (!writtenBefore && VOLATILE.test(snake(k))) continue;
-          if (call.bodyArgs.has(k) || (k in call.args && sameValue(call.args[k], v))) continue; // asked of this call (`servings=6`)
-          if (!sameValue(v, prior.fields[k]) && v !== null && prior.fields[k] !== null) add({ rule: "state", field: k, expected: prior.fields[k], actual: v });
-        }
-      }
       // References: a line's xxxId names a seen record; its title and price are that record's.
       for (const [k, v] of Object.entries(r)) {
         const m = /^(.+?)(Id|_id)$/.exec(k);
@@ -395,6 +382,19 @@ export function stateContradictions(calls: readonly ObservedCall[]): Array<{ ind
           if (r[mine] !== undefined && target.fields[theirs] !== undefined && !sameValue(r[mine], target.fields[theirs])) {
             add({ rule: "reference", field: mine, argument: k, expected: target.fields[theirs], actual: r[mine] });
           }
+        }
+      }
+      if (id === undefined) continue;
+      const prior = seen.get(key(recordNoun, id));
+      if (prior?.deleted && method === "get") add({ rule: "state", field: "id", expected: "deleted earlier (404)", actual: `${id} answered` });
+      if (prior && !prior.deleted) {
+        for (const [k, v] of Object.entries(r)) {
+          if (!(k in prior.fields) || typeof v === "object" || typeof prior.fields[k] === "object") continue;
+          const writtenBefore = prior.written.has(k);
+          if (isWrite && (!writtenBefore || /^(status|state)$/.test(k))) continue; // this call may change it
+          if (!writtenBefore && VOLATILE.test(snake(k))) continue;
+          if (call.bodyArgs.has(k) || (k in call.args && sameValue(call.args[k], v))) continue; // asked of this call (`servings=6`)
+          if (!sameValue(v, prior.fields[k]) && v !== null && prior.fields[k] !== null) add({ rule: "state", field: k, expected: prior.fields[k], actual: v });
         }
       }
       const written = new Set<string>(prior?.written ?? []);

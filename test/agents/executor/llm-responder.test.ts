@@ -141,6 +141,26 @@ describe("LlmResponder through ChatOpenAI", () => {
     expect(a.body).toEqual(b.body);
   });
 
+  it("checks a valid answer against the call's bindings: repairs with the contradiction named, then corrects it", async () => {
+    const madrid = { ...PARIS, city: "Madrid" };
+    const repaired = await setUp([text(JSON.stringify({ status: 200, body: madrid })), text(JSON.stringify({ status: 200, body: PARIS }))]);
+    const first = await call(forecast, repaired, weather);
+    expect(first.body).toEqual(PARIS);
+    expect(first.notes).toContain("llm (repaired)");
+    const feedback = messagesOf(server?.requests[1]).at(-1)?.content ?? "";
+    expect(feedback).toContain("the answer contradicts the request");
+    expect(feedback).toContain('field city is "Madrid" where argument city is "Paris"');
+    // The prompt says what the answer must agree with.
+    expect(promptOf(server?.requests[0])).toContain("city -> city (equals)");
+    await server?.close();
+    // Still contradicting after the repair: corrected where the bindings say how (the city), the rest kept.
+    const stubborn = await setUp([text(JSON.stringify({ status: 200, body: madrid })), text(JSON.stringify({ status: 200, body: madrid }))]);
+    const second = await call(forecast, stubborn, weather);
+    expect(second.source).toBe("llm");
+    expect(second.body).toEqual(PARIS);
+    expect(second.notes).toContain("llm (corrected to agree with the request)");
+  });
+
   it("does not share replaced answers across the run", async () => {
     const responder = await setUp([text("garbage"), text("garbage"), text(JSON.stringify({ status: 200, body: PARIS }))], { runCache: true });
     const first = await call(forecast, responder, weather, new ResourceStore());
