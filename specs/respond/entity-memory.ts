@@ -27,6 +27,18 @@ export function singularNoun(word: string): string {
 
 /** The resource noun of a path: the literal segment before its last parameter, else its last literal one (`/orders/{id}/cancel` -> `order`). */
 export function nounOfPath(path: string): string {
+  let hit = nouns.get(path);
+  if (hit === undefined) {
+    hit = computeNoun(path);
+    if (nouns.size > 10_000) nouns.clear();
+    nouns.set(path, hit);
+  }
+  return hit;
+}
+
+const nouns = new Map<string, string>();
+
+function computeNoun(path: string): string {
   const segments = path.split("/").filter((s) => s !== "");
   let last = -1;
   segments.forEach((s, i) => {
