@@ -113,3 +113,31 @@ export function schemaFields(registry: SchemaRegistry, flavor: SchemaFlavor, poi
   walk(pointer, "", "", undefined, 0, new Set());
   return out;
 }
+
+/** The fields of a value (an example answer without a schema), as {@link schemaFields} lists a schema's: lists by their first item. */
+export function valueFields(value: unknown): SchemaField[] {
+  const out: SchemaField[] = [];
+  const typeOfValue = (v: unknown): string | undefined => (v === null ? undefined : Array.isArray(v) ? "array" : typeof v === "number" ? (Number.isInteger(v) ? "integer" : "number") : typeof v);
+  const walk = (v: unknown, path: string, name: string, parent: string | undefined, depth: number): void => {
+    if (out.length >= MAX_FIELDS || depth > MAX_DEPTH) return;
+    if (Array.isArray(v)) {
+      if (path !== "") out.push({ path, name, ...(parent !== undefined ? { parent } : {}), pointer: "", type: "array", list: true, object: false });
+      const first = v.find((x) => x !== null && x !== undefined);
+      if (first !== undefined) walk(first, `${path}[]`, name, parent, depth + 1);
+      return;
+    }
+    if (isObject(v)) {
+      if (path !== "" && !path.endsWith("[]")) out.push({ path, name, ...(parent !== undefined ? { parent } : {}), pointer: "", type: "object", list: false, object: true });
+      for (const [k, x] of Object.entries(v)) {
+        if (/[.[\]]/.test(k)) continue;
+        walk(x, path === "" ? k : `${path}.${k}`, k, name === "" ? undefined : name, depth + 1);
+      }
+      return;
+    }
+    const type = typeOfValue(v);
+    if (path.endsWith("[]")) out.push({ path, name: "", ...(name !== "" ? { parent: name } : {}), pointer: "", ...(type !== undefined ? { type } : {}), list: false, object: false });
+    else if (path !== "") out.push({ path, name, ...(parent !== undefined ? { parent } : {}), pointer: "", ...(type !== undefined ? { type } : {}), ...(typeof v === "string" && /^\d{4}-\d\d-\d\d(T|$)/.test(v) ? { format: v.length > 10 ? "date-time" : "date" } : {}), list: false, object: false });
+  };
+  walk(value, "", "", undefined, 0);
+  return out;
+}

@@ -1,6 +1,7 @@
 import type { Catalog } from "../catalog/catalog.js";
 import type { Tool } from "../catalog/tool.js";
-import { schemaFields, type SchemaField } from "../catalog/schema-fields.js";
+import { schemaFields, valueFields, type SchemaField } from "../catalog/schema-fields.js";
+import { responseExamples } from "./response-examples.js";
 import { resourceRoute } from "../catalog/resource-routes.js";
 import { selectedResponse } from "./response-cache.js";
 import type { Binding, BindingMatch, EffectBinding, TotalBinding } from "./bindings.js";
@@ -196,8 +197,11 @@ function filterNames(name: string): string[] {
 /** The bindings of one tool, inferred from its spec (not cached: `bindingsOf` caches). */
 export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
   const selected = selectedResponse(catalog, tool);
-  if (selected.schemaPointer === undefined || selected.status < 200 || selected.status > 299) return [];
-  const fields = schemaFields(catalog.registry, "response", selected.schemaPointer);
+  if (selected.status < 200 || selected.status > 299) return [];
+  // Without a schema, the spec's example says what the answer holds.
+  const example = selected.schemaPointer === undefined ? responseExamples(catalog, selected)[0] : undefined;
+  if (selected.schemaPointer === undefined && example === undefined) return [];
+  const fields = selected.schemaPointer !== undefined ? schemaFields(catalog.registry, "response", selected.schemaPointer) : valueFields(example);
   if (fields.length === 0) return [];
   const inputs = inputsOf(catalog, tool);
   const out: Binding[] = [];
@@ -263,7 +267,8 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
     }
     // Lists: filters, searches, ranges and routes, for what scopes a read (query and path parameters).
     if (input.in === "body" && method !== "get") continue;
-    if (input.lastPathParam && readsOne && /(^|_)(id|uuid|key|slug|code)$|[a-z]id$/.test(sn) && !/country|language|currency/.test(sn)) continue;
+    // The id of the one record read scopes its nested lists only where their items name it (`runs[].run_id` for `run_id`).
+    const scopesOnlyByName = input.lastPathParam && readsOne;
     if (n === "id") continue;
     const selects = selectorBindings(input, lists);
     if (selects.length > 0) {
@@ -273,7 +278,8 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
     for (const list of lists) {
       const items = itemFields(fields, list);
       if (items.length === 0) continue;
-      if (SEARCH.test(sn)) {
+      if (scopesOnlyByName && !SEARCH.test(sn) && !/(search_?term|term|query|keyword)$/.test(sn) && !items.some((f) => norm(f.name) === n)) continue;
+      if (SEARCH.test(sn) || /(^|_)(search_?term|search_?query|keyword|query)$/.test(sn)) {
         const searched = SEARCH_FIELDS.map((s) => items.find((f) => norm(f.name) === s && f.type === "string" && !f.list)).filter((f): f is SchemaField => f !== undefined);
         const others = items.filter((f) => f.type === "string" && !f.list && !searched.includes(f) && !isDateField(f) && f.format === undefined && !/(id|url|uri|href|link|image|email)$/.test(norm(f.name)));
         const chosen = searched.length > 0 ? searched : others;
@@ -318,7 +324,7 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
         else if (date) add({ kind: "filter", arg: input.arg, field: date.path, match: "year" });
         continue;
       }
-      const names = filterNames(input.name);
+      const names = scopesOnlyByName ? [n] : filterNames(input.name);
       let target = names.map((nm) => items.find((f) => norm(f.name) === nm && !f.object)).find((f) => f !== undefined);
       if (!target && /^(email|username|userid|phone|login|owner|owneremail)$/.test(n)) {
         // An identity inside the item (`candidate.email` for `email`): one level down, when only one field has the name.

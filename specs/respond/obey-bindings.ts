@@ -191,7 +191,7 @@ function mentioning(original: string, query: string, words: readonly string[]): 
   return `${q}: ${original}`;
 }
 
-function applyEquals(ctx: ResponseContext, schemaPointer: string, out: unknown, b: Extract<Binding, { kind: "equals" | "route" }>, edits: Edits): void {
+function applyEquals(ctx: ResponseContext, schemaPointer: string | undefined, out: unknown, b: Extract<Binding, { kind: "equals" | "route" }>, edits: Edits): void {
   const arg = argValue(ctx, b.arg);
   if (arg === undefined || arg === null) return;
   const match = b.kind === "route" ? "exact" : (b.match ?? "exact");
@@ -210,7 +210,7 @@ function applyEquals(ctx: ResponseContext, schemaPointer: string, out: unknown, 
     }
     let value: unknown;
     if (isObject(arg) || Array.isArray(arg)) {
-      const top = !b.field.includes(".") && !b.field.includes("[") ? objectShape(ctx.catalog.registry, "response", schemaPointer)?.properties[b.field] : undefined;
+      const top = schemaPointer !== undefined && !b.field.includes(".") && !b.field.includes("[") ? objectShape(ctx.catalog.registry, "response", schemaPointer)?.properties[b.field] : undefined;
       value = top !== undefined ? completeRequired(ctx, top, cloneJson(arg), spot.value) : cloneJson(arg);
       if (Array.isArray(arg) && !Array.isArray(spot.value) && spot.value !== null) continue;
     } else value = convertFor(spot.value, arg, match);
@@ -376,9 +376,10 @@ function applyTotal(out: unknown, b: Extract<Binding, { kind: "total" }>, edits:
 
 /**
  * The body made to obey the call's bindings (and its entities coherent), where it stays valid against the
- * schema at `schemaPointer`. Returns the same object when nothing changes.
+ * schema at `schemaPointer` (an answer without a schema is held to nothing else). Returns the same object when
+ * nothing changes.
  */
-export function obeyBindings(ctx: ResponseContext, schemaPointer: string, body: unknown, options: ObeyOptions): unknown {
+export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undefined, body: unknown, options: ObeyOptions): unknown {
   if (!isObject(body) && !Array.isArray(body)) return body;
   const bindings = bindingsOf(ctx.catalog, ctx.call.tool);
   const out = cloneJson(body);
@@ -407,7 +408,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string, body: 
   for (const b of bindings) if (b.kind === "total") applyTotal(out, b, edits);
   const cohered = cohereEntities(out, { seed: ctx.seed, pinned: edits.pinned, pinnedOnly: !options.synthesized });
   if (edits.list.length === 0 && cohered.length === 0) return body;
-  const validate = ctx.catalog.registry.validatorAt("response", schemaPointer);
+  const validate: { (v: unknown): boolean; errors?: Array<{ instancePath: string }> | null } = schemaPointer !== undefined ? ctx.catalog.registry.validatorAt("response", schemaPointer) : () => true;
   const done = (): unknown => (rewrite ? withoutMisfits(bindings, ctx.call.args, out, validate) : out);
   if (validate(out)) return done();
   // Undo what the errors point at (coherence first: it is a nicety, the bindings are the point), then try again.
