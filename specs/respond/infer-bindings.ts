@@ -215,7 +215,8 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
   const record = recordFields(fields);
   const lists = mainLists(fields);
   const method = tool.operation.method;
-  const readsOne = /\}$/.test(tool.operation.path);
+  // A read of one record (`/runs/{run_id}` answering an object), not a list scoped by its path (`/holidays/{year}` answering a list).
+  const readsOne = /\}$/.test(tool.operation.path) && !lists.includes("[]");
 
   for (const input of inputs) {
     const n = norm(input.name);
