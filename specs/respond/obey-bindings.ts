@@ -382,6 +382,10 @@ function applyTotal(out: unknown, b: Extract<Binding, { kind: "total" }>, edits:
 export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undefined, body: unknown, options: ObeyOptions): unknown {
   if (!isObject(body) && !Array.isArray(body)) return body;
   const bindings = bindingsOf(ctx.catalog, ctx.call.tool);
+  // Nothing to do (no binding the call can speak to, no record the episode knows, an example left as written): the body as it is.
+  if (!options.synthesized && !bindings.some((b) => !("arg" in b) || b.arg === undefined || locate(ctx.call.args, b.arg).length > 0)) {
+    if (options.recall === false || !answerRecords(body, ctx.call.tool.operation.path).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined)) return body;
+  }
   const out = cloneJson(body);
   const edits = new Edits();
   const rewrite = options.rewriteItems !== false;
