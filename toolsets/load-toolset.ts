@@ -6,6 +6,9 @@ import { parse as parseYaml, YAMLParseError } from "yaml";
 import { buildCatalog, type Catalog } from "../specs/catalog/catalog.js";
 import type { Responder } from "../specs/respond/responder.js";
 import { behaviourResponders } from "./apibank/apibank-responder.js";
+import { declareBindings } from "../specs/respond/bindings.js";
+import { declareWorld } from "../specs/respond/world-settings.js";
+import { readDeclaredBindings, readWorld } from "./toolset-bindings.js";
 import { loadSpec } from "../specs/load/load-spec.js";
 import type { Result } from "../specs/result.js";
 import type { SpecProblem } from "../specs/load/spec-problem.js";
@@ -70,6 +73,10 @@ export async function loadToolset(path: string): Promise<Result<LoadedToolset, S
   const spec = typeof source === "string" ? await loadSpec(resolve(dirname(file), source)) : await loadSpec(source, { label: `${file}#/openapi`, root: dirname(file) });
   if (!spec.ok) return spec;
   const catalog = buildCatalog(spec.value);
+  const bindings = readDeclaredBindings(data);
+  const world = readWorld(data);
+  declareBindings(catalog, bindings);
+  declareWorld(catalog, world);
   const written = typeof data["functions"] === "string" && data["functions"].trim() !== "" ? data["functions"] : undefined;
   return {
     ok: true,
@@ -85,6 +92,8 @@ export async function loadToolset(path: string): Promise<Result<LoadedToolset, S
       ...(auth !== undefined ? { auth: auth as ToolsetAuth } : {}),
       ...(data["fixtures"] !== undefined ? { fixtures: data["fixtures"] as LoadedToolset["fixtures"] & object } : {}),
       ...(Array.isArray(data["tasks"]) ? { tasks: data["tasks"].filter(isTask) } : {}),
+      ...(bindings !== undefined ? { bindings } : {}),
+      ...(world !== undefined ? { world } : {}),
       catalog,
       ...withBehaviour(catalog),
       file,

@@ -1,6 +1,8 @@
 import type { Catalog } from "../specs/catalog/catalog.js";
 import type { Fixtures } from "../specs/respond/resource-store.js";
 import type { Responder } from "../specs/respond/responder.js";
+import type { DeclaredBindings } from "../specs/respond/bindings.js";
+import type { WorldSettings } from "../specs/respond/world-settings.js";
 
 /** Credentials a simulated API requires and accepts. */
 export interface ToolsetAuth {
@@ -69,6 +71,10 @@ export interface ToolsetFile {
   fixtures?: Fixtures;
   /** Evaluation tasks (instructions with reference calls), kept in the file rather than in a sidecar. */
   tasks?: ToolsetTask[];
+  /** Bindings declared per tool name or operationId (they override the inferred ones). */
+  bindings?: DeclaredBindings;
+  /** How the simulated world behaves: closed or open collections, state limits. */
+  world?: WorldSettings;
 }
 
 /** A loaded toolset: its file, a unique slug and the catalog of its spec. */
@@ -88,6 +94,10 @@ export interface LoadedToolset {
   auth?: ToolsetAuth;
   fixtures?: Fixtures;
   tasks?: ToolsetTask[];
+  /** Bindings the file declares (already attached to the catalog). */
+  bindings?: DeclaredBindings;
+  /** World settings the file declares (already attached to the catalog). */
+  world?: WorldSettings;
   catalog: Catalog;
   /** Responders of the toolset's own behaviour (API-Bank's APIs for a toolset imported from API-Bank). */
   responders?: readonly Responder[];

@@ -13,6 +13,7 @@ import { validateCall } from "../specs/call/validate-call.js";
 import { parseFunctionDocs, type FunctionDoc } from "./function-docs.js";
 import { findMissingIds } from "./id-chains.js";
 import { checkToolsetSchema } from "./toolset-schema.js";
+import { checkDeclaredBindings } from "./toolset-bindings.js";
 
 type Json = Record<string, unknown>;
 
@@ -300,6 +301,7 @@ export async function checkToolsetData(data: unknown, file: string): Promise<Res
     ...checkIds(catalog, at, data),
     ...checkAuth(data, catalog, file),
     ...checkTasks(data, catalog, file),
+    ...checkDeclaredBindings(data, catalog, file),
   );
   const unique = dedupe(problems);
   if (unique.some((p) => p.severity === "error")) return fail(unique);

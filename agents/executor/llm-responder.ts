@@ -16,6 +16,9 @@ import { validateResponse } from "../../specs/call/validate-response.js";
 import { messageText } from "../assistant/dialogue-messages.js";
 import type { EpisodeAnswerCache } from "../llm/llm-run-cache.js";
 import { parseLooseJson } from "../parse/loose-json.js";
+import { bindingsOf, describeBinding } from "../../specs/respond/bindings.js";
+import { checkBindings, type BindingViolation } from "../../specs/respond/binding-check.js";
+import { obeyBindings } from "../../specs/respond/obey-bindings.js";
 
 type Json = Record<string, unknown>;
 
@@ -177,6 +180,9 @@ export function executorPrompt(ctx: ResponseContext, selected: SelectedResponse 
   const headerArgs = tool.parameters.filter((p) => (p.in === "header" || p.in === "cookie") && !isSecretName(p.name) && ctx.call.args[p.arg] !== undefined);
   if (headerArgs.length > 0) lines.push(`Headers: ${headerArgs.map((p) => `${p.name}: ${String(ctx.call.args[p.arg])}`).join("; ")}`);
   if (ctx.call.body !== undefined) lines.push(`Body: ${compact(ctx.call.body)}`);
+  // What the answer must agree with (bindings whose arguments the request has, and effects and totals).
+  const bound = bindingsOf(ctx.catalog, tool).filter((b) => !("arg" in b) || b.arg === undefined || ctx.call.args[b.arg.split(/[.[]/)[0] ?? b.arg] !== undefined);
+  if (bound.length > 0 && (ctx.status === undefined || (ctx.status >= 200 && ctx.status <= 299))) lines.push("The answer must agree with the request:", ...bound.slice(0, 12).map((b) => `- ${describeBinding(b).replace(/, declared\)|\)$/, ")")}`));
   if (ctx.status !== undefined) lines.push(`Answer with status ${ctx.status}.`);
   return { system: LLM_EXECUTOR_SYSTEM_PROMPT, user: lines.join("\n") };
 }
@@ -348,7 +354,14 @@ function short(text: string, n = 160): string {
   return t.length > n ? `${t.slice(0, n - 3)}...` : t;
 }
 
-type Checked = { ok: true; status: number; body: unknown; contentType?: string } | { ok: false; problems: string };
+type Checked = { ok: true; status: number; body: unknown; contentType?: string } | { ok: false; problems: string; contradictions?: BindingViolation[]; status?: number; body?: unknown; contentType?: string };
+
+/** The contradictions of an answer with its call's bindings, as lines for a repair prompt. */
+function contradictionText(violations: readonly BindingViolation[], max = 8): string {
+  const lines = violations.slice(0, max).map((v) => `- ${v.message}`);
+  if (violations.length > max) lines.push(`- and ${violations.length - max} more`);
+  return lines.join("\n");
+}
 
 /**
  * The `llm` responder (ToolAlpaca's tool executor, improved): the model answers from the called
@@ -432,6 +445,13 @@ export class LlmResponder implements Responder {
     const contentType = selected.mediaType;
     const issues = validateResponse(ctx.catalog, ctx.call.tool, parsed.status, parsed.body, contentType);
     if (issues.length > 0) return { ok: false, problems: issueText(issues) };
+    if (parsed.status >= 200 && parsed.status <= 299) {
+      // A valid answer must also agree with its call: the bindings, and what the state holds of the resources it names.
+      const violations = checkBindings(bindingsOf(ctx.catalog, ctx.call.tool), ctx.call.args, parsed.body, (collection, id) => (collection.includes("{") ? undefined : ctx.state.get(collection, id)));
+      if (violations.length > 0) {
+        return { ok: false, problems: `the answer contradicts the request:\n${contradictionText(violations)}`, contradictions: violations, status: parsed.status, body: parsed.body, ...(contentType !== undefined ? { contentType } : {}) };
+      }
+    }
     return { ok: true, status: parsed.status, body: parsed.body, ...(contentType !== undefined ? { contentType } : {}) };
   }
 
@@ -440,6 +460,7 @@ export class LlmResponder implements Responder {
     const messages: BaseMessage[] = [new SystemMessage(this.options.systemPrompt ?? prompt.system), new HumanMessage(prompt.user)];
     const repairs = this.options.repairs ?? 1;
     let problems = "";
+    let last: Checked | undefined;
     for (let attempt = 0; attempt <= repairs; attempt++) {
       let text: string;
       try {
@@ -461,7 +482,25 @@ export class LlmResponder implements Responder {
         };
       }
       problems = checked.problems;
+      last = checked;
       messages.push(new AIMessage(text), new HumanMessage(`Your answer is not valid:\n${problems}\nReply again with the corrected answer only, as JSON: {"status": <code>, "body": <response body>}`));
+    }
+    // A valid answer that still contradicts its call: corrected where the bindings say how, else replaced.
+    if (last && !last.ok && last.contradictions && last.status !== undefined) {
+      const answerSelected = selectResponse(ctx.catalog, ctx.call.tool, last.status);
+      if (answerSelected.schemaPointer !== undefined) {
+        const corrected = obeyBindings(ctx, answerSelected.schemaPointer, last.body, { synthesized: false });
+        const lookup = (collection: string, id: string): Record<string, unknown> | undefined => (collection.includes("{") ? undefined : ctx.state.get(collection, id));
+        if (checkBindings(bindingsOf(ctx.catalog, ctx.call.tool), ctx.call.args, corrected, lookup).length === 0 && validateResponse(ctx.catalog, ctx.call.tool, last.status, corrected, last.contentType).length === 0) {
+          return {
+            status: last.status,
+            body: corrected,
+            ...(last.contentType !== undefined ? { contentType: last.contentType } : {}),
+            source: "llm",
+            notes: ["llm (corrected to agree with the request)", `llm contradictions: ${short(problems.replace(/\n/g, "; "), 300)}`],
+          };
+        }
+      }
     }
     return this.replace(ctx, selected, [`llm errors: ${short(problems.replace(/\n/g, "; "), 300)}`]);
   }

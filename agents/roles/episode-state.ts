@@ -1,5 +1,6 @@
 import { ResourceStore } from "../../specs/respond/resource-store.js";
-import type { Fixtures } from "../../specs/respond/resource-store.js";
+import type { Fixtures, StoreLimits } from "../../specs/respond/resource-store.js";
+import { worldOf } from "../../specs/respond/world-settings.js";
 import type { EpisodeToolset } from "./toolbox.js";
 
 /** Whether a toolset's fixtures make a store: checked once per fixtures object (the error, when they do not). */
@@ -29,6 +30,7 @@ function checkFixtures(fixtures: Fixtures): void {
 export class EpisodeState {
   private readonly stores = new Map<string, ResourceStore>();
   private readonly fixtures = new Map<string, Fixtures>();
+  private readonly limits = new Map<string, StoreLimits | undefined>();
   /** How many tool calls the episode has made (seeds each call's answer). */
   calls = 0;
 
@@ -37,6 +39,7 @@ export class EpisodeState {
       const fixtures = ts.fixtures ?? NO_FIXTURES;
       checkFixtures(fixtures);
       this.fixtures.set(ts.name, fixtures);
+      this.limits.set(ts.name, worldOf(ts.catalog).limits);
     }
   }
 
@@ -45,7 +48,8 @@ export class EpisodeState {
     let s = this.stores.get(toolset);
     if (!s) {
       const fixtures = this.fixtures.get(toolset);
-      s = fixtures ? ResourceStore.fromFixtures(fixtures) : new ResourceStore();
+      const limits = this.limits.get(toolset);
+      s = fixtures ? ResourceStore.fromFixtures(fixtures, limits) : new ResourceStore(limits);
       this.stores.set(toolset, s);
     }
     return s;

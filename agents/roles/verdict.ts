@@ -1,5 +1,5 @@
 /** The tester's stages, in order: a rejected episode names the first stage that failed. */
-export type TesterStage = "format" | "execution" | "grounding" | "plan" | "judge";
+export type TesterStage = "format" | "execution" | "consistency" | "grounding" | "plan" | "judge";
 
 /** One stage's outcome with its reasons. */
 export interface StageVerdict {

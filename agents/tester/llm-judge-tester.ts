@@ -203,7 +203,7 @@ export class LlmJudgeTester implements Tester {
   }
 
   async judge(episode: EpisodeTranscript, ctx?: AgentContext): Promise<Verdict> {
-    const ruled = this.rules.judgeNow(episode);
+    const ruled = this.rules.judgeNow(episode, ctx);
     if (!ruled.accepted && this.options.judgeAfterRuleFailure !== true) return ruled;
     const judged = await this.judgeStage(episode, ctx);
     const stages = [...ruled.stages, judged];

@@ -5,6 +5,7 @@ import type { PlanStep } from "../roles/plan.js";
 import type { CallRecord, EpisodeTranscript, Tester } from "../roles/roles.js";
 import { TOOL_SEARCHER } from "../assistant/tool-searcher.js";
 import type { StageVerdict, TesterStage, Verdict } from "../roles/verdict.js";
+import { checkConsistency } from "./consistency-check.js";
 
 /*
  * Reasons name what failed with indices into the transcript (`dialogue[3]`, `calls[2]`, `requests[0]`,
@@ -12,13 +13,14 @@ import type { StageVerdict, TesterStage, Verdict } from "../roles/verdict.js";
  * templates by blanking the quoted values and the numbers.
  */
 
-/** A stage of the rule tester: reads a transcript, returns its reasons for failing (empty when it passes). */
-export type RuleStage = (episode: EpisodeTranscript) => string[];
+/** A stage of the rule tester: reads a transcript (and the episode's context: its toolbox), returns its reasons for failing (empty when it passes). */
+export type RuleStage = (episode: EpisodeTranscript, ctx?: AgentContext) => string[];
 
 /** The rule tester's stages, in order; tests and custom testers swap one. */
 export interface RuleStages {
   format: RuleStage;
   execution: RuleStage;
+  consistency: RuleStage;
   grounding: RuleStage;
   plan: RuleStage;
 }
@@ -656,14 +658,16 @@ function offPlanCalls(episode: EpisodeTranscript, indexOf: ReadonlyMap<CallRecor
 export const defaultRuleStages: RuleStages = {
   format: checkFormat,
   execution: checkExecution,
+  consistency: checkConsistency,
   grounding: checkGrounding,
   plan: checkPlan,
 };
 
-const STAGE_ORDER = ["format", "execution", "grounding", "plan"] as const satisfies readonly TesterStage[];
+const STAGE_ORDER = ["format", "execution", "consistency", "grounding", "plan"] as const satisfies readonly TesterStage[];
 
 /**
- * The offline tester: judges a transcript with rules in four stages (format, execution, grounding, plan).
+ * The offline tester: judges a transcript with rules in five stages (format, execution, consistency,
+ * grounding, plan).
  * Every stage runs and records its reasons; the episode is accepted when all pass, and `failedStage` names
  * the first that failed.
  */
@@ -675,11 +679,11 @@ export class RuleTester implements Tester {
   }
 
   /** Judges synchronously (the rules need no I/O). */
-  judgeNow(episode: EpisodeTranscript): Verdict {
+  judgeNow(episode: EpisodeTranscript, ctx?: AgentContext): Verdict {
     const stages: StageVerdict[] = STAGE_ORDER.map((stage) => {
       let reasons: string[];
       try {
-        reasons = this.stages[stage](episode);
+        reasons = this.stages[stage](episode, ctx);
       } catch (err) {
         reasons = [`the ${stage} check crashed: ${q(err instanceof Error ? err.message : String(err))}`];
       }
@@ -689,7 +693,7 @@ export class RuleTester implements Tester {
     return failed ? { accepted: false, stages, failedStage: failed.stage } : { accepted: true, stages };
   }
 
-  judge(episode: EpisodeTranscript, _ctx?: AgentContext): Promise<Verdict> {
-    return Promise.resolve(this.judgeNow(episode));
+  judge(episode: EpisodeTranscript, ctx?: AgentContext): Promise<Verdict> {
+    return Promise.resolve(this.judgeNow(episode, ctx));
   }
 }

@@ -48,7 +48,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
     .exitOverride();
   program.addCommand(generateCommand(io, setExit));
-  program.addCommand(runsCommand(io));
+  program.addCommand(runsCommand(io, setExit));
   program.addCommand(doctorCommand(io, setExit));
   program.addCommand(specCommand(io, setExit));
   program.addCommand(callCommand(io, setExit));

@@ -7,7 +7,8 @@ import { readEpisodesSkippingCorrupt } from "../export/run-folder.js";
 import { readLines, RUN_FILES } from "../runs/run-store.js";
 import { SummaryBuilder, type RunSummary } from "../runs/run-summary.js";
 import { readQueueFile } from "../queue/queue-file.js";
-import { UserError, type CliIO } from "./cli-io.js";
+import { UsageError, UserError, type CliIO } from "./cli-io.js";
+import { auditRun, formatAudit } from "../stats/world-audit.js";
 
 /** A run's summary and how it relates to the journal and the run's target. */
 export interface RunSummaryReading {
@@ -58,7 +59,7 @@ export async function readRunSummary(dir: string): Promise<RunSummaryReading> {
 }
 
 /** `toolsim runs show DIR`. */
-export function runsCommand(io: CliIO): Command {
+export function runsCommand(io: CliIO, setExit: (code: number) => void = () => undefined): Command {
   const runs = new Command("runs").description("inspect run folders");
   runs
     .command("show")
@@ -75,6 +76,38 @@ export function runsCommand(io: CliIO): Command {
         const queue = readQueueFile(dir);
         const where = queue ? ` (distributed on queue ${queue.queue} at ${queue.redis}: it may still be running)` : "";
         io.err(`toolsim: the run is unfinished: ${summary.episodes} of ${target} episodes${where}; continue it with:\n  npx toolsim generate --resume --out ${dir}${queue ? ` --queue ${queue.redis}` : ""}\n`);
+      }
+    });
+  runs
+    .command("audit")
+    .description(
+      "audit a run's world: the share of accepted episodes whose responses contradict their calls (or the state the episode built) and the share of typed values (dates, countries, currencies, languages, coordinates, emails, URLs, phones) that are plausible",
+    )
+    .argument("<dir>", "run folder")
+    .option("--json", "the figures as JSON")
+    .option("--top <n>", "how many of the most frequent findings to list", "15")
+    .option("--max-contradicting <share>", "exit 1 when the share of contradicting accepted episodes is above this (0..1)")
+    .option("--min-plausible <share>", "exit 1 when the share of plausible typed values is below this (0..1)")
+    .action(async (dir: string, opts: { json?: boolean; top: string; maxContradicting?: string; minPlausible?: string }) => {
+      if (!existsSync(join(dir, RUN_FILES.events))) throw new UserError(`${dir} is not a run folder (no ${RUN_FILES.events})`);
+      const top = Number(opts.top);
+      if (!Number.isInteger(top) || top < 0) throw new UsageError(`--top wants a whole number, not ${opts.top}`);
+      const share = (name: string, v: string | undefined): number | undefined => {
+        if (v === undefined) return undefined;
+        const n = Number(v);
+        if (!Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`${name} wants a share between 0 and 1, not ${v}`);
+        return n;
+      };
+      const maxContradicting = share("--max-contradicting", opts.maxContradicting);
+      const minPlausible = share("--min-plausible", opts.minPlausible);
+      const audit = await auditRun(dir, { top, warn: (m) => io.err(`toolsim: ${m}\n`) });
+      io.out(opts.json ? JSON.stringify(audit, null, 2) + "\n" : formatAudit(audit, dir));
+      const failed: string[] = [];
+      if (maxContradicting !== undefined && audit.contradictingShare > maxContradicting) failed.push(`contradicting share ${audit.contradictingShare.toFixed(4)} is above ${maxContradicting}`);
+      if (minPlausible !== undefined && audit.typed.share < minPlausible) failed.push(`plausible share ${audit.typed.share.toFixed(4)} is below ${minPlausible}`);
+      if (failed.length > 0) {
+        io.err(`toolsim: ${failed.join("; ")}\n`);
+        setExit(1);
       }
     });
   return runs;

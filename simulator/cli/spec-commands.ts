@@ -8,6 +8,8 @@ import { ResourceStore, type Fixtures } from "../../specs/respond/resource-store
 import type { Responder } from "../../specs/respond/responder.js";
 import { deriveSeed } from "../../specs/seed.js";
 import { defaultStages, simulateCall } from "../../specs/call/simulate-call.js";
+import { bindingsOf } from "../../specs/respond/bindings.js";
+import { worldOf } from "../../specs/respond/world-settings.js";
 import type { ValidationIssue } from "../../specs/call/problem-details.js";
 import { formatProblem, type SpecProblem } from "../../specs/load/spec-problem.js";
 import { synthesizeArguments } from "../../specs/synthesize/synthesize-call.js";
@@ -31,12 +33,13 @@ export async function catalogOrFail(path: string): Promise<Catalog> {
  * A spec, or a toolset file (name, introduction, ..., openapi) with the world it starts from: its fixtures
  * (API-Bank's databases) and its own behaviour's responders. Fails with the spec's problems as a user error.
  */
-async function worldOrFail(path: string): Promise<{ catalog: Catalog; fixtures?: Fixtures; responders?: readonly Responder[] }> {
+export async function worldOrFail(path: string): Promise<{ catalog: Catalog; fixtures?: Fixtures; responders?: readonly Responder[] }> {
   const loaded = await loadCatalog(path);
   if (loaded.ok) return { catalog: loaded.value };
   if (loaded.errors.some((p) => p.code === "not-openapi")) {
     const toolset = await loadToolset(path);
     if (toolset.ok) return toolset.value;
+    throw new UserError(toolset.errors.map(formatProblem).join("\n"));
   }
   throw new UserError(loaded.errors.map(formatProblem).join("\n"));
 }
@@ -103,14 +106,14 @@ export function specCommand(io: CliIO, setExit: (code: number) => void): Command
     .description("list the tools derived from a spec's operations")
     .argument("<spec>", "spec file")
     .option("--json", "the tools in OpenAI function-calling form, exactly as a `tools` request field takes them")
-    .option("--with-operations", "with --json: {tools, operations}, where operations maps each tool name to its operation")
+    .option("--with-operations", "with --json: {tools, operations}, where operations maps each tool name to its operation and its bindings (what a request says about its response)")
     .action(async (path: string, opts: { json?: boolean; withOperations?: boolean }) => {
       if (opts.withOperations && !opts.json) throw new UsageError("--with-operations needs --json");
       const catalog = await catalogOrFail(path);
       if (opts.json) {
         const tools = toOpenAIFunctions(catalog);
         const out = opts.withOperations
-          ? { tools, operations: Object.fromEntries(catalog.tools.map((t) => [t.name, { operationId: t.operation.operationId ?? null, method: t.operation.method, path: t.operation.path }])) }
+          ? { tools, operations: Object.fromEntries(catalog.tools.map((t) => [t.name, { operationId: t.operation.operationId ?? null, method: t.operation.method, path: t.operation.path, bindings: bindingsOf(catalog, t) }])) }
           : tools;
         io.out(JSON.stringify(out, null, 2) + "\n");
         return;
@@ -183,7 +186,7 @@ function describeRequest(request: { method: string; path: string; query: Record<
 /** `toolsim call <spec> <tool>`: validates and simulates one call. */
 export function callCommand(io: CliIO, setExit: (code: number) => void): Command {
   const call = new Command("call")
-    .description("validate and simulate one tool call (or answer it from a recording or the real API); prints {status, body, errors, source, request}")
+    .description("validate and simulate one tool call (or answer it from a recording or the real API); prints {status, body, errors, source, request}. On a toolset file the call meets its fixtures (the same world as generate, eval and serve)")
     .argument("<spec>", "spec file, or toolset file (started from its fixtures)")
     .argument("<tool>", "tool name (see `toolsim spec tools`)")
     .option("--args <json>", "arguments as a JSON object", "{}")
@@ -202,7 +205,7 @@ export function callCommand(io: CliIO, setExit: (code: number) => void): Command
       // A toolset file starts from its fixtures (API-Bank's databases: a correct password gets a token).
       let state: ResourceStore | undefined;
       try {
-        state = world.fixtures ? ResourceStore.fromFixtures(world.fixtures) : undefined;
+        state = ResourceStore.fromFixtures(world.fixtures ?? {}, worldOf(catalog).limits);
       } catch (e) {
         throw new UserError(`${path}: its fixtures cannot start a state: ${(e as Error).message}`);
       }

@@ -70,15 +70,25 @@ export interface LlmSummary extends LlmFigures {
 /** The top reasons kept per stage in the summary. */
 export const TOP_REASONS = 5;
 const MAX_TEMPLATES = 500;
-const STAGES: readonly TesterStage[] = ["format", "execution", "grounding", "plan", "judge"];
+const STAGES: readonly TesterStage[] = ["format", "execution", "consistency", "grounding", "plan", "judge"];
 
-/** A reason with its values blanked, so reasons of the same kind count together (numbers inside names, `gpt-4o`, `bk-1003`, stay). */
+/**
+ * A reason with its values blanked, so reasons of the same kind count together. Names stay: a tool after
+ * `calls[N]` or `steps[N]`, a field, an argument (`calls[2] "getForecast": field "location.name" = "…"`), and
+ * numbers inside names (`gpt-4o`, `bk-1003`).
+ */
 export function reasonTemplate(reason: string): string {
-  return reason
+  const names: string[] = [];
+  const kept = reason.replace(/((?:steps|calls)\[\d+\] |\b(?:field|argument|tool|has) )"([A-Za-z_$@][\w$@.\-[\]]*)"/g, (_m, lead: string, name: string) => {
+    names.push(name);
+    return `${lead}\u0000${String.fromCharCode(97 + ((names.length - 1) % 26))}\u0000`;
+  });
+  return kept
     .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
     .replace(/(?<![\w])(?<![\w]-)-?\d+(?:\.\d+)?(?![\w])/g, "N")
     .replace(/"…"(?:, "…")+/g, '"…"')
-    .replace(/N(?:, N)+/g, "N");
+    .replace(/N(?:, N)+/g, "N")
+    .replace(/\u0000([a-z])\u0000/g, (_m, i: string) => `"${names[i.charCodeAt(0) - 97] ?? ""}"`);
 }
 
 /** Most frequent first, then in code-unit order of the reason. */

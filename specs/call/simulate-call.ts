@@ -10,6 +10,7 @@ import { stateResponder } from "../respond/state-responder.js";
 import { HttpCassette } from "../respond/http-cassette.js";
 import { httpResponder, type HttpResponderOptions } from "../respond/http-responder.js";
 import { replayResponder } from "../respond/replay-responder.js";
+import { observeAnswer } from "../respond/entity-memory.js";
 import type { ValidationIssue } from "./problem-details.js";
 import { selectedResponse } from "../respond/response-cache.js";
 import type { Tool } from "../catalog/tool.js";
@@ -126,6 +127,8 @@ export async function simulateCall(catalog: Catalog, call: ToolCall, options: Si
   }
   answer ??= await schemaResponder.respond(ctx);
   if (!answer) throw new Error("the schema responder always answers");
+  // What the answer showed is remembered, so that later answers about the same records agree.
+  if (answer.status >= 200 && answer.status <= 299) observeAnswer(ctx, answer.body);
   const problemBody = answer.contentType === "application/problem+json" && answer.status >= 400;
   return {
     tool: valid.tool.name,

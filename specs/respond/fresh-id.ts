@@ -10,7 +10,9 @@ export interface FreshIdOptions {
   /** The id the answer came with (an example's or a synthesized one): the model for the new one. */
   candidate: string;
   /** Every id the collection has or had (deleted ones included: ids are not reused). */
-  known: readonly string[];
+  known: Pick<ReadonlySet<string>, "has"> | readonly string[];
+  /** The largest number of the collection's ids of a shape (prefix, suffix), when known without a scan. */
+  maxOfShape?: (prefix: string, suffix: string) => bigint | undefined;
   /** Whether an id is allowed where the id travels and is stored (the id field's schema, the item path parameter's schema). */
   fits: (id: string) => boolean;
   /** The id field's `format`, when it has one (`uuid`). */
@@ -28,7 +30,7 @@ export interface FreshIdOptions {
  * nothing unique fits.
  */
 export function freshStringId(options: FreshIdOptions): string | undefined {
-  const known = new Set(options.known);
+  const known: Pick<ReadonlySet<string>, "has"> = Array.isArray(options.known) ? new Set(options.known as readonly string[]) : (options.known as Pick<ReadonlySet<string>, "has">);
   const ok = (id: string): boolean => !known.has(id) && options.fits(id);
   const { candidate } = options;
   if (options.format === "uuid" || UUID.test(candidate)) {
@@ -42,8 +44,8 @@ export function freshStringId(options: FreshIdOptions): string | undefined {
   if (numbered) {
     const [, prefix = "", digits = "", suffix = ""] = numbered;
     // The largest number among ids of the same shape: a new resource comes after the ones that exist.
-    let max: bigint | undefined;
-    for (const id of known) {
+    let max: bigint | undefined = options.maxOfShape?.(prefix, suffix);
+    if (!options.maxOfShape) for (const id of Array.isArray(options.known) ? (options.known as readonly string[]) : known instanceof Set ? (known as ReadonlySet<string>) : []) {
       const m = NUMBERED.exec(id);
       if (m && m[1] === prefix && m[3] === suffix) {
         const n = BigInt(m[2] ?? "0");

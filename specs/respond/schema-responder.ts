@@ -1,27 +1,20 @@
-import { derefNode } from "../catalog/catalog.js";
-import { getAt } from "../json-pointer.js";
 import type { Responder, ResponderAnswer, ResponseContext } from "./responder.js";
 import { perSelection, selectedResponse } from "./response-cache.js";
+import { examplesOf, responseExamples } from "./response-examples.js";
 import { isJsonMediaType, type SelectedResponse } from "../call/select-response.js";
 import { synthesize } from "../synthesize/synthesize.js";
 import { cloneJson } from "../synthesize/synthesis-rules.js";
-import { echoArguments } from "./echo-arguments.js";
+import { obeyBindings } from "./obey-bindings.js";
 import { errorAboutCall } from "./error-message.js";
 import type { Catalog } from "../catalog/catalog.js";
+
+/** The spec's examples of a response (re-exported: the LLM responder shows the first). */
+export { responseExamples };
 
 type Json = Record<string, unknown>;
 
 function isObject(v: unknown): v is Json {
   return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** The spec's examples of a response, in order of preference: media `example`, media `examples`, schema `example`. */
-export function responseExamples(catalog: Catalog, selected: SelectedResponse): unknown[] {
-  return [...examplesOf(catalog, selected)];
-}
-
-function examplesOf(catalog: Catalog, selected: SelectedResponse): readonly unknown[] {
-  return perSelection(catalog, selected, "examples", () => findExamples(catalog, selected));
 }
 
 /** The first example that validates against the response schema, and how many examples there are. */
@@ -46,27 +39,6 @@ export function validatedBody(answer: ResponderAnswer): { schemaPointer: string;
   return known !== undefined && known.body === answer.body ? known : undefined;
 }
 
-function findExamples(catalog: Catalog, selected: SelectedResponse): unknown[] {
-  const doc = catalog.spec.document as unknown;
-  const out: unknown[] = [];
-  if (selected.mediaPointer === undefined) return out;
-  const media = getAt(doc, selected.mediaPointer);
-  if (!isObject(media)) return out;
-  if (media["example"] !== undefined) out.push(media["example"]);
-  if (isObject(media["examples"])) {
-    for (const [name, ex] of Object.entries(media["examples"])) {
-      const { node } = derefNode(doc, ex, `${selected.mediaPointer}/examples/${name}`);
-      if (isObject(node) && node["value"] !== undefined) out.push(node["value"]);
-    }
-  }
-  if (selected.schemaPointer !== undefined) {
-    const { schema } = catalog.registry.resolve("response", selected.schemaPointer);
-    if (isObject(schema) && schema["example"] !== undefined) out.push(schema["example"]);
-    if (isObject(schema) && Array.isArray(schema["examples"])) out.push(...schema["examples"]);
-  }
-  return out;
-}
-
 /**
  * Answers a call from its response schema: a valid example from the spec when there is one, else a
  * seeded synthesized body that is validated and repaired against the schema.
@@ -80,7 +52,8 @@ export function schemaAnswer(ctx: ResponseContext, selected: SelectedResponse = 
       return { ...base, body: undefined, source: "schema", notes: [note] };
     }
     const examples = examplesOf(ctx.catalog, selected);
-    if (examples.length > 0) return { ...base, body: examples[0], source: "example" };
+    // No schema to hold it to: the example, made to obey the call's bindings all the same.
+    if (examples.length > 0) return { ...base, body: selected.status >= 200 && selected.status <= 299 ? obeyBindings(ctx, undefined, cloneJson(examples[0]), { synthesized: false }) : examples[0], source: "example" };
     return { ...base, body: undefined, source: "schema" };
   }
   const notes: string[] = [];
@@ -102,13 +75,13 @@ export function schemaAnswer(ctx: ResponseContext, selected: SelectedResponse = 
 }
 
 /**
- * A valid body made to agree with the call, where it stays valid: a success body's fields named like the
- * call's arguments hold their values; an error body names the requested id, not an example's.
+ * A valid body made to agree with the call, where it stays valid: a success body obeys the call's bindings
+ * (and a synthesized one's entities hang together); an error body names the requested id, not an example's.
  */
 function agreeing(ctx: ResponseContext, selected: SelectedResponse, body: unknown, synthesized: boolean): unknown {
   const pointer = selected.schemaPointer;
   if (pointer === undefined) return body;
-  if (selected.status >= 200 && selected.status <= 299) return echoArguments(ctx, pointer, body);
+  if (selected.status >= 200 && selected.status <= 299) return obeyBindings(ctx, pointer, body, { synthesized });
   return errorAboutCall(ctx, selected.status, body, ctx.catalog.registry.validatorAt("response", pointer), synthesized);
 }
 

@@ -8,8 +8,12 @@ import { deriveSeed } from "../seed.js";
 import { synthesize } from "../synthesize/synthesize.js";
 import { freshStringId } from "./fresh-id.js";
 import { completeRequired, settleOmitted } from "./created-resource.js";
-import { echoArguments } from "./echo-arguments.js";
-import type { ParameterBinding } from "../catalog/tool.js";
+import { obeyBindings } from "./obey-bindings.js";
+import type { ParameterBinding, Tool } from "../catalog/tool.js";
+import { listItemPointer, listSlot, selectPage, withItems } from "./state-list.js";
+import { consumeStock, errorAnswer, guardWrite } from "./state-guards.js";
+import { bindingsOf, type EffectBinding } from "./bindings.js";
+import { worldOf } from "./world-settings.js";
 
 type Json = Record<string, unknown>;
 
@@ -17,12 +21,7 @@ function isObject(v: unknown): v is Json {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-const LIMIT_ARGS = new Set(["limit", "per_page", "perPage", "pageSize", "page_size", "size", "count", "max", "maxResults", "max_results", "top", "n", "num"]);
-const OFFSET_ARGS = new Set(["offset", "skip", "start"]);
-const PAGE_ARGS = new Set(["page", "pageNumber", "page_number"]);
-const SEARCH_ARGS = new Set(["q", "query", "search", "keyword", "keywords", "term", "text"]);
-const LIST_FIELDS = ["items", "data", "results", "records", "entries", "list", "content", "values"];
-const TOTAL_FIELDS = ["total", "count", "totalCount", "total_count", "totalResults", "total_results", "totalItems"];
+const PAGING_ARGS = new Set(["limit", "per_page", "perPage", "pageSize", "page_size", "size", "count", "max", "maxResults", "max_results", "top", "n", "num", "offset", "skip", "start", "page", "pageNumber", "page_number"]);
 
 /** Deep merge for conforming state to a schema: `over` wins, `base` fills what `over` lacks (arrays item by item). */
 export function mergeDeep(base: unknown, over: unknown): unknown {
@@ -114,69 +113,6 @@ function notFound(ctx: ResponseContext, what: string): ResponderAnswer {
   };
 }
 
-/** The array of items in a list body (the body itself, or its first array-of-objects field) and where it sits. */
-function listSlot(body: unknown): { items: unknown[]; field?: string } | undefined {
-  if (Array.isArray(body)) return { items: body };
-  if (!isObject(body)) return undefined;
-  const arrayFields = Object.keys(body).filter((k) => Array.isArray(body[k]));
-  const field = LIST_FIELDS.find((f) => arrayFields.includes(f)) ?? arrayFields[0];
-  return field !== undefined ? { items: body[field] as unknown[], field } : undefined;
-}
-
-/** The pointer of the item schema of a list body (the body's own `items`, or those of its list field). */
-function listItemPointer(ctx: ResponseContext, schemaPointer: string | undefined, slot: { field?: string }): string | undefined {
-  if (schemaPointer === undefined) return undefined;
-  const registry = ctx.catalog.registry;
-  if (slot.field === undefined) return arrayItems(registry, "response", schemaPointer);
-  const fieldPointer = objectShape(registry, "response", schemaPointer)?.properties[slot.field];
-  return fieldPointer !== undefined ? arrayItems(registry, "response", fieldPointer) : undefined;
-}
-
-function withItems(body: unknown, slot: { field?: string }, items: unknown[]): unknown {
-  if (slot.field === undefined) return items;
-  const out = { ...(body as Json), [slot.field]: items };
-  for (const t of TOTAL_FIELDS) if (typeof out[t] === "number") out[t] = items.length;
-  return out;
-}
-
-/** Whether an item passes a filter: text filters match a part of the field, enum filters (`genre=fiction`) the whole value. */
-function matches(item: Json, name: string, value: unknown, exact = false): boolean {
-  if (SEARCH_ARGS.has(name) && !(name in item)) {
-    const needle = String(value).toLowerCase();
-    return Object.values(item).some((v) => typeof v === "string" && v.toLowerCase().includes(needle));
-  }
-  if (!(name in item)) return true;
-  const field = item[name];
-  if (typeof field === "string" && typeof value === "string") return exact ? field.toLowerCase() === value.toLowerCase() : field.toLowerCase().includes(value.toLowerCase());
-  if (Array.isArray(field)) return field.some((f) => String(f).toLowerCase() === String(value).toLowerCase());
-  return String(field) === String(value);
-}
-
-function hasEnum(schema: unknown): boolean {
-  return isObject(schema) && Array.isArray(schema["enum"]);
-}
-
-function filterAndPage(ctx: ResponseContext, items: Json[]): Json[] {
-  let out = items;
-  let limit: number | undefined;
-  let offset = 0;
-  let page: number | undefined;
-  for (const p of ctx.call.tool.parameters) {
-    if (p.in !== "query") continue;
-    const v = ctx.call.args[p.arg];
-    if (v === undefined || v === null || v === "") continue;
-    if (LIMIT_ARGS.has(p.name) && typeof v === "number") limit = v;
-    else if (OFFSET_ARGS.has(p.name) && typeof v === "number") offset = v;
-    else if (PAGE_ARGS.has(p.name) && typeof v === "number") page = v;
-    else if (typeof v !== "object") {
-      const exact = p.schemaPointer !== undefined && hasEnum(ctx.catalog.registry.resolve("request", p.schemaPointer).schema);
-      out = out.filter((item) => matches(item, p.name, v, exact));
-    }
-  }
-  if (page !== undefined && limit !== undefined) offset = Math.max(0, page - 1) * limit;
-  return out.slice(offset, limit !== undefined ? offset + limit : undefined);
-}
-
 function idFieldFor(ctx: ResponseContext, route: ResourceRoute, key: string, sample?: Json, schemaPointer?: string): string {
   const known = ctx.state.collection(key);
   if (known && known.items.size > 0) return known.idField;
@@ -210,7 +146,8 @@ function newStringId(ctx: ResponseContext, route: ResourceRoute, key: string, ca
   if (param?.schemaPointer !== undefined) checks.push(registry.validatorAt("request", param.schemaPointer, true));
   const fresh = freshStringId({
     candidate,
-    known: ctx.state.knownIds(key),
+    known: { has: (id: string) => ctx.state.hasId(key, id) },
+    maxOfShape: (prefix, suffix) => ctx.state.maxOfShape(key, prefix, suffix),
     fits: (id) => checks.every((check) => check(id)),
     ...(format !== undefined ? { format } : {}),
     seed: ctx.seed,
@@ -229,11 +166,45 @@ function itemIdParam(ctx: ResponseContext, route: ResourceRoute): ParameterBindi
   return undefined;
 }
 
+/** An action on an item (`POST /rides/{rideId}/cancel`): the item route it acts on, and the id parameter. */
+interface ActionRoute {
+  item: ResourceRoute;
+  collectionKey: string;
+  id: string;
+  rawId: unknown;
+}
+
+/** The item an action path acts on (`/rides/{rideId}/cancel` -> `/rides/{rideId}`), when that is an item route. */
+function actionRoute(ctx: ResponseContext): ActionRoute | undefined {
+  const tool = ctx.call.tool;
+  if (!["post", "put", "patch"].includes(tool.operation.method)) return undefined;
+  const m = /^(.*\/\{([^}]+)\})\/[^/{}]+$/.exec(tool.operation.path);
+  if (!m) return undefined;
+  const itemPath = m[1] ?? "";
+  const reader = ctx.catalog.tools.find((t: Tool) => t.operation.path === itemPath && t.operation.method === "get");
+  const item = reader ? resourceRoute(ctx.catalog, reader) : undefined;
+  if (!item || item.kind !== "item") return undefined;
+  const param = tool.parameters.find((p) => p.in === "path" && p.name === m[2]);
+  const rawId = param ? ctx.call.args[param.arg] : undefined;
+  if (rawId === undefined || rawId === null) return undefined;
+  const depth = ctx.call.request.path.split("/").length - 1;
+  const collectionKey = ctx.call.request.path.split("/").slice(0, depth - 1).join("/") || "/";
+  return { item, collectionKey, id: String(rawId), rawId };
+}
+
+/** Whether an unknown id of a collection is a 404: the collection is complete (fixtures) and the world is closed, or the id was deleted. */
+function unknownIsMissing(ctx: ResponseContext, key: string, id: string): boolean {
+  return ctx.state.isDeleted(key, id) || (ctx.state.collection(key)?.authoritative === true && worldOf(ctx.catalog).open !== true);
+}
+
 /**
  * Answers CRUD calls from the episode's state, inferred from paths: POST creates (the request body merged into a
- * synthesized resource, with a fresh id), GET reads what exists (or 404), lists include created items and honour
- * filters and paging, PUT/PATCH update, DELETE removes. Unknown items of collections without fixtures are
- * synthesized once and remembered, so later reads agree. Operations that are not CRUD pass to the next responder.
+ * synthesized resource, with a fresh id, its references and stock checked), GET reads what exists (or 404 in a
+ * closed world), lists hold what exists, filtered by the call's bindings and paged by the operation's own
+ * paging parameters, PUT/PATCH update, DELETE removes (or, when it answers with the resource and an effect,
+ * acts on it), and actions (`POST /rides/{id}/cancel`) leave their effect on the item. Unknown items of open
+ * collections are synthesized and remembered (boundedly), so later reads agree. Operations that are not CRUD
+ * pass to the next responder.
  */
 export const stateResponder: Responder = {
   name: "state",
@@ -242,7 +213,10 @@ export const stateResponder: Responder = {
     const single = singletonRoute(ctx.catalog, ctx.call.tool);
     if (single) return singleton(ctx, single);
     const route = resourceRoute(ctx.catalog, ctx.call.tool);
-    if (!route) return undefined;
+    if (!route) {
+      const action = actionRoute(ctx);
+      return action ? act(ctx, action.item, action.collectionKey, action.id, action.rawId) : undefined;
+    }
     const method = ctx.call.tool.operation.method;
     const key = collectionKey(route, ctx.call.request.path);
     if (route.kind === "collection") return method === "post" ? create(ctx, route, key) : list(ctx, route, key);
@@ -256,12 +230,33 @@ export const stateResponder: Responder = {
       case "patch":
         return update(ctx, route, key, id, rawId, method);
       case "delete":
-        return remove(ctx, route, key, id);
+        return effectOf(ctx) ? act(ctx, route, key, id, rawId) : remove(ctx, route, key, id);
       default:
         return undefined;
     }
   },
 };
+
+function jsonAnswer(selected: ReturnType<typeof selectResponse>, body: unknown, notes: string[] = []): ResponderAnswer {
+  return { status: selected.status, body, ...(selected.mediaType ? { contentType: selected.mediaType } : {}), source: "state", ...(notes.length > 0 ? { notes } : {}) };
+}
+
+/** The stored item of a collection, or one invented for an open world (remembered, boundedly); undefined when it is missing. */
+function itemOrInvented(ctx: ResponseContext, route: ResourceRoute, key: string, id: string, rawId: unknown, reader: Tool): Json | undefined {
+  const existing = ctx.state.get(key, id);
+  if (existing) return existing;
+  if (unknownIsMissing(ctx, key, id)) return undefined;
+  const readCtx: ResponseContext = { ...ctx, call: { ...ctx.call, tool: reader, args: route.idParam ? { [route.idParam.arg]: rawId } : {}, body: undefined } };
+  const selected = selectResponse(ctx.catalog, reader);
+  const answer = schemaAnswer(readCtx, selected);
+  if (!isObject(answer.body)) return undefined;
+  const idField = idFieldFor(ctx, route, key, answer.body, selected.schemaPointer);
+  const withId = { ...answer.body, [idField]: typeof answer.body[idField] === "number" && typeof rawId !== "number" ? Number(rawId) || rawId : rawId };
+  const conformed = conform(readCtx, selected.schemaPointer, withId, answer.body);
+  const body = isObject(conformed) ? conformed : withId;
+  ctx.state.put(key, id, body, idField, { invented: true });
+  return body;
+}
 
 function read(ctx: ResponseContext, route: ResourceRoute, key: string, id: string, rawId: unknown): ResponderAnswer {
   const existing = ctx.state.get(key, id);
@@ -273,12 +268,12 @@ function read(ctx: ResponseContext, route: ResourceRoute, key: string, id: strin
       body = conform(ctx, selected.schemaPointer, existing, schemaAnswer(ctx, selected).body);
       if (isObject(body)) ctx.state.put(key, id, body, idFieldFor(ctx, route, key, existing));
     }
-    // Query parameters shape this answer only (`?servings=6`): echoed, not kept.
-    if (selected.schemaPointer !== undefined) body = echoArguments(ctx, selected.schemaPointer, body);
-    return { status: selected.status, body: structuredClone(body), ...(selected.mediaType ? { contentType: selected.mediaType } : {}), source: "state" };
+    // Query parameters shape this answer only (`?servings=6`): obeyed, not kept.
+    if (selected.schemaPointer !== undefined) body = obeyBindings(ctx, selected.schemaPointer, body, { synthesized: false, rewriteItems: false, recall: false });
+    return jsonAnswer(selected, structuredClone(body));
   }
-  if (ctx.state.isDeleted(key, id) || ctx.state.collection(key)?.authoritative) return notFound(ctx, `${key}/${id}`);
-  // Not seen yet: synthesize it once and remember it, so that later calls agree.
+  if (unknownIsMissing(ctx, key, id)) return notFound(ctx, `${key}/${id}`);
+  // Not seen yet (an open world): synthesize it (what earlier answers showed of it included) and remember it.
   const answer = schemaAnswer(ctx, selected);
   if (isObject(answer.body)) {
     const idField = idFieldFor(ctx, route, key, answer.body, selected.schemaPointer);
@@ -286,7 +281,7 @@ function read(ctx: ResponseContext, route: ResourceRoute, key: string, id: strin
     // The requested id is kept unless the schema rejects it (a `uuid` id asked for as "u1"): bodies always validate.
     const conformed = conform(ctx, selected.schemaPointer, withId, answer.body);
     const body = isObject(conformed) ? conformed : withId;
-    ctx.state.put(key, id, body, idField);
+    ctx.state.put(key, id, body, idField, { invented: true });
     return { ...answer, body: structuredClone(body), notes: [...(answer.notes ?? []), "synthesized and remembered in state"] };
   }
   return answer;
@@ -299,15 +294,15 @@ function list(ctx: ResponseContext, route: ResourceRoute, key: string): Responde
   const slot = listSlot(answer.body);
   if (!slot) return answer;
   if (known && (known.authoritative || known.items.size > 0 || known.deleted.size > 0)) {
-    const items = filterAndPage(ctx, ctx.state.list(key)).map((i) => structuredClone(i));
-    const body = conform(ctx, selected.schemaPointer, withItems(answer.body, slot, items), answer.body);
+    const { page, total, request } = selectPage(ctx, ctx.state.list(key), slot);
+    let body = conform(ctx, selected.schemaPointer, withItems(answer.body, slot, page.map((i) => structuredClone(i)), total, request), answer.body);
+    if (selected.schemaPointer !== undefined) body = obeyBindings(ctx, selected.schemaPointer, body, { synthesized: false, rewriteItems: false, recall: false });
     return { ...answer, body, source: "state", notes: [] };
   }
-  // First look at this collection: the synthesized items are made to match the filters, and remembered. A
-  // filter value the item schema does not allow (outside an enum, 2.5 for an integer) matches no item.
-  const filters = ctx.call.tool.parameters.filter(
-    (p) => p.in === "query" && !LIMIT_ARGS.has(p.name) && !OFFSET_ARGS.has(p.name) && !PAGE_ARGS.has(p.name),
-  );
+  // First look at this collection: the synthesized items were made to fit the call's bindings; a filter value
+  // the item schema does not allow (outside an enum, 2.5 for an integer) matches no item. They are remembered.
+  const filters = ctx.call.tool.parameters.filter((p) => p.in === "query" && !PAGING_ARGS.has(p.name));
+  const bound = new Set(bindingsOf(ctx.catalog, ctx.call.tool).map((b) => ("arg" in b ? b.arg : "")));
   const registry = ctx.catalog.registry;
   const itemPointer = listItemPointer(ctx, selected.schemaPointer, slot);
   const validItem = itemPointer !== undefined ? registry.validatorAt("response", itemPointer) : undefined;
@@ -317,7 +312,7 @@ function list(ctx: ResponseContext, route: ResourceRoute, key: string): Responde
     let matchesAll = true;
     for (const p of filters) {
       const v = ctx.call.args[p.arg];
-      if (v === undefined || v === null || !(p.name in copy) || typeof copy[p.name] !== typeof v) continue;
+      if (v === undefined || v === null || bound.has(p.arg) || !(p.name in copy) || typeof copy[p.name] !== typeof v) continue;
       const before = copy[p.name];
       copy[p.name] = v;
       if (validItem !== undefined && !validItem(copy as unknown)) {
@@ -337,7 +332,7 @@ function list(ctx: ResponseContext, route: ResourceRoute, key: string): Responde
     const idField = idFieldFor(ctx, route, key, items[0]);
     for (const item of items) {
       const id = item[idField];
-      if (id !== undefined && id !== null && !ctx.state.isDeleted(key, String(id))) ctx.state.put(key, String(id), structuredClone(item), idField);
+      if (id !== undefined && id !== null && !ctx.state.isDeleted(key, String(id)) && !ctx.state.get(key, String(id))) ctx.state.put(key, String(id), structuredClone(item), idField, { invented: true });
     }
   }
   return { ...answer, body, notes: [...(answer.notes ?? []), "synthesized list remembered in state"] };
@@ -346,6 +341,9 @@ function list(ctx: ResponseContext, route: ResourceRoute, key: string): Responde
 function create(ctx: ResponseContext, route: ResourceRoute, key: string): ResponderAnswer | undefined {
   const requestBody = ctx.call.body;
   if (!isObject(requestBody)) return undefined;
+  const refused = guardWrite(ctx);
+  if (refused) return refused;
+  if (ctx.state.full()) return errorAnswer(ctx, [507, 503], `the simulated state is full (${ctx.state.itemCount} items): reset it or raise the limit`, "state full");
   const answer = schemaAnswer(ctx);
   const selected = selectResponse(ctx.catalog, ctx.call.tool, ctx.status);
   const shape = selected.schemaPointer !== undefined ? objectShape(ctx.catalog.registry, "response", selected.schemaPointer) : undefined;
@@ -366,9 +364,12 @@ function create(ctx: ResponseContext, route: ResourceRoute, key: string): Respon
     else id = newStringId(ctx, route, key, String(id), shape?.properties[idField]);
     resource[idField] = id;
   }
-  const conformed = shape ? conform(ctx, selected.schemaPointer, resource, answer.body, new Set(Object.keys(requestBody))) : undefined;
+  let conformed = shape ? conform(ctx, selected.schemaPointer, resource, answer.body, new Set(Object.keys(requestBody))) : undefined;
+  // References carry the referenced resources' fields (a line's title and price), totals add up.
+  if (isObject(conformed) && selected.schemaPointer !== undefined) conformed = obeyBindings(ctx, selected.schemaPointer, conformed, { synthesized: false, rewriteItems: false, recall: false });
   const stored = isObject(conformed) ? conformed : { ...requestBody, [idField]: id };
-  ctx.state.put(key, String(id), stored, idField);
+  if (!ctx.state.put(key, String(id), stored, idField)) return errorAnswer(ctx, [507, 503], `the simulated state is full (${ctx.state.itemCount} items)`, "state full");
+  consumeStock(ctx);
   let body = shape ? structuredClone(stored) : isObject(answer.body) && idField in answer.body ? { ...answer.body, [idField]: id } : answer.body;
   const notes = [`created ${key}/${String(id)}`];
   if (!shape && body !== answer.body && selected.schemaPointer !== undefined && !ctx.catalog.registry.validatorAt("response", selected.schemaPointer)(body)) {
@@ -381,7 +382,9 @@ function create(ctx: ResponseContext, route: ResourceRoute, key: string): Respon
 function update(ctx: ResponseContext, route: ResourceRoute, key: string, id: string, rawId: unknown, method: "put" | "patch"): ResponderAnswer | undefined {
   const requestBody = ctx.call.body;
   const existing = ctx.state.get(key, id);
-  if (!existing && (ctx.state.isDeleted(key, id) || ctx.state.collection(key)?.authoritative)) return notFound(ctx, `${key}/${id}`);
+  if (!existing && unknownIsMissing(ctx, key, id)) return notFound(ctx, `${key}/${id}`);
+  const refused = guardWrite(ctx);
+  if (refused) return refused;
   const answer = schemaAnswer(ctx);
   const selected = selectResponse(ctx.catalog, ctx.call.tool, ctx.status);
   const idField = existing ? idFieldFor(ctx, route, key, existing) : idFieldFor(ctx, route, key, isObject(answer.body) ? answer.body : undefined, selected.schemaPointer);
@@ -399,10 +402,49 @@ function update(ctx: ResponseContext, route: ResourceRoute, key: string, id: str
     for (const [k, v] of Object.entries(merged)) if (k in shape.properties || shape.open) out[k] = v;
     const fill = existing && isObject(answer.body) ? mergeDeep(answer.body, existing) : answer.body;
     body = conform(ctx, selected.schemaPointer, out, fill, new Set(Object.keys(changes)));
+    if (selected.schemaPointer !== undefined) body = obeyBindings(ctx, selected.schemaPointer, body, { synthesized: false, rewriteItems: false, recall: false });
     if (isObject(body) && idField in body) Object.assign(merged, body);
   }
   ctx.state.put(key, id, merged, idField);
   return { ...answer, body, source: "state", notes: [`${method === "put" ? "replaced" : "updated"} ${key}/${id}`] };
+}
+
+/** The effect binding of the called operation, if it has one. */
+function effectOf(ctx: ResponseContext): EffectBinding | undefined {
+  return bindingsOf(ctx.catalog, ctx.call.tool).find((b): b is EffectBinding => b.kind === "effect");
+}
+
+/**
+ * An action on an item (`POST /rides/{id}/cancel`, a `DELETE` that answers the cancelled booking): the item
+ * (stored, or invented in an open world; else 404) takes the action's effect and is kept; the answer is the
+ * item when the action answers with the resource, else the operation's own answer obeying its bindings.
+ */
+function act(ctx: ResponseContext, route: ResourceRoute, key: string, id: string, rawId: unknown): ResponderAnswer | undefined {
+  const reader = ctx.catalog.tools.find((t) => t.operation.method === "get" && resourceRoute(ctx.catalog, t)?.kind === "item" && resourceRoute(ctx.catalog, t)?.collection === route.collection);
+  const item = reader ? itemOrInvented(ctx, route, key, id, rawId, reader) : ctx.state.get(key, id);
+  if (!item) return unknownIsMissing(ctx, key, id) ? notFound(ctx, `${key}/${id}`) : undefined;
+  const refused = guardWrite(ctx);
+  if (refused) return refused;
+  const selected = selectResponse(ctx.catalog, ctx.call.tool, ctx.status);
+  const effect = effectOf(ctx);
+  const idField = idFieldFor(ctx, route, key, item);
+  const updated: Json = { ...item };
+  // The effect's field on the item itself (`status`, or `booking.status` when the action wraps the resource).
+  const effectField = effect ? (effect.field.split(".").pop() ?? effect.field) : undefined;
+  if (effect && effectField !== undefined && (effectField in updated || !effect.field.includes("."))) updated[effectField] = effect.value;
+  ctx.state.put(key, id, updated, idField);
+  if (selected.schemaPointer === undefined) return { ...schemaAnswer(ctx, selected), source: "state", notes: [`acted on ${key}/${id}`] };
+  const shape = objectShape(ctx.catalog.registry, "response", selected.schemaPointer);
+  const answer = schemaAnswer(ctx, selected);
+  const isResource = shape !== undefined && idField in shape.properties && Object.keys(updated).filter((k) => k in shape.properties).length >= Math.min(3, Object.keys(shape.properties).length);
+  let body: unknown = answer.body;
+  if (isResource) {
+    const out: Json = {};
+    for (const [k, v] of Object.entries(updated)) if (k in (shape?.properties ?? {}) || shape?.open) out[k] = v;
+    body = conform(ctx, selected.schemaPointer, out, answer.body);
+  }
+  body = obeyBindings(ctx, selected.schemaPointer, body, { synthesized: false, rewriteItems: false, recall: !isResource });
+  return { ...answer, body, source: "state", notes: [`${effect ? `${effect.field} = ${JSON.stringify(effect.value)} on` : "acted on"} ${key}/${id}`] };
 }
 
 /** The fields of a stored resource that the request body schema marks `readOnly`. */
@@ -419,7 +461,7 @@ function readOnlyFields(ctx: ResponseContext, resource: Json): Json {
 
 function remove(ctx: ResponseContext, route: ResourceRoute, key: string, id: string): ResponderAnswer {
   const existed = ctx.state.get(key, id) !== undefined;
-  if (!existed && (ctx.state.isDeleted(key, id) || ctx.state.collection(key)?.authoritative)) return notFound(ctx, `${key}/${id}`);
+  if (!existed && unknownIsMissing(ctx, key, id)) return notFound(ctx, `${key}/${id}`);
   ctx.state.delete(key, id, idFieldFor(ctx, route, key));
   const answer = schemaAnswer(ctx);
   return { ...answer, source: "state", notes: [`deleted ${key}/${id}`] };

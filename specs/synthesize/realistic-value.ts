@@ -338,7 +338,7 @@ const STRING_RULES: readonly StringRule[] = [
   [t(/(^|_)(user_agent)$/), (f) => ({ value: f.internet.userAgent() })],
   [t(/(^|_)(birth_?day|birth_?date|date_of_birth|dob)$/), (f, n) => dateValue(f, n, "date")],
   [
-    t(/(_at|_on|_date|_time|_datetime|_timestamp|_modified|_updated|_created)$|^(date|time|datetime|timestamp|created|updated|modified|deleted|published|expires|expiry|expiration|last_seen|last_login|dob)$/),
+    t(/(_at|_on|_date|_time|_datetime|_timestamp|_modified|_updated|_update|_changed|_created)$|^(date|time|datetime|timestamp|created|updated|modified|deleted|published|expires|expiry|expiration|last_seen|last_login|last_update|lastmod|changed|dob)$/),
     (f, n, s) => {
       if (/(^|_)time$/.test(n) && !/date/.test(n) && maxLengthOf(s) < 20) return dateValue(f, n, "time");
       const dateOnly = (/(_on|date|day)$/.test(n) && !/datetime$/.test(n)) || n === "dob";
@@ -737,6 +737,31 @@ function primitiveType(s: Json): Primitive | "any" | undefined {
   return "any";
 }
 
+/** What a description says a value is, as the field name that would say it (`ISO 3166 country code` -> `country_code`). */
+const DESCRIBED_KINDS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\b(iso[ -]?3166(-1)?( alpha-?2)?|country code)\b/i, "country_code"],
+  [/\b(iso[ -]?4217|currency code|currency)\b/i, "currency_code"],
+  [/\b(iso[ -]?639(-1)?|language code|bcp[ -]?47|locale)\b/i, "language_code"],
+  [/\be-?mail( address)?\b/i, "email"],
+  [/\b(phone|telephone|mobile) number\b/i, "phone"],
+  [/\blatitude\b/i, "latitude"],
+  [/\blongitude\b/i, "longitude"],
+  [/\btime ?zone\b/i, "timezone"],
+  [/\b(url|uri|web ?site|home ?page|link to)\b/i, "url"],
+  [/\b(country|nation)\b/i, "country"],
+  [/\b(city|town)\b/i, "city"],
+  [/\b(yyyy-mm-dd|iso[ -]?8601|rfc[ -]?3339|timestamp|date and time|date-time)\b/i, "timestamp"],
+  [/^\s*(the )?(\w+ )?date\b/i, "date"],
+];
+
+/** The kind a description gives a value (its first sentence only), as a field name; undefined when it names none. */
+function describedKind(description: unknown): string | undefined {
+  if (typeof description !== "string" || description.length > 400) return undefined;
+  const first = description.split(/(?<=[.!?])\s/)[0] ?? description;
+  if (/\b(id|identifier|number of|count|whether|flag)\b/i.test(first)) return undefined;
+  return DESCRIBED_KINDS.find(([re]) => re.test(first))?.[1];
+}
+
 /** A description that says the field is an identifier ("ID of the district", "Unique identifier"). */
 const ID_DESCRIPTION = /^\s*(the\s+)?(unique\s+)?(id|identifier|uuid)\b|\b(id|identifier)\s+(of|for)\s/i;
 
@@ -811,12 +836,16 @@ export function realisticGenerator(schema: unknown, field: FieldHint): Realistic
   const nameRule = byName ?? byNameOne;
   const ruleName = byName !== undefined ? snake : snakeOne;
   const idDescription = typeof schema["description"] === "string" && ID_DESCRIPTION.test(schema["description"]);
+  // A name that says nothing (`cc`, `value`, `field3`): the description may say what the value is.
+  const described = nameRule === undefined && format === undefined ? describedKind(schema["description"]) : undefined;
+  const describedRule = described !== undefined ? ruleOf(described, parents) : undefined;
   const giveUp = type === "any" || typeof schema["pattern"] === "string" || (rawFormat !== undefined && !LOOSE_TEXT_FORMATS.has(rawFormat));
   return (seed) => {
     const f = seededFaker(seed);
     let text: Text | undefined;
     if (format !== undefined) text = stringByFormat(f, format, snake);
     if (text === undefined && nameRule !== undefined) text = nameRule[1](f, ruleName, schema, parents);
+    if (text === undefined && describedRule !== undefined && described !== undefined) text = describedRule[1](f, described, schema, parents);
     if (text === undefined && idDescription) text = { value: idText(f, snake, schema) };
     if (text === undefined) {
       if (giveUp) return undefined;

@@ -73,7 +73,13 @@ describe("toolsim spec tools --json", () => {
     const withOps = await run(["spec", "tools", "--json", "--with-operations", fixture("core/petstore.yaml")]);
     const both = JSON.parse(withOps.out) as { tools: unknown[]; operations: Record<string, unknown> };
     expect(both.tools).toEqual(tools);
-    expect(both.operations["listPets"]).toEqual({ operationId: "listPets", method: "get", path: "/pets" });
+    expect(both.operations["listPets"]).toEqual({
+      operationId: "listPets",
+      method: "get",
+      path: "/pets",
+      // What the request says about its answer: the status filter holds for every listed pet.
+      bindings: [{ kind: "filter", arg: "status", field: "[].status", match: "exact", source: "inferred" }],
+    });
     expect(Object.keys(both.operations)).toHaveLength(tools.length);
     const misuse = await run(["spec", "tools", "--with-operations", fixture("core/petstore.yaml")]);
     expect(misuse.code).toBe(2);

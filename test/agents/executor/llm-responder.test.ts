@@ -107,7 +107,8 @@ describe("LlmResponder through ChatOpenAI", () => {
   });
 
   it("gives the same normalized call the same answer within an episode (one request to the server)", async () => {
-    const responder = await setUp([text(JSON.stringify({ status: 200, body: PARIS })), text(JSON.stringify({ status: 200, body: { ...PARIS, city: "Other" } }))]);
+    const OTHER = { ...PARIS, days: [{ date: "2025-06-01", high: 19, low: 11 }] };
+    const responder = await setUp([text(JSON.stringify({ status: 200, body: PARIS })), text(JSON.stringify({ status: 200, body: OTHER }))]);
     const state = new ResourceStore();
     const first = await call(forecast, responder, weather, state);
     // The same call with the arguments written differently (string number, other key order, padded text).
@@ -118,7 +119,7 @@ describe("LlmResponder through ChatOpenAI", () => {
     // Another episode (another state store) asks again.
     const other = await call(forecast, responder, weather, new ResourceStore());
     expect(server?.requests).toHaveLength(2);
-    expect(other.body).toEqual({ ...PARIS, city: "Other" });
+    expect(other.body).toEqual(OTHER);
   });
 
   it("shares answers across the run when a run cache is given", async () => {
@@ -138,6 +139,26 @@ describe("LlmResponder through ChatOpenAI", () => {
     const [a, b] = await Promise.all([call(forecast, responder, weather, state), call(forecast, responder, weather, state)]);
     expect(server.requests).toHaveLength(1);
     expect(a.body).toEqual(b.body);
+  });
+
+  it("checks a valid answer against the call's bindings: repairs with the contradiction named, then corrects it", async () => {
+    const madrid = { ...PARIS, city: "Madrid" };
+    const repaired = await setUp([text(JSON.stringify({ status: 200, body: madrid })), text(JSON.stringify({ status: 200, body: PARIS }))]);
+    const first = await call(forecast, repaired, weather);
+    expect(first.body).toEqual(PARIS);
+    expect(first.notes).toContain("llm (repaired)");
+    const feedback = messagesOf(server?.requests[1]).at(-1)?.content ?? "";
+    expect(feedback).toContain("the answer contradicts the request");
+    expect(feedback).toContain('field city is "Madrid" where argument city is "Paris"');
+    // The prompt says what the answer must agree with.
+    expect(promptOf(server?.requests[0])).toContain("city -> city (equals)");
+    await server?.close();
+    // Still contradicting after the repair: corrected where the bindings say how (the city), the rest kept.
+    const stubborn = await setUp([text(JSON.stringify({ status: 200, body: madrid })), text(JSON.stringify({ status: 200, body: madrid }))]);
+    const second = await call(forecast, stubborn, weather);
+    expect(second.source).toBe("llm");
+    expect(second.body).toEqual(PARIS);
+    expect(second.notes).toContain("llm (corrected to agree with the request)");
   });
 
   it("does not share replaced answers across the run", async () => {

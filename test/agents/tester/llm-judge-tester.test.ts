@@ -54,7 +54,7 @@ describe("LlmJudgeTester through ChatOpenAI", () => {
     const verdict = await tester.judge(good, contextOver([forecast], 0, "tester"));
     expect(server?.requests).toHaveLength(3);
     expect(verdict.accepted).toBe(true);
-    expect(verdict.stages.map((s) => s.stage)).toEqual(["format", "execution", "grounding", "plan", "judge"]);
+    expect(verdict.stages.map((s) => s.stage)).toEqual(["format", "execution", "consistency", "grounding", "plan", "judge"]);
     const judge = verdict.stages.at(-1);
     expect(judge?.pass).toBe(true);
     expect(judge?.reasons[0]).toBe("judge: accepted by 2 pass, 1 fail, 0 unsure, 0 abstained of 3 votes");

@@ -88,6 +88,7 @@ describe("RuleTester", () => {
     expect(v.stages.map((s) => [s.stage, s.pass, s.reasons])).toEqual([
       ["format", true, []],
       ["execution", true, []],
+      ["consistency", true, []],
       ["grounding", true, []],
       ["plan", true, []],
     ]);
@@ -100,7 +101,7 @@ describe("RuleTester", () => {
     const v = await judge(t);
     expect(v.accepted).toBe(false);
     expect(v.failedStage).toBe("grounding");
-    expect(v.stages.map((s) => s.pass)).toEqual([true, true, false, false]);
+    expect(v.stages.map((s) => s.pass)).toEqual([true, true, true, false, false]);
   });
 
   it("turns a crashing stage into a reason", () => {
@@ -175,7 +176,7 @@ describe("format stage", () => {
     expect(checkFormat(t)).toEqual([]);
     const v = await judge(t);
     expect(v.failedStage).toBe("plan");
-    expect(v.stages[3]?.reasons).toEqual(['requests[0] was not answered: the assistant gave up ("no tool fits")']);
+    expect(v.stages.find((s) => s.stage === "plan")?.reasons).toEqual(['requests[0] was not answered: the assistant gave up ("no tool fits")']);
     const twoRequests: Plan = { requests: [PLAN.requests[0] as Plan["requests"][number], { steps: [], withheld: [], style: "question" }] };
     const early = transcript({ plan: twoRequests, calls: GOOD_CALLS, ends: [{ kind: "give-up", reason: "no tool fits" }] });
     expect(checkFormat(early)).toEqual([]);

@@ -154,7 +154,9 @@ describe("toolsim spec tools", () => {
     expect(tools[0]).toEqual({ type: "function", function: expect.objectContaining({ name: "listPets" }) });
     expect(result.out).not.toContain("$ref");
     const withOps = JSON.parse((await run(["spec", "tools", "--json", "--with-operations", spec("petstore.yaml")])).out) as Record<string, any>;
-    expect(withOps["operations"]["listPets"]).toEqual({ operationId: "listPets", method: "get", path: "/pets" });
+    expect(withOps["operations"]["listPets"]).toMatchObject({ operationId: "listPets", method: "get", path: "/pets" });
+    // Each operation's bindings beside it: what a request says about its answer.
+    expect(Array.isArray(withOps["operations"]["listPets"]["bindings"])).toBe(true);
   });
 });
 

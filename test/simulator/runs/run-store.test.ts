@@ -205,13 +205,14 @@ describe("run summary", () => {
       stages: {
         format: { failed: 0, discarded: 0, discardRate: 0, topReasons: [] },
         execution: { failed: 0, discarded: 0, discardRate: 0, topReasons: [] },
+        consistency: { failed: 0, discarded: 0, discardRate: 0, topReasons: [] },
         grounding: {
           failed: 2,
           discarded: 2,
           discardRate: 0.2,
           topReasons: [{ reason: 'requests[N] final answer: name "…" appears in no observation or user message', count: 2 }],
         },
-        plan: { failed: 1, discarded: 1, discardRate: 0.1, topReasons: [{ reason: 'requests[N] steps[N] "…": never called', count: 1 }] },
+        plan: { failed: 1, discarded: 1, discardRate: 0.1, topReasons: [{ reason: 'requests[N] steps[N] "get_book": never called', count: 1 }] },
       },
       errorReasons: [{ reason: "model timeout after N retries", count: 1 }],
       steps: { histogram: { "1": 3, "2": 3, "3": 2, "4": 2 }, mean: 2.3, max: 4 },
@@ -236,7 +237,7 @@ describe("run summary", () => {
   });
 
   it("groups reasons into templates", () => {
-    expect(reasonTemplate('calls[2] "get_wether": unknown tool (nearest: "get_weather", "get_forecast")')).toBe('calls[N] "…": unknown tool (nearest: "…")');
+    expect(reasonTemplate('calls[2] "get_wether": unknown tool (nearest: "get_weather", "get_forecast")')).toBe('calls[N] "get_wether": unknown tool (nearest: "…")'); // tool names stay, values go
     expect(reasonTemplate("all 3 calls failed (statuses 404, 500)")).toBe("all N calls failed (statuses N)");
   });
 });

@@ -1,0 +1,426 @@
+import { countryCode, fold, languageCode } from "../../specs/synthesize/world-data.js";
+
+/**
+ * An independent judge of whether tool responses contradict their calls, for the audit of a run's journal.
+ * It reads names and values only (no spec, no bindings, no responder), the way a reader of the data would:
+ * - equality: a field named like an argument (or an equivalent name: `city` -> `location.name`, `email` ->
+ *   `user.email`, `lat` -> `latitude`) holds the argument's value;
+ * - filters: items of a list answer to a query or path argument named like one of their fields (`region`,
+ *   `type`, `countryCode`), and to `year` through their dates;
+ * - ranges: dates of items are not before `from`/`startDate`/`after` nor after `to`/`endDate`/`before`;
+ *   `minPrice`/`maxPrice` bound `price`;
+ * - searches: every item of a search (`q`, `query`, `search`, `keyword`...) mentions the words searched for;
+ * - routes: an `origin`/`destination` search offers items leaving from the origin and arriving at the destination;
+ * - action effects: `cancel*`, `approve*`, `archive*`... leave the resource's status saying so;
+ * - state: within an episode, a record read after a write holds what was written, a deleted one is gone, a
+ *   record read again keeps its identity fields, and a line pointing at a seen resource (`bookId`) carries
+ *   its title and price; a subtotal is the sum of its lines.
+ */
+
+type Json = Record<string, unknown>;
+
+/** One contradiction between a call and its response (or the state before it). */
+export interface Contradiction {
+  rule: "equality" | "filter" | "range" | "search" | "route" | "effect" | "state" | "reference" | "total";
+  tool: string;
+  field: string;
+  argument?: string;
+  expected: unknown;
+  actual: unknown;
+}
+
+/** A call and its result as the journal has them. */
+export interface ObservedCall {
+  toolset: string;
+  tool: string;
+  method: string;
+  path: string;
+  args: Json;
+  /** Arguments that travelled in the request body (not filters). */
+  bodyArgs: ReadonlySet<string>;
+  status: number;
+  body: unknown;
+}
+
+function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function snake(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .toLowerCase();
+}
+
+const CREDENTIAL = /token|secret|password|passwd|passphrase|api_?key|credential|signature|otp$|code_verifier/;
+const NOT_A_FILTER = /^(limit|offset|page|page_size|per_page|size|count|max_results|cursor|sort|sort_by|order|order_by|direction|fields|include|expand|format|callback|units|unit|lang|language|locale|currency|days|hours|radius|servings|amount|quantity|precision|version|v|detail|details|verbose|pretty|debug|mode)$/;
+const SEARCH = /^(q|query|search|search_query|search_term|keyword|keywords|term|terms)$/;
+const FROM_DATE = /^(from|start|start_date|date_from|from_date|since|after|begin|check_in|checkin|departure_date|start_time|min_date|earliest)$/;
+const TO_DATE = /^(to|end|end_date|date_to|to_date|until|before|finish|check_out|checkout|end_time|max_date|latest)$/;
+const ITEM_DATE = ["date", "start_date", "start", "starts_at", "start_time", "datetime", "date_time", "published_at", "published", "departure_time", "departure", "scheduled_at", "occurs_at", "event_date", "day", "observed", "time"];
+const VOLATILE = /(^|_)(at|time|timestamp|date|updated|modified|now|current|views|count|stock|quantity|qty|available|availability|remaining|rating|score|rank|position|popularity|balance|last|next|online|expires|expires_in|token|etag|version|status|state)$/;
+const ORIGIN = ["origin", "from", "departure_airport", "origin_airport", "source", "departure"];
+const DESTINATION = ["destination", "to", "arrival_airport", "destination_airport", "arrival"];
+const PLACE_OBJECTS = /^(location|place|city|geo|address|position|area)$/;
+const ECHO_OBJECTS = /^(query|request|params|parameters|search|filters|criteria|input|args|meta)$/;
+const IDENTITY_OBJECTS = /^(user|account|profile|me|session|customer|member)$/;
+const IDENTITY_FIELDS = /^(email|username|user_name|login|phone|user_id|account_id)$/;
+
+/** Effect verbs: the status words a successful action leaves. */
+const EFFECTS: ReadonlyArray<readonly [RegExp, RegExp]> = [
+  [/^cancel/, /cancel/],
+  [/^approve/, /approv/],
+  [/^archive/, /archiv/],
+  [/^reject/, /reject|declin/],
+  [/^decline/, /declin|reject/],
+  [/^confirm/, /confirm/],
+  [/^complete/, /complet|done|finish/],
+  [/^close/, /clos/],
+  [/^suspend/, /suspend/],
+  [/^publish/, /publish|live/],
+  [/^unpublish/, /unpublish|draft/],
+  [/^refund/, /refund/],
+  [/^accept/, /accept/],
+  [/^deactivate/, /inactiv|deactiv|disabl/],
+  [/^activate/, /^activ|enabl/],
+  [/^disable/, /disabl|inactiv/],
+  [/^enable/, /enabl|^activ/],
+  [/^pause/, /paus/],
+  [/^unlock/, /unlock/],
+  [/^lock/, /^lock/],
+];
+
+const DATE_PREFIX = /^(\d{4})-(\d\d)-(\d\d)/;
+
+function dayOf(v: unknown): string | undefined {
+  if (typeof v !== "string") return undefined;
+  const m = DATE_PREFIX.exec(v.trim());
+  return m ? `${m[1]}-${m[2]}-${m[3]}` : undefined;
+}
+
+function text(v: unknown): string | undefined {
+  if (typeof v === "string") return fold(v);
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  return undefined;
+}
+
+/** Whether two scalars say the same thing: equal text (folded), numbers by value, dates by day, codes by name. */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a === "number" && typeof b === "number") return Math.abs(a - b) < 1e-6 * Math.max(1, Math.abs(a));
+  const ta = text(a);
+  const tb = text(b);
+  if (ta === undefined || tb === undefined) return false;
+  if (ta === tb) return true;
+  if (ta !== "" && tb !== "" && Number.isFinite(Number(ta)) && Number.isFinite(Number(tb))) return Number(ta) === Number(tb);
+  const da = dayOf(a);
+  const db = dayOf(b);
+  if (da !== undefined && db !== undefined) return da === db;
+  if (typeof a === "string" && typeof b === "string") {
+    const ca = countryCode(a);
+    if (ca !== undefined && ca === countryCode(b)) return true;
+    const tag = /^[a-z]{2,3}(?:[-_](?:[A-Za-z]{4}|[A-Z]{2}|\d{3}))?$/;
+    const la = tag.test(a) || tag.test(b) ? languageCode(a) : undefined;
+    if (la !== undefined && la === languageCode(b)) return true;
+  }
+  return false;
+}
+
+/** Whether a field's value answers an argument: the same value, a list holding it, or a text containing it (`type=rock` in `Indie Rock`). */
+function agrees(field: unknown, arg: unknown, loose: boolean): boolean | undefined {
+  if (field === null || field === undefined) return undefined;
+  if (Array.isArray(field)) {
+    if (field.some((f) => isObject(f) || Array.isArray(f))) return undefined;
+    return field.length === 0 ? undefined : field.some((f) => agrees(f, arg, loose) === true);
+  }
+  if (typeof field === "object" || typeof arg === "object") return undefined;
+  if (sameValue(field, arg)) return true;
+  if (loose && typeof field === "string" && typeof arg === "string" && arg.length >= 3) {
+    const f = fold(field);
+    const a = fold(arg);
+    return f.includes(a) || a.includes(f);
+  }
+  return false;
+}
+
+/** The lists of objects in a body: the body itself, or arrays of objects among its top-level fields (and one level down). */
+function listsOf(body: unknown): Array<{ at: string; items: Json[] }> {
+  const out: Array<{ at: string; items: Json[] }> = [];
+  const objs = (a: unknown[]): Json[] => a.filter(isObject);
+  if (Array.isArray(body)) out.push({ at: "[]", items: objs(body) });
+  else if (isObject(body)) {
+    for (const [k, v] of Object.entries(body)) {
+      if (Array.isArray(v) && v.some(isObject)) out.push({ at: `${k}[]`, items: objs(v) });
+      else if (isObject(v)) for (const [k2, v2] of Object.entries(v)) if (Array.isArray(v2) && v2.some(isObject)) out.push({ at: `${k}.${k2}[]`, items: objs(v2) });
+    }
+  }
+  return out.filter((l) => l.items.length > 0);
+}
+
+function fieldOf(item: Json, names: readonly string[]): [string, unknown] | undefined {
+  for (const [k, v] of Object.entries(item)) if (names.includes(snake(k))) return [k, v];
+  return undefined;
+}
+
+/** An airport or place code of an item's route end: a string, or the code/iata/city of an object. */
+function endValue(v: unknown): unknown {
+  if (isObject(v)) return v["iata"] ?? v["code"] ?? v["airport"] ?? v["airportCode"] ?? v["city"] ?? v["name"];
+  return v;
+}
+
+/** The contradictions of one successful call with its own arguments. */
+export function callContradictions(call: ObservedCall): Contradiction[] {
+  const out: Contradiction[] = [];
+  if (call.status < 200 || call.status > 299) return out;
+  const body = call.body;
+  const tool = call.tool;
+  const args = Object.entries(call.args).filter(([k, v]) => v !== undefined && v !== null && v !== "" && !CREDENTIAL.test(snake(k)));
+  const add = (c: Omit<Contradiction, "tool">): void => {
+    out.push({ tool, ...c });
+  };
+  const lists = listsOf(body);
+  // Equality with the answer's record (and its nested objects that are places, echoes or identities).
+  if (isObject(body)) {
+    for (const [name, value] of args) {
+      if (typeof value === "object") continue;
+      const n = snake(name);
+      for (const [k, v] of Object.entries(body)) {
+        if (snake(k) === n && !Array.isArray(v)) {
+          const ok = agrees(v, value, false);
+          if (ok === false) add({ rule: "equality", field: k, argument: name, expected: value, actual: v });
+        }
+        if (!isObject(v)) continue;
+        const holder = snake(k);
+        const pairs: Array<[string, string]> = [];
+        if (PLACE_OBJECTS.test(holder) && /^(city|location|place|town|q|address)$/.test(n)) pairs.push(["name", "city"]);
+        if (ECHO_OBJECTS.test(holder) || (IDENTITY_OBJECTS.test(holder) && IDENTITY_FIELDS.test(n)) || (PLACE_OBJECTS.test(holder) && /^(country|country_code|city|lat|latitude|lon|lng|longitude)$/.test(n))) pairs.push([n, n]);
+        for (const [target] of pairs) {
+          for (const [k2, v2] of Object.entries(v)) {
+            if (snake(k2) !== target) continue;
+            if (/^(lat|latitude|lon|lng|longitude)$/.test(n)) {
+              if (typeof v2 === "number" && Math.abs(v2 - Number(value)) > 0.5) add({ rule: "equality", field: `${k}.${k2}`, argument: name, expected: value, actual: v2 });
+              continue;
+            }
+            const ok = agrees(v2, value, target === "name");
+            if (ok === false) add({ rule: "equality", field: `${k}.${k2}`, argument: name, expected: value, actual: v2 });
+          }
+        }
+      }
+    }
+  }
+  const method = call.method.toLowerCase();
+  for (const list of lists) {
+    for (const [name, value] of args) {
+      if (call.bodyArgs.has(name) && method !== "get") continue;
+      if (typeof value === "object") continue;
+      const n = snake(name);
+      if (NOT_A_FILTER.test(n) || n === "id") continue;
+      if (SEARCH.test(n) && typeof value === "string") {
+        const words = fold(value).split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
+        if (words.length === 0) continue;
+        for (const item of list.items) {
+          if (!Object.values(item).some((v) => typeof v === "string" && v.trim() !== "")) continue; // nothing to judge
+          const all = fold(JSON.stringify(item));
+          if (!words.some((w) => all.includes(w))) add({ rule: "search", field: `${list.at}`, argument: name, expected: value, actual: shortItem(item) });
+        }
+        continue;
+      }
+      const fromDate = FROM_DATE.test(n) && dayOf(value) !== undefined;
+      const toDate = TO_DATE.test(n) && dayOf(value) !== undefined;
+      if (fromDate || toDate) {
+        for (const item of list.items) {
+          const f = fieldOf(item, ITEM_DATE);
+          const d = f ? dayOf(f[1]) : undefined;
+          const bound = dayOf(value) as string;
+          if (f && d !== undefined && (fromDate ? d < bound : d > bound)) add({ rule: "range", field: `${list.at}.${f[0]}`, argument: name, expected: `${fromDate ? ">=" : "<="} ${bound}`, actual: f[1] });
+        }
+        continue;
+      }
+      const bound = /^(min|max)_?(.+)$/.exec(n) ?? /^(.+?)_(min|max)$/.exec(n);
+      if (bound && (typeof value === "number" || (typeof value === "string" && Number.isFinite(Number(value))))) {
+        const isMin = bound[1] === "min" || bound[2] === "min";
+        const target = bound[1] === "min" || bound[1] === "max" ? bound[2] : bound[1];
+        for (const item of list.items) {
+          const f = target !== undefined ? fieldOf(item, [target]) : undefined;
+          if (!f || typeof f[1] !== "number") continue;
+          const limit = Number(value);
+          if (isMin ? f[1] < limit : f[1] > limit) add({ rule: "range", field: `${list.at}.${f[0]}`, argument: name, expected: `${isMin ? ">=" : "<="} ${limit}`, actual: f[1] });
+        }
+        continue;
+      }
+      const isOrigin = /^(origin|from|departure|departure_airport|from_airport|origin_airport)$/.test(n);
+      const isDestination = /^(destination|to|arrival|arrival_airport|to_airport|destination_airport)$/.test(n);
+      if ((isOrigin || isDestination) && typeof value === "string" && /^[A-Z]{3}$/.test(value)) {
+        for (const item of list.items) {
+          const legs = Object.values(item).find((v) => Array.isArray(v) && v.length > 0 && v.every(isObject) && v.some((l) => fieldOf(l as Json, isOrigin ? ORIGIN : DESTINATION))) as Json[] | undefined;
+          const holder = legs ? (isOrigin ? legs[0] : legs[legs.length - 1]) : item;
+          const f = holder ? fieldOf(holder, isOrigin ? ORIGIN : DESTINATION) : undefined;
+          if (!f) continue;
+          const end = endValue(f[1]);
+          if (typeof end === "string" && /^[A-Z]{3}$/.test(end) && end !== value) add({ rule: "route", field: `${list.at}.${f[0]}`, argument: name, expected: value, actual: end });
+        }
+        continue;
+      }
+      if (n === "year" && Number.isFinite(Number(value))) {
+        for (const item of list.items) {
+          const f = fieldOf(item, ["year", ...ITEM_DATE]);
+          if (!f) continue;
+          const y = typeof f[1] === "number" ? f[1] : dayOf(f[1])?.slice(0, 4);
+          if (y !== undefined && Number(y) !== Number(value)) add({ rule: "filter", field: `${list.at}.${f[0]}`, argument: name, expected: value, actual: f[1] });
+        }
+        continue;
+      }
+      const names = n === "region" ? ["region", "continent"] : n === "country_code" || n === "country" ? ["country_code", "country"] : n === "type" ? ["type", "kind"] : [n];
+      for (const item of list.items) {
+        const f = fieldOf(item, names);
+        if (!f) continue;
+        const ok = agrees(f[1], value, typeof value === "string" && !/(_id|id|code)$/.test(n));
+        if (ok === false) add({ rule: "filter", field: `${list.at}.${f[0]}`, argument: name, expected: value, actual: f[1] });
+      }
+    }
+  }
+  // Action effects.
+  const verb = snake(tool).split("_")[0] ?? "";
+  const lastSegment = snake(call.path.split("/").filter((s) => s !== "" && !s.startsWith("{")).pop() ?? "");
+  const effect = EFFECTS.find(([v]) => v.test(verb) || (lastSegment !== "" && v.test(lastSegment) && lastSegment.length <= 12));
+  if (effect && isObject(body)) {
+    const holders: Array<[string, Json]> = [["", body], ...Object.entries(body).filter((e): e is [string, Json] => isObject(e[1]) && !ECHO_OBJECTS.test(snake(e[0])))];
+    for (const [at, h] of holders) {
+      for (const key of ["status", "state"]) {
+        const v = h[key];
+        if (typeof v === "string" && !effect[1].test(fold(v))) add({ rule: "effect", field: at === "" ? key : `${at}.${key}`, expected: effect[1].source, actual: v });
+      }
+    }
+  }
+  // Totals: a subtotal (or a total with nothing else to add) is the sum of its lines.
+  if (isObject(body)) {
+    const lines = lists.find((l) => l.items.some((i) => fieldOf(i, ["quantity", "qty"]) && fieldOf(i, ["unit_price", "price"])));
+    const totalField = fieldOf(body, ["subtotal", "sub_total"]) ?? (Object.keys(body).some((k) => /tax|shipping|discount|fee/i.test(k)) ? undefined : fieldOf(body, ["total", "total_price", "total_amount"]));
+    if (lines && totalField && typeof totalField[1] === "number") {
+      let sum = 0;
+      for (const i of lines.items) sum += Number(fieldOf(i, ["quantity", "qty"])?.[1]) * Number(fieldOf(i, ["unit_price", "price"])?.[1]);
+      if (Number.isFinite(sum) && Math.abs(sum - totalField[1]) > 0.011) add({ rule: "total", field: totalField[0], expected: Math.round(sum * 100) / 100, actual: totalField[1] });
+    }
+  }
+  return out;
+}
+
+function shortItem(item: Json): string {
+  const label = item["name"] ?? item["title"] ?? item["symbol"] ?? item["id"];
+  return label !== undefined ? String(label) : JSON.stringify(item).slice(0, 60);
+}
+
+/** What the episode has seen of one record: its fields, which of them a write set, whether it was deleted. */
+interface Seen {
+  fields: Json;
+  written: Set<string>;
+  deleted: boolean;
+}
+
+const ID_KEYS = ["id", "uuid"];
+
+function idOf(record: Json): string | undefined {
+  for (const k of ID_KEYS) {
+    const v = record[k];
+    if (typeof v === "string" || typeof v === "number") return String(v);
+  }
+  return undefined;
+}
+
+/**
+ * The state contradictions of an episode's calls, in order: reads that disagree with an earlier write or
+ * read of the same record, deleted records read back, lines that disagree with the resource they point at.
+ */
+export function stateContradictions(calls: readonly ObservedCall[]): Array<{ index: number; contradiction: Contradiction }> {
+  const out: Array<{ index: number; contradiction: Contradiction }> = [];
+  const seen = new Map<string, Seen>();
+  calls.forEach((call, index) => {
+    const method = call.method.toLowerCase();
+    const ok = call.status >= 200 && call.status <= 299;
+    if (!ok) return;
+    const key = (noun: string, id: string): string => `${call.toolset}\u0000${noun}\u0000${id}`;
+    const add = (c: Omit<Contradiction, "tool">): void => {
+      out.push({ index, contradiction: { tool: call.tool, ...c } });
+    };
+    // A DELETE that answers the record (a cancelled booking) acts on it; one without a record removes it.
+    const answersRecord = isObject(call.body) && idOf(call.body) !== undefined;
+    const deleted = method === "delete" && !answersRecord ? /\{([^}]+)\}$/.exec(call.path)?.[1] : undefined;
+    if (deleted !== undefined) {
+      const id = call.args[deleted];
+      if (typeof id === "string" || typeof id === "number") {
+        const k = key(nounOf(call.path), String(id));
+        seen.set(k, { fields: seen.get(k)?.fields ?? {}, written: new Set(), deleted: true });
+      }
+      return;
+    }
+    const noun = nounOf(call.path);
+    const records: Array<[string, Json]> = [];
+    if (isObject(call.body)) {
+      records.push([noun, call.body]);
+      for (const [k, v] of Object.entries(call.body)) if (isObject(v)) records.push([singular(snake(k)), v]);
+    }
+    for (const l of listsOf(call.body)) {
+      const field = l.at.replace(/\[\]$/, "").split(".").pop() ?? "";
+      const listNoun = field === "" || /^(items|data|results|records|entries|list|content|values)$/.test(field) ? noun : singular(snake(field));
+      for (const item of l.items) records.push([listNoun, item]);
+    }
+    const isWrite = method !== "get";
+    for (const [recordNoun, r] of records) {
+      const id = idOf(r);
+      // References: a line's xxxId names a seen record; its title and price are that record's.
+      for (const [k, v] of Object.entries(r)) {
+        const m = /^(.+?)(Id|_id)$/.exec(k);
+        if (!m || (typeof v !== "string" && typeof v !== "number")) continue;
+        const target = seen.get(key(singular(snake(m[1] ?? "")), String(v)));
+        if (!target || target.deleted) continue;
+        // A record with its own id (a track with its albumId) has its own title and price; a line does not.
+        const own = idOf(r) !== undefined && r !== call.body;
+        for (const [mine, theirs] of [["title", "title"], ["price", "price"], ["unitPrice", "price"], ["unit_price", "price"]] as const) {
+          if (own && (mine === "title" || mine === "price")) continue;
+          if (r[mine] !== undefined && target.fields[theirs] !== undefined && !sameValue(r[mine], target.fields[theirs])) {
+            add({ rule: "reference", field: mine, argument: k, expected: target.fields[theirs], actual: r[mine] });
+          }
+        }
+      }
+      if (id === undefined) continue;
+      const prior = seen.get(key(recordNoun, id));
+      if (prior?.deleted && method === "get") add({ rule: "state", field: "id", expected: "deleted earlier (404)", actual: `${id} answered` });
+      if (prior && !prior.deleted) {
+        for (const [k, v] of Object.entries(r)) {
+          if (!(k in prior.fields) || typeof v === "object" || typeof prior.fields[k] === "object") continue;
+          const writtenBefore = prior.written.has(k);
+          if (isWrite && (!writtenBefore || /^(status|state)$/.test(k))) continue; // this call may change it
+          if (!writtenBefore && VOLATILE.test(snake(k))) continue;
+          if (call.bodyArgs.has(k) || (k in call.args && sameValue(call.args[k], v))) continue; // asked of this call (`servings=6`)
+          if (!sameValue(v, prior.fields[k]) && v !== null && prior.fields[k] !== null) add({ rule: "state", field: k, expected: prior.fields[k], actual: v });
+        }
+      }
+      const written = new Set<string>(prior?.written ?? []);
+      if (isWrite) {
+        for (const k of Object.keys(r)) if (call.bodyArgs.has(k) || k === "status" || k === "state") written.add(k);
+      }
+      seen.set(key(recordNoun, id), { fields: { ...(prior?.fields ?? {}), ...r }, written, deleted: false });
+    }
+  });
+  return out;
+}
+
+function singular(word: string): string {
+  if (/ies$/.test(word)) return word.slice(0, -3) + "y";
+  if (/(ss|sh|ch|x)es$/.test(word)) return word.slice(0, -2);
+  if (/s$/.test(word) && !/ss$/.test(word)) return word.slice(0, -1);
+  return word;
+}
+
+/** The resource noun of a path: the literal segment before its last parameter, else its last literal segment (`/orders/{id}/cancel` -> `order`). */
+function nounOf(path: string): string {
+  const segments = path.split("/").filter((s) => s !== "");
+  let last = -1;
+  segments.forEach((s, i) => {
+    if (s.startsWith("{")) last = i;
+  });
+  const literal = last > 0 ? segments[last - 1] : [...segments].reverse().find((s) => !s.startsWith("{"));
+  return singular(snake(literal ?? ""));
+}

@@ -1,0 +1,200 @@
+import { isCountry, isCurrency, isLanguage } from "../../specs/synthesize/world-data.js";
+
+/**
+ * Whether typed values are plausible, judged by the field's name alone (no spec needed, so that any run's
+ * journal can be audited): dates parse, country, currency and language values are real codes or names,
+ * coordinates are in range, emails, URLs and phone numbers are well formed, time zones exist.
+ */
+
+/** The kinds of typed values the audit checks. */
+export type ValueKind = "date" | "country" | "currency" | "language" | "latitude" | "longitude" | "email" | "url" | "phone" | "timezone";
+
+function snake(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .toLowerCase();
+}
+
+const kindCache = new Map<string, ValueKind | undefined>();
+
+/** The kind of value a field of this name holds, when its name says so. */
+export function valueKindOf(name: string): ValueKind | undefined {
+  let hit = kindCache.get(name);
+  if (hit !== undefined || kindCache.has(name)) return hit;
+  hit = kindOf(snake(name));
+  if (kindCache.size > 20_000) kindCache.clear();
+  kindCache.set(name, hit);
+  return hit;
+}
+
+function kindOf(n: string): ValueKind | undefined {
+  if (n === "") return undefined;
+  if (/(^|_)(is|has|can|should|was)_|_(count|total|number|num|id|ids|type|format|name_?s?|label|zone|range|window|days|hours|minutes|seconds|ms|offset|status|flag|enabled)$/.test(n) && !/(_at|_date)$/.test(n)) {
+    if (/(^|_)(time_?zone|tz)$/.test(n)) return "timezone";
+    if (/^country_name$/.test(n)) return "country";
+    if (/^(currency|language)_name$/.test(n)) return n.startsWith("currency") ? "currency" : "language";
+    return undefined;
+  }
+  if (/(^|_)(e_?mail|email_address)$/.test(n)) return "email";
+  if (/(^|_)(url|uri|href|website|homepage|web_url|image_url|avatar_url|link)$/.test(n) || /_(url|uri|href)$/.test(n)) return "url";
+  if (/(^|_)(phone|phone_number|mobile_number|mobile_phone|telephone|tel|fax)$/.test(n)) return "phone";
+  if (/(^|_)(lat|latitude)$/.test(n)) return "latitude";
+  if (/(^|_)(lon|lng|long|longitude)$/.test(n)) return "longitude";
+  if (/(^|_)(time_?zone|tz)$/.test(n)) return "timezone";
+  if (/(^|_)(country|country_code|country_iso|country_iso2|country_iso3|nationality)$/.test(n)) return "country";
+  if (/^(amount|total|price|cost|net|gross|fee|sum|value)_/.test(n)) return undefined;
+  if (/^sort_|_sort$|^order_by/.test(n)) return undefined;
+  if (/(^|_)(currency|currency_code|base_currency|target_currency|source_currency|quote_currency|from_currency|to_currency)$/.test(n)) return "currency";
+  if (/(^|_)(language|lang|language_code|lang_code|locale|source_language|target_language|source_lang|target_lang|original_language)$/.test(n)) return "language";
+  if (/(_at|_on|_date|_datetime|_timestamp)$|^(date|datetime|timestamp|created|updated|modified|published|deleted|expires|expiry|expiration|last_update|last_updated|last_modified|birthday|birth_date|date_of_birth|dob|deadline)$/.test(n)) return "date";
+  return undefined;
+}
+
+const ISO_DATE = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?$/i;
+const OTHER_DATES = [/^(\d\d?)\/(\d\d?)\/(\d{4})$/, /^(\d\d?)\.(\d\d?)\.(\d{4})$/, /^(\d{4})\/(\d\d?)\/(\d\d?)$/, /^(\d{4})(\d\d)(\d\d)$/];
+const TIME_ONLY = /^\d\d?:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?$/;
+/** Compact ISO 8601 (`20200803T131236`, DICOM's `20201228T160340.253201`). */
+const COMPACT = /^(\d{4})(\d\d)(\d\d)T\d{6}(\.\d+)?Z?$/;
+const EMAIL = /^[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
+
+function plausibleYear(y: number): boolean {
+  return y >= 1800 && y <= 2200;
+}
+
+function isDate(v: unknown): boolean {
+  if (typeof v === "number") return (v >= 1e8 && v <= 5e9) || (v >= 1e11 && v <= 5e12) || (Number.isInteger(v) && plausibleYear(v));
+  if (typeof v !== "string") return false;
+  const s = v.trim();
+  const compact = COMPACT.exec(s);
+  if (compact) return plausibleYear(Number(compact[1])) && Number(compact[2]) >= 1 && Number(compact[2]) <= 12;
+  const iso = ISO_DATE.exec(s);
+  if (iso) {
+    const [y, m, d] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+    return plausibleYear(y) && m >= 1 && m <= 12 && d >= 1 && d <= 31 && (iso[4] === undefined || Number(iso[4]) < 24);
+  }
+  if (TIME_ONLY.test(s)) return true;
+  if (/^\d{4}(-\d\d)?$/.test(s)) return plausibleYear(Number(s.slice(0, 4)));
+  for (const re of OTHER_DATES) if (re.test(s)) return true;
+  if (/^\d{9,13}$/.test(s)) return isDate(Number(s));
+  // RFC 2822 / "June 1, 2025" and the like: must name a plausible year.
+  const t = Date.parse(s);
+  const year = /\b(1[89]\d\d|2[01]\d\d)\b/.exec(s);
+  return Number.isFinite(t) && year !== null;
+}
+
+function isUrl(v: unknown): boolean {
+  if (typeof v !== "string") return false;
+  const s = v.trim();
+  if (/^(\/|\.\.?\/)/.test(s) && !/\s/.test(s)) return true;
+  // A host with a path and no scheme (`my-app.now.sh`, `www.example.com/docs`).
+  if (/^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}(?::\d+)?(?:\/\S*)?$/i.test(s)) return true;
+  try {
+    const u = new URL(s);
+    if (/^(https?|ftp|wss?):$/.test(u.protocol)) return u.hostname.includes(".") || u.hostname === "localhost";
+    return /^(mailto|tel|urn|data|s3|gs|file):$/.test(u.protocol);
+  } catch {
+    return false;
+  }
+}
+
+function isPhone(v: unknown): boolean {
+  if (typeof v === "number") return String(v).length >= 6 && String(v).length <= 15;
+  if (typeof v !== "string") return false;
+  const s = v.trim();
+  if (!/^\+?[0-9 ().\-/x]+$/i.test(s)) return false;
+  const digits = s.replace(/\D/g, "").length;
+  return digits >= 6 && digits <= 18;
+}
+
+const zones = new Set<string>(Intl.supportedValuesOf("timeZone"));
+
+function isTimeZone(v: unknown): boolean {
+  if (typeof v !== "string") return typeof v === "number" && Math.abs(v) <= 14 * 3600;
+  const s = v.trim();
+  if (zones.has(s) || /^(UTC|GMT|Z)$/i.test(s) || /^(UTC|GMT)?\s?[+-]\d\d?(:?\d\d)?$/i.test(s)) return true;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: s });
+    return true;
+  } catch {
+    return /^[A-Z]{3,5}$/.test(s); // an abbreviation (CET, PST, AEST)
+  }
+}
+
+function pair(v: string, check: (s: string) => boolean): boolean {
+  const parts = v.split(/[/_:\- ]|(?<=^[A-Z]{3})(?=[A-Z]{3}$)/).filter((p) => p !== "");
+  return parts.length >= 1 && parts.length <= 2 && parts.every(check);
+}
+
+/** Whether a value of a kind is plausible; undefined when it is not a value the kind judges (null, objects). */
+export function isPlausible(kind: ValueKind, value: unknown, field?: string): boolean | undefined {
+  // A number under a bare name (`updated: 171`, `deleted: 1`, `mobile: 76`) is a count or a flag as often as a date or a phone.
+  if (typeof value === "number" && field !== undefined && (kind === "date" || kind === "phone") && !/(_at|At|date|Date|time|Time|stamp|Stamp|_on|number|Number)$/.test(field)) return undefined;
+  if (value === null || value === undefined || typeof value === "boolean") return undefined;
+  if (typeof value === "object") return undefined;
+  switch (kind) {
+    case "date":
+      return isDate(value);
+    case "email":
+      return typeof value === "string" && EMAIL.test(value.trim());
+    case "url":
+      return isUrl(value);
+    case "phone":
+      return isPhone(value);
+    case "latitude":
+    case "longitude": {
+      const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
+      return Number.isFinite(n) && Math.abs(n) <= (kind === "latitude" ? 90 : 180);
+    }
+    case "timezone":
+      return isTimeZone(value);
+    case "country":
+      return typeof value === "string" && isCountry(value);
+    case "currency":
+      return typeof value === "string" && (isCurrency(value) || pair(value, isCurrency));
+    case "language":
+      return typeof value === "string" && isLanguage(value);
+  }
+}
+
+/** One typed value met in a journal and its verdict. */
+export interface TypedValue {
+  kind: ValueKind;
+  field: string;
+  value: unknown;
+  plausible: boolean;
+}
+
+/** The kind of a field by the object holding it: `name` or `code` of a country, currency or language (`countries[].name`). */
+function kindByHolder(field: string, holder: string | undefined): ValueKind | undefined {
+  if (holder === undefined || !/^(name|code|iso_?code|iso2|alpha2|alpha_2|alpha3|alpha_3)$/i.test(field)) return undefined;
+  const h = snake(holder).replace(/ies$/, "y").replace(/s$/, "");
+  if (/^(country|nationality)$/.test(h)) return "country";
+  if (/^currenc(y|ie)$/.test(h)) return "currency";
+  if (/^language$/.test(h)) return "language";
+  return undefined;
+}
+
+/**
+ * Every typed scalar value in a JSON value: fields named like a kind, scalars in lists under such a name
+ * (`currencies: ["EUR"]`), and the name or code of an object that is a country, currency or language.
+ */
+export function typedValues(value: unknown, out: TypedValue[] = [], depth = 0, field?: string, inList = false, holder?: string): TypedValue[] {
+  if (depth > 12) return out;
+  if (Array.isArray(value)) {
+    for (const v of value) typedValues(v, out, depth + 1, field, true, holder);
+    return out;
+  }
+  if (typeof value === "object" && value !== null) {
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) typedValues(v, out, depth + 1, k, false, field);
+    return out;
+  }
+  if (field === undefined) return out;
+  const kind = valueKindOf(field) ?? (inList && field.endsWith("s") ? valueKindOf(field.slice(0, -1)) : undefined) ?? kindByHolder(field, holder);
+  if (kind === undefined) return out;
+  const verdict = isPlausible(kind, value, field);
+  if (verdict !== undefined) out.push({ kind, field: holder !== undefined && kindByHolder(field, holder) === kind && valueKindOf(field) === undefined ? `${holder}.${field}` : field, value, plausible: verdict });
+  return out;
+}

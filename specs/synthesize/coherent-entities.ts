@@ -1,0 +1,329 @@
+import { deriveSeed } from "../seed.js";
+import { AIRPORTS, CITIES, COUNTRIES, countryCode, currencyName, findCity, findCountry, fold, languageCode, type City, type Country } from "./world-data.js";
+
+/**
+ * Entities that hang together inside one answer: a country's code, name, region, capital and currency from
+ * one country; a place's name, country, coordinates and time zone from one city; an airport's code, name
+ * and city from one airport; a person's email from their name (or their name from an email that was
+ * asked for); a currency's or language's name from its code. Fields pinned by a binding (a filter's
+ * `region=Asia`, an asked-for `city`) stay as they are and choose the entity. Returns the edits made, so
+ * that the caller can undo those its schema rejects.
+ */
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** One change to a value: where, and what it was and became. */
+export interface ValueEdit {
+  holder: Json | unknown[];
+  key: string | number;
+  before: unknown;
+  after: unknown;
+  /** JSON pointer of the changed value. */
+  pointer: string;
+  /** Whether the key was absent before. */
+  added?: boolean;
+}
+
+/** Options of {@link cohereEntities}. */
+export interface CohereOptions {
+  seed: number;
+  /** Pointers of values a binding set: they stay, and choose the entity. */
+  pinned?: ReadonlySet<string>;
+  /** Only objects holding a pinned value are made coherent (an example's own entities are left alone). */
+  pinnedOnly?: boolean;
+}
+
+function norm(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, "");
+}
+
+function singular(word: string): string {
+  const w = norm(word);
+  if (/ies$/.test(w)) return w.slice(0, -3) + "y";
+  if (/s$/.test(w) && !/ss$/.test(w)) return w.slice(0, -1);
+  return w;
+}
+
+function escape(segment: string): string {
+  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** The object's keys by normalized name. */
+function keysOf(o: Json): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const k of Object.keys(o)) if (!m.has(norm(k))) m.set(norm(k), k);
+  return m;
+}
+
+function first(keys: Map<string, string>, names: readonly string[]): string | undefined {
+  for (const n of names) {
+    const k = keys.get(n);
+    if (k !== undefined) return k;
+  }
+  return undefined;
+}
+
+interface Ctx {
+  edits: ValueEdit[];
+  pinned: ReadonlySet<string>;
+  seed: number;
+  pinnedOnly: boolean;
+}
+
+function set(ctx: Ctx, o: Json, key: string | undefined, value: unknown, at: string): void {
+  if (key === undefined || value === undefined) return;
+  const before = o[key];
+  if (before === undefined || before === null || isObject(before) || Array.isArray(before)) return; // absent, empty or structured: left as is
+  const pointer = `${at}/${escape(key)}`;
+  if (ctx.pinned.has(pointer)) return;
+  let after = value;
+  if (typeof before === "number" && typeof value === "string") return;
+  if (typeof before === "string" && typeof value === "number") after = String(value);
+  if (before === after) return;
+  o[key] = after;
+  ctx.edits.push({ holder: o, key, before, after, pointer });
+}
+
+function pinnedValue(ctx: Ctx, o: Json, key: string | undefined, at: string): unknown {
+  return key !== undefined && ctx.pinned.has(`${at}/${escape(key)}`) ? o[key] : undefined;
+}
+
+function pick<T>(rows: readonly T[], seed: number, index: number): T | undefined {
+  if (rows.length === 0) return undefined;
+  return rows[(deriveSeed(seed, index) >>> 0) % rows.length];
+}
+
+const COUNTRY_PARENT = /^(country|nation|countrie)$/;
+const PLACE_PARENT = /^(location|place|city|geo|area|venue|site|address|result|locality|town|position|headquarter)$/;
+const PERSON_PARENT = /^(user|person|people|customer|author|owner|member|contact|employee|staff|profile|account|client|patient|student|driver|passenger|guest|sender|recipient|assignee|reporter|creator|buyer|seller|candidate|attendee|organizer|participant|me|manager|traveler|traveller)$/;
+
+/** A country row for an object: pinned fields choose, else a real country it already names, else one by seed. */
+function countryRow(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index: number): Country | undefined {
+  const code = first(keys, ["countrycode", "alpha2", "iso2", "cca2", "isocode", "iso", "code", "countryiso", "alpha3", "iso3", "cca3"]);
+  const name = first(keys, ["name", "countryname", "commonname", "englishname"]);
+  const region = first(keys, ["region", "continent"]);
+  const pins: Array<(c: Country) => boolean> = [];
+  for (const k of [code, name]) {
+    const v = pinnedValue(ctx, o, k, at);
+    if (typeof v === "string") pins.push((c) => countryCode(v) === c.alpha2);
+  }
+  const r = pinnedValue(ctx, o, region, at);
+  if (typeof r === "string") pins.push((c) => fold(c.region) === fold(r) || fold(c.subregion) === fold(r) || fold(c.subregion).includes(fold(r)));
+  if (pins.length > 0) return pick(COUNTRIES.filter((c) => pins.every((p) => p(c))), ctx.seed, index);
+  for (const k of [code, name]) {
+    const v = k !== undefined ? o[k] : undefined;
+    if (typeof v === "string") {
+      const known = findCountry(v);
+      if (known) return known;
+    }
+  }
+  return ctx.pinnedOnly ? undefined : pick(COUNTRIES, ctx.seed, index);
+}
+
+function cohereCountry(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index: number): void {
+  const row = countryRow(ctx, o, keys, at, index);
+  if (!row) return;
+  for (const k of ["countrycode", "alpha2", "iso2", "cca2", "isocode", "iso", "code", "countryiso"]) {
+    const key = keys.get(k);
+    if (key === undefined) continue;
+    const cur = o[key];
+    set(ctx, o, key, typeof cur === "string" && cur.length === 3 ? row.alpha3 : typeof cur === "string" && cur === cur.toLowerCase() ? row.alpha2.toLowerCase() : row.alpha2, at);
+  }
+  for (const k of ["alpha3", "iso3", "cca3"]) set(ctx, o, keys.get(k), row.alpha3, at);
+  for (const k of ["name", "countryname", "commonname", "englishname", "officialname"]) set(ctx, o, keys.get(k), row.name, at);
+  const region = keys.get("region");
+  if (region !== undefined) set(ctx, o, region, row.region, at);
+  set(ctx, o, keys.get("continent"), row.region === "Americas" ? (row.subregion === "South America" ? "South America" : "North America") : row.region, at);
+  set(ctx, o, keys.get("subregion"), row.subregion, at);
+  set(ctx, o, keys.get("capital"), row.capital, at);
+  set(ctx, o, first(keys, ["currency", "currencycode"]), row.currency, at);
+  set(ctx, o, first(keys, ["callingcode", "phonecode", "dialcode", "dialingcode"]), row.callingCode, at);
+  set(ctx, o, keys.get("population"), row.population, at);
+}
+
+/** A city row for a place: a pinned or present known name, else a city of the pinned country, else one by seed. */
+function cityRow(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index: number): City | undefined {
+  const name = first(keys, ["city", "cityname", "name", "locality", "town"]);
+  const country = first(keys, ["countrycode", "country", "countryname"]);
+  const pinnedName = pinnedValue(ctx, o, name, at);
+  if (typeof pinnedName === "string") return findCity(pinnedName.split(",")[0] ?? pinnedName);
+  const pinnedCountry = pinnedValue(ctx, o, country, at);
+  if (typeof pinnedCountry === "string") {
+    const code = countryCode(pinnedCountry);
+    const current = name !== undefined && typeof o[name] === "string" ? findCity(o[name] as string) : undefined;
+    if (current && current.countryCode === code) return current;
+    return pick(CITIES.filter((c) => c.countryCode === code), ctx.seed, index);
+  }
+  const v = name !== undefined ? o[name] : undefined;
+  if (typeof v === "string") {
+    const known = findCity(v.split(",")[0] ?? v);
+    if (known) return known;
+  }
+  return ctx.pinnedOnly ? undefined : pick(CITIES, ctx.seed, index);
+}
+
+function coherePlace(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index: number): void {
+  const row = cityRow(ctx, o, keys, at, index);
+  if (!row) return;
+  const nameKey = first(keys, ["city", "cityname", "locality", "town"]) ?? keys.get("name");
+  if (nameKey !== undefined) {
+    const cur = o[nameKey];
+    // "Lisbon, Portugal" style names keep their style.
+    set(ctx, o, nameKey, typeof cur === "string" && cur.includes(",") ? `${row.name}, ${row.country}` : row.name, at);
+  }
+  const countryKey = keys.get("country") ?? keys.get("countryname");
+  if (countryKey !== undefined) {
+    const cur = o[countryKey];
+    set(ctx, o, countryKey, typeof cur === "string" && /^[A-Z]{2}$/.test(cur) ? row.countryCode : typeof cur === "string" && /^[A-Z]{3}$/.test(cur) ? findCountry(row.countryCode)?.alpha3 : row.country, at);
+  }
+  set(ctx, o, first(keys, ["countrycode", "countryiso"]), row.countryCode, at);
+  const jitter = ((deriveSeed(ctx.seed, index, "geo") % 2000) - 1000) / 100000;
+  set(ctx, o, first(keys, ["latitude", "lat"]), Number((row.lat + jitter).toFixed(4)), at);
+  set(ctx, o, first(keys, ["longitude", "lon", "lng", "long"]), Number((row.lon - jitter).toFixed(4)), at);
+  const tz = first(keys, ["timezone", "tz", "timezonename", "tzid"]);
+  if (tz !== undefined && typeof o[tz] === "string" && (o[tz] as string).includes("/")) set(ctx, o, tz, row.timeZone, at);
+  set(ctx, o, keys.get("population"), row.population, at);
+}
+
+function cohereAirport(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index: number): void {
+  const iata = first(keys, ["iatacode", "iata", "airportcode", "code"]);
+  const city = keys.get("city");
+  const name = keys.get("name");
+  let row = undefined as (typeof AIRPORTS)[number] | undefined;
+  const pinnedIata = pinnedValue(ctx, o, iata, at);
+  const pinnedCity = pinnedValue(ctx, o, city, at) ?? pinnedValue(ctx, o, name, at);
+  if (typeof pinnedIata === "string") row = AIRPORTS.find((a) => a.iata === pinnedIata.toUpperCase());
+  else if (typeof pinnedCity === "string") row = pick(AIRPORTS.filter((a) => fold(a.city) === fold(pinnedCity) || fold(a.name).includes(fold(pinnedCity))), ctx.seed, index);
+  else {
+    const cur = iata !== undefined ? o[iata] : undefined;
+    row = typeof cur === "string" ? AIRPORTS.find((a) => a.iata === cur) : undefined;
+    if (!row && !ctx.pinnedOnly) row = pick(AIRPORTS, ctx.seed, index);
+  }
+  if (!row) return;
+  set(ctx, o, iata, row.iata, at);
+  set(ctx, o, name, row.name, at);
+  set(ctx, o, city, row.city, at);
+  const c = findCity(row.city);
+  const countryKey = keys.get("country") ?? keys.get("countrycode");
+  if (countryKey !== undefined) {
+    const cur = o[countryKey];
+    set(ctx, o, countryKey, typeof cur === "string" && cur.length <= 3 ? row.countryCode : (findCountry(row.countryCode)?.name ?? row.countryCode), at);
+  }
+  if (c) {
+    set(ctx, o, first(keys, ["latitude", "lat"]), c.lat, at);
+    set(ctx, o, first(keys, ["longitude", "lon", "lng"]), c.lon, at);
+    set(ctx, o, first(keys, ["timezone", "tz"]), c.timeZone, at);
+  }
+}
+
+function ascii(s: string): string {
+  return fold(s).replace(/[^a-z0-9]+/g, "");
+}
+
+function titleCase(s: string): string {
+  return s.replace(/\b\p{L}/gu, (m) => m.toUpperCase());
+}
+
+function coherePerson(ctx: Ctx, o: Json, keys: Map<string, string>, at: string): void {
+  const emailKey = first(keys, ["email", "emailaddress"]);
+  if (emailKey === undefined || typeof o[emailKey] !== "string") return;
+  const email = o[emailKey] as string;
+  const at_ = email.indexOf("@");
+  if (at_ <= 0) return;
+  const firstKey = first(keys, ["firstname", "givenname"]);
+  const lastKey = first(keys, ["lastname", "familyname", "surname"]);
+  const fullKey = first(keys, ["fullname", "displayname", "name"]);
+  if (ctx.pinned.has(`${at}/${escape(emailKey)}`)) {
+    // The email was asked for: the name follows it (loren.mueller@ -> Loren Mueller).
+    const parts = email.slice(0, at_).split(/[._-]+/).filter((p) => /^[a-z]{2,}$/i.test(p));
+    if (parts.length < 2) return;
+    const [f, l] = [titleCase(parts[0] as string), titleCase(parts[parts.length - 1] as string)];
+    set(ctx, o, firstKey, f, at);
+    set(ctx, o, lastKey, l, at);
+    set(ctx, o, fullKey, `${f} ${l}`, at);
+    set(ctx, o, first(keys, ["username", "login", "handle"]), `${f}${l}`.toLowerCase(), at);
+    return;
+  }
+  const firstName = firstKey !== undefined && typeof o[firstKey] === "string" ? (o[firstKey] as string) : undefined;
+  const lastName = lastKey !== undefined && typeof o[lastKey] === "string" ? (o[lastKey] as string) : undefined;
+  let names: string[] | undefined;
+  if (firstName && lastName) names = [firstName, lastName];
+  else if (fullKey !== undefined && typeof o[fullKey] === "string") {
+    const words = (o[fullKey] as string).replace(/^(mr|mrs|ms|miss|dr|prof)\.?\s+/i, "").split(/\s+/).filter((w) => /^\p{L}[\p{L}'-]*$/u.test(w));
+    if (words.length >= 2 && words.length <= 4) names = [words[0] as string, words[words.length - 1] as string];
+  }
+  if (!names) return;
+  const local = email.slice(0, at_).toLowerCase();
+  const [f, l] = [ascii(names[0] as string), ascii(names[1] as string)];
+  if (f === "" || l === "" || local.includes(l) || local.includes(f)) return;
+  const fullPinned = fullKey !== undefined && ctx.pinned.has(`${at}/${escape(fullKey)}`);
+  if (ctx.pinnedOnly && !fullPinned && !(firstKey !== undefined && ctx.pinned.has(`${at}/${escape(firstKey)}`))) return;
+  set(ctx, o, emailKey, `${f}.${l}${email.slice(at_)}`, at);
+}
+
+function cohereCode(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, kind: "currency" | "language"): void {
+  const codeKey = first(keys, kind === "currency" ? ["code", "currencycode", "iso", "isocode"] : ["code", "languagecode", "iso", "isocode", "language", "lang"]);
+  const nameKey = first(keys, ["name", "englishname", kind === "currency" ? "currencyname" : "languagename"]);
+  if (codeKey === undefined || nameKey === undefined || codeKey === nameKey) return;
+  const code = o[codeKey];
+  if (typeof code !== "string") return;
+  if (kind === "currency") {
+    const name = currencyName(code);
+    if (name !== undefined && name !== code.toUpperCase()) set(ctx, o, nameKey, name, at);
+    return;
+  }
+  const lc = languageCode(code);
+  if (lc === undefined) return;
+  const name = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" }).of(code.replace("_", "-"));
+  if (name !== undefined) set(ctx, o, nameKey, name, at);
+  const nativeKey = keys.get("nativename");
+  if (nativeKey !== undefined) {
+    try {
+      const native = new Intl.DisplayNames([lc], { type: "language", fallback: "none" }).of(lc);
+      if (native !== undefined) set(ctx, o, nativeKey, native.charAt(0).toUpperCase() + native.slice(1), at);
+    } catch {
+      // a code Intl does not know: the native name stays
+    }
+  }
+}
+
+function holdsPin(ctx: Ctx, o: Json, at: string): boolean {
+  for (const k of Object.keys(o)) if (ctx.pinned.has(`${at}/${escape(k)}`)) return true;
+  return false;
+}
+
+function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: number, depth: number): void {
+  if (depth > 10) return;
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => visit(ctx, v, `${at}/${i}`, parent, i, depth + 1));
+    return;
+  }
+  if (!isObject(value)) return;
+  const o = value;
+  const keys = keysOf(o);
+  const p = singular(parent);
+  const active = !ctx.pinnedOnly || holdsPin(ctx, o, at);
+  if (active) {
+    const has = (...names: string[]): boolean => names.some((n) => keys.has(n));
+    if (has("iatacode", "iata") && has("name", "city")) cohereAirport(ctx, o, keys, at, index);
+    else if (COUNTRY_PARENT.test(p) || (has("countrycode", "alpha2", "iso2", "cca2") && has("name", "countryname", "capital", "region", "continent") && !has("city", "latitude", "lat", "email"))) {
+      cohereCountry(ctx, o, keys, at, index);
+    } else if ((has("latitude", "lat") && has("longitude", "lon", "lng") && has("name", "city", "cityname")) || (PLACE_PARENT.test(p) && has("name", "city") && has("country", "countrycode"))) {
+      coherePlace(ctx, o, keys, at, index);
+    } else if (/^currenc(y|ie)$/.test(p)) cohereCode(ctx, o, keys, at, "currency");
+    else if (/^language$/.test(p)) cohereCode(ctx, o, keys, at, "language");
+    if (has("email", "emailaddress") && (PERSON_PARENT.test(p) || has("firstname", "lastname", "fullname", "displayname") || (has("name") && !COUNTRY_PARENT.test(p)))) coherePerson(ctx, o, keys, at);
+  }
+  for (const [k, v] of Object.entries(o)) if (typeof v === "object" && v !== null) visit(ctx, v, `${at}/${escape(k)}`, k, index, depth + 1);
+}
+
+/** Makes the entities of a value coherent in place; returns the edits (the caller undoes those its schema rejects). */
+export function cohereEntities(value: unknown, options: CohereOptions): ValueEdit[] {
+  const ctx: Ctx = { edits: [], pinned: options.pinned ?? new Set(), seed: options.seed, pinnedOnly: options.pinnedOnly ?? false };
+  visit(ctx, value, "", "", 0, 0);
+  return ctx.edits;
+}

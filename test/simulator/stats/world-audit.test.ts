@@ -1,0 +1,92 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { auditRun, formatAudit } from "../../../simulator/stats/world-audit.js";
+import { callContradictions, stateContradictions, type ObservedCall } from "../../../simulator/stats/call-contradictions.js";
+import { isPlausible, typedValues } from "../../../simulator/stats/plausible-values.js";
+import { fabricateEpisode, type FakeCall } from "../../fixtures/episode-events.js";
+import { main } from "../../../simulator/cli/main.js";
+
+// The audit of a run's world: judged from the journal alone (names and values), independent of the simulator.
+
+function observed(tool: string, args: Record<string, unknown>, body: unknown, extra: Partial<ObservedCall> = {}): ObservedCall {
+  return { toolset: "t", tool, method: "get", path: `/${tool}`, args, bodyArgs: new Set(), status: 200, body, ...extra };
+}
+
+describe("contradictions between a call and its answer", () => {
+  it("finds each rule's contradiction and passes agreeing answers", () => {
+    const rule = (c: ObservedCall) => callContradictions(c).map((x) => `${x.rule} ${x.field}`);
+    expect(rule(observed("getForecast", { city: "Amsterdam" }, { location: { name: "Lisbon", country: "PT" } }))).toEqual(["equality location.name"]);
+    expect(rule(observed("getForecast", { city: "Amsterdam" }, { location: { name: "Amsterdam", country: "NL" } }))).toEqual([]);
+    expect(rule(observed("login", { email: "a.b@example.com" }, { user: { email: "sam@example.com" } }, { method: "post" }))).toEqual(["equality user.email"]);
+    expect(rule(observed("listCountries", { region: "Asia" }, [{ name: "Germany", region: "Europe" }]))).toEqual(["filter [].region"]);
+    expect(rule(observed("getHolidays", { year: 2024 }, { holidays: [{ date: "2025-01-01" }] }))).toEqual(["filter holidays[].date"]);
+    expect(rule(observed("next", { from: "2025-09-30" }, [{ date: "2025-04-01" }]))).toEqual(["range [].date"]);
+    expect(rule(observed("search", { q: "airbus" }, { results: [{ name: "Northwind Robotics" }] }))).toEqual(["search results[]"]);
+    expect(rule(observed("flights", { origin: "LIS", destination: "BCN" }, { offers: [{ segments: [{ from: "LIS", to: "LIS" }] }] }))).toEqual(["route offers[].to"]);
+    expect(rule(observed("cancelBooking", { bookingId: "b1" }, { id: "b1", status: "confirmed" }, { method: "post", path: "/bookings/{bookingId}/cancel" }))).toEqual(["effect status"]);
+    expect(rule(observed("getOrder", {}, { items: [{ quantity: 2, unitPrice: 10 }], subtotal: 10 }))).toEqual(["total subtotal"]);
+  });
+
+  it("finds state contradictions: a read after a write, a deleted record read back, a line priced unlike its book", () => {
+    const calls: ObservedCall[] = [
+      observed("getBook", { bookId: "bk-1" }, { id: "bk-1", title: "Dune", price: 9.99 }, { path: "/books/{bookId}" }),
+      observed("createOrder", {}, { id: "o1", items: [{ bookId: "bk-1", unitPrice: 11.99 }] }, { method: "post", path: "/orders" }),
+      observed("updateOrder", { orderId: "o1" }, { id: "o1", note: "gift" }, { method: "patch", path: "/orders/{orderId}", bodyArgs: new Set(["note"]) }),
+      observed("getOrder", { orderId: "o1" }, { id: "o1", note: "none" }, { path: "/orders/{orderId}" }),
+      observed("deleteOrder", { orderId: "o1" }, undefined, { method: "delete", path: "/orders/{orderId}", status: 204 }),
+      observed("getOrder", { orderId: "o1" }, { id: "o1", note: "gift" }, { path: "/orders/{orderId}" }),
+    ];
+    expect(stateContradictions(calls).map((s) => `${s.index} ${s.contradiction.rule} ${s.contradiction.field}`)).toEqual(["1 reference unitPrice", "3 state note", "5 state id"]);
+  });
+});
+
+describe("plausible typed values", () => {
+  it("judges dates, codes, names, coordinates, emails, URLs and phones by the field's name", () => {
+    expect(isPlausible("date", "2025-06-01T12:00:00Z")).toBe(true);
+    expect(isPlausible("date", "gadzooks sternly")).toBe(false);
+    expect(isPlausible("country", "JP")).toBe(true);
+    expect(isPlausible("country", "Japan")).toBe(true);
+    expect(isPlausible("country", "Mr. Dominic Baumbach")).toBe(false);
+    expect(isPlausible("currency", "EUR/USD")).toBe(true);
+    expect(isPlausible("currency", "reaches a certain price")).toBe(false);
+    expect(isPlausible("language", "pt-BR")).toBe(true);
+    expect(isPlausible("language", "Klingonese")).toBe(false);
+    expect(isPlausible("latitude", 91)).toBe(false);
+    expect(isPlausible("email", "a.b@example.com")).toBe(true);
+    expect(isPlausible("url", "not a url")).toBe(false);
+    expect(isPlausible("phone", "+351 21 123 4567")).toBe(true);
+    const values = typedValues({ last_update: "gadzooks sternly", countries: [{ name: "Mr. Dominic Baumbach" }], currency: "USD" });
+    expect(values.map((v) => [v.kind, v.plausible])).toEqual([["date", false], ["country", false], ["currency", true]]);
+  });
+});
+
+describe("runs audit", () => {
+  function run(episodes: Array<{ calls: FakeCall[]; outcome?: "accepted" | "rejected" }>): string {
+    const dir = mkdtempSync(join(tmpdir(), "toolsim-audit-"));
+    const events = episodes.flatMap((e, index) => fabricateEpisode({ index, calls: e.calls, outcome: e.outcome ?? "accepted" }));
+    writeFileSync(join(dir, "events.jsonl"), events.map((e) => JSON.stringify(e)).join("\n") + "\n");
+    return dir;
+  }
+
+  it("reports the share of accepted episodes that contradict their calls and of plausible typed values", async () => {
+    const dir = run([
+      { calls: [{ name: "getForecast", args: { city: "Amsterdam" }, body: { location: { name: "Lisbon" }, observedAt: "2025-06-01" } }] },
+      { calls: [{ name: "getForecast", args: { city: "Rome" }, body: { location: { name: "Rome" }, observedAt: "never" } }] },
+      { calls: [{ name: "getForecast", args: { city: "Oslo" }, body: { location: { name: "Bergen" } } }], outcome: "rejected" },
+    ]);
+    const audit = await auditRun(dir);
+    expect(audit).toMatchObject({ episodes: 3, accepted: 2, contradicting: 1, contradictingShare: 0.5, byRule: { equality: 1 } });
+    expect(audit.top[0]).toMatchObject({ key: "books.getForecast equality location.name <- city", count: 1 });
+    expect(audit.typed).toMatchObject({ total: 2, plausible: 1, share: 0.5 });
+    expect(formatAudit(audit, dir)).toContain("accepted episodes whose responses contradict their calls: 1/2 (50.0%)");
+    // The CLI: figures, and an exit code against thresholds.
+    let out = "";
+    const io = { out: (s: string) => void (out += s), err: () => undefined, isTTY: false };
+    expect(await main(["runs", "audit", dir, "--json"], io)).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ contradicting: 1 });
+    expect(await main(["runs", "audit", dir, "--max-contradicting", "0.02"], io)).toBe(1);
+    expect(await main(["runs", "audit", dir, "--max-contradicting", "2"], io)).toBe(2);
+  });
+});
