@@ -5,9 +5,10 @@ export const REDACTED = "[redacted]";
 
 /**
  * A placeholder of a secret: `[redacted]`, or `[redacted-N]` in journals and corpora, where the N-th distinct
- * secret of an episode gets N (so that two different secrets stay different, and nothing of them is written).
+ * secret of an episode gets N (so that two different secrets stay different, and nothing of them is written);
+ * also the harness's `<credential:NAME>`, which stands for a key the harness supplies (never the key itself).
  */
-export const PLACEHOLDER = /^\[redacted(?:-\d+)?\]$/;
+export const PLACEHOLDER = /^(?:\[redacted(?:-\d+)?\]|<credential:[^<>\s]{1,200}>)$/;
 
 /** Every placeholder in a text, for comparing texts whatever their placeholders' numbers. */
 const PLACEHOLDERS = /\[redacted-\d+\]/g;

@@ -13,7 +13,7 @@ describe("applyHeapPolicy", () => {
   });
 
   it("sets a flag V8 knows (no 'unrecognized flag' from this Node)", () => {
-    const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", `(await import("../../../simulator/core/heap-policy.ts")).applyHeapPolicy(); console.log("ok")`], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+    const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", `(await import("./simulator/core/heap-policy.ts")).applyHeapPolicy(); console.log("ok")`], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
     expect(r.stdout).toContain("ok");
     expect(r.stderr).not.toMatch(/unrecognized flag/i);
   });
