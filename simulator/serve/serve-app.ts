@@ -16,7 +16,7 @@ import { simulateCall } from "../../specs/simulate-call.js";
 import { stateResponder } from "../../specs/state-responder.js";
 import type { Tool } from "../../specs/tool.js";
 import { validateResponse } from "../../specs/validate-response.js";
-import type { ToolsetAuth } from "../../toolsets/toolset.js";
+import type { LoadedToolset, ToolsetAuth } from "../../toolsets/toolset.js";
 import { checkAuth, enforcedRequirements, type ApiAuth, type Credential } from "./auth.js";
 import { faultAt, pause, type FaultOptions } from "./faults.js";
 import {
@@ -57,6 +57,8 @@ export interface ServedApi {
   upstream?: string;
   /** The file it was loaded from (for messages). */
   source?: string;
+  /** The toolset it was loaded from, if any (its documentation is offered over MCP). */
+  toolset?: LoadedToolset;
 }
 
 /** Options of a simulated API server (the library form of `toolsim serve`). */
@@ -243,6 +245,8 @@ export class ServeApp {
   private readonly log: (line: string) => void;
   private readonly started = Date.now();
   private readonly bodyLimit: number;
+  /** Handlers mounted beside the API routes (`/mcp`), by exact path. */
+  private readonly mounts = new Map<string, (request: Request) => Response | Promise<Response>>();
   /** API requests that reached the fault stage (the n of `faultAt`). */
   private faultCounter = 0;
   private requests = 0;
@@ -285,6 +289,14 @@ export class ServeApp {
 
   /** Handles one request (the Hono app's fetch). */
   fetch = (request: Request): Response | Promise<Response> => this.app.fetch(request);
+
+  /**
+   * Answers requests to an exact path with another handler (e.g. MCP at `/mcp`), ahead of the APIs' routes;
+   * CORS and the error handler still apply.
+   */
+  mount(path: string, handler: (request: Request) => Response | Promise<Response>): void {
+    this.mounts.set(path, handler);
+  }
 
   /** Ends pending fault delays and upstream requests (requests in flight then finish at once). */
   abortPending(): void {
@@ -372,7 +384,10 @@ export class ServeApp {
       }
       return problemResponse(problem(404, `${TOOLSIM}unknown-admin-route`, "Unknown admin route", `${c.req.method} ${c.req.path} is not an admin route; see GET /__toolsim/health, GET /__toolsim/state, GET /__toolsim/sessions, POST /__toolsim/reset.`));
     });
-    app.all("*", (c) => this.handle(c.req.raw));
+    app.all("*", (c) => {
+      const mounted = this.mounts.size > 0 ? this.mounts.get(c.req.path) : undefined;
+      return mounted ? mounted(c.req.raw) : this.handle(c.req.raw);
+    });
     app.onError((err) => {
       this.log(`toolsim serve: internal error: ${err.stack ?? err.message}`);
       return problemResponse(problem(500, `${TOOLSIM}internal-error`, "Internal Server Error", "toolsim failed to answer this request; see the server log."));
