@@ -211,6 +211,8 @@ export class McpBridge {
       const type = http.contentType ?? "application/json";
       body = /json/i.test(type) ? JSON.stringify(http.body) : /x-www-form-urlencoded/i.test(type) ? encodeForm(http.body) : typeof http.body === "string" ? http.body : JSON.stringify(http.body);
     }
+    // The app reads a body by its length, as a client sends it over the network.
+    if (body !== undefined) headers.set("content-length", String(Buffer.byteLength(body)));
     const qs = search.toString();
     return new Request(`${LOCAL}${entry.prefix}${http.path}${qs !== "" ? `?${qs}` : ""}`, { method: http.method, headers, ...(body !== undefined ? { body } : {}) });
   }

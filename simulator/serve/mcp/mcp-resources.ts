@@ -70,15 +70,17 @@ export function readResource(apis: readonly ServedApi[], uri: string): ReadResou
   throw new ProtocolError(ErrorCode.InvalidParams, `Unknown resource: ${uri}; this server offers ${known.join(", ")}`, { uri });
 }
 
-/** The server's instructions for a client: what it serves and that answers are simulated. */
+/** The server's instructions for a client: what each API is for, that answers are simulated, where the documentation is. */
 export function serverInstructions(apis: readonly ServedApi[], mode: string): string {
   const lines = apis.map((api) => {
     const intro = api.toolset?.introduction ?? asToolset(api).introduction;
-    return `- ${api.catalog.title} (${api.catalog.tools.length} tools): ${intro}`;
+    const title = api.catalog.title;
+    return intro.toLowerCase().startsWith(title.toLowerCase()) ? intro : `${title}: ${intro}`;
   });
   const how =
     mode === "proxy"
-      ? "Calls are validated against the APIs' specs and forwarded to the real APIs."
-      : "No real API is called: every call is validated against the API's spec and answered by toolsim's simulator, with state kept per MCP session.";
-  return [`Simulated APIs served by toolsim. ${how} Errors come back as tool results with problem details (isError).`, ...lines, `Documentation: the resources ${apis.map((a) => documentationUri(a.name)).join(", ")}.`].join("\n");
+      ? "Served by toolsim: every call is validated against the API's OpenAPI spec and forwarded to the real API."
+      : "Served by toolsim: no real API is called; every call is validated against the API's OpenAPI spec and answered by a simulator, with state kept per MCP session.";
+  const docs = apis.map((a) => documentationUri(a.name));
+  return [...lines, "", `${how} Errors come back as tool results with problem details (isError). Documentation: the resource${docs.length === 1 ? "" : "s"} ${docs.join(", ")}.`].join("\n");
 }

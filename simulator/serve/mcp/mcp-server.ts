@@ -42,7 +42,7 @@ const VERSION = version();
 export function createMcpServer(bridge: McpBridge, options: McpServerOptions): Server {
   const titles = bridge.apis.map((a) => a.catalog.title);
   const server = new Server(
-    { name: "toolsim", title: `toolsim: ${titles.join(", ")}`.slice(0, 200), version: VERSION },
+    { name: "toolsim", title: titles.join(", ").slice(0, 200), version: VERSION },
     { capabilities: { tools: { listChanged: false }, resources: {} }, instructions: serverInstructions(bridge.apis, options.mode) },
   );
   server.setRequestHandler(ListToolsRequestSchema, (request) => bridge.list(request.params?.cursor));
