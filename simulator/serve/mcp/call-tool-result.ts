@@ -1,7 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
 /** The `_meta` keys of toolsim's tool results: the simulated HTTP status and where the answer came from. */
-export const RESULT_META = { status: "dev.toolsim/status", source: "dev.toolsim/source" } as const;
+export const RESULT_META = { status: "dev.toolsim/status", source: "dev.toolsim/source", violations: "dev.toolsim/violations" } as const;
 
 /** A simulated API's answer to one call, as a tool result is made from it. */
 export interface ToolAnswer {
@@ -13,6 +13,8 @@ export interface ToolAnswer {
   source?: string;
   /** The body is base64 of bytes (an image, a file). */
   binary?: boolean;
+  /** The validation issues of a refused call (serve's `sl-violations`), kept when the API's error body has its own shape. */
+  violations?: unknown[];
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -29,10 +31,15 @@ export function isErrorStatus(status: number): boolean {
  * `structuredContent` for a successful JSON object body, and `isError: true` with the problem details for an
  * error status (never a protocol error). A tool that declares an output schema and gets a success body that is
  * not an object (the real API broke its spec) is an error result that says so, since clients reject such a
- * result. `_meta` carries the HTTP status and the answer's source.
+ * result. An operation that declares its own error shape answers in it (as over REST); `_meta` carries the HTTP
+ * status, the answer's source and, for a refused call, its validation issues.
  */
 export function callToolResult(answer: ToolAnswer, options: { outputSchema?: boolean } = {}): CallToolResult {
-  const meta = { [RESULT_META.status]: answer.status, ...(answer.source !== undefined ? { [RESULT_META.source]: answer.source } : {}) };
+  const meta = {
+    [RESULT_META.status]: answer.status,
+    ...(answer.source !== undefined ? { [RESULT_META.source]: answer.source } : {}),
+    ...(answer.violations !== undefined && answer.violations.length > 0 ? { [RESULT_META.violations]: answer.violations } : {}),
+  };
   const isError = isErrorStatus(answer.status);
   const json = answer.contentType === undefined || /json/i.test(answer.contentType);
   const body = answer.body;

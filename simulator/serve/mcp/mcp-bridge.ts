@@ -8,6 +8,7 @@ import { toolArgumentsSchema } from "../../../specs/tool-schema.js";
 import { validateCall } from "../../../specs/validate-call.js";
 import { enforcedRequirements, type ApiAuth, type Credential } from "../auth.js";
 import type { ServeApp, ServedApi, ServeOptions } from "../serve-app.js";
+import { operationProblem, validationStatus } from "../spec-problem.js";
 import { callToolResult, isErrorStatus } from "./call-tool-result.js";
 import { mcpToolDefinition, preferredMcpName } from "./mcp-tool-definition.js";
 import { ProtocolError } from "./protocol-error.js";
@@ -155,12 +156,24 @@ export class McpBridge {
     // properties would be dropped on the way to HTTP: refused here, as the executor refuses them.
     const unknown = entry.tool.body?.mode === "flat" ? [] : Object.keys(given).filter((k) => !entry.args.has(k));
     if (unknown.length > 0) {
-      // The executor's own validation reports them with every other error of the call, at once.
+      // The executor's own validation reports them with every other error of the call, at once, answered as the
+      // REST route answers an invalid request (the operation's 422, else its 400, in its declared shape).
       const check = validateCall(entry.api.catalog, entry.tool.name, given);
-      const problem = check.ok ? undefined : check.problem;
-      return callToolResult({ status: problem?.status ?? 422, body: problem, contentType: "application/problem+json", source: "validation" });
+      if (!check.ok) {
+        const status = check.problem.status === 422 ? validationStatus(entry.tool) : check.problem.status;
+        const answer = operationProblem(entry.api.catalog, entry.tool, { ...check.problem, status }, this.app.seed);
+        return callToolResult({ status: answer.status, body: answer.body, contentType: answer.contentType, source: "validation", violations: check.errors });
+      }
     }
-    const response = await this.app.fetch(this.request(entry, given, context));
+    let request: Request;
+    try {
+      request = this.request(entry, given, context);
+    } catch (e) {
+      // Arguments that cannot make an HTTP request at all: the caller's problem, told as the API would tell it.
+      const problem = { type: "https://toolsim.dev/problems/bad-request", title: "Bad Request", status: 400, detail: `The call cannot be sent as an HTTP request: ${(e as Error).message}` };
+      return callToolResult({ status: 400, body: problem, contentType: "application/problem+json", source: "validation" });
+    }
+    const response = await this.app.fetch(request);
     const contentType = response.headers.get("content-type") ?? undefined;
     const source = response.headers.get("x-toolsim-source") ?? undefined;
     const textual = contentType === undefined || /json|^text\/|xml|javascript|x-www-form-urlencoded|yaml|csv/i.test(contentType);
@@ -182,8 +195,18 @@ export class McpBridge {
       binary = true;
     }
     const hasOutput = entry.definition.outputSchema !== undefined && !isErrorStatus(response.status);
+    let violations: unknown[] | undefined;
+    const header = isErrorStatus(response.status) ? response.headers.get("sl-violations") : null;
+    if (header !== null) {
+      try {
+        const parsed: unknown = JSON.parse(header);
+        if (Array.isArray(parsed)) violations = parsed;
+      } catch {
+        // not ours
+      }
+    }
     return callToolResult(
-      { status: response.status, body, ...(contentType !== undefined ? { contentType } : {}), ...(source !== undefined ? { source } : {}), ...(binary ? { binary } : {}) },
+      { status: response.status, body, ...(contentType !== undefined ? { contentType } : {}), ...(source !== undefined ? { source } : {}), ...(binary ? { binary } : {}), ...(violations ? { violations } : {}) },
       { outputSchema: hasOutput },
     );
   }
@@ -207,7 +230,8 @@ export class McpBridge {
     headers.set("x-toolsim-session", context.session);
     this.presentCredentials(entry, headers, search);
     let body: string | undefined;
-    if (http.body !== undefined) {
+    // GET and HEAD carry no body over HTTP (the REST routes ignore one): the operation's validation says what is missing.
+    if (http.body !== undefined && http.method !== "GET" && http.method !== "HEAD") {
       const type = http.contentType ?? "application/json";
       body = /json/i.test(type) ? JSON.stringify(http.body) : /x-www-form-urlencoded/i.test(type) ? encodeForm(http.body) : typeof http.body === "string" ? http.body : JSON.stringify(http.body);
     }

@@ -3,7 +3,8 @@ import { derefNode, pickMediaType, type Catalog } from "../../../specs/catalog.j
 import { getAt, toPointer } from "../../../specs/json-pointer.js";
 import { isJsonMediaType } from "../../../specs/select-response.js";
 import type { Tool } from "../../../specs/tool.js";
-import { inlineSchema, toolArgumentsSchema } from "../../../specs/tool-schema.js";
+import { toolArgumentsSchema } from "../../../specs/tool-schema.js";
+import { boundedResponseSchema } from "./output-schema.js";
 
 type Json = Record<string, unknown>;
 
@@ -86,7 +87,8 @@ function objectOnly(schema: Json): boolean {
 /**
  * The MCP `outputSchema` of a tool: its success responses' JSON schema when every success response (2xx, else
  * `default`) has a JSON body that can only be an object (MCP's `structuredContent` is an object); several
- * different ones become `anyOf`. Undefined when a success response has no body, or one that is not an object.
+ * different ones become `anyOf` (see `boundedResponseSchema` for how it is made self-contained). Undefined when a
+ * success response has no body, or one that is not an object.
  */
 export function mcpOutputSchema(catalog: Catalog, tool: Tool): Json | undefined {
   const doc = catalog.spec.document as unknown;
@@ -99,6 +101,8 @@ export function mcpOutputSchema(catalog: Catalog, tool: Tool): Json | undefined 
   if (success.length === 0) return undefined;
   const schemas: Json[] = [];
   const seen = new Set<string>();
+  // A 204 or 205 answer, and any answer to HEAD, has no body whatever the spec declares.
+  if (tool.operation.method === "head" || success.some((k) => k === "204" || k === "205")) return undefined;
   for (const key of success) {
     const { node, pointer } = derefNode(doc, responses[key], `${responsesPointer}${toPointer([key])}`);
     if (!isObject(node) || !isObject(node["content"])) return undefined;
@@ -106,7 +110,7 @@ export function mcpOutputSchema(catalog: Catalog, tool: Tool): Json | undefined 
     if (mediaType === undefined || !isJsonMediaType(mediaType)) return undefined;
     const media = node["content"][mediaType];
     if (!isObject(media) || !isObject(media["schema"])) return undefined;
-    const schema = inlineSchema(catalog.registry, "response", `${pointer}/content${toPointer([mediaType])}/schema`);
+    const schema = boundedResponseSchema(catalog.registry, `${pointer}/content${toPointer([mediaType])}/schema`);
     if (!objectOnly(schema)) return undefined;
     const text = JSON.stringify(schema);
     if (!seen.has(text)) schemas.push(schema);
