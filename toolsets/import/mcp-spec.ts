@@ -123,8 +123,8 @@ export function mcpOpenApi(server: McpServerInfo, tools: readonly McpTool[], rec
       const example = answer?.kind === "structured" ? { example: answer.value } : {};
       op["responses"] = { "200": { description: `The structured result of ${tool.name}.`, content: { "application/json": { schema: { ...output, type: "object" }, ...example } } } };
     } else {
-      const example = answer?.kind === "text" ? { example: answer.value } : {};
-      op["responses"] = { "200": { description: `The result of ${tool.name} (its text content).`, content: { "text/plain": { schema: { type: "string" }, ...example } } } };
+      const media = { schema: { type: "string" }, ...(answer?.kind === "text" ? { example: answer.value } : {}) };
+      op["responses"] = { "200": { description: `The result of ${tool.name} (its text content).`, content: { "text/plain": media } } };
     }
     paths[path] = { post: op };
   }
