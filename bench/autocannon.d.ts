@@ -5,6 +5,8 @@ declare module "autocannon" {
     path?: string;
     headers?: Record<string, string>;
     body?: string | Buffer;
+    /** Called before each request is sent: returns the request to send (e.g. with a fresh id in its body). */
+    setupRequest?: (request: AutocannonRequest, context: Record<string, unknown>) => AutocannonRequest;
   }
   export interface AutocannonOptions {
     url: string;

@@ -298,6 +298,14 @@ export class ServeApp {
     this.mounts.set(path, handler);
   }
 
+  /**
+   * Answers one request to the served APIs directly, without the Hono app (no CORS, admin or mounted routes):
+   * for in-process callers such as the MCP bridge. An unexpected error is the caller's to handle.
+   */
+  answerApiRequest(request: Request): Promise<Response> {
+    return this.handle(request);
+  }
+
   /** Ends pending fault delays and upstream requests (requests in flight then finish at once). */
   abortPending(): void {
     this.abort.abort();

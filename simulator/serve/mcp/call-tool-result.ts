@@ -15,6 +15,8 @@ export interface ToolAnswer {
   binary?: boolean;
   /** The validation issues of a refused call (serve's `sl-violations`), kept when the API's error body has its own shape. */
   violations?: unknown[];
+  /** The body as it was sent, when it was JSON (its text block then need not serialize it again). */
+  text?: string;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -60,7 +62,7 @@ export function callToolResult(answer: ToolAnswer, options: { outputSchema?: boo
     const mimeType = (answer.contentType ?? "").split(";")[0]?.trim() ?? "";
     content = [/^image\//i.test(mimeType) ? { type: "image", data: body, mimeType } : { type: "audio", data: body, mimeType }];
   } else {
-    content = [{ type: "text", text: typeof body === "string" && (!json || answer.binary === true) ? body : JSON.stringify(body) }];
+    content = [{ type: "text", text: typeof body === "string" && (!json || answer.binary === true) ? body : (answer.text ?? JSON.stringify(body)) }];
   }
   return {
     content,

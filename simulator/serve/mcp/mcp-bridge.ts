@@ -52,6 +52,19 @@ const NOT_FORWARDED = new Set([
   "mcp-session-id", "mcp-protocol-version", "last-event-id", "x-toolsim-session", "origin", "upgrade", "te", "trailer",
 ]);
 
+/**
+ * The text of a response with a string body, as @hono/node-server's light `Response` keeps it (under its `cache`
+ * symbol), read without building a stream; undefined for any other response (then read with `text()`).
+ */
+function cachedBody(response: Response): string | undefined {
+  for (const symbol of Object.getOwnPropertySymbols(response)) {
+    if (symbol.description !== "cache") continue;
+    const cached = (response as unknown as Record<symbol, unknown>)[symbol];
+    if (Array.isArray(cached) && typeof cached[1] === "string") return cached[1];
+  }
+  return undefined;
+}
+
 /** The base URL of in-process requests (only the path is routed). */
 const LOCAL = "http://toolsim.mcp";
 const PLACEHOLDER = "toolsim-mcp";
@@ -173,18 +186,27 @@ export class McpBridge {
       const problem = { type: "https://toolsim.dev/problems/bad-request", title: "Bad Request", status: 400, detail: `The call cannot be sent as an HTTP request: ${(e as Error).message}` };
       return callToolResult({ status: 400, body: problem, contentType: "application/problem+json", source: "validation" });
     }
-    const response = await this.app.fetch(request);
+    let response: Response;
+    try {
+      response = await this.app.answerApiRequest(request);
+    } catch (e) {
+      this.options.log?.(`toolsim serve: MCP ${name}: internal error: ${(e as Error).stack ?? (e as Error).message}`);
+      const problem = { type: "https://toolsim.dev/problems/internal-error", title: "Internal Server Error", status: 500, detail: "toolsim failed to answer this call; see the server log." };
+      return callToolResult({ status: 500, body: problem, contentType: "application/problem+json" });
+    }
     const contentType = response.headers.get("content-type") ?? undefined;
     const source = response.headers.get("x-toolsim-source") ?? undefined;
     const textual = contentType === undefined || /json|^text\/|xml|javascript|x-www-form-urlencoded|yaml|csv/i.test(contentType);
     let body: unknown;
     let binary = false;
+    let raw: string | undefined;
     if (textual) {
-      const text = await response.text();
+      const text = cachedBody(response) ?? (await response.text());
       body = text;
       if (text !== "" && (contentType === undefined || /json/i.test(contentType))) {
         try {
           body = JSON.parse(text) as unknown;
+          raw = text;
         } catch {
           // kept as text
         }
@@ -206,7 +228,7 @@ export class McpBridge {
       }
     }
     return callToolResult(
-      { status: response.status, body, ...(contentType !== undefined ? { contentType } : {}), ...(source !== undefined ? { source } : {}), ...(binary ? { binary } : {}), ...(violations ? { violations } : {}) },
+      { status: response.status, body, ...(contentType !== undefined ? { contentType } : {}), ...(source !== undefined ? { source } : {}), ...(binary ? { binary } : {}), ...(violations ? { violations } : {}), ...(raw !== undefined ? { text: raw } : {}) },
       { outputSchema: hasOutput },
     );
   }

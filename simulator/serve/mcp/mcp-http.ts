@@ -35,8 +35,12 @@ function rpcError(status: number, code: number, message: string, headers: Record
 const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/i;
 
 async function readLimited(req: Request, limit: number): Promise<{ ok: true; text: string } | { ok: false }> {
-  const declared = Number(req.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > limit) return { ok: false };
+  const length = req.headers.get("content-length");
+  if (length !== null) {
+    // With a Content-Length the body is read in one go (@hono/node-server reads it straight from the socket).
+    if (Number(length) > limit) return { ok: false };
+    return { ok: true, text: await req.text() };
+  }
   if (req.body === null) return { ok: true, text: "" };
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -96,23 +100,32 @@ export class McpHttpEndpoint {
       // Most recently used last.
       this.sessions.delete(id);
       this.sessions.set(id, session);
-      return session.transport.handleRequest(req);
+      if (req.method !== "POST") return session.transport.handleRequest(req);
+      // The body read here, in one go (the server's fast path), rather than streamed by the transport.
+      const parsed = await this.readMessage(req);
+      return parsed instanceof Response ? parsed : session.transport.handleRequest(req, { parsedBody: parsed.message });
     }
     if (req.method !== "POST") {
       return rpcError(400, -32000, `Bad Request: ${req.method} /mcp needs an Mcp-Session-Id header (start a session with a POST of initialize)`, req.method === "GET" || req.method === "DELETE" ? {} : { allow: "GET, POST, DELETE" });
     }
-    const read = await readLimited(req, this.bodyLimit);
-    if (!read.ok) return rpcError(413, -32000, `Payload Too Large: the limit is ${this.bodyLimit} bytes`);
-    let message: unknown;
-    try {
-      message = JSON.parse(read.text) as unknown;
-    } catch (e) {
-      return rpcError(400, -32700, `Parse error: ${(e as Error).message}`);
-    }
+    const parsed = await this.readMessage(req);
+    if (parsed instanceof Response) return parsed;
+    const message = parsed.message;
     const initialize = Array.isArray(message) ? message.some((m) => isInitializeRequest(m)) : isInitializeRequest(message);
     if (!initialize) return rpcError(400, -32000, "Bad Request: no Mcp-Session-Id header; the first request of a session must be initialize");
     return this.start(req, message);
   };
+
+  /** A POST's JSON-RPC message (size-limited, JSON-parsed), or the error response that refuses it. */
+  private async readMessage(req: Request): Promise<{ message: unknown } | Response> {
+    const read = await readLimited(req, this.bodyLimit);
+    if (!read.ok) return rpcError(413, -32000, `Payload Too Large: the limit is ${this.bodyLimit} bytes`);
+    try {
+      return { message: JSON.parse(read.text) as unknown };
+    } catch (e) {
+      return rpcError(400, -32700, `Parse error: ${(e as Error).message}`);
+    }
+  }
 
   private async start(req: Request, message: unknown): Promise<Response> {
     this.sweep();
