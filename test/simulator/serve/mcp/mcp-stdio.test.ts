@@ -1,14 +1,17 @@
 import { spawn } from "node:child_process";
+import { EventEmitter } from "node:events";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, CallToolRequestSchema, ToolSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CliIO } from "../../../../simulator/cli/cli-io.js";
 import { main } from "../../../../simulator/cli/main.js";
+import { serveCommand } from "../../../../simulator/cli/serve-command.js";
 import { exportRun } from "../../../../simulator/export/export-run.js";
 import { createSimulation } from "../../../../simulator/simulation.js";
 import { loadToolsets } from "../../../../toolsets/load-toolset.js";
@@ -94,6 +97,27 @@ describe("toolsim serve --mcp (stdio, the compiled CLI)", () => {
     expect(byId(4)[0]?.error).toMatchObject({ code: -32602, message: expect.stringMatching(/^Unknown tool: nope/) });
     expect(err).toMatch(/malformed message was answered with -32700/);
     expect(err).toMatch(/the MCP client closed stdin, stopping/);
+  });
+
+  it("serve --mcp-http prints the MCP URL beside the APIs; --mcp-credential none leaves auth to the client", async () => {
+    const io = captureIO();
+    const signals = new EventEmitter();
+    const done = serveCommand(io, () => undefined, signals).exitOverride().parseAsync([BOOKSTORE, "--port", "0", "--mcp-http", "--mcp-credential", "none"], { from: "user" });
+    try {
+      for (let i = 0; i < 200 && !io.stdout().includes("Press Ctrl-C"); i++) await new Promise((r) => setTimeout(r, 25));
+      const url = /\n {2}mcp +(http:\/\/127\.0\.0\.1:\d+\/mcp) {2}MCP over Streamable HTTP/.exec(io.stdout())?.[1];
+      expect(url).toBeDefined();
+      const client = new Client({ name: "test", version: "1" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url as string)));
+      const bare = (await client.callTool({ name: "getBook", arguments: { bookId: "bk-1001" } })) as CallToolResult;
+      expect(bare.isError).toBe(true);
+      expect((bare._meta as Record<string, unknown>)["dev.toolsim/status"]).toBe(401);
+      await client.close();
+    } finally {
+      signals.emit("SIGINT");
+      await done;
+    }
+    expect(io.stdout()).toContain("SIGINT, stopping");
   });
 
   it("refuses HTTP flags with --mcp alone (exit 2)", async () => {
