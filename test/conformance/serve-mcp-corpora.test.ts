@@ -20,7 +20,7 @@ import { createServeApp, type ServeOptions } from "../../simulator/serve/serve-a
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CORPORA = path.resolve(REPO_ROOT, process.env["TOOLSIM_CORPORA"] ?? "../shared/corpora");
 const SEED = 20240601;
-/** The measured share of synthesized calls answered 2xx over MCP is about 0.97; a drop of a few points fails. */
+/** The measured share of synthesized calls answered 2xx over MCP is 0.968 (3091 of 3193); a drop of a few points fails. */
 const MIN_SUCCESS = 0.95;
 
 function specFiles(): string[] {
