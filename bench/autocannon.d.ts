@@ -5,7 +5,7 @@ declare module "autocannon" {
     path?: string;
     headers?: Record<string, string>;
     body?: string | Buffer;
-    /** Rewrites the request before each send (e.g. a header that changes with every request). */
+    /** Called before each request is sent: returns the request to send (e.g. with a fresh id in its body). */
     setupRequest?: (request: AutocannonRequest, context: Record<string, unknown>) => AutocannonRequest;
   }
   export interface AutocannonOptions {

@@ -16,6 +16,7 @@ import { EXECUTOR_PARTS, runExecutor } from "./executor.js";
 import { LLM_PARTS, runLlm } from "./llm-tokens.js";
 import { LLM_THROUGHPUT_PARTS, runLlmThroughput } from "./llm-throughput.js";
 import { runServe, SERVE_PARTS } from "./serve.js";
+import { runServeMcp, SERVE_MCP_PARTS } from "./serve-mcp.js";
 import { runSimulator, SIMULATOR_PARTS } from "./simulator.js";
 import { DISTRIBUTED_PARTS, runDistributed } from "./distributed.js";
 import { note } from "./stats.js";
@@ -30,6 +31,7 @@ const SECTIONS: Section[] = [
   { name: "executor", parts: EXECUTOR_PARTS, run: runExecutor },
   { name: "simulator", parts: SIMULATOR_PARTS, run: runSimulator },
   { name: "serve", parts: SERVE_PARTS, run: runServe },
+  { name: "serve", parts: SERVE_MCP_PARTS, run: runServeMcp },
   { name: "llm", parts: LLM_PARTS, run: runLlm },
   { name: "llm", parts: LLM_THROUGHPUT_PARTS, run: runLlmThroughput },
   { name: "distributed", parts: DISTRIBUTED_PARTS, run: runDistributed },

@@ -79,3 +79,10 @@ export { toLangChainTools, type LangChainToolsOptions, type SimulatedToolOutput 
 export { startServe, type RunningServe, type StartServeOptions } from "./serve/start-serve.js";
 export { createServeApp, ServeApp, type ServedApi, type ServeMode, type ServeOptions } from "./serve/serve-app.js";
 export { loadServedApis, servedApiOf } from "./serve/load-apis.js";
+// MCP: the served APIs as MCP tools (stdio, or Streamable HTTP with `startServe({mcp: true})`), and MCP servers as toolsets.
+export { McpBridge, type McpBridgeOptions, type McpCallContext } from "./serve/mcp/mcp-bridge.js";
+export { createMcpServer } from "./serve/mcp/mcp-server.js";
+export { startMcpStdio, type McpStdio, type McpStdioOptions } from "./serve/mcp/mcp-stdio.js";
+export { mountMcp, MCP_PATH, type McpServeOptions } from "./serve/mcp/mount-mcp.js";
+export { connectMcp, type McpConnection, type McpSource } from "../toolsets/import/mcp-connection.js";
+export { importMcp, type McpImportOptions, type McpImportReport } from "../toolsets/import/import-mcp.js";

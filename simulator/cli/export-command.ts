@@ -53,7 +53,7 @@ export function exportCommand(io: CliIO, setExit: (code: number) => void = () =>
   return new Command("export")
     .description("export a run's episodes to a training format (secrets removed)")
     .argument("<run>", "run folder")
-    .addOption(new Option("--format <format>", "openai | sharegpt | toolalpaca | apibank | alpaca | dpo").choices([...EXPORT_FORMATS]).makeOptionMandatory())
+    .addOption(new Option("--format <format>", "openai | sharegpt | toolalpaca | apibank | alpaca | mcp | dpo").choices([...EXPORT_FORMATS]).makeOptionMandatory())
     .requiredOption("--out <file>", "output JSONL file (with --split: FILE.train.jsonl and FILE.validation.jsonl)")
     .option("--include-rejected", "also export episodes that were not accepted (not for dpo)")
     .option("--split <share>", "split into train and validation files, e.g. 0.9 for 90% training")

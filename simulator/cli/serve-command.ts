@@ -10,12 +10,13 @@ import { loadServedApis } from "../serve/load-apis.js";
 import { parseRate, type Rate } from "../serve/rate-limits.js";
 import { SERVE_MODES, type ServeMode, type ServeOptions } from "../serve/serve-app.js";
 import { DEFAULT_PORT, startServe } from "../serve/start-serve.js";
+import { mcpFlagsOf, serveMcpStdio, type McpFlags } from "./serve-mcp.js";
 import type { CliIO } from "./cli-io.js";
 import { UsageError, UserError } from "./cli-io.js";
 import { parseInteger } from "./parse-options.js";
 
 /** The options of `toolsim serve` as commander gives them. */
-interface ServeFlags {
+interface ServeFlags extends McpFlags {
   port: string;
   host: string;
   mode?: ServeMode;
@@ -146,7 +147,11 @@ export function serveCommand(io: CliIO, setExit: (code: number) => void, signals
     .option("--cors", "answer CORS preflights and allow any origin (agents in a browser)")
     .option("--admin-token <token>", "require this token (X-Toolsim-Admin-Token header) on the admin routes that read or reset state; without it they are open (a warning when --host is not loopback)")
     .option("--verbose", "log one line per request")
-    .action(async (paths: string[], flags: ServeFlags) => {
+    .option("--mcp", "serve the APIs as MCP tools on stdin/stdout, for MCP clients that spawn servers (Claude Desktop, IDEs): stdout carries only the protocol, messages go to stderr, and no HTTP port is opened unless --mcp-http")
+    .option("--mcp-http", "also answer MCP (Streamable HTTP) at /mcp beside the REST routes; each MCP session has its own state")
+    .option("--mcp-credential <key>", 'the API key or token that MCP tool calls present when they bring none (default: the first configured credential, or any value when none is configured); "none" presents nothing')
+    .option("--mcp-page-size <n>", "tools per MCP tools/list page (default: all in one page)")
+    .action(async (paths: string[], flags: ServeFlags, command: Command) => {
       const port = parseInteger("--port", flags.port, 0) ?? DEFAULT_PORT;
       if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
       const seed = parseInteger("--seed", flags.seed) ?? 1;
@@ -162,6 +167,9 @@ export function serveCommand(io: CliIO, setExit: (code: number) => void, signals
       const maxSessions = parseInteger("--max-sessions", flags.maxSessions, 1);
       if (flags.adminToken !== undefined && flags.adminToken.trim().length < 8) throw new UsageError("--admin-token must be at least 8 characters");
       const upstreamTimeoutMs = parseInteger("--upstream-timeout", flags.upstreamTimeout, 1) ?? 30_000;
+      const mcp = mcpFlagsOf(flags, (name) => command.getOptionValueSource(name) === "cli");
+      // With MCP on stdio, stdout carries the protocol: everything else goes to stderr.
+      const say = flags.mcp ? io.err : io.out;
 
       const loaded = await loadServedApis(paths);
       if (!loaded.ok) throw new UserError(loaded.problems.map(formatProblem).join("\n"));
@@ -199,12 +207,10 @@ export function serveCommand(io: CliIO, setExit: (code: number) => void, signals
         llm = { model: createGateway(spec.value, { role: "executor", seed }) };
       }
 
-      const server = await startServe({
+      const serveOptions: ServeOptions = {
         apis,
         mode,
         seed,
-        host: flags.host,
-        port,
         bodyLimit,
         enforceAuth: flags.auth,
         credentials,
@@ -222,13 +228,7 @@ export function serveCommand(io: CliIO, setExit: (code: number) => void, signals
         ...(flags.cors ? { cors: true } : {}),
         ...(flags.adminToken !== undefined ? { adminToken: flags.adminToken } : {}),
         ...(flags.allowHost !== undefined ? { allowedHosts: flags.allowHost } : {}),
-      }).catch((e: NodeJS.ErrnoException) => {
-        if (e.code === "EADDRINUSE") throw new UserError(`port ${port} on ${flags.host} is already in use (try --port 0)`);
-        if (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND") throw new UserError(`cannot listen on ${flags.host}: ${e.message}`);
-        throw e;
-      });
-
-      const width = Math.max(5, ...server.apis.map((a) => a.name.length));
+      };
       const extras = [
         flags.stateless ? "stateless" : "state per X-Toolsim-Session",
         flags.auth ? "auth enforced" : "auth off",
@@ -238,19 +238,42 @@ export function serveCommand(io: CliIO, setExit: (code: number) => void, signals
         flags.record !== undefined ? `recording to ${flags.record}` : "",
         cassette ? `${cassette.size} recordings` : "",
       ].filter((s) => s !== "");
-      io.out(`toolsim serve: ${mode} mode, seed ${seed}; ${extras.join(", ")}\n`);
+      if (mcp.stdioOnly) {
+        say(`toolsim serve: ${mode} mode, seed ${seed}; ${extras.join(", ")}\n`);
+        await serveMcpStdio(io, setExit, signals, serveOptions, mcp.options);
+        return;
+      }
+
+      const server = await startServe({
+        ...serveOptions,
+        host: flags.host,
+        port,
+        ...(flags.mcpHttp ? { mcp: mcp.options } : {}),
+      }).catch((e: NodeJS.ErrnoException) => {
+        if (e.code === "EADDRINUSE") throw new UserError(`port ${port} on ${flags.host} is already in use (try --port 0)`);
+        if (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND") throw new UserError(`cannot listen on ${flags.host}: ${e.message}`);
+        throw e;
+      });
+
+      const width = Math.max(5, ...server.apis.map((a) => a.name.length));
+      say(`toolsim serve: ${mode} mode, seed ${seed}; ${extras.join(", ")}\n`);
       for (const a of server.apis) {
         const upstream = apis.find((x) => x.name === a.name)?.upstream;
-        io.out(`  ${a.name.padEnd(width)}  ${a.url}/  ${a.title} (${a.operations} operation${a.operations === 1 ? "" : "s"})${upstream ? ` -> ${redactUrl(upstream)}` : ""}\n`);
+        say(`  ${a.name.padEnd(width)}  ${a.url}/  ${a.title} (${a.operations} operation${a.operations === 1 ? "" : "s"})${upstream ? ` -> ${redactUrl(upstream)}` : ""}\n`);
       }
-      io.out(`  ${"admin".padEnd(width)}  ${server.url}/__toolsim/health\n`);
+      say(`  ${"admin".padEnd(width)}  ${server.url}/__toolsim/health\n`);
+      if (server.mcpUrl !== undefined) say(`  ${"mcp".padEnd(width)}  ${server.mcpUrl}  MCP over Streamable HTTP (state per MCP session)\n`);
       if (!isLoopbackHost(flags.host)) {
         io.err(`toolsim serve: listening on ${flags.host}: other machines can reach this server\n`);
         if (flags.adminToken === undefined) {
           io.err(`toolsim serve: warning: the admin routes (/__toolsim/state, /sessions, /reset) are open to anyone who can reach it; give --admin-token TOKEN to require an X-Toolsim-Admin-Token header\n`);
         }
       }
-      io.out("Press Ctrl-C to stop.\n");
+      if (flags.mcp) {
+        await serveMcpStdio(io, setExit, signals, serveOptions, mcp.options, server);
+        return;
+      }
+      say("Press Ctrl-C to stop.\n");
 
       await new Promise<void>((resolve) => {
         const stop = (signal: string): void => {

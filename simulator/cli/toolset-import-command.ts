@@ -11,6 +11,7 @@ import { importToolAlpaca, type ImportedToolset } from "../../toolsets/import/im
 import { checkToolsetData } from "../../toolsets/validate-toolset.js";
 import { writeToolset } from "../../toolsets/write-toolset.js";
 import { UserError, type CliIO } from "./cli-io.js";
+import { toolsetImportMcpCommand } from "./toolset-import-mcp-command.js";
 
 async function readJson(path: string): Promise<unknown> {
   const text = await readFile(path, "utf8");
@@ -68,7 +69,7 @@ async function readDatabases(dir: string): Promise<Record<string, unknown>> {
 
 /** `toolsim toolset import toolalpaca|apibank|openapi`. */
 export function toolsetImportCommand(io: CliIO, setExit: (code: number) => void): Command {
-  const cmd = new Command("import").description("make toolset files from ToolAlpaca data, API-Bank API descriptions or OpenAPI specs (no model)");
+  const cmd = new Command("import").description("make toolset files from ToolAlpaca data, API-Bank API descriptions, OpenAPI specs or a live MCP server (no model)");
 
   cmd
     .command("toolalpaca")
@@ -125,5 +126,6 @@ export function toolsetImportCommand(io: CliIO, setExit: (code: number) => void)
       setExit(allWritten && skipped.length === 0 ? 0 : 1);
     });
 
+  cmd.addCommand(toolsetImportMcpCommand(io, setExit, writeImported));
   return cmd;
 }

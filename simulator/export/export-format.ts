@@ -5,7 +5,7 @@ import type { CorpusRecord, RejectedRecord } from "../runs/corpus-projection.js"
 import type { ConversationTurn } from "./conversation.js";
 
 /** The training formats of `toolsim export`. */
-export const EXPORT_FORMATS = ["openai", "sharegpt", "toolalpaca", "apibank", "alpaca", "dpo"] as const;
+export const EXPORT_FORMATS = ["openai", "sharegpt", "toolalpaca", "apibank", "alpaca", "mcp", "dpo"] as const;
 
 /** One of {@link EXPORT_FORMATS}. */
 export type ExportFormatName = (typeof EXPORT_FORMATS)[number];

@@ -10,6 +10,7 @@ import { apiBankFormat } from "./apibank-dialogue-format.js";
 import { conversationOf } from "./conversation.js";
 import { splitDraw, splitFileNames, validationThreshold, type SplitOptions } from "./dataset-split.js";
 import { lineMeta, resolveExportOptions, type EpisodeFormat, type ExportEpisode, type ExportFormatName, type ExportOptions, type ResolvedExportOptions } from "./export-format.js";
+import { mcpFormat } from "./mcp-format.js";
 import { openaiFormat, openaiMessages, type OpenAIMessage } from "./openai-format.js";
 import { pairCandidate, planPairs, type PairCandidate, type PairingRule } from "./pairing-rule.js";
 import { splitPreferencePair } from "./preference-pair.js";
@@ -27,6 +28,7 @@ export const EPISODE_FORMATS: Readonly<Record<Exclude<ExportFormatName, "dpo">, 
   toolalpaca: toolAlpacaFormat,
   apibank: apiBankFormat,
   alpaca: alpacaFormat,
+  mcp: mcpFormat,
 };
 
 /** What to export, from where, to where. */

@@ -64,5 +64,6 @@ export function servedApiOf(toolset: LoadedToolset): ServedApi {
     ...(toolset.fixtures ? { fixtures: toolset.fixtures } : {}),
     ...(toolset.auth ? { auth: toolset.auth } : {}),
     source: toolset.file,
+    toolset,
   };
 }

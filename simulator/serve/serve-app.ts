@@ -17,7 +17,7 @@ import type { Tool } from "../../specs/catalog/tool.js";
 import { validateResponse } from "../../specs/call/validate-response.js";
 import { replayResponder } from "../../specs/respond/replay-responder.js";
 import { displayUrl, upstreamProblem } from "../../specs/respond/upstream.js";
-import type { ToolsetAuth } from "../../toolsets/toolset.js";
+import type { LoadedToolset, ToolsetAuth } from "../../toolsets/toolset.js";
 import { checkAuth, enforcedRequirements, toolsetKeyScheme, type ApiAuth, type Credential } from "./auth.js";
 import { faultAt, pause, type FaultOptions } from "./faults.js";
 import { exchangeKey, HttpCassette, HttpRecorder, isTextual } from "./http-cassette.js";
@@ -53,6 +53,8 @@ export interface ServedApi {
   upstream?: string;
   /** The file it was loaded from (for messages). */
   source?: string;
+  /** The toolset it was loaded from, if any (its documentation is offered over MCP). */
+  toolset?: LoadedToolset;
 }
 
 /** Options of a simulated API server (the library form of `toolsim serve`). */
@@ -176,6 +178,8 @@ export class ServeApp {
   private readonly log: (line: string) => void;
   private readonly started = Date.now();
   private readonly bodyLimit: number;
+  /** Handlers mounted beside the API routes (`/mcp`), by exact path. */
+  private readonly mounts = new Map<string, (request: Request) => Response | Promise<Response>>();
   /** API requests that reached the fault stage (the n of `faultAt`). */
   private faultCounter = 0;
   private requests = 0;
@@ -224,6 +228,22 @@ export class ServeApp {
 
   /** Handles one request (the Hono app's fetch). */
   fetch = (request: Request): Response | Promise<Response> => this.app.fetch(request);
+
+  /**
+   * Answers requests to an exact path with another handler (e.g. MCP at `/mcp`), ahead of the APIs' routes;
+   * CORS and the error handler still apply.
+   */
+  mount(path: string, handler: (request: Request) => Response | Promise<Response>): void {
+    this.mounts.set(path, handler);
+  }
+
+  /**
+   * Answers one request to the served APIs directly, without the Hono app (no CORS, admin or mounted routes):
+   * for in-process callers such as the MCP bridge. An unexpected error is the caller's to handle.
+   */
+  answerApiRequest(request: Request): Promise<Response> {
+    return this.handle(request);
+  }
 
   /** Ends pending fault delays and upstream requests (requests in flight then finish at once). */
   abortPending(): void {
@@ -293,7 +313,10 @@ export class ServeApp {
       },
       { ...(this.options.adminToken !== undefined ? { adminToken: this.options.adminToken } : {}), ...(this.options.allowedHosts ? { allowedHosts: this.options.allowedHosts } : {}) },
     );
-    app.all("*", (c) => this.handle(c.req.raw));
+    app.all("*", (c) => {
+      const mounted = this.mounts.size > 0 ? this.mounts.get(c.req.path) : undefined;
+      return mounted ? mounted(c.req.raw) : this.handle(c.req.raw);
+    });
     app.onError((err) => {
       this.log(`toolsim serve: internal error: ${err.stack ?? err.message}`);
       return problemResponse(problem(500, `${TOOLSIM}internal-error`, "Internal Server Error", "toolsim failed to answer this request; see the server log."));

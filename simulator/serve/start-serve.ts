@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
+import { mountMcp, MCP_PATH, type McpServeOptions } from "./mcp/mount-mcp.js";
 import { createServeApp, type ServeApp, type ServeOptions } from "./serve-app.js";
 
 /** Options of a listening server: the app's options plus where to listen. */
@@ -9,6 +10,8 @@ export interface StartServeOptions extends ServeOptions {
   host?: string;
   /** Default 4010 (Prism's); 0 picks a free port. */
   port?: number;
+  /** Also answer MCP over Streamable HTTP at `/mcp` (one MCP session = one state session). */
+  mcp?: boolean | McpServeOptions;
 }
 
 /** A listening simulated API server. */
@@ -20,6 +23,8 @@ export interface RunningServe {
   url: string;
   /** The base URL of each served API. */
   apis: Array<{ name: string; title: string; operations: number; url: string }>;
+  /** The MCP endpoint's URL (`http://127.0.0.1:4010/mcp`), when MCP is served. */
+  mcpUrl?: string;
   /** Stops listening, ends open connections and pending fault delays, flushes the recording. */
   close(): Promise<void>;
 }
@@ -40,6 +45,7 @@ export async function startServe(options: StartServeOptions): Promise<RunningSer
   const host = options.host ?? "127.0.0.1";
   // The admin routes answer the name the server was bound to, besides loopback names and IP addresses.
   const app = createServeApp({ ...options, allowedHosts: [...(options.allowedHosts ?? []), host] });
+  const mcp = options.mcp ? mountMcp(app, options, options.mcp === true ? {} : options.mcp) : undefined;
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: host, port: options.port ?? DEFAULT_PORT }) as Server;
     s.once("listening", () => resolve(s));
@@ -57,10 +63,12 @@ export async function startServe(options: StartServeOptions): Promise<RunningSer
     port,
     url,
     apis: app.apis.map((a) => ({ name: a.name, title: a.title, operations: a.operations, url: `${url}${a.prefix}` })),
+    ...(mcp ? { mcpUrl: `${url}${MCP_PATH}` } : {}),
     close() {
       closing ??= (async () => {
         // Stop accepting, let requests in flight finish (fault delays end at once), then flush the recording.
         app.abortPending();
+        await mcp?.endpoint.close();
         await new Promise<void>((resolve) => {
           const force = setTimeout(() => server.closeAllConnections(), GRACE_MS);
           server.close(() => {

@@ -57,7 +57,8 @@ export function schemaAnswer(ctx: ResponseContext, selected: SelectedResponse = 
     return { ...base, body: undefined, source: "schema" };
   }
   const notes: string[] = [];
-  if (ctx.useExamples !== false && isJsonMediaType(selected.mediaType)) {
+  // JSON answers, and text answers (a string example of a string schema), come from valid examples first.
+  if (ctx.useExamples !== false && (isJsonMediaType(selected.mediaType) || /^text\//i.test(selected.mediaType ?? ""))) {
     const example = validExampleOf(ctx.catalog, selected, selected.schemaPointer);
     if (example.valid !== undefined) {
       const answer: ResponderAnswer = { ...base, body: agreeing(ctx, selected, cloneJson(example.valid.value), false), source: "example" };
