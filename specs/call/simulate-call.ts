@@ -9,8 +9,9 @@ import type { ValidationIssue } from "./problem-details.js";
 import { selectedResponse } from "../respond/response-cache.js";
 import type { Tool } from "../catalog/tool.js";
 import type { ToolResult } from "./tool-result.js";
-import { validateCall, type CallValidation } from "./validate-call.js";
+import { validateCall, type CallValidation, type ValidatedCall } from "./validate-call.js";
 import { validateResponse } from "./validate-response.js";
+import { BudgetExceeded, DEFAULT_REQUEST_BUDGET_MS, WorkBudget, withBudget } from "../synthesize/work-budget.js";
 
 /** A tool call as a model makes it: a name and arguments (an object or a JSON string). */
 export interface ToolCall {
@@ -49,6 +50,11 @@ export interface SimulateOptions {
   /** Prefer the spec's examples (default true). */
   useExamples?: boolean;
   stages?: Partial<SimulationStages>;
+  /**
+   * The work this call may do: synthesis caps and a time budget for its synchronous work (default: the
+   * default caps and `DEFAULT_REQUEST_BUDGET_MS`). A call past its time budget is a 500 problem naming it.
+   */
+  budget?: WorkBudget;
 }
 
 /** Routes, validates and answers one tool call against a catalog; bad calls get problem details, never a throw. */
@@ -85,6 +91,16 @@ export async function simulateCall(catalog: Catalog, call: ToolCall, options: Si
       notes: [],
     };
   }
+  const budget = options.budget ?? new WorkBudget({ budgetMs: DEFAULT_REQUEST_BUDGET_MS });
+  try {
+    return await withBudget(budget, () => respond(catalog, stages, valid, options, budget));
+  } catch (err) {
+    if (!(err instanceof BudgetExceeded)) throw err;
+    return budgetProblem(valid, err);
+  }
+}
+
+async function respond(catalog: Catalog, stages: SimulationStages, valid: ValidatedCall, options: SimulateOptions, budget: WorkBudget): Promise<ToolResult> {
   const ctx: ResponseContext = {
     catalog,
     call: valid,
@@ -111,7 +127,24 @@ export async function simulateCall(catalog: Catalog, call: ToolCall, options: Si
     source: answer.source,
     operation: valid.tool.operation,
     request: valid.request,
-    notes: answer.notes ?? [],
+    notes: [...(answer.notes ?? []), ...budget.warnings.filter((w) => !(answer.notes ?? []).includes(w))],
+  };
+}
+
+/** The answer of a call that used up its time budget: a 500 problem whose detail names the budget. */
+function budgetProblem(valid: ValidatedCall, err: BudgetExceeded): ToolResult {
+  const detail = `The simulated answer took too long to make: ${err.message}. Raise the budget, or simplify the schema.`;
+  return {
+    tool: valid.tool.name,
+    status: 500,
+    body: { type: "https://toolsim.dev/problems/budget-exceeded", title: "Request budget exceeded", status: 500, detail, budgetMs: err.budgetMs },
+    contentType: "application/problem+json",
+    errors: [],
+    responseErrors: [],
+    source: "budget",
+    operation: valid.tool.operation,
+    request: valid.request,
+    notes: [err.message],
   };
 }
 

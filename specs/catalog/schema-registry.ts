@@ -4,6 +4,7 @@ import type { LoadedSpec, SchemaDialect } from "../load/loaded-spec.js";
 import { convertDocument, type SchemaFlavor } from "../load/schema-flavor.js";
 import { addOpenApiFormats } from "./openapi-formats.js";
 import { getAt, toFragment } from "../json-pointer.js";
+import { linearRegExp } from "../load/linear-pattern.js";
 
 let registryCounter = 0;
 
@@ -140,7 +141,8 @@ export class SchemaRegistry {
         addUsedSchema: false,
         logger: false as const,
         coerceTypes: coerce ? ("array" as const) : false,
-        unicodeRegExp: false,
+        // Patterns on a linear-time engine, with Unicode semantics (`\p{L}` is a letter): no input can stall validation.
+        code: { regExp: linearRegExp },
       };
       ajv = this.dialect === "3.1" ? new Ajv2020(options) : new Ajv(options);
       addOpenApiFormats(ajv);
