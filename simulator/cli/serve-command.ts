@@ -13,6 +13,7 @@ import { DEFAULT_PORT, startServe } from "../serve/start-serve.js";
 import type { CliIO } from "./cli-io.js";
 import { UsageError, UserError } from "./cli-io.js";
 import { parseInteger } from "./parse-options.js";
+import { withWorkBudgetOptions, workBudgetFromFlags } from "./work-budget-options.js";
 
 /** The options of `toolsim serve` as commander gives them. */
 interface ServeFlags {
@@ -42,6 +43,11 @@ interface ServeFlags {
   cors?: boolean;
   verbose?: boolean;
   adminToken?: string;
+  requestBudgetMs?: string;
+  maxItems?: string;
+  maxStringLength?: string;
+  maxDepth?: string;
+  maxSize?: string;
 }
 
 /** Whether a host name binds the loopback interface only. */
@@ -115,7 +121,7 @@ function specServerUrl(document: unknown): string | undefined {
 
 /** `toolsim serve SPEC|TOOLSET...`: simulated APIs over HTTP. */
 export function serveCommand(io: CliIO, setExit: (code: number) => void, signals: NodeJS.EventEmitter = process): Command {
-  return new Command("serve")
+  const serve = new Command("serve")
     .description("serve simulated APIs over HTTP: validation, state, auth, rate limits, faults, proxy, record and replay")
     .argument("<specs...>", "OpenAPI specs or toolset files (several are served under /<name>/)")
     .option("--port <n>", "port (0: any free port)", String(DEFAULT_PORT))
@@ -143,127 +149,130 @@ export function serveCommand(io: CliIO, setExit: (code: number) => void, signals
     .option("--api-key-env <name>", "llm mode: environment variable holding the model's API key")
     .option("--cors", "answer CORS preflights and allow any origin (agents in a browser)")
     .option("--admin-token <token>", "require this token (X-Toolsim-Admin-Token header) on the admin routes that read or reset state; without it they are open (a warning when --host is not loopback)")
-    .option("--verbose", "log one line per request")
-    .action(async (paths: string[], flags: ServeFlags) => {
-      const port = parseInteger("--port", flags.port, 0) ?? DEFAULT_PORT;
-      if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
-      const seed = parseInteger("--seed", flags.seed) ?? 1;
-      const mode: ServeMode = flags.mode ?? (flags.upstream ? "proxy" : flags.cassette ? "replay" : "schema");
-      if (flags.upstream && mode !== "proxy") throw new UsageError(`--upstream goes with --mode proxy, not ${mode}`);
-      if (flags.cassette && mode !== "replay") throw new UsageError(`--cassette goes with --mode replay, not ${mode}`);
-      if (mode === "replay" && !flags.cassette) throw new UsageError("--mode replay needs --cassette FILE");
-      if (mode === "llm" && !flags.model) throw new UsageError("--mode llm needs --model openai:<model>[@<base-url>]");
-      const faults = faultOptions(flags);
-      const rateLimit = rateOption("--rate-limit", flags.rateLimit);
-      const quota = rateOption("--quota", flags.quota);
-      const bodyLimit = parseSize("--body-limit", flags.bodyLimit);
-      const maxSessions = parseInteger("--max-sessions", flags.maxSessions, 1);
-      if (flags.adminToken !== undefined && flags.adminToken.trim().length < 8) throw new UsageError("--admin-token must be at least 8 characters");
-      const upstreamTimeoutMs = parseInteger("--upstream-timeout", flags.upstreamTimeout, 1) ?? 30_000;
+    .option("--verbose", "log one line per request");
+  return withWorkBudgetOptions(serve).action(async (paths: string[], flags: ServeFlags) => {
+    const port = parseInteger("--port", flags.port, 0) ?? DEFAULT_PORT;
+    if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+    const seed = parseInteger("--seed", flags.seed) ?? 1;
+    const mode: ServeMode = flags.mode ?? (flags.upstream ? "proxy" : flags.cassette ? "replay" : "schema");
+    if (flags.upstream && mode !== "proxy") throw new UsageError(`--upstream goes with --mode proxy, not ${mode}`);
+    if (flags.cassette && mode !== "replay") throw new UsageError(`--cassette goes with --mode replay, not ${mode}`);
+    if (mode === "replay" && !flags.cassette) throw new UsageError("--mode replay needs --cassette FILE");
+    if (mode === "llm" && !flags.model) throw new UsageError("--mode llm needs --model openai:<model>[@<base-url>]");
+    const faults = faultOptions(flags);
+    const rateLimit = rateOption("--rate-limit", flags.rateLimit);
+    const quota = rateOption("--quota", flags.quota);
+    const bodyLimit = parseSize("--body-limit", flags.bodyLimit);
+    const maxSessions = parseInteger("--max-sessions", flags.maxSessions, 1);
+    if (flags.adminToken !== undefined && flags.adminToken.trim().length < 8) throw new UsageError("--admin-token must be at least 8 characters");
+    const upstreamTimeoutMs = parseInteger("--upstream-timeout", flags.upstreamTimeout, 1) ?? 30_000;
+    const work = workBudgetFromFlags(flags);
 
-      const loaded = await loadServedApis(paths);
-      if (!loaded.ok) throw new UserError(loaded.problems.map(formatProblem).join("\n"));
-      const apis = loaded.apis;
-      const credentials: Credential[] = (flags.apiKey ?? []).map((value) => ({ value }));
-      if (flags.credentials !== undefined) {
-        const read = await loadCredentials(flags.credentials);
-        if (!read.ok) throw new UserError(read.message);
-        credentials.push(...read.value);
+    const loaded = await loadServedApis(paths);
+    if (!loaded.ok) throw new UserError(loaded.problems.map(formatProblem).join("\n"));
+    const apis = loaded.apis;
+    const credentials: Credential[] = (flags.apiKey ?? []).map((value) => ({ value }));
+    if (flags.credentials !== undefined) {
+      const read = await loadCredentials(flags.credentials);
+      if (!read.ok) throw new UserError(read.message);
+      credentials.push(...read.value);
+    }
+    if (mode === "proxy") {
+      const targets = upstreams(flags.upstream ?? [], apis.map((a) => a.name));
+      for (const api of apis) {
+        const url = targets.get(api.name) ?? specServerUrl(api.catalog.spec.document);
+        if (url === undefined) throw new UsageError(`--mode proxy: no --upstream for ${api.name} and its spec has no absolute server URL`);
+        if (!targets.has(api.name)) io.err(`toolsim serve: ${api.name}: proxying to the spec's server ${url}\n`);
+        api.upstream = url;
       }
-      if (mode === "proxy") {
-        const targets = upstreams(flags.upstream ?? [], apis.map((a) => a.name));
-        for (const api of apis) {
-          const url = targets.get(api.name) ?? specServerUrl(api.catalog.spec.document);
-          if (url === undefined) throw new UsageError(`--mode proxy: no --upstream for ${api.name} and its spec has no absolute server URL`);
-          if (!targets.has(api.name)) io.err(`toolsim serve: ${api.name}: proxying to the spec's server ${url}\n`);
-          api.upstream = url;
-        }
-      }
-      let cassette: HttpCassette | undefined;
-      if (flags.cassette !== undefined) {
-        if (!existsSync(flags.cassette)) throw new UserError(`no cassette at ${flags.cassette}`);
-        const read = await HttpCassette.load(flags.cassette);
-        cassette = read.cassette;
-        if (read.skipped > 0) io.err(`toolsim serve: ${flags.cassette}: ${read.skipped} line(s) skipped (not recordings)\n`);
-      }
-      let llm: ServeOptions["llm"];
-      if (mode === "llm" && flags.model) {
-        const spec = parseModelSpec(flags.model, {
-          ...(flags.baseUrl !== undefined ? { baseURL: flags.baseUrl } : {}),
-          ...(flags.apiKeyEnv !== undefined ? { apiKeyEnv: flags.apiKeyEnv } : {}),
-        });
-        if (!spec.ok) throw new UsageError(`--model: ${spec.errors.map((e) => e.message).join("; ")}`);
-        if (spec.value.provider === "offline") throw new UsageError("--mode llm needs a model endpoint (openai:<model>); the offline model does not simulate APIs");
-        llm = { model: createGateway(spec.value, { role: "executor", seed }) };
-      }
-
-      const server = await startServe({
-        apis,
-        mode,
-        seed,
-        host: flags.host,
-        port,
-        bodyLimit,
-        enforceAuth: flags.auth,
-        credentials,
-        upstreamTimeoutMs,
-        log: (line) => io.err(`${line}\n`),
-        ...(flags.stateless ? { stateless: true } : {}),
-        ...(maxSessions !== undefined ? { maxSessions } : {}),
-        ...(rateLimit ? { rateLimit } : {}),
-        ...(quota ? { quota } : {}),
-        ...(faults ? { faults } : {}),
-        ...(llm ? { llm } : {}),
-        ...(flags.record !== undefined ? { record: flags.record } : {}),
-        ...(cassette ? { cassette } : {}),
-        ...(flags.verbose ? { verbose: true } : {}),
-        ...(flags.cors ? { cors: true } : {}),
-        ...(flags.adminToken !== undefined ? { adminToken: flags.adminToken } : {}),
-      }).catch((e: NodeJS.ErrnoException) => {
-        if (e.code === "EADDRINUSE") throw new UserError(`port ${port} on ${flags.host} is already in use (try --port 0)`);
-        if (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND") throw new UserError(`cannot listen on ${flags.host}: ${e.message}`);
-        throw e;
+    }
+    let cassette: HttpCassette | undefined;
+    if (flags.cassette !== undefined) {
+      if (!existsSync(flags.cassette)) throw new UserError(`no cassette at ${flags.cassette}`);
+      const read = await HttpCassette.load(flags.cassette);
+      cassette = read.cassette;
+      if (read.skipped > 0) io.err(`toolsim serve: ${flags.cassette}: ${read.skipped} line(s) skipped (not recordings)\n`);
+    }
+    let llm: ServeOptions["llm"];
+    if (mode === "llm" && flags.model) {
+      const spec = parseModelSpec(flags.model, {
+        ...(flags.baseUrl !== undefined ? { baseURL: flags.baseUrl } : {}),
+        ...(flags.apiKeyEnv !== undefined ? { apiKeyEnv: flags.apiKeyEnv } : {}),
       });
+      if (!spec.ok) throw new UsageError(`--model: ${spec.errors.map((e) => e.message).join("; ")}`);
+      if (spec.value.provider === "offline") throw new UsageError("--mode llm needs a model endpoint (openai:<model>); the offline model does not simulate APIs");
+      llm = { model: createGateway(spec.value, { role: "executor", seed }) };
+    }
 
-      const width = Math.max(5, ...server.apis.map((a) => a.name.length));
-      const extras = [
-        flags.stateless ? "stateless" : "state per X-Toolsim-Session",
-        flags.auth ? "auth enforced" : "auth off",
-        rateLimit ? `rate limit ${rateLimit.text}` : "",
-        quota ? `quota ${quota.text}` : "",
-        faults ? `faults ${faults.kinds.join("/")} at ${faults.rate}` : "",
-        flags.record !== undefined ? `recording to ${flags.record}` : "",
-        cassette ? `${cassette.size} recordings` : "",
-      ].filter((s) => s !== "");
-      io.out(`toolsim serve: ${mode} mode, seed ${seed}; ${extras.join(", ")}\n`);
-      for (const a of server.apis) {
-        const upstream = apis.find((x) => x.name === a.name)?.upstream;
-        io.out(`  ${a.name.padEnd(width)}  ${a.url}/  ${a.title} (${a.operations} operation${a.operations === 1 ? "" : "s"})${upstream ? ` -> ${upstream}` : ""}\n`);
-      }
-      io.out(`  ${"admin".padEnd(width)}  ${server.url}/__toolsim/health\n`);
-      if (!isLoopbackHost(flags.host)) {
-        io.err(`toolsim serve: listening on ${flags.host}: other machines can reach this server\n`);
-        if (flags.adminToken === undefined) {
-          io.err(`toolsim serve: warning: the admin routes (/__toolsim/state, /sessions, /reset) are open to anyone who can reach it; give --admin-token TOKEN to require an X-Toolsim-Admin-Token header\n`);
-        }
-      }
-      io.out("Press Ctrl-C to stop.\n");
-
-      await new Promise<void>((resolve) => {
-        const stop = (signal: string): void => {
-          signals.off("SIGINT", onInt);
-          signals.off("SIGTERM", onTerm);
-          io.out(`toolsim serve: ${signal}, stopping\n`);
-          void server.close().then(resolve, (e: unknown) => {
-            io.err(`toolsim serve: error while stopping: ${(e as Error).message}\n`);
-            setExit(1);
-            resolve();
-          });
-        };
-        const onInt = (): void => stop("SIGINT");
-        const onTerm = (): void => stop("SIGTERM");
-        signals.on("SIGINT", onInt);
-        signals.on("SIGTERM", onTerm);
-      });
+    const server = await startServe({
+      apis,
+      mode,
+      seed,
+      host: flags.host,
+      port,
+      bodyLimit,
+      enforceAuth: flags.auth,
+      credentials,
+      upstreamTimeoutMs,
+      requestBudgetMs: work.budgetMs,
+      synthesisLimits: work.limits,
+      log: (line) => io.err(`${line}\n`),
+      ...(flags.stateless ? { stateless: true } : {}),
+      ...(maxSessions !== undefined ? { maxSessions } : {}),
+      ...(rateLimit ? { rateLimit } : {}),
+      ...(quota ? { quota } : {}),
+      ...(faults ? { faults } : {}),
+      ...(llm ? { llm } : {}),
+      ...(flags.record !== undefined ? { record: flags.record } : {}),
+      ...(cassette ? { cassette } : {}),
+      ...(flags.verbose ? { verbose: true } : {}),
+      ...(flags.cors ? { cors: true } : {}),
+      ...(flags.adminToken !== undefined ? { adminToken: flags.adminToken } : {}),
+    }).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === "EADDRINUSE") throw new UserError(`port ${port} on ${flags.host} is already in use (try --port 0)`);
+      if (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND") throw new UserError(`cannot listen on ${flags.host}: ${e.message}`);
+      throw e;
     });
+
+    const width = Math.max(5, ...server.apis.map((a) => a.name.length));
+    const extras = [
+      flags.stateless ? "stateless" : "state per X-Toolsim-Session",
+      flags.auth ? "auth enforced" : "auth off",
+      rateLimit ? `rate limit ${rateLimit.text}` : "",
+      quota ? `quota ${quota.text}` : "",
+      faults ? `faults ${faults.kinds.join("/")} at ${faults.rate}` : "",
+      flags.record !== undefined ? `recording to ${flags.record}` : "",
+      cassette ? `${cassette.size} recordings` : "",
+    ].filter((s) => s !== "");
+    io.out(`toolsim serve: ${mode} mode, seed ${seed}; ${extras.join(", ")}\n`);
+    for (const a of server.apis) {
+      const upstream = apis.find((x) => x.name === a.name)?.upstream;
+      io.out(`  ${a.name.padEnd(width)}  ${a.url}/  ${a.title} (${a.operations} operation${a.operations === 1 ? "" : "s"})${upstream ? ` -> ${upstream}` : ""}\n`);
+    }
+    io.out(`  ${"admin".padEnd(width)}  ${server.url}/__toolsim/health\n`);
+    if (!isLoopbackHost(flags.host)) {
+      io.err(`toolsim serve: listening on ${flags.host}: other machines can reach this server\n`);
+      if (flags.adminToken === undefined) {
+        io.err(`toolsim serve: warning: the admin routes (/__toolsim/state, /sessions, /reset) are open to anyone who can reach it; give --admin-token TOKEN to require an X-Toolsim-Admin-Token header\n`);
+      }
+    }
+    io.out("Press Ctrl-C to stop.\n");
+
+    await new Promise<void>((resolve) => {
+      const stop = (signal: string): void => {
+        signals.off("SIGINT", onInt);
+        signals.off("SIGTERM", onTerm);
+        io.out(`toolsim serve: ${signal}, stopping\n`);
+        void server.close().then(resolve, (e: unknown) => {
+          io.err(`toolsim serve: error while stopping: ${(e as Error).message}\n`);
+          setExit(1);
+          resolve();
+        });
+      };
+      const onInt = (): void => stop("SIGINT");
+      const onTerm = (): void => stop("SIGTERM");
+      signals.on("SIGINT", onInt);
+      signals.on("SIGTERM", onTerm);
+    });
+  });
 }

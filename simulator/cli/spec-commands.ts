@@ -15,6 +15,8 @@ import { loadToolset } from "../../toolsets/load-toolset.js";
 import type { CliIO } from "./cli-io.js";
 import { UsageError, UserError } from "./cli-io.js";
 import { parseInteger, parseJsonOption } from "./parse-options.js";
+import { withWorkBudgetOptions, workBudgetFromFlags, type WorkBudgetFlags } from "./work-budget-options.js";
+import { BudgetExceeded, WorkBudget } from "../../specs/synthesize/work-budget.js";
 
 /** Loads a catalog for a command, or fails with the spec's problems as a user error. */
 export async function catalogOrFail(path: string): Promise<Catalog> {
@@ -110,44 +112,58 @@ export function specCommand(io: CliIO, setExit: (code: number) => void): Command
       }
     });
 
-  spec
+  const sample = spec
     .command("sample")
     .description("for every operation: a synthesized valid call and its simulated response")
     .argument("<spec>", "spec file")
     .option("--seed <n>", "random seed", "1")
-    .option("--json", "JSON lines: {operation, request, response}")
-    .action(async (path: string, opts: { seed: string; json?: boolean }) => {
-      const seed = parseInteger("--seed", opts.seed) ?? 1;
-      const catalog = await catalogOrFail(path);
-      let rejected = 0;
-      let invalid = 0;
-      for (const tool of catalog.tools) {
-        const args = synthesizeArguments(catalog, tool, { seed: deriveSeed(seed, tool.name, "args") });
-        const result = await simulateCall(catalog, { name: tool.name, arguments: args }, { seed, state: new ResourceStore() });
-        const line = {
-          operation: { operationId: tool.operation.operationId ?? null, method: tool.operation.method, path: tool.operation.path },
-          request: result.request ?? null,
-          response: { status: result.status, contentType: result.contentType ?? null, body: result.body ?? null },
-        };
-        if (result.errors.length > 0) {
-          rejected++;
-          io.err(`toolsim: ${tool.name}: the synthesized call was rejected: ${describeIssues(result.errors)}\n`);
-        } else if (result.responseErrors.length > 0) {
-          invalid++;
-          io.err(`toolsim: ${tool.name}: the response does not validate: ${describeIssues(result.responseErrors)}\n`);
-        }
-        if (opts.json) io.out(JSON.stringify(line) + "\n");
-        else {
-          io.out(`### ${tool.name}\n${describeRequest(result.request)}\n-> ${result.status} ${result.contentType ?? ""} (${result.source})\n`);
-          if (result.body !== undefined) io.out(JSON.stringify(result.body, null, 2) + "\n");
-          io.out("\n");
-        }
+    .option("--json", "JSON lines: {operation, request, response}");
+  withWorkBudgetOptions(sample).action(async (path: string, opts: { seed: string; json?: boolean } & WorkBudgetFlags) => {
+    const seed = parseInteger("--seed", opts.seed) ?? 1;
+    const work = workBudgetFromFlags(opts);
+    const catalog = await catalogOrFail(path);
+    let rejected = 0;
+    let invalid = 0;
+    for (const tool of catalog.tools) {
+      const budget = new WorkBudget(work);
+      let args: Record<string, unknown>;
+      try {
+        args = synthesizeArguments(catalog, tool, { seed: deriveSeed(seed, tool.name, "args"), budget });
+      } catch (err) {
+        if (!(err instanceof BudgetExceeded)) throw err;
+        rejected++;
+        io.err(`toolsim: ${tool.name}: no call synthesized: ${err.message}\n`);
+        continue;
       }
-      const total = catalog.tools.length;
-      if (rejected > 0) io.err(`toolsim: ${rejected} of ${total} synthesized call${total === 1 ? " was" : "s were"} rejected\n`);
-      if (invalid > 0) io.err(`toolsim: ${invalid} of ${total} response${total === 1 ? "" : "s"} did not validate\n`);
-      setExit(rejected > 0 || invalid > 0 ? 1 : 0);
-    });
+      const result = await simulateCall(catalog, { name: tool.name, arguments: args }, { seed, state: new ResourceStore(), budget });
+      const line = {
+        operation: { operationId: tool.operation.operationId ?? null, method: tool.operation.method, path: tool.operation.path },
+        request: result.request ?? null,
+        response: { status: result.status, contentType: result.contentType ?? null, body: result.body ?? null },
+      };
+      for (const note of budget.warnings) io.err(`toolsim: ${tool.name}: ${note}\n`);
+      if (result.errors.length > 0) {
+        rejected++;
+        io.err(`toolsim: ${tool.name}: the synthesized call was rejected: ${describeIssues(result.errors)}\n`);
+      } else if (result.source === "budget") {
+        invalid++;
+        io.err(`toolsim: ${tool.name}: ${(result.body as { detail?: string }).detail ?? "the request budget was used up"}\n`);
+      } else if (result.responseErrors.length > 0) {
+        invalid++;
+        io.err(`toolsim: ${tool.name}: the response does not validate: ${describeIssues(result.responseErrors)}\n`);
+      }
+      if (opts.json) io.out(JSON.stringify(line) + "\n");
+      else {
+        io.out(`### ${tool.name}\n${describeRequest(result.request)}\n-> ${result.status} ${result.contentType ?? ""} (${result.source})\n`);
+        if (result.body !== undefined) io.out(JSON.stringify(result.body, null, 2) + "\n");
+        io.out("\n");
+      }
+    }
+    const total = catalog.tools.length;
+    if (rejected > 0) io.err(`toolsim: ${rejected} of ${total} synthesized call${total === 1 ? " was" : "s were"} rejected\n`);
+    if (invalid > 0) io.err(`toolsim: ${invalid} of ${total} response${total === 1 ? "" : "s"} did not validate\n`);
+    setExit(rejected > 0 || invalid > 0 ? 1 : 0);
+  });
 
   return spec;
 }
@@ -169,31 +185,35 @@ function describeRequest(request: { method: string; path: string; query: Record<
 
 /** `toolsim call <spec> <tool>`: validates and simulates one call. */
 export function callCommand(io: CliIO, setExit: (code: number) => void): Command {
-  return new Command("call")
+  const call = new Command("call")
     .description("validate and simulate one tool call; prints {status, body, errors, source, request}")
     .argument("<spec>", "spec file")
     .argument("<tool>", "tool name (see `toolsim spec tools`)")
     .option("--args <json>", "arguments as a JSON object", "{}")
     .option("--seed <n>", "random seed", "1")
     .option("--status <code>", "ask for this response status instead of the default 2xx (it must be declared)")
-    .option("--json", "compact JSON on one line")
-    .action(async (path: string, toolName: string, opts: { args: string; seed: string; status?: string; json?: boolean }) => {
-      const args = parseJsonOption("--args", opts.args);
-      const seed = parseInteger("--seed", opts.seed) ?? 1;
-      const status = parseInteger("--status", opts.status, 100);
-      const catalog = await catalogOrFail(path);
-      const result = await simulateCall(catalog, { name: toolName, arguments: args }, { seed, ...(status !== undefined ? { status } : {}) });
-      const out = {
-        status: result.status,
-        body: result.body ?? null,
-        errors: result.errors,
-        source: result.source,
-        request: result.request ?? null,
-        // Only when the executor's own answer does not validate against the response schema (a bad spec).
-        ...(result.responseErrors.length > 0 ? { responseErrors: result.responseErrors } : {}),
-      };
-      io.out((opts.json ? JSON.stringify(out) : JSON.stringify(out, null, 2)) + "\n");
-      if (result.responseErrors.length > 0) io.err(`toolsim: the response does not validate against its schema: ${describeIssues(result.responseErrors)}\n`);
-      setExit(result.errors.length > 0 || result.responseErrors.length > 0 ? 1 : 0);
-    });
+    .option("--json", "compact JSON on one line");
+  return withWorkBudgetOptions(call).action(async (path: string, toolName: string, opts: { args: string; seed: string; status?: string; json?: boolean } & WorkBudgetFlags) => {
+    const args = parseJsonOption("--args", opts.args);
+    const seed = parseInteger("--seed", opts.seed) ?? 1;
+    const status = parseInteger("--status", opts.status, 100);
+    const budget = new WorkBudget(workBudgetFromFlags(opts));
+    const catalog = await catalogOrFail(path);
+    const result = await simulateCall(catalog, { name: toolName, arguments: args }, { seed, budget, ...(status !== undefined ? { status } : {}) });
+    const out = {
+      status: result.status,
+      body: result.body ?? null,
+      errors: result.errors,
+      source: result.source,
+      request: result.request ?? null,
+      // Only when the executor's own answer does not validate against the response schema (a bad spec).
+      ...(result.responseErrors.length > 0 ? { responseErrors: result.responseErrors } : {}),
+      // Synthesis caps the answer reached (the value is cut there).
+      ...(budget.warnings.length > 0 ? { warnings: budget.warnings } : {}),
+    };
+    io.out((opts.json ? JSON.stringify(out) : JSON.stringify(out, null, 2)) + "\n");
+    if (result.source === "budget") io.err(`toolsim: ${(result.body as { detail?: string }).detail ?? "the request budget was used up"}\n`);
+    if (result.responseErrors.length > 0) io.err(`toolsim: the response does not validate against its schema: ${describeIssues(result.responseErrors)}\n`);
+    setExit(result.errors.length > 0 || result.responseErrors.length > 0 || result.source === "budget" ? 1 : 0);
+  });
 }

@@ -16,6 +16,7 @@ import { simulateCall } from "../../specs/call/simulate-call.js";
 import { stateResponder } from "../../specs/respond/state-responder.js";
 import type { Tool } from "../../specs/catalog/tool.js";
 import { validateResponse } from "../../specs/call/validate-response.js";
+import { DEFAULT_REQUEST_BUDGET_MS, WorkBudget, type SynthesisLimits } from "../../specs/synthesize/work-budget.js";
 import type { ToolsetAuth } from "../../toolsets/toolset.js";
 import { checkAuth, enforcedRequirements, type ApiAuth, type Credential } from "./auth.js";
 import { faultAt, pause, type FaultOptions } from "./faults.js";
@@ -101,6 +102,15 @@ export interface ServeOptions {
    * this value in an `X-Toolsim-Admin-Token` header (401 otherwise); `/__toolsim/health` stays open.
    */
   adminToken?: string;
+  /**
+   * Milliseconds of synthesis work one request may take (default `DEFAULT_REQUEST_BUDGET_MS`; 0: no limit):
+   * past it the request is a 500 problem naming the budget, and the server goes on serving.
+   */
+  requestBudgetMs?: number;
+  /** Caps of synthesized values (sizes, depth; defaults far above what real specs ask). */
+  synthesisLimits?: Partial<SynthesisLimits>;
+  /** The clock of request budgets (tests; default `performance.now`). */
+  budgetClock?: () => number;
   /** Where warnings and (with `verbose`) one line per request go. */
   log?: (line: string) => void;
   verbose?: boolean;
@@ -624,10 +634,16 @@ export class ServeApp {
     const session = req.headers.get("x-toolsim-session") ?? DEFAULT_SESSION;
     const state = this.options.stateless ? undefined : this.sessions.store(rt.api.name, session);
     const responders = prefer.example !== undefined ? [namedExampleResponder(prefer.example), ...this.responders] : this.responders;
+    const budget = new WorkBudget({
+      budgetMs: this.options.requestBudgetMs ?? DEFAULT_REQUEST_BUDGET_MS,
+      ...(this.options.synthesisLimits ? { limits: this.options.synthesisLimits } : {}),
+      ...(this.options.budgetClock ? { now: this.options.budgetClock } : {}),
+    });
     const result = await simulateCall(
       catalog,
       { name: tool.name, arguments: {} },
       {
+        budget,
         seed: prefer.seed ?? this.seed,
         ...(state ? { state } : {}),
         ...(prefer.code !== undefined ? { status: prefer.code } : {}),
@@ -637,6 +653,9 @@ export class ServeApp {
     );
     const headers: HeaderMap = { ...extra, "x-toolsim-source": result.source };
     if (result.responseErrors.length > 0) headers["sl-violations"] = JSON.stringify(result.responseErrors.slice(0, 5));
+    // Synthesis caps the answer reached (the body is cut there): the first one, ASCII-safe.
+    if (budget.warnings.length > 0) headers["x-toolsim-warning"] = asciiHeader(budget.warnings[0] as string);
+    if (result.source === "budget") this.log(`toolsim serve: ${req.method} ${rt.prefix}${rel}: ${(result.body as { detail?: string }).detail ?? "request budget used up"}`);
     let payload: string | null = null;
     const status = result.status;
     if (result.body !== undefined && status !== 204 && status !== 304 && status >= 200) {
@@ -757,4 +776,10 @@ function scrub(text: string, secrets: readonly string[]): string {
 /** Creates the app of a simulated API server (not listening: see `startServe`). */
 export function createServeApp(options: ServeOptions): ServeApp {
   return new ServeApp(options);
+}
+
+/** A header value of printable ASCII (other characters percent-encoded), at most 300 characters. */
+function asciiHeader(text: string): string {
+  const safe = text.replace(/[^\x20-\x7e]/g, (c) => encodeURIComponent(c));
+  return safe.length > 300 ? `${safe.slice(0, 297)}...` : safe;
 }

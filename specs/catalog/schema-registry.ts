@@ -18,7 +18,7 @@ export class SchemaRegistry {
   private readonly base: string;
   private readonly docs = new Map<SchemaFlavor, Record<string, unknown>>();
   private readonly source: unknown;
-  private readonly ajvs = new Map<"coerce" | "strict", Ajv>();
+  private readonly ajvs = new Map<"coerce" | "strict" | "check", Ajv>();
   private readonly cache = new Map<string, ValidateFunction>();
   /** Validators by coercion, flavor and pointer, looked up without building a key. */
   private readonly byPointer = {
@@ -130,19 +130,58 @@ export class SchemaRegistry {
     return unusableReason(this.validatorAt(flavor, pointer));
   }
 
-  private ajv(coerce: boolean): Ajv {
-    const name = coerce ? "coerce" : "strict";
+  /**
+   * Why each of many schemas cannot be compiled (pointers that compile are absent from the answer), without
+   * keeping validators: schemas are compiled in batches (one validator refers to a few hundred of them, so
+   * that ajv's fixed cost per compilation is paid once per batch and every `$ref` target once), and a batch
+   * that fails is split until the schemas at fault are found. For checking huge specs.
+   */
+  compileErrors(flavor: SchemaFlavor, pointers: readonly string[]): Map<string, string> {
+    const ajv = this.ajv(false, "check");
+    const errors = new Map<string, string>();
+    const check = (batch: readonly string[]): void => {
+      if (batch.length === 0) return;
+      const properties: Record<string, { $ref: string }> = {};
+      batch.forEach((pointer, i) => (properties[String(i)] = this.ref(flavor, pointer)));
+      const schema = { type: "object", properties };
+      try {
+        ajv.compile(schema);
+        ajv.removeSchema(schema);
+        return;
+      } catch (err) {
+        ajv.removeSchema(schema);
+        if (batch.length === 1) {
+          errors.set(batch[0] as string, `the schema at #${batch[0] as string} cannot be used: ${compileMessage(err)}`);
+          return;
+        }
+      }
+      const half = Math.ceil(batch.length / 2);
+      check(batch.slice(0, half));
+      check(batch.slice(half));
+    };
+    for (let i = 0; i < pointers.length; i += CHECK_BATCH) check(pointers.slice(i, i + CHECK_BATCH));
+    return errors;
+  }
+
+  private ajv(coerce: boolean, purpose: "validate" | "check" = "validate"): Ajv {
+    const name = purpose === "check" ? "check" : coerce ? "coerce" : "strict";
     let ajv = this.ajvs.get(name);
     if (!ajv) {
+      const check = purpose === "check";
       const options = {
-        allErrors: true,
+        // Checking (`compileErrors`) needs no error details: whether a schema compiles does not depend on them.
+        allErrors: !check,
+        ...(check ? { messages: false } : {}),
         strict: false,
         validateSchema: false,
         addUsedSchema: false,
         logger: false as const,
         coerceTypes: coerce ? ("array" as const) : false,
         // Patterns on a linear-time engine, with Unicode semantics (`\p{L}` is a letter): no input can stall validation.
-        code: { regExp: linearRegExp },
+        // Checking many schemas (`compileErrors`): every schema compiled once, `$ref`s called rather than inlined,
+        // and no optimization passes (they cannot change whether a schema compiles).
+        code: { regExp: linearRegExp, ...(check ? { optimize: false, lines: false } : {}) },
+        ...(check ? { inlineRefs: false } : {}),
       };
       ajv = this.dialect === "3.1" ? new Ajv2020(options) : new Ajv(options);
       addOpenApiFormats(ajv);
@@ -161,6 +200,9 @@ export class SchemaRegistry {
 }
 
 const registries = new WeakMap<LoadedSpec, SchemaRegistry>();
+
+/** Schemas compiled together when checking many (see `compileErrors`). */
+const CHECK_BATCH = 256;
 
 /** The keyword (and issue code) of the one error a validator of an unusable schema reports. */
 export const UNUSABLE_SCHEMA = "schema-unusable";

@@ -19,6 +19,8 @@ export interface LinearPattern {
   readonly translated?: string;
   /** The AST, for generating strings that match. */
   readonly root: Extract<RegexNode, { kind: "alt" }>;
+  /** Compiles its RE2 programs now (they are compiled on first use otherwise); throws when RE2 refuses one. */
+  ready(): void;
   toString(): string;
 }
 
@@ -57,6 +59,11 @@ export const linearRegExp = Object.assign(
   (pattern: string, _flags: string): LinearPattern => {
     const compiled = compileLinear(pattern);
     if (!compiled.ok) throw new Error(`pattern ${JSON.stringify(pattern)} ${compiled.syntax ? "is not a valid regular expression" : "cannot run in linear time"}: ${compiled.reason}`);
+    try {
+      compiled.pattern.ready();
+    } catch (err) {
+      throw new Error(`pattern ${JSON.stringify(pattern)} cannot run in linear time: RE2 refuses it (${(err as Error).message.split("\n")[0] ?? "unknown error"})`);
+    }
     return compiled.pattern;
   },
   { code: "toolsim linearRegExp" },
@@ -67,14 +74,22 @@ class Refusal extends Error {}
 function compile(source: string): LinearCompile {
   const parsed = parsePattern(source);
   if (!parsed.ok) return { ok: false, reason: parsed.reason, syntax: true };
+  const programs: Array<() => void> = [];
+  pending = programs;
   try {
     const notes: string[] = [];
     const tester = alternation(parsed.root.branches, notes);
     const translated = notes.length > 0 ? [...new Set(notes)].join("; ") : undefined;
+    let compiled = false;
     const pattern: LinearPattern = {
       source,
       root: parsed.root,
       test: (input) => tester(input),
+      ready: () => {
+        if (compiled) return;
+        for (const program of programs) program();
+        compiled = true;
+      },
       toString: () => `/${source}/u`,
       ...(translated !== undefined ? { translated } : {}),
     };
@@ -83,10 +98,23 @@ function compile(source: string): LinearCompile {
     if (err instanceof Refusal) return { ok: false, reason: err.message, syntax: false };
     // RE2 refused what the translation wrote: a limit of the engine (program size, a lone surrogate...).
     return { ok: false, reason: `RE2 refuses it (${(err as Error).message.split("\n")[0] ?? "unknown error"})`, syntax: false };
+  } finally {
+    pending = undefined;
   }
 }
 
 type Tester = (input: string) => boolean;
+
+/** The RE2 programs of the pattern being compiled, compiled by `ready()` (loading a spec only reads and translates its patterns). */
+let pending: Array<() => void> | undefined;
+
+/** A tester of an RE2 program, compiled on first use (or by `ready()`). */
+function re2Tester(source: string): Tester {
+  let re: RE2JS | undefined;
+  const get = (): RE2JS => (re ??= RE2JS.compile(source));
+  pending?.push(() => void get());
+  return (input) => get().test(input);
+}
 
 /** A tester for alternatives: plain branches in one RE2 program, translated ones each on its own. */
 function alternation(branches: RegexNode[][], notes: string[]): Tester {
@@ -97,8 +125,7 @@ function alternation(branches: RegexNode[][], notes: string[]): Tester {
     else plain.push(emitSeq(seq));
   }
   if (plain.length > 0) {
-    const re = RE2JS.compile(plain.length === 1 ? (plain[0] as string) : plain.map((p) => `(?:${p})`).join("|"));
-    testers.unshift((input) => re.test(input));
+    testers.unshift(re2Tester(plain.length === 1 ? (plain[0] as string) : plain.map((p) => `(?:${p})`).join("|")));
   }
   if (testers.length === 1) return testers[0] as Tester;
   return (input) => testers.some((t) => t(input));
@@ -163,8 +190,7 @@ function branchTester(seq: RegexNode[], notes: string[]): Tester {
 function mainTester(seq: RegexNode[], anchoredStart: boolean, anchoredEnd: boolean, notes: string[]): { test: Tester; length?: { min: number; max: number } } {
   if (seq.some(containsLook)) throw new Refusal("a lookaround inside a group or repetition needs backtracking");
   const direct = (): { test: Tester } => {
-    const re = RE2JS.compile(emitSeq(seq));
-    return { test: (input) => re.test(input) };
+    return { test: re2Tester(emitSeq(seq)) };
   };
   if (seqWeight(seq) <= RE2_MAX_REPEAT) return direct();
   // The heaviest repetition of one character, as X* plus a length check: exact when everything else has a
@@ -182,9 +208,8 @@ function mainTester(seq: RegexNode[], anchoredStart: boolean, anchoredEnd: boole
     throw new Refusal(`repetitions too large for a linear-time engine (more than ${MAX_WEIGHT} characters to track)`);
   }
   const loose = seq.map((n, i): RegexNode => (i === index ? { kind: "repeat", body: big.body, min: 0, max: Infinity } : n));
-  const re = RE2JS.compile(emitSeq(loose));
   notes.push(`repetition {${big.min},${big.max === Infinity ? "" : big.max}} checked as a length`);
-  return { test: (input) => re.test(input), length: { min: fixed + big.min, max: fixed + big.max } };
+  return { test: re2Tester(emitSeq(loose)), length: { min: fixed + big.min, max: fixed + big.max } };
 }
 
 function containsLook(node: RegexNode): boolean {

@@ -49,7 +49,7 @@ function check(pattern: string): PatternRepair {
   if (inline !== null) {
     return withFlags(pattern.slice(inline[0].length), inline[1] ?? "", `the inline flags (?${inline[1] ?? ""}) are not JavaScript: rewritten without them`);
   }
-  if (!compiled.syntax) return { kind: "unusable", reason: `valid, but ${compiled.reason}`, unsupported: true };
+  if (!compiled.syntax) return { kind: "unusable", reason: `not runnable in linear time (${compiled.reason})`, unsupported: true };
   return { kind: "unusable", reason: `not a valid regular expression (${compiled.reason})` };
 }
 
@@ -60,7 +60,7 @@ function withFlags(source: string, flags: string, reason: string): PatternRepair
   const pattern = flags.includes("i") ? caseInsensitive(source) : source;
   if (pattern === undefined) return { kind: "unusable", reason: "not a valid JavaScript regular expression" };
   const compiled = compileLinear(pattern);
-  if (!compiled.ok) return { kind: "unusable", reason: compiled.syntax ? `not a valid regular expression (${compiled.reason})` : `valid, but ${compiled.reason}`, ...(compiled.syntax ? {} : { unsupported: true }) };
+  if (!compiled.ok) return { kind: "unusable", reason: compiled.syntax ? `not a valid regular expression (${compiled.reason})` : `not runnable in linear time (${compiled.reason})`, ...(compiled.syntax ? {} : { unsupported: true }) };
   return { kind: "repaired", pattern, reason, ...(compiled.pattern.translated !== undefined ? { translated: compiled.pattern.translated } : {}) };
 }
 

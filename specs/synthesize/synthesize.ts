@@ -473,7 +473,7 @@ class Synthesizer implements GeneratorHost {
       return generateSync(schema as JsonSchema, {
         seed: seed | 0 || 1,
         refResolver: this.resolveRef,
-        maxDepth: 40,
+        maxDepth: this.meter.limits.maxDepth,
         maxDefaultItems: 2,
         optionalsProbability: options.optionals,
         alwaysFakeOptionals: false,
@@ -1266,7 +1266,7 @@ class OwnGenerator {
     if (node === true || node === undefined) return this.anyValue(path);
     const meter = this.synth.currentMeter;
     meter.spend(2);
-    if (depth > 60 || level > HARD_LEVEL) return null;
+    if (level > HARD_LEVEL) return null;
     if (depth >= meter.limits.maxDepth) {
       meter.capped("maxDepth", `${where(path)} nests deeper than that`);
       return null;
@@ -1320,8 +1320,11 @@ class OwnGenerator {
       case "integer":
       case "number":
         return this.numberValue(flat, type === "integer", path);
-      case "string":
-        return this.stringValue(flat, path);
+      case "string": {
+        const s = this.stringValue(flat, path);
+        this.synth.currentMeter.spend(s.length);
+        return s;
+      }
       case "array":
         return this.arrayValue(flat, path, nextLevel, depth);
       case "object":

@@ -10,14 +10,14 @@ export interface SynthesisLimits {
   maxItems: number;
   /** Longest string, in code points (default 10,000). */
   maxStringLength: number;
-  /** Deepest nesting of objects and arrays in one value (default 40). */
+  /** Deepest nesting of objects and arrays in one value (default 64). */
   maxDepth: number;
   /** Largest value, counted as the characters of its JSON text, about (default 1,000,000). */
   maxSize: number;
 }
 
 /** The default caps of synthesis. */
-export const DEFAULT_SYNTHESIS_LIMITS: Readonly<SynthesisLimits> = Object.freeze({ maxItems: 1000, maxStringLength: 10_000, maxDepth: 40, maxSize: 1_000_000 });
+export const DEFAULT_SYNTHESIS_LIMITS: Readonly<SynthesisLimits> = Object.freeze({ maxItems: 1000, maxStringLength: 10_000, maxDepth: 64, maxSize: 1_000_000 });
 
 /** The default time budget of one request's synthesis work, in milliseconds. */
 export const DEFAULT_REQUEST_BUDGET_MS = 5000;
