@@ -1,4 +1,6 @@
 import { RE2JS } from "re2js";
+import { codePointLength, complement, escapeRanges, indexAfter, indexBeforeEnd, propertyRanges, type Range } from "./code-point-sets.js";
+import { nativeTester, simplify } from "./native-pattern.js";
 import { parsePattern, type RegexNode, type SetItem } from "./regex-syntax.js";
 
 /**
@@ -74,16 +76,20 @@ class Refusal extends Error {}
 function compile(source: string): LinearCompile {
   const parsed = parsePattern(source);
   if (!parsed.ok) return { ok: false, reason: parsed.reason, syntax: true };
+  const root = simplify(parsed.root) as Extract<RegexNode, { kind: "alt" }>;
+  // Patterns a backtracking engine runs in linear time anyway run natively (no RE2 program).
+  const native = nativeTester(root);
+  if (native !== undefined) return { ok: true, pattern: { source, root, test: native, ready: () => undefined, toString: () => `/${source}/u` } };
   const programs: Array<() => void> = [];
   pending = programs;
   try {
     const notes: string[] = [];
-    const tester = alternation(parsed.root.branches, notes);
+    const tester = alternation(root.branches, notes);
     const translated = notes.length > 0 ? [...new Set(notes)].join("; ") : undefined;
     let compiled = false;
     const pattern: LinearPattern = {
       source,
-      root: parsed.root,
+      root,
       test: (input) => tester(input),
       ready: () => {
         if (compiled) return;
@@ -385,32 +391,6 @@ function literal(cp: number): string {
   return `\\x{${cp.toString(16)}}`;
 }
 
-type Range = readonly [number, number];
-
-/** ECMAScript's `\s`: white space and line terminators. */
-const WHITE_SPACE: readonly Range[] = [
-  [0x09, 0x0d], [0x20, 0x20], [0xa0, 0xa0], [0x1680, 0x1680], [0x2000, 0x200a], [0x2028, 0x2029], [0x202f, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000], [0xfeff, 0xfeff],
-];
-const WORD: readonly Range[] = [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]];
-const DIGIT: readonly Range[] = [[0x30, 0x39]];
-
-/** The code point ranges of a class escape. */
-export function escapeRanges(name: "d" | "D" | "s" | "S" | "w" | "W"): readonly Range[] {
-  const base = name === "d" || name === "D" ? DIGIT : name === "w" || name === "W" ? WORD : WHITE_SPACE;
-  return name === name.toLowerCase() ? base : complement(base);
-}
-
-function complement(ranges: readonly Range[]): Range[] {
-  const out: Range[] = [];
-  let next = 0;
-  for (const [lo, hi] of [...ranges].sort((a, b) => a[0] - b[0])) {
-    if (lo > next) out.push([next, lo - 1]);
-    next = Math.max(next, hi + 1);
-  }
-  if (next <= 0x10ffff) out.push([next, 0x10ffff]);
-  return out;
-}
-
 function emitRanges(ranges: readonly Range[]): string {
   return ranges.map(([lo, hi]) => (lo === hi ? literal(lo) : `${literal(lo)}-${literal(hi)}`)).join("");
 }
@@ -460,65 +440,3 @@ function emitProperty(name: string, negated: boolean): string {
 
 /** Binary properties RE2 knows under the names ECMAScript uses, with the same meaning. */
 const RE2_BINARY = new Set(["Any", "Assigned", "Alphabetic", "ASCII_Hex_Digit", "Dash", "Emoji", "Emoji_Component", "Emoji_Modifier", "Emoji_Modifier_Base", "Emoji_Presentation", "Extended_Pictographic", "Hex_Digit", "Lowercase", "Math", "Quotation_Mark", "Terminal_Punctuation", "Uppercase", "White_Space"]);
-
-const rangesByProperty = new Map<string, Range[]>();
-
-/** The code point ranges of an ECMAScript Unicode property (scripts, script extensions, other binary properties), from the engine's own tables. */
-export function propertyRanges(name: string): Range[] {
-  let ranges = rangesByProperty.get(name);
-  if (ranges === undefined) {
-    // One property escape per test: a single-character match, linear by construction.
-    const re = new RegExp(`^\\p{${name}}$`, "u");
-    ranges = [];
-    let lo = -1;
-    for (let cp = 0; cp <= 0x10ffff; cp++) {
-      const inside = (cp < 0xd800 || cp > 0xdfff) && re.test(String.fromCodePoint(cp));
-      if (inside && lo < 0) lo = cp;
-      else if (!inside && lo >= 0) {
-        ranges.push([lo, cp - 1]);
-        lo = -1;
-      }
-    }
-    if (lo >= 0) ranges.push([lo, 0x10ffff]);
-    rangesByProperty.set(name, ranges);
-  }
-  return ranges;
-}
-
-// ---------------------------------------------------------------- code points
-
-/** The length of a string in code points (what JSON Schema's lengths count). */
-export function codePointLength(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
-    }
-    n++;
-  }
-  return n;
-}
-
-/** The UTF-16 index after `k` code points, or -1 when the string is shorter. */
-function indexAfter(s: string, k: number): number {
-  let i = 0;
-  for (let n = 0; n < k; n++) {
-    if (i >= s.length) return -1;
-    const c = s.charCodeAt(i);
-    i += c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && s.charCodeAt(i + 1) >= 0xdc00 && s.charCodeAt(i + 1) <= 0xdfff ? 2 : 1;
-  }
-  return i;
-}
-
-/** The UTF-16 index `k` code points before the end, or -1 when the string is shorter. */
-function indexBeforeEnd(s: string, k: number): number {
-  let i = s.length;
-  for (let n = 0; n < k; n++) {
-    if (i <= 0) return -1;
-    const c = s.charCodeAt(i - 1);
-    i -= c >= 0xdc00 && c <= 0xdfff && i - 2 >= 0 && s.charCodeAt(i - 2) >= 0xd800 && s.charCodeAt(i - 2) <= 0xdbff ? 2 : 1;
-  }
-  return i;
-}

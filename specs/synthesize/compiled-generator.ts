@@ -1,5 +1,6 @@
 import { toPointer } from "../json-pointer.js";
-import { codePointLength, patternTest } from "../load/linear-pattern.js";
+import { codePointLength } from "../load/code-point-sets.js";
+import { patternTest } from "../load/linear-pattern.js";
 import { patternString as buildPatternString } from "./pattern-string.js";
 import type { SynthesisMeter } from "./synthesis-meter.js";
 import { realisticGenerator, type FieldHint } from "./realistic-value.js";

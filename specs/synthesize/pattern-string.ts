@@ -1,4 +1,5 @@
-import { codePointLength, compileLinear, escapeRanges } from "../load/linear-pattern.js";
+import { codePointLength, escapeRanges } from "../load/code-point-sets.js";
+import { compileLinear } from "../load/linear-pattern.js";
 import type { RegexNode, SetItem } from "../load/regex-syntax.js";
 import { createRng, type Rng } from "../seed.js";
 

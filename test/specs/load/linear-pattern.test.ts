@@ -84,9 +84,12 @@ describe("patterns on the linear-time engine", () => {
 
   it("runs repetitions beyond RE2's limit of 1000: chunked, or as a length check", () => {
     const long = linear("^.{0,65535}$");
-    expect(long.translated).toContain("length");
     expect(long.test("x".repeat(65_535))).toBe(true);
     expect(long.test("x".repeat(65_536))).toBe(false);
+    // Not one the native engine takes (an alternation): RE2 with the repetition as a length check.
+    const lengthChecked = linear("^(?:ab|cd)[a-z ]{1,5000}$");
+    expect(lengthChecked.translated).toContain("checked as a length");
+    expect([lengthChecked.test(`ab${"x".repeat(5000)}`), lengthChecked.test(`cd${"x".repeat(5001)}`), lengthChecked.test("ab")]).toEqual([true, false, false]);
     const prefixed = linear("^[a-z]{1,5000}@x$");
     expect([prefixed.test(`${"a".repeat(5000)}@x`), prefixed.test(`${"a".repeat(5001)}@x`), prefixed.test("@x")]).toEqual([true, false, false]);
     // Nested counts whose product exceeds 1000 (RE2 refuses `(?:[a-z]{1,64}\.){0,20}` as written).
