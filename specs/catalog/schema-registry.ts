@@ -3,6 +3,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import type { LoadedSpec, SchemaDialect } from "../load/loaded-spec.js";
 import { convertDocument, type SchemaFlavor } from "../load/schema-flavor.js";
 import { addOpenApiFormats } from "./openapi-formats.js";
+import { useLinearUniqueItems } from "./unique-items.js";
 import { getAt, toFragment } from "../json-pointer.js";
 import { linearRegExp } from "../load/linear-pattern.js";
 
@@ -185,6 +186,7 @@ export class SchemaRegistry {
       };
       ajv = this.dialect === "3.1" ? new Ajv2020(options) : new Ajv(options);
       addOpenApiFormats(ajv);
+      useLinearUniqueItems(ajv);
       for (const flavor of ["request", "response"] as const) {
         // A document ajv refuses (it throws) leaves every `$ref` into it unresolved: compiles then fail one by one.
         try {

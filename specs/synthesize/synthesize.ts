@@ -9,6 +9,7 @@ import { patternString } from "./pattern-string.js";
 import { CapReached, SynthesisMeter } from "./synthesis-meter.js";
 import { BudgetExceeded, currentBudget, type WorkBudget } from "./work-budget.js";
 import { addOpenApiFormats } from "../catalog/openapi-formats.js";
+import { useLinearUniqueItems } from "../catalog/unique-items.js";
 import { linearRegExp } from "../load/linear-pattern.js";
 import { fitsPrimitive, isPrimitiveSchema, numberIn, realisticValue, type FieldHint } from "./realistic-value.js";
 import type { SchemaFlavor } from "../load/schema-flavor.js";
@@ -529,6 +530,7 @@ class Synthesizer implements GeneratorHost {
         };
         const ajv = this.registry.dialect === "3.1" ? new Ajv2020(options) : new Ajv(options);
         addOpenApiFormats(ajv);
+        useLinearUniqueItems(ajv);
         ajv.addSchema(this.doc, this.registry.uri(this.flavor, "").replace(/#$/, ""));
         this.verboseAjv = ajv;
       }
