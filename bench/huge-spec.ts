@@ -5,6 +5,8 @@
  *   node --import tsx bench/huge-spec.ts [--operations 50000] [--out /tmp/huge-spec.json]
  *   /usr/bin/time -v node bin/toolsim.js spec check /tmp/huge-spec.json
  *
+ * (`npm run bench -- spec` does both and prints the figures.)
+ *
  * Five operations per resource (list, create, read, replace, delete), each resource with its own schemas
  * (an entity with patterns, enums, formats, nested objects and lists; an input as `allOf` of the entity's
  * base; a page of entities), all of them using shared schemas (`User`, `Address`, `Money`, `Error`) and

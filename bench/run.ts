@@ -7,9 +7,10 @@
  * better), or over the goal when there is no peer. Each figure is the median of several interleaved
  * rounds; the raw rounds follow on a `#` comment line.
  *
- * Filters: a section (`executor`, `simulator`) or a part of one (`executor.calls`, `executor.load`).
+ * Filters: a section (`executor`, `simulator`, `serve`, `spec`...) or a part of one (`executor.calls`, `executor.load`).
  * Environment: BENCH_ROUNDS (default 7), BENCH_ROUND_MS (default 1000), BENCH_CORPUS_SPEC (an oas3 file
- * name of ../shared/corpora/openapi), BENCH_EPISODES (default 10000), BENCH_SIM_ROUNDS (default 3).
+ * name of ../shared/corpora/openapi), BENCH_EPISODES (default 10000), BENCH_SIM_ROUNDS (default 3),
+ * BENCH_SPEC_OPERATIONS (default 50000).
  */
 import { cpus, loadavg } from "node:os";
 import { EXECUTOR_PARTS, runExecutor } from "./executor.js";
@@ -17,6 +18,7 @@ import { LLM_PARTS, runLlm } from "./llm-tokens.js";
 import { LLM_THROUGHPUT_PARTS, runLlmThroughput } from "./llm-throughput.js";
 import { runServe, SERVE_PARTS } from "./serve.js";
 import { runSimulator, SIMULATOR_PARTS } from "./simulator.js";
+import { runSpecCheck, SPEC_PARTS } from "./spec-check.js";
 import { note } from "./stats.js";
 
 interface Section {
@@ -29,6 +31,7 @@ const SECTIONS: Section[] = [
   { name: "executor", parts: EXECUTOR_PARTS, run: runExecutor },
   { name: "simulator", parts: SIMULATOR_PARTS, run: runSimulator },
   { name: "serve", parts: SERVE_PARTS, run: runServe },
+  { name: "spec", parts: SPEC_PARTS, run: runSpecCheck },
   { name: "llm", parts: LLM_PARTS, run: runLlm },
   { name: "llm", parts: LLM_THROUGHPUT_PARTS, run: runLlmThroughput },
 ];
