@@ -23,6 +23,8 @@ export interface LinearPattern {
   readonly root: Extract<RegexNode, { kind: "alt" }>;
   /** Compiles its RE2 programs now (they are compiled on first use otherwise); throws when RE2 refuses one. */
   ready(): void;
+  /** Which engine runs it: JavaScript's own (for patterns it runs in linear time anyway, see `native-pattern.ts`) or RE2. */
+  readonly engine: "native" | "re2";
   toString(): string;
 }
 
@@ -79,7 +81,7 @@ function compile(source: string): LinearCompile {
   const root = simplify(parsed.root) as Extract<RegexNode, { kind: "alt" }>;
   // Patterns a backtracking engine runs in linear time anyway run natively (no RE2 program).
   const native = nativeTester(root);
-  if (native !== undefined) return { ok: true, pattern: { source, root, test: native, ready: () => undefined, toString: () => `/${source}/u` } };
+  if (native !== undefined) return { ok: true, pattern: { source, root, engine: "native", test: native, ready: () => undefined, toString: () => `/${source}/u` } };
   const programs: Array<() => void> = [];
   pending = programs;
   try {
@@ -90,6 +92,7 @@ function compile(source: string): LinearCompile {
     const pattern: LinearPattern = {
       source,
       root,
+      engine: "re2",
       test: (input) => tester(input),
       ready: () => {
         if (compiled) return;

@@ -99,6 +99,16 @@ describe("patterns on the linear-time engine", () => {
     expect(linear("^(?:ab){1500}$").test("ab".repeat(1499))).toBe(false);
   });
 
+  it("runs patterns a backtracking engine runs in linear time anyway natively, and the others on RE2", () => {
+    const engine = (pattern: string): string | undefined => {
+      const compiled = compileLinear(pattern);
+      return compiled.ok ? compiled.pattern.engine : undefined;
+    };
+    for (const p of ["^[a-z]+@[a-z]+\\.[a-z]{2,}$", "^\\d{3}-\\d{4}$", "^([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)$", "^(a+)+$", "^[A-Z][a-z]*$", "^.{0,65535}$"]) expect(engine(p), p).toBe("native");
+    // Ambiguous (a repetition can give characters back), unanchored, or beyond sequences of sets: RE2.
+    for (const p of ["^(a|ab)*c$", "^[a-z]*[a-z0-9]$", "[a-z]+x", "^(\\w+\\s?)*$", "^a*a*$", "^(?:ab)+$", "^\\bword$"]) expect(engine(p), p).toBe("re2");
+  });
+
   it("refuses what needs backtracking, saying why", () => {
     for (const [pattern, why] of [
       ["^(\\w+)-\\1$", "backreference"],
