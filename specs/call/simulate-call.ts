@@ -93,7 +93,7 @@ export async function simulateCall(catalog: Catalog, call: ToolCall, options: Si
   }
   const budget = options.budget ?? new WorkBudget({ budgetMs: DEFAULT_REQUEST_BUDGET_MS });
   try {
-    return await withBudget(budget, () => respond(catalog, stages, valid, options, budget));
+    return await respond(catalog, stages, valid, options, budget);
   } catch (err) {
     if (!(err instanceof BudgetExceeded)) throw err;
     return budgetProblem(valid, err);
@@ -111,10 +111,11 @@ async function respond(catalog: Catalog, stages: SimulationStages, valid: Valida
   };
   let answer: ResponderAnswer | undefined;
   for (const responder of stages.responders) {
-    answer = await responder.respond(ctx);
+    // The budget is seen by the responder's synchronous work (synthesis), not across its awaits.
+    answer = await withBudget(budget, () => responder.respond(ctx));
     if (answer) break;
   }
-  answer ??= await schemaResponder.respond(ctx);
+  answer ??= await withBudget(budget, () => schemaResponder.respond(ctx));
   if (!answer) throw new Error("the schema responder always answers");
   const problemBody = answer.contentType === "application/problem+json" && answer.status >= 400;
   return {
@@ -123,7 +124,7 @@ async function respond(catalog: Catalog, stages: SimulationStages, valid: Valida
     body: answer.body,
     ...(answer.contentType !== undefined ? { contentType: answer.contentType } : {}),
     errors: [],
-    responseErrors: problemBody ? [] : stages.check(ctx, answer),
+    responseErrors: problemBody ? [] : withBudget(budget, () => stages.check(ctx, answer)),
     source: answer.source,
     operation: valid.tool.operation,
     request: valid.request,

@@ -23,8 +23,18 @@ export class MinimalSizes {
 
   constructor(private readonly doc: unknown) {}
 
+  private readonly known = new WeakMap<object, number | undefined>();
+
   /** The smallest size of a value of a node (Infinity: none; `undefined`: unknown). */
   of(node: unknown): number | undefined {
+    if (typeof node !== "object" || node === null) return this.compute(node);
+    if (this.known.has(node)) return this.known.get(node);
+    const size = this.compute(node);
+    this.known.set(node, size);
+    return size;
+  }
+
+  private compute(node: unknown): number | undefined {
     const unknownBefore = this.unknown.size;
     this.solveFrom(node);
     const size = this.cost(node, (t) => this.solved.get(t) ?? Infinity, 0);

@@ -1,5 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
-
 /**
  * Caps on what synthesis builds, whatever a schema asks (`minItems: 1000000`, `minLength: 100000000`, a schema
  * that recurses through required properties). The defaults are far above what real specs ask; a value that
@@ -112,14 +110,25 @@ function definedOnly(limits: Partial<SynthesisLimits>): Partial<SynthesisLimits>
   return out;
 }
 
-const storage = new AsyncLocalStorage<WorkBudget>();
+/** The budget of the synchronous work in progress (synthesis is synchronous: no context needs to follow awaits). */
+let active: WorkBudget | undefined;
 
-/** Runs a function (and everything it awaits) under a work budget, which synthesis finds by itself. */
+/**
+ * Runs a function under a work budget, which synthesis then finds by itself (`currentBudget`). Only the
+ * synchronous part of the function sees it: what an async function does after an `await` runs without it
+ * (still within the default caps), so that concurrent requests never see each other's budget.
+ */
 export function withBudget<T>(budget: WorkBudget, fn: () => T): T {
-  return storage.run(budget, fn);
+  const saved = active;
+  active = budget;
+  try {
+    return fn();
+  } finally {
+    active = saved;
+  }
 }
 
 /** The budget of the work in progress, if any. */
 export function currentBudget(): WorkBudget | undefined {
-  return storage.getStore();
+  return active;
 }
