@@ -128,7 +128,7 @@ async function respond(catalog: Catalog, stages: SimulationStages, valid: Valida
     source: answer.source,
     operation: valid.tool.operation,
     request: valid.request,
-    notes: [...(answer.notes ?? []), ...budget.warnings.filter((w) => !(answer.notes ?? []).includes(w))],
+    notes: budget.warnings.length === 0 ? (answer.notes ?? []) : [...(answer.notes ?? []), ...budget.warnings.filter((w) => !(answer.notes ?? []).includes(w))],
   };
 }
 

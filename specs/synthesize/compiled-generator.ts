@@ -54,7 +54,7 @@ export class GenerationRun {
   private a: number;
   /** Nesting depth of the value being built. */
   depth = 0;
-  private readonly inside = new Map<string, number>();
+  private inside: Map<string, number> | undefined;
 
   constructor(
     seed: number,
@@ -66,17 +66,18 @@ export class GenerationRun {
 
   /** Runs `fn` as the value of a recursive schema: inside it, that schema generates its smallest value. */
   within<T>(target: string, fn: () => T): T {
-    this.inside.set(target, (this.inside.get(target) ?? 0) + 1);
+    const inside = (this.inside ??= new Map());
+    inside.set(target, (inside.get(target) ?? 0) + 1);
     try {
       return fn();
     } finally {
-      this.inside.set(target, (this.inside.get(target) ?? 1) - 1);
+      inside.set(target, (inside.get(target) ?? 1) - 1);
     }
   }
 
   /** Whether a value of the schema at `target` is being generated (the schema recursed). */
   isInside(target: string): boolean {
-    return (this.inside.get(target) ?? 0) > 0;
+    return (this.inside?.get(target) ?? 0) > 0;
   }
 
   /** A number in [0, 1). */

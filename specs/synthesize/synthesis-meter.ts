@@ -52,7 +52,7 @@ export class SynthesisMeter {
     this.budget?.check(`synthesizing ${this.where}`);
   }
 
-  private readonly asked = new Set<string>();
+  private asked: Set<string> | undefined;
 
   /**
    * Records that a cap cut a value: `what` says where and what the schema asked; `asked` (the size the schema
@@ -62,6 +62,7 @@ export class SynthesisMeter {
     this.cut = true;
     if (asked !== undefined) {
       const key = `${cap}:${asked}`;
+      this.asked ??= new Set();
       if (this.asked.has(key)) return;
       this.asked.add(key);
     }

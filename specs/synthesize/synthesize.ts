@@ -138,6 +138,18 @@ class Synthesizer implements GeneratorHost {
     this.sizes = new MinimalSizes(this.doc);
   }
 
+  private readonly nodes = new Map<string, unknown>();
+
+  /** The node at a pointer of the document (looked up once per pointer). */
+  private nodeAtCached(pointer: string): unknown {
+    let node = this.nodes.get(pointer);
+    if (node === undefined && !this.nodes.has(pointer)) {
+      node = getAt(this.doc, pointer);
+      this.nodes.set(pointer, node);
+    }
+    return node;
+  }
+
   /** The size of the smallest value of a node (Infinity: none exists; undefined: unknown). */
   minimalSize(node: unknown): number | undefined {
     if (node === undefined) return 1;
@@ -614,9 +626,9 @@ class Synthesizer implements GeneratorHost {
     const meter = new SynthesisMeter(budget, `#${pointer}`);
     this.meter = meter;
     try {
-      const run = (): Omit<Synthesized, "warnings"> => this.bounded(pointer, options);
-      const result = budget === undefined ? run() : budget.section(run);
-      return { ...result, warnings: meter.warnings };
+      const result = (budget === undefined ? this.bounded(pointer, options) : budget.section(() => this.bounded(pointer, options))) as Synthesized;
+      result.warnings = meter.warnings;
+      return result;
     } finally {
       this.meter = saved;
     }
@@ -627,7 +639,7 @@ class Synthesizer implements GeneratorHost {
    * in the smallest value the caps allow (cut where recursion cannot end), reported as not valid.
    */
   private bounded(pointer: string, options: SynthesizeOptions): Omit<Synthesized, "warnings"> {
-    const root = getAt(this.doc, pointer);
+    const root = this.nodeAtCached(pointer);
     const seed = deriveSeed(options.seed >>> 0, pointer);
     if (this.minimalSize(root) === Infinity) {
       this.meter.warn(`the schema at #${pointer} has no finite value (it requires itself at every level, e.g. through a required property or minItems): the value is cut where it recurses`);

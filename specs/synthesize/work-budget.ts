@@ -59,7 +59,6 @@ export class WorkBudget {
   readonly limits: Readonly<SynthesisLimits>;
   readonly budgetMs: number | undefined;
   private readonly now: () => number;
-  private readonly seen = new Set<string>();
   /** Warnings of caps that were reached, each once. */
   readonly warnings: string[] = [];
   private spent = 0;
@@ -68,7 +67,7 @@ export class WorkBudget {
   private ticks = 0;
 
   constructor(options: WorkBudgetOptions = {}) {
-    this.limits = Object.freeze({ ...DEFAULT_SYNTHESIS_LIMITS, ...definedOnly(options.limits ?? {}) });
+    this.limits = options.limits === undefined ? DEFAULT_SYNTHESIS_LIMITS : Object.freeze({ ...DEFAULT_SYNTHESIS_LIMITS, ...definedOnly(options.limits) });
     this.budgetMs = options.budgetMs !== undefined && options.budgetMs > 0 && Number.isFinite(options.budgetMs) ? options.budgetMs : undefined;
     this.now = options.now ?? (() => performance.now());
   }
@@ -96,8 +95,7 @@ export class WorkBudget {
 
   /** Records that a cap was reached (each message once, at most 20). */
   warn(message: string): void {
-    if (this.seen.has(message) || this.warnings.length >= MAX_WARNINGS) return;
-    this.seen.add(message);
+    if (this.warnings.length >= MAX_WARNINGS || this.warnings.includes(message)) return;
     this.warnings.push(message);
   }
 }
