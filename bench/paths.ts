@@ -5,8 +5,8 @@ import { fileURLToPath } from "node:url";
 
 /** The repository root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-/** The shared OpenAPI corpora (`oas3/`, `swagger2/`), next to the repository. */
-export const CORPORA = resolve(ROOT, "..", "shared", "corpora", "openapi");
+/** The shared OpenAPI corpora (`oas3/`, `swagger2/`): under TOOLSIM_CORPORA when set (as the tests read it), else next to the repository. */
+export const CORPORA = process.env["TOOLSIM_CORPORA"] ? resolve(process.env["TOOLSIM_CORPORA"], "openapi") : resolve(ROOT, "..", "shared", "corpora", "openapi");
 
 /** `drchrono.com.json` -> `drchrono_com`: a file name as part of a figure name. */
 export function figureLabel(file: string): string {

@@ -7,9 +7,10 @@
  * better), or over the goal when there is no peer. Each figure is the median of several interleaved
  * rounds; the raw rounds follow on a `#` comment line.
  *
- * Filters: a section (`executor`, `simulator`, `distributed`) or a part of one (`executor.calls`, `executor.load`).
+ * Filters: a section (`executor`, `simulator`, `serve`, `spec`, `distributed`...) or a part of one (`executor.calls`, `executor.load`).
  * Environment: BENCH_ROUNDS (default 7), BENCH_ROUND_MS (default 1000), BENCH_CORPUS_SPEC (an oas3 file
- * name of ../shared/corpora/openapi), BENCH_EPISODES (default 10000), BENCH_SIM_ROUNDS (default 3).
+ * name of ../shared/corpora/openapi), BENCH_EPISODES (default 10000), BENCH_SIM_ROUNDS (default 3),
+ * BENCH_SPEC_OPERATIONS (default 50000).
  */
 import { cpus, loadavg } from "node:os";
 import { EXECUTOR_PARTS, runExecutor } from "./executor.js";
@@ -19,6 +20,7 @@ import { runServe, SERVE_PARTS } from "./serve.js";
 import { runServeMcp, SERVE_MCP_PARTS } from "./serve-mcp.js";
 import { runSimulator, SIMULATOR_PARTS } from "./simulator.js";
 import { DISTRIBUTED_PARTS, runDistributed } from "./distributed.js";
+import { runSpecCheck, SPEC_PARTS } from "./spec-check.js";
 import { note } from "./stats.js";
 
 interface Section {
@@ -32,6 +34,7 @@ const SECTIONS: Section[] = [
   { name: "simulator", parts: SIMULATOR_PARTS, run: runSimulator },
   { name: "serve", parts: SERVE_PARTS, run: runServe },
   { name: "serve", parts: SERVE_MCP_PARTS, run: runServeMcp },
+  { name: "spec", parts: SPEC_PARTS, run: runSpecCheck },
   { name: "llm", parts: LLM_PARTS, run: runLlm },
   { name: "llm", parts: LLM_THROUGHPUT_PARTS, run: runLlmThroughput },
   { name: "distributed", parts: DISTRIBUTED_PARTS, run: runDistributed },

@@ -63,6 +63,16 @@ export { toOpenAIFunctions, type OpenAIFunctionTool } from "../specs/catalog/too
 export { validateCall, type CallValidation, type ValidatedCall } from "../specs/call/validate-call.js";
 export { simulateCall, type SimulateOptions, type SimulationStages, type ToolCall } from "../specs/call/simulate-call.js";
 export { validateResponse } from "../specs/call/validate-response.js";
+export {
+  BudgetExceeded,
+  DEFAULT_REQUEST_BUDGET_MS,
+  DEFAULT_SYNTHESIS_LIMITS,
+  WorkBudget,
+  withBudget,
+  type SynthesisLimits,
+  type WorkBudgetOptions,
+} from "../specs/synthesize/work-budget.js";
+export { compileLinear, patternTest, type LinearPattern } from "../specs/load/linear-pattern.js";
 export type { ToolResult } from "../specs/call/tool-result.js";
 export type { Responder, ResponderAnswer, ResponseContext } from "../specs/respond/responder.js";
 export { schemaResponder } from "../specs/respond/schema-responder.js";

@@ -2,6 +2,7 @@ import { nearestNames } from "../../specs/catalog/nearest-names.js";
 import { defaultStages, simulateCall, type SimulationStages } from "../../specs/call/simulate-call.js";
 import type { Responder } from "../../specs/respond/responder.js";
 import type { ToolResult } from "../../specs/call/tool-result.js";
+import { DEFAULT_REQUEST_BUDGET_MS, WorkBudget, type SynthesisLimits } from "../../specs/synthesize/work-budget.js";
 import type { AgentContext } from "../roles/agent-context.js";
 import type { AssistantToolCall } from "../roles/dialogue.js";
 import type { EpisodeState } from "../roles/episode-state.js";
@@ -11,6 +12,10 @@ import type { ToolExecutor } from "../roles/roles.js";
 export interface SimulatedExecutorOptions {
   /** Replace stages of the pipeline (e.g. prepend an LLM or replay responder). */
   stages?: Partial<SimulationStages>;
+  /** Milliseconds of synchronous work one call may take (default `DEFAULT_REQUEST_BUDGET_MS`; 0: no limit); past it, a 500 problem. */
+  requestBudgetMs?: number;
+  /** Caps of synthesized values (sizes, depth; defaults far above what real specs ask). */
+  synthesisLimits?: Partial<SynthesisLimits>;
 }
 
 /** The offline tool executor: routes a call to its toolset and answers it with the OpenAPI pipeline (state, then schema). */
@@ -25,7 +30,12 @@ export class SimulatedExecutor implements ToolExecutor {
     const result = await simulateCall(
       entry.toolset.catalog,
       { name: entry.tool.name, arguments: call.arguments, id: call.id },
-      { seed: ctx.seed, state: state.store(entry.toolset.name), ...(stages ? { stages } : {}) },
+      {
+        seed: ctx.seed,
+        state: state.store(entry.toolset.name),
+        budget: new WorkBudget({ budgetMs: this.options.requestBudgetMs ?? DEFAULT_REQUEST_BUDGET_MS, ...(this.options.synthesisLimits ? { limits: this.options.synthesisLimits } : {}) }),
+        ...(stages ? { stages } : {}),
+      },
     );
     return { ...result, tool: call.name };
   }

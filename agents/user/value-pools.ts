@@ -4,6 +4,7 @@ import { operationGoal } from "./operation-goal.js";
 import type { ArgumentInfo } from "../assistant/tool-arguments.js";
 import type { ToolboxEntry } from "../roles/toolbox.js";
 import { identifierWords, singular } from "../language/words.js";
+import { patternTest } from "../../specs/load/linear-pattern.js";
 
 /*
  * Realistic values for the offline user's plans, by what an argument means (its name, description, pattern,
@@ -383,9 +384,9 @@ export function meaningfulValue(entry: ToolboxEntry, arg: ArgumentInfo, rng: Rng
 
   // Codes.
   if (/currenc|iso 4217/.test(text) || (/^(base|from|to|symbols)$/.test(key) && /currency|exchange|rate/.test(domain))) return list ? pickSome(rng, CURRENCIES, 3) : rng.pick(CURRENCIES);
-  if (/locale/.test(key)) return rng.pick(LOCALES.filter((l) => pattern === "" || new RegExp(pattern).test(l)));
+  if (/locale/.test(key)) return rng.pick(LOCALES.filter((l) => pattern === "" || patternTest(pattern, l)));
   if (/(^|_)(lang|language)$|display_language|^(source|target)$/.test(key) && (/language|iso 639|lang/.test(text) || pattern.includes("[a-z]{2}"))) {
-    const options = LANGUAGES.filter((l) => pattern === "" || new RegExp(pattern).test(l));
+    const options = LANGUAGES.filter((l) => pattern === "" || patternTest(pattern, l));
     return options.length > 0 ? one(options) : undefined;
   }
   if (/(^|_)(symbol|ticker)s?$/.test(key) && /stock|ticker|symbol|quote|compan/.test(domain + text)) return one(TICKERS);

@@ -10,13 +10,14 @@ import { loadServedApis } from "../serve/load-apis.js";
 import { parseRate, type Rate } from "../serve/rate-limits.js";
 import { SERVE_MODES, type ServeMode, type ServeOptions } from "../serve/serve-app.js";
 import { DEFAULT_PORT, startServe } from "../serve/start-serve.js";
+import { withWorkBudgetOptions, workBudgetFromFlags, type WorkBudgetFlags } from "./work-budget-options.js";
 import { mcpFlagsOf, serveMcpStdio, type McpFlags } from "./serve-mcp.js";
 import type { CliIO } from "./cli-io.js";
 import { UsageError, UserError } from "./cli-io.js";
 import { parseInteger } from "./parse-options.js";
 
 /** The options of `toolsim serve` as commander gives them. */
-interface ServeFlags extends McpFlags {
+interface ServeFlags extends McpFlags, WorkBudgetFlags {
   port: string;
   host: string;
   mode?: ServeMode;
@@ -117,7 +118,7 @@ function specServerUrl(document: unknown): string | undefined {
 
 /** `toolsim serve SPEC|TOOLSET...`: simulated APIs over HTTP. */
 export function serveCommand(io: CliIO, setExit: (code: number) => void, signals: NodeJS.EventEmitter = process): Command {
-  return new Command("serve")
+  const serve = new Command("serve")
     .description("serve simulated APIs over HTTP: validation, state, auth, rate limits, faults, proxy, record and replay")
     .argument("<specs...>", "OpenAPI specs or toolset files (several are served under /<name>/)")
     .option("--port <n>", "port (0: any free port)", String(DEFAULT_PORT))
@@ -150,8 +151,8 @@ export function serveCommand(io: CliIO, setExit: (code: number) => void, signals
     .option("--mcp", "serve the APIs as MCP tools on stdin/stdout, for MCP clients that spawn servers (Claude Desktop, IDEs): stdout carries only the protocol, messages go to stderr, and no HTTP port is opened unless --mcp-http")
     .option("--mcp-http", "also answer MCP (Streamable HTTP) at /mcp beside the REST routes; each MCP session has its own state")
     .option("--mcp-credential <key>", 'the API key or token that MCP tool calls present when they bring none (default: the first configured credential, or any value when none is configured); "none" presents nothing')
-    .option("--mcp-page-size <n>", "tools per MCP tools/list page (default: all in one page)")
-    .action(async (paths: string[], flags: ServeFlags, command: Command) => {
+    .option("--mcp-page-size <n>", "tools per MCP tools/list page (default: all in one page)");
+  return withWorkBudgetOptions(serve).action(async (paths: string[], flags: ServeFlags, command: Command) => {
       const port = parseInteger("--port", flags.port, 0) ?? DEFAULT_PORT;
       if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
       const seed = parseInteger("--seed", flags.seed) ?? 1;
@@ -170,6 +171,7 @@ export function serveCommand(io: CliIO, setExit: (code: number) => void, signals
       const mcp = mcpFlagsOf(flags, (name) => command.getOptionValueSource(name) === "cli");
       // With MCP on stdio, stdout carries the protocol: everything else goes to stderr.
       const say = flags.mcp ? io.err : io.out;
+      const work = workBudgetFromFlags(flags);
 
       const loaded = await loadServedApis(paths);
       if (!loaded.ok) throw new UserError(loaded.problems.map(formatProblem).join("\n"));
@@ -215,6 +217,8 @@ export function serveCommand(io: CliIO, setExit: (code: number) => void, signals
         enforceAuth: flags.auth,
         credentials,
         upstreamTimeoutMs,
+        requestBudgetMs: work.budgetMs,
+        synthesisLimits: work.limits,
         log: (line) => io.err(`${line}\n`),
         ...(flags.stateless ? { stateless: true } : {}),
         ...(maxSessions !== undefined ? { maxSessions } : {}),

@@ -23,6 +23,8 @@ import type { HttpResponder } from "../../specs/respond/http-responder.js";
 import type { ToolResponseSettings } from "../core/tool-responses.js";
 import { apiNameOf } from "../serve/load-apis.js";
 import { addToolResponseOptions, attachToolResponses, toolResponseSettings, type ToolResponseFlags } from "./tool-response-options.js";
+import { withWorkBudgetOptions, workBudgetFromFlags, type WorkBudgetFlags } from "./work-budget-options.js";
+import { BudgetExceeded, WorkBudget } from "../../specs/synthesize/work-budget.js";
 
 /** Loads a catalog for a command, or fails with the spec's problems as a user error. */
 export async function catalogOrFail(path: string): Promise<Catalog> {
@@ -126,44 +128,58 @@ export function specCommand(io: CliIO, setExit: (code: number) => void): Command
       }
     });
 
-  spec
+  const sample = spec
     .command("sample")
     .description("for every operation: a synthesized valid call and its simulated response")
     .argument("<spec>", "spec file")
     .option("--seed <n>", "random seed", "1")
-    .option("--json", "JSON lines: {operation, request, response}")
-    .action(async (path: string, opts: { seed: string; json?: boolean }) => {
-      const seed = parseInteger("--seed", opts.seed) ?? 1;
-      const catalog = await catalogOrFail(path);
-      let rejected = 0;
-      let invalid = 0;
-      for (const tool of catalog.tools) {
-        const args = synthesizeArguments(catalog, tool, { seed: deriveSeed(seed, tool.name, "args") });
-        const result = await simulateCall(catalog, { name: tool.name, arguments: args }, { seed, state: new ResourceStore() });
-        const line = {
-          operation: { operationId: tool.operation.operationId ?? null, method: tool.operation.method, path: tool.operation.path },
-          request: result.request ?? null,
-          response: { status: result.status, contentType: result.contentType ?? null, body: result.body ?? null },
-        };
-        if (result.errors.length > 0) {
-          rejected++;
-          io.err(`toolsim: ${tool.name}: the synthesized call was rejected: ${describeIssues(result.errors)}\n`);
-        } else if (result.responseErrors.length > 0) {
-          invalid++;
-          io.err(`toolsim: ${tool.name}: the response does not validate: ${describeIssues(result.responseErrors)}\n`);
-        }
-        if (opts.json) io.out(JSON.stringify(line) + "\n");
-        else {
-          io.out(`### ${tool.name}\n${describeRequest(result.request)}\n-> ${result.status} ${result.contentType ?? ""} (${result.source})\n`);
-          if (result.body !== undefined) io.out(JSON.stringify(result.body, null, 2) + "\n");
-          io.out("\n");
-        }
+    .option("--json", "JSON lines: {operation, request, response}");
+  withWorkBudgetOptions(sample).action(async (path: string, opts: { seed: string; json?: boolean } & WorkBudgetFlags) => {
+    const seed = parseInteger("--seed", opts.seed) ?? 1;
+    const work = workBudgetFromFlags(opts);
+    const catalog = await catalogOrFail(path);
+    let rejected = 0;
+    let invalid = 0;
+    for (const tool of catalog.tools) {
+      const budget = new WorkBudget(work);
+      let args: Record<string, unknown>;
+      try {
+        args = synthesizeArguments(catalog, tool, { seed: deriveSeed(seed, tool.name, "args"), budget });
+      } catch (err) {
+        if (!(err instanceof BudgetExceeded)) throw err;
+        rejected++;
+        io.err(`toolsim: ${tool.name}: no call synthesized: ${err.message}\n`);
+        continue;
       }
-      const total = catalog.tools.length;
-      if (rejected > 0) io.err(`toolsim: ${rejected} of ${total} synthesized call${total === 1 ? " was" : "s were"} rejected\n`);
-      if (invalid > 0) io.err(`toolsim: ${invalid} of ${total} response${total === 1 ? "" : "s"} did not validate\n`);
-      setExit(rejected > 0 || invalid > 0 ? 1 : 0);
-    });
+      const result = await simulateCall(catalog, { name: tool.name, arguments: args }, { seed, state: new ResourceStore(), budget });
+      const line = {
+        operation: { operationId: tool.operation.operationId ?? null, method: tool.operation.method, path: tool.operation.path },
+        request: result.request ?? null,
+        response: { status: result.status, contentType: result.contentType ?? null, body: result.body ?? null },
+      };
+      for (const note of budget.warnings) io.err(`toolsim: ${tool.name}: ${note}\n`);
+      if (result.errors.length > 0) {
+        rejected++;
+        io.err(`toolsim: ${tool.name}: the synthesized call was rejected: ${describeIssues(result.errors)}\n`);
+      } else if (result.source === "budget") {
+        invalid++;
+        io.err(`toolsim: ${tool.name}: ${(result.body as { detail?: string }).detail ?? "the request budget was used up"}\n`);
+      } else if (result.responseErrors.length > 0) {
+        invalid++;
+        io.err(`toolsim: ${tool.name}: the response does not validate: ${describeIssues(result.responseErrors)}\n`);
+      }
+      if (opts.json) io.out(JSON.stringify(line) + "\n");
+      else {
+        io.out(`### ${tool.name}\n${describeRequest(result.request)}\n-> ${result.status} ${result.contentType ?? ""} (${result.source})\n`);
+        if (result.body !== undefined) io.out(JSON.stringify(result.body, null, 2) + "\n");
+        io.out("\n");
+      }
+    }
+    const total = catalog.tools.length;
+    if (rejected > 0) io.err(`toolsim: ${rejected} of ${total} synthesized call${total === 1 ? " was" : "s were"} rejected\n`);
+    if (invalid > 0) io.err(`toolsim: ${invalid} of ${total} response${total === 1 ? "" : "s"} did not validate\n`);
+    setExit(rejected > 0 || invalid > 0 ? 1 : 0);
+  });
 
   return spec;
 }
@@ -193,10 +209,11 @@ export function callCommand(io: CliIO, setExit: (code: number) => void): Command
     .option("--seed <n>", "random seed", "1")
     .option("--status <code>", "ask for this response status instead of the default 2xx (it must be declared)")
     .option("--json", "compact JSON on one line");
-  return addToolResponseOptions(call, false).action(async (path: string, toolName: string, opts: { args: string; seed: string; status?: string; json?: boolean } & ToolResponseFlags) => {
+  return withWorkBudgetOptions(addToolResponseOptions(call, false)).action(async (path: string, toolName: string, opts: { args: string; seed: string; status?: string; json?: boolean } & ToolResponseFlags & WorkBudgetFlags) => {
       const args = parseJsonOption("--args", opts.args);
       const seed = parseInteger("--seed", opts.seed) ?? 1;
       const status = parseInteger("--status", opts.status, 100);
+      const budget = new WorkBudget(workBudgetFromFlags(opts));
       const responses = await toolResponseSettings(opts);
       const world = await worldOrFail(path);
       const catalog = world.catalog;
@@ -211,6 +228,7 @@ export function callCommand(io: CliIO, setExit: (code: number) => void): Command
       }
       const result = await simulateCall(catalog, { name: toolName, arguments: args }, {
         seed,
+        budget,
         ...(status !== undefined ? { status } : {}),
         ...(state ? { state } : {}),
         ...(answers?.replay ? { replay: answers.replay } : {}),
@@ -225,12 +243,15 @@ export function callCommand(io: CliIO, setExit: (code: number) => void): Command
         request: result.request ?? null,
         // Only when the executor's own answer does not validate against the response schema (a bad spec).
         ...(result.responseErrors.length > 0 ? { responseErrors: result.responseErrors } : {}),
+        // Synthesis caps the answer reached (the value is cut there).
+        ...(budget.warnings.length > 0 ? { warnings: budget.warnings } : {}),
       };
       io.out((opts.json ? JSON.stringify(out) : JSON.stringify(out, null, 2)) + "\n");
+      if (result.source === "budget") io.err(`toolsim: ${(result.body as { detail?: string }).detail ?? "the request budget was used up"}\n`);
       if (result.responseErrors.length > 0) io.err(`toolsim: the response does not validate against its schema: ${describeIssues(result.responseErrors)}\n`);
       const unreachable = answers?.upstream !== undefined && answers.upstream.stats.failures > 0;
       if (unreachable) io.err(`toolsim: ${answers.upstream?.stats.lastFailure ?? "the real API did not answer"}\n`);
-      setExit(result.errors.length > 0 || result.responseErrors.length > 0 || unreachable ? 1 : 0);
+      setExit(result.errors.length > 0 || result.responseErrors.length > 0 || unreachable || result.source === "budget" ? 1 : 0);
     });
 }
 

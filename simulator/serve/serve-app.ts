@@ -19,6 +19,7 @@ import { replayResponder } from "../../specs/respond/replay-responder.js";
 import { displayUrl, upstreamProblem } from "../../specs/respond/upstream.js";
 import type { LoadedToolset, ToolsetAuth } from "../../toolsets/toolset.js";
 import { checkAuth, enforcedRequirements, toolsetKeyScheme, type ApiAuth, type Credential } from "./auth.js";
+import { DEFAULT_REQUEST_BUDGET_MS, WorkBudget, type SynthesisLimits } from "../../specs/synthesize/work-budget.js";
 import { faultAt, pause, type FaultOptions } from "./faults.js";
 import { exchangeKey, HttpCassette, HttpRecorder, isTextual } from "./http-cassette.js";
 import { exchangeRecord, type ExchangeRequest } from "./exchange-record.js";
@@ -109,6 +110,15 @@ export interface ServeOptions {
    * other `Host` headers without an admin token, against DNS rebinding).
    */
   allowedHosts?: readonly string[];
+  /**
+   * Milliseconds of synthesis work one request may take (default `DEFAULT_REQUEST_BUDGET_MS`; 0: no limit):
+   * past it the request is a 500 problem naming the budget, and the server goes on serving.
+   */
+  requestBudgetMs?: number;
+  /** Caps of synthesized values (sizes, depth; defaults far above what real specs ask). */
+  synthesisLimits?: Partial<SynthesisLimits>;
+  /** The clock of request budgets (tests; default `performance.now`). */
+  budgetClock?: () => number;
   /** Where warnings and (with `verbose`) one line per request go. */
   log?: (line: string) => void;
   verbose?: boolean;
@@ -560,10 +570,16 @@ export class ServeApp {
     const own = behaviourResponders(catalog);
     const base = own.length > 0 ? [...own, ...this.responders] : this.responders;
     const responders = prefer.example !== undefined ? [namedExampleResponder(prefer.example), ...base] : base;
+    const budget = new WorkBudget({
+      budgetMs: this.options.requestBudgetMs ?? DEFAULT_REQUEST_BUDGET_MS,
+      ...(this.options.synthesisLimits ? { limits: this.options.synthesisLimits } : {}),
+      ...(this.options.budgetClock ? { now: this.options.budgetClock } : {}),
+    });
     const result = await simulateCall(
       catalog,
       { name: tool.name, arguments: {} },
       {
+        budget,
         seed: prefer.seed ?? this.seed,
         ...(state ? { state } : {}),
         ...(prefer.code !== undefined ? { status: prefer.code } : {}),
@@ -573,6 +589,9 @@ export class ServeApp {
     );
     const headers: HeaderMap = { ...extra, "x-toolsim-source": result.source };
     if (result.responseErrors.length > 0) headers["sl-violations"] = violationsHeader(result.responseErrors);
+    // Synthesis caps the answer reached (the body is cut there): the first one, ASCII-safe.
+    if (budget.warnings.length > 0) headers["x-toolsim-warning"] = asciiHeader(budget.warnings[0] as string);
+    if (result.source === "budget") this.log(`toolsim serve: ${req.method} ${rt.prefix}${rel}: ${(result.body as { detail?: string }).detail ?? "request budget used up"}`);
     let payload: string | null = null;
     const status = result.status;
     if (result.body !== undefined && status !== 204 && status !== 304 && status >= 200) {
@@ -658,3 +677,4 @@ export class ServeApp {
 export function createServeApp(options: ServeOptions): ServeApp {
   return new ServeApp(options);
 }
+

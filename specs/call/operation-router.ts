@@ -1,3 +1,4 @@
+import { RE2JS } from "re2js";
 import type { Catalog } from "../catalog/catalog.js";
 import type { Tool } from "../catalog/tool.js";
 
@@ -9,12 +10,15 @@ export type RouteMatch =
   | { kind: "not-found" };
 
 /** One segment of a path template: a literal, a whole-segment parameter, or a pattern (`{id}.json`, `v{n}`). */
-type Segment = { kind: "literal"; text: string } | { kind: "param"; name: string } | { kind: "pattern"; regex: RegExp; names: string[]; literalLength: number };
+/** A segment template with parameters inside literal text (`{name}.{ext}`), matched on a linear-time engine. */
+type SegmentRegex = { readonly source: string; exec(input: string): ArrayLike<string | undefined> | null };
+
+type Segment = { kind: "literal"; text: string } | { kind: "param"; name: string } | { kind: "pattern"; regex: SegmentRegex; names: string[]; literalLength: number };
 
 interface Node {
   literals: Map<string, Node>;
   /** Patterned segments, most literal characters first. */
-  patterns: Array<{ regex: RegExp; names: string[]; literalLength: number; node: Node }>;
+  patterns: Array<{ regex: SegmentRegex; names: string[]; literalLength: number; node: Node }>;
   /** Whole-segment parameters (by name: two templates may name the same place differently). */
   params: Array<{ name: string; node: Node }>;
   /** Operations ending here: upper-case method -> tool. */
@@ -46,7 +50,9 @@ function parseSegment(text: string): Segment {
   }
   source += escapeRegex(rest) + "$";
   literalLength += rest.length;
-  return { kind: "pattern", regex: new RegExp(source), names, literalLength };
+  // RE2 (linear time): `(.+?)\.(.+?)` on a long request segment cannot backtrack for seconds.
+  const re = RE2JS.compile(source, RE2JS.DOTALL);
+  return { kind: "pattern", regex: { source, exec: (input) => re.exec(input) }, names, literalLength };
 }
 
 /** Splits a request or template path into segments (no leading slash, no trailing empty segment). */

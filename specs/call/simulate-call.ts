@@ -15,8 +15,9 @@ import type { ValidationIssue } from "./problem-details.js";
 import { selectedResponse } from "../respond/response-cache.js";
 import type { Tool } from "../catalog/tool.js";
 import type { ToolResult } from "./tool-result.js";
-import { validateCall, type CallValidation } from "./validate-call.js";
+import { validateCall, type CallValidation, type ValidatedCall } from "./validate-call.js";
 import { validateResponse } from "./validate-response.js";
+import { BudgetExceeded, DEFAULT_REQUEST_BUDGET_MS, WorkBudget, withBudget } from "../synthesize/work-budget.js";
 
 /** A tool call as a model makes it: a name and arguments (an object or a JSON string). */
 export interface ToolCall {
@@ -67,6 +68,11 @@ export interface SimulateOptions {
    */
   upstream?: HttpResponderOptions | Responder;
   stages?: Partial<SimulationStages>;
+  /**
+   * The work this call may do: synthesis caps and a time budget for its synchronous work (default: the
+   * default caps and `DEFAULT_REQUEST_BUDGET_MS`). A call past its time budget is a 500 problem naming it.
+   */
+  budget?: WorkBudget;
 }
 
 /** The responders of a call: recordings, then the real API, then the stages' own. */
@@ -111,6 +117,16 @@ export async function simulateCall(catalog: Catalog, call: ToolCall, options: Si
       notes: [],
     };
   }
+  const budget = options.budget ?? new WorkBudget({ budgetMs: DEFAULT_REQUEST_BUDGET_MS });
+  try {
+    return await respond(catalog, stages, valid, options, budget);
+  } catch (err) {
+    if (!(err instanceof BudgetExceeded)) throw err;
+    return budgetProblem(valid, err);
+  }
+}
+
+async function respond(catalog: Catalog, stages: SimulationStages, valid: ValidatedCall, options: SimulateOptions, budget: WorkBudget): Promise<ToolResult> {
   const ctx: ResponseContext = {
     catalog,
     call: valid,
@@ -122,10 +138,11 @@ export async function simulateCall(catalog: Catalog, call: ToolCall, options: Si
   };
   let answer: ResponderAnswer | undefined;
   for (const responder of respondersOf(stages, options)) {
-    answer = await responder.respond(ctx);
+    // The budget is seen by the responder's synchronous work (synthesis), not across its awaits.
+    answer = await withBudget(budget, () => responder.respond(ctx));
     if (answer) break;
   }
-  answer ??= await schemaResponder.respond(ctx);
+  answer ??= await withBudget(budget, () => schemaResponder.respond(ctx));
   if (!answer) throw new Error("the schema responder always answers");
   // What the answer showed is remembered, so that later answers about the same records agree.
   if (answer.status >= 200 && answer.status <= 299) observeAnswer(ctx, answer.body);
@@ -136,11 +153,28 @@ export async function simulateCall(catalog: Catalog, call: ToolCall, options: Si
     body: answer.body,
     ...(answer.contentType !== undefined ? { contentType: answer.contentType } : {}),
     errors: [],
-    responseErrors: problemBody ? [] : stages.check(ctx, answer),
+    responseErrors: problemBody ? [] : withBudget(budget, () => stages.check(ctx, answer)),
     source: answer.source,
     operation: valid.tool.operation,
     request: valid.request,
-    notes: answer.notes ?? [],
+    notes: budget.warnings.length === 0 ? (answer.notes ?? []) : [...(answer.notes ?? []), ...budget.warnings.filter((w) => !(answer.notes ?? []).includes(w))],
+  };
+}
+
+/** The answer of a call that used up its time budget: a 500 problem whose detail names the budget. */
+function budgetProblem(valid: ValidatedCall, err: BudgetExceeded): ToolResult {
+  const detail = `The simulated answer took too long to make: ${err.message}. Raise the budget, or simplify the schema.`;
+  return {
+    tool: valid.tool.name,
+    status: 500,
+    body: { type: "https://toolsim.dev/problems/budget-exceeded", title: "Request budget exceeded", status: 500, detail, budgetMs: err.budgetMs },
+    contentType: "application/problem+json",
+    errors: [],
+    responseErrors: [],
+    source: "budget",
+    operation: valid.tool.operation,
+    request: valid.request,
+    notes: [err.message],
   };
 }
 

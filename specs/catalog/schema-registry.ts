@@ -3,7 +3,9 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import type { LoadedSpec, SchemaDialect } from "../load/loaded-spec.js";
 import { convertDocument, type SchemaFlavor } from "../load/schema-flavor.js";
 import { addOpenApiFormats } from "./openapi-formats.js";
+import { useLinearUniqueItems } from "./unique-items.js";
 import { getAt, toFragment } from "../json-pointer.js";
+import { linearRegExp } from "../load/linear-pattern.js";
 
 let registryCounter = 0;
 
@@ -129,38 +131,101 @@ export class SchemaRegistry {
     return unusableReason(this.validatorAt(flavor, pointer));
   }
 
+  /**
+   * Why each of many schemas cannot be compiled (pointers that compile are absent from the answer), without
+   * keeping validators: schemas are compiled in batches (one validator refers to a few hundred of them, so
+   * that ajv's fixed cost per compilation is paid once per batch and every `$ref` target once), and a batch
+   * that fails is split until the schemas at fault are found. For checking huge specs.
+   */
+  compileErrors(flavor: SchemaFlavor, pointers: readonly string[]): Map<string, string> {
+    // A checker of its own, with this flavor's document only, renewed now and then: compiled validators are
+    // not kept (they are what checking a huge spec would otherwise hold in memory).
+    let ajv = this.newAjv("check", [flavor]);
+    let compiled = 0;
+    const errors = new Map<string, string>();
+    const check = (batch: readonly string[]): void => {
+      if (batch.length === 0) return;
+      const properties: Record<string, { $ref: string }> = {};
+      batch.forEach((pointer, i) => (properties[String(i)] = this.ref(flavor, pointer)));
+      const schema = { type: "object", properties };
+      try {
+        ajv.compile(schema);
+        ajv.removeSchema(schema);
+        return;
+      } catch (err) {
+        ajv.removeSchema(schema);
+        if (batch.length === 1) {
+          errors.set(batch[0] as string, `the schema at #${batch[0] as string} cannot be used: ${compileMessage(err)}`);
+          return;
+        }
+      }
+      const half = Math.ceil(batch.length / 2);
+      check(batch.slice(0, half));
+      check(batch.slice(half));
+    };
+    for (let i = 0; i < pointers.length; i += CHECK_BATCH) {
+      check(pointers.slice(i, i + CHECK_BATCH));
+      compiled += CHECK_BATCH;
+      if (compiled >= CHECK_RENEW && i + CHECK_BATCH < pointers.length) {
+        ajv = this.newAjv("check", [flavor]);
+        compiled = 0;
+      }
+    }
+    return errors;
+  }
+
   private ajv(coerce: boolean): Ajv {
     const name = coerce ? "coerce" : "strict";
     let ajv = this.ajvs.get(name);
     if (!ajv) {
-      const options = {
-        allErrors: true,
-        strict: false,
-        validateSchema: false,
-        addUsedSchema: false,
-        logger: false as const,
-        coerceTypes: coerce ? ("array" as const) : false,
-        // Properties named `constructor` or `toString` are checked on the object itself, not found on its prototype.
-        ownProperties: true,
-        unicodeRegExp: false,
-      };
-      ajv = this.dialect === "3.1" ? new Ajv2020(options) : new Ajv(options);
-      addOpenApiFormats(ajv);
-      for (const flavor of ["request", "response"] as const) {
-        // A document ajv refuses (it throws) leaves every `$ref` into it unresolved: compiles then fail one by one.
-        try {
-          ajv.addSchema(this.document(flavor), `${this.base}/${flavor}`);
-        } catch {
-          // reported by `compile` as "can't resolve reference"
-        }
-      }
+      ajv = this.newAjv(name, ["request", "response"]);
       this.ajvs.set(name, ajv);
+    }
+    return ajv;
+  }
+
+  /** An ajv with the documents of some flavors registered under their URIs. */
+  private newAjv(purpose: "coerce" | "strict" | "check", flavors: readonly SchemaFlavor[]): Ajv {
+    const coerce = purpose === "coerce";
+    const check = purpose === "check";
+    const options = {
+      // Checking (`compileErrors`) needs no error details: whether a schema compiles does not depend on them.
+      allErrors: !check,
+      ...(check ? { messages: false } : {}),
+      strict: false,
+      validateSchema: false,
+      addUsedSchema: false,
+      logger: false as const,
+      coerceTypes: coerce ? ("array" as const) : false,
+      // Properties named `constructor` or `toString` are checked on the object itself, not found on its prototype.
+      ownProperties: true,
+      // Patterns on a linear-time engine, with Unicode semantics (`\p{L}` is a letter): no input can stall validation.
+      // Checking many schemas (`compileErrors`): every schema compiled once, `$ref`s called rather than inlined,
+      // and no optimization passes (they cannot change whether a schema compiles).
+      code: { regExp: linearRegExp, ...(check ? { optimize: false, lines: false } : {}) },
+      ...(check ? { inlineRefs: false } : {}),
+    };
+    const ajv = this.dialect === "3.1" ? new Ajv2020(options) : new Ajv(options);
+    addOpenApiFormats(ajv);
+    useLinearUniqueItems(ajv);
+    for (const flavor of flavors) {
+      // A document ajv refuses (it throws) leaves every `$ref` into it unresolved: compiles then fail one by one.
+      try {
+        ajv.addSchema(this.document(flavor), `${this.base}/${flavor}`);
+      } catch {
+        // reported by `compile` as "can't resolve reference"
+      }
     }
     return ajv;
   }
 }
 
 const registries = new WeakMap<LoadedSpec, SchemaRegistry>();
+
+/** Schemas compiled together when checking many (see `compileErrors`). */
+const CHECK_BATCH = 256;
+/** Schemas checked by one checker before a new one (with nothing compiled yet) takes over. */
+const CHECK_RENEW = 8192;
 
 /** The keyword (and issue code) of the one error a validator of an unusable schema reports. */
 export const UNUSABLE_SCHEMA = "schema-unusable";

@@ -1,24 +1,25 @@
-/** What became of a schema `pattern` that JavaScript cannot use as written. */
-export type PatternRepair =
-  | { kind: "ok" }
-  | { kind: "repaired"; pattern: string; reason: string }
-  | { kind: "unusable"; reason: string };
+import { compileLinear } from "./linear-pattern.js";
 
-/** Whether a pattern compiles the way ajv compiles it here (no `u` flag). */
+/**
+ * What became of a schema `pattern`: fine as written (`translated` says how a pattern that is not one RE2
+ * program runs), repaired (a new pattern and why), or unusable (`unsupported` when it is valid ECMAScript
+ * that no linear-time engine can run: a backreference, a lookaround away from the anchors).
+ */
+export type PatternRepair =
+  | { kind: "ok"; translated?: string }
+  | { kind: "repaired"; pattern: string; reason: string; translated?: string }
+  | { kind: "unusable"; reason: string; unsupported?: boolean };
+
+/** Whether a pattern compiles the way validation compiles it here (ECMAScript with Unicode semantics, on a linear-time engine). */
 export function compilesAsPattern(pattern: string): boolean {
-  try {
-    new RegExp(pattern);
-    return true;
-  } catch {
-    return false;
-  }
+  return compileLinear(pattern).ok;
 }
 
 /**
  * Checks a JSON Schema `pattern` for what real specs get wrong, and repairs it where the meaning is clear:
  * a leading PCRE inline flag `(?i)` becomes a case-insensitive pattern; a JavaScript regex literal written
  * as the pattern (`"/^[a-z]+$/i"`, whose anchors make it match nothing as written) becomes its source and
- * flags. Any other pattern JavaScript cannot compile is unusable (the caller drops it).
+ * flags. A pattern that cannot be read, or that needs backtracking, is unusable (the caller drops it).
  */
 export function checkPattern(pattern: string): PatternRepair {
   let found = checked.get(pattern);
@@ -42,12 +43,14 @@ function check(pattern: string): PatternRepair {
       return withFlags(source, flags, "a JavaScript regex literal (as a pattern it matches nothing) read as its source and flags");
     }
   }
-  if (compilesAsPattern(pattern)) return { kind: "ok" };
+  const compiled = compileLinear(pattern);
+  if (compiled.ok) return compiled.pattern.translated === undefined ? { kind: "ok" } : { kind: "ok", translated: compiled.pattern.translated };
   const inline = /^\(\?([a-z]+)\)/.exec(pattern);
   if (inline !== null) {
     return withFlags(pattern.slice(inline[0].length), inline[1] ?? "", `the inline flags (?${inline[1] ?? ""}) are not JavaScript: rewritten without them`);
   }
-  return { kind: "unusable", reason: "not a valid JavaScript regular expression" };
+  if (!compiled.syntax) return { kind: "unusable", reason: `not runnable in linear time (${compiled.reason})`, unsupported: true };
+  return { kind: "unusable", reason: `not a valid regular expression (${compiled.reason})` };
 }
 
 function withFlags(source: string, flags: string, reason: string): PatternRepair {
@@ -55,8 +58,10 @@ function withFlags(source: string, flags: string, reason: string): PatternRepair
   // `^ $ .` and are rare enough to leave out.
   if (/[ms]/.test(flags)) return { kind: "unusable", reason: `flags "${flags}" have no equivalent without flags` };
   const pattern = flags.includes("i") ? caseInsensitive(source) : source;
-  if (pattern === undefined || !compilesAsPattern(pattern)) return { kind: "unusable", reason: "not a valid JavaScript regular expression" };
-  return { kind: "repaired", pattern, reason };
+  if (pattern === undefined) return { kind: "unusable", reason: "not a valid JavaScript regular expression" };
+  const compiled = compileLinear(pattern);
+  if (!compiled.ok) return { kind: "unusable", reason: compiled.syntax ? `not a valid regular expression (${compiled.reason})` : `not runnable in linear time (${compiled.reason})`, ...(compiled.syntax ? {} : { unsupported: true }) };
+  return { kind: "repaired", pattern, reason, ...(compiled.pattern.translated !== undefined ? { translated: compiled.pattern.translated } : {}) };
 }
 
 const isLetter = (c: string): boolean => c.toLowerCase() !== c.toUpperCase() && c.length === 1;
@@ -105,6 +110,11 @@ function escapeAt(source: string, i: number): string | undefined {
   if (next === undefined) return undefined;
   if (next === "u" && /^[0-9a-fA-F]{4}$/.test(source.slice(i + 2, i + 6))) return source.slice(i, i + 6);
   if (next === "x" && /^[0-9a-fA-F]{2}$/.test(source.slice(i + 2, i + 4))) return source.slice(i, i + 4);
+  // `\p{Lu}`, `\u{1F600}`: the braces belong to the escape (a property name is not matched text).
+  if ((next === "p" || next === "P" || next === "u") && source[i + 2] === "{") {
+    const close = source.indexOf("}", i);
+    return close < 0 ? undefined : source.slice(i, close + 1);
+  }
   if (next === "c" && /^[a-zA-Z]$/.test(source[i + 2] ?? "")) return source.slice(i, i + 3);
   if (next === "k" && source[i + 2] === "<") {
     const close = source.indexOf(">", i);

@@ -30,25 +30,35 @@ export function repairKeywordValues(schema: JsonRecord, pointer: string, dialect
 function repairPatterns(schema: JsonRecord, pointer: string, warn: KeywordWarn): void {
   const at = (key: string): string => `${pointer}/${escapeSegment(key)}`;
   if (typeof schema["pattern"] === "string") {
-    const found = checkPattern(schema["pattern"]);
+    const written = schema["pattern"];
+    const found = checkPattern(written);
     if (found.kind === "repaired") {
-      warn(at("pattern"), "schema-pattern-invalid", `pattern ${JSON.stringify(schema["pattern"])}: ${found.reason}, as ${JSON.stringify(found.pattern)}`);
+      warn(at("pattern"), "schema-pattern-invalid", `pattern ${JSON.stringify(written)}: ${found.reason}, as ${JSON.stringify(found.pattern)}`);
       schema["pattern"] = found.pattern;
     } else if (found.kind === "unusable") {
-      warn(at("pattern"), "schema-pattern-invalid", `pattern ${JSON.stringify(schema["pattern"])} is ${found.reason}: removed, any string of the type is allowed`);
+      const code = found.unsupported === true ? "schema-pattern-unsupported" : "schema-pattern-invalid";
+      warn(at("pattern"), code, `pattern ${JSON.stringify(written)} is ${found.reason}: removed, any string of the type is allowed`);
       delete schema["pattern"];
+    }
+    if (found.kind !== "unusable" && found.translated !== undefined) {
+      warn(at("pattern"), "schema-pattern-translated", `pattern ${JSON.stringify(written)} runs on the linear-time engine as translated: ${found.translated}`);
     }
   }
   if (isRecord(schema["patternProperties"])) {
     const map = schema["patternProperties"];
     for (const key of Object.keys(map)) {
       const found = checkPattern(key);
-      if (found.kind === "ok") continue;
       const where = `${at("patternProperties")}/${escapeSegment(key)}`;
+      if (found.kind !== "unusable" && found.translated !== undefined) {
+        warn(where, "schema-pattern-translated", `pattern property ${JSON.stringify(key)} runs on the linear-time engine as translated: ${found.translated}`);
+      }
+      if (found.kind === "ok") continue;
       if (found.kind === "repaired" && !(found.pattern in map)) {
         map[found.pattern] = map[key];
         warn(where, "schema-pattern-invalid", `pattern property ${JSON.stringify(key)}: ${found.reason}, as ${JSON.stringify(found.pattern)}`);
-      } else warn(where, "schema-pattern-invalid", `pattern property ${JSON.stringify(key)} is not a valid JavaScript regular expression: removed`);
+      } else if (found.kind === "unusable") {
+        warn(where, found.unsupported === true ? "schema-pattern-unsupported" : "schema-pattern-invalid", `pattern property ${JSON.stringify(key)} is ${found.reason}: removed`);
+      } else warn(where, "schema-pattern-invalid", `pattern property ${JSON.stringify(key)}: ${found.reason}, as ${JSON.stringify(found.pattern)} (which the schema has already): removed`);
       delete map[key];
     }
   }

@@ -1,5 +1,8 @@
-import { generateSync } from "json-schema-faker";
 import { toPointer } from "../json-pointer.js";
+import { codePointLength } from "../load/code-point-sets.js";
+import { patternTest } from "../load/linear-pattern.js";
+import { patternString as buildPatternString } from "./pattern-string.js";
+import type { SynthesisMeter } from "./synthesis-meter.js";
 import { realisticGenerator, type FieldHint } from "./realistic-value.js";
 import type { SchemaFlavor } from "../load/schema-flavor.js";
 import {
@@ -37,17 +40,44 @@ export interface GeneratorHost {
    * values), for the shapes the compiled generators leave to it; undefined when it fails.
    */
   general(pointer: string, level: number, names: readonly string[], seed: number, optionals: number): unknown;
+  /** Whether the schema at a pointer can reach itself through `$ref`s. */
+  recursive(pointer: string): boolean;
+  /** The size of the smallest value of a node (Infinity: it has no finite value; undefined: unknown). */
+  minimalSize(node: unknown): number | undefined;
 }
 
-/** The random state of one generation: a seeded mulberry32 stream and the optional-property probability. */
+/**
+ * The state of one generation: a seeded mulberry32 stream, the optional-property probability, the meter of
+ * its work (caps and time budget), the nesting depth and the recursive schemas being generated.
+ */
 export class GenerationRun {
   private a: number;
+  /** Nesting depth of the value being built. */
+  depth = 0;
+  private inside: Map<string, number> | undefined;
 
   constructor(
     seed: number,
     readonly optionals: number,
+    readonly meter: SynthesisMeter,
   ) {
     this.a = seed >>> 0;
+  }
+
+  /** Runs `fn` as the value of a recursive schema: inside it, that schema generates its smallest value. */
+  within<T>(target: string, fn: () => T): T {
+    const inside = (this.inside ??= new Map());
+    inside.set(target, (inside.get(target) ?? 0) + 1);
+    try {
+      return fn();
+    } finally {
+      inside.set(target, (inside.get(target) ?? 1) - 1);
+    }
+  }
+
+  /** Whether a value of the schema at `target` is being generated (the schema recursed). */
+  isInside(target: string): boolean {
+    return (this.inside?.get(target) ?? 0) > 0;
   }
 
   /** A number in [0, 1). */
@@ -205,7 +235,14 @@ export class CompiledGenerators {
     const next = level + (target === "" ? 1 : this.host.levelStep(target));
     if (next > HARD_LEVEL) return () => null;
     let gen: Generator | undefined;
-    return (run) => (gen ??= this.at(target, next, names))(run);
+    if (!this.host.recursive(target)) return (run) => (gen ??= this.at(target, next, names))(run);
+    // A schema met again inside its own value ends there: its smallest value (required properties only,
+    // `minItems` items, the union branch that ends soonest), at the first level where the schema allows it.
+    let smallest: Generator | undefined;
+    return (run) => {
+      if (run.isInside(target)) return (smallest ??= this.at(target, Math.max(next, STOP_LEVEL), names))(run);
+      return run.within(target, () => (gen ??= this.at(target, next, names))(run));
+    };
   }
 
   private typed(type: string, node: Json, pointer: string, level: number, names: Names, depth: number): Generator {
@@ -248,13 +285,14 @@ export class CompiledGenerators {
     const generic = !checked && pattern === undefined ? realisticGenerator({ type: "string", ...(minLength > 0 ? { minLength } : {}), ...(maxLength < Infinity ? { maxLength } : {}) }, NO_NAMES) : undefined;
     const known = format !== undefined ? FORMAT_VALUES[format] : undefined;
     const formatValue = known !== undefined && known.length >= minLength && known.length <= maxLength && (pattern === undefined || safeTest(pattern, known)) ? known : undefined;
+    const where = `#${pointer}`;
     const lastResort: Generator =
       pattern !== undefined
-        ? patternString(pattern, minLength, maxLength, this.toGeneral(pointer, level, names))
+        ? patternString(pattern, minLength, maxLength, this.toGeneral(pointer, level, names), where)
         : checked && formatValue === undefined
           ? this.toGeneral(pointer, level, names)
           : () => formatValue ?? fill(minLength, maxLength);
-    return (run) => {
+    const make = (run: GenerationRun): unknown => {
       const seed = run.seed();
       if (realistic !== undefined) {
         const v = realistic(seed);
@@ -266,6 +304,18 @@ export class CompiledGenerators {
       }
       if (formatValue !== undefined) return formatValue;
       return lastResort(run);
+    };
+    return (run) => {
+      const cap = run.meter.limits.maxStringLength;
+      if (minLength > cap) {
+        // Built as long as the cap allows: too short for the schema, which the validation then says.
+        run.meter.capped("maxStringLength", `${where} asks for at least ${minLength} characters; ${cap} generated`, minLength);
+        run.meter.spend(cap);
+        return fill(cap, cap);
+      }
+      const v = make(run);
+      if (typeof v === "string") run.meter.spend(v.length + 2);
+      return v;
     };
   }
 
@@ -298,23 +348,43 @@ export class CompiledGenerators {
         hi = Math.max(lo, Math.min(max, 2));
       }
     }
+    // Items that cannot have a finite value (a schema that requires itself) leave the list empty where it may be.
+    if (this.host.minimalSize(items) === Infinity) {
+      if (min === 0) return () => [];
+      return this.toGeneral(pointer, level, names);
+    }
+    const where = `#${pointer}`;
+    const counted = (run: GenerationRun): number => {
+      const count = run.int(lo, hi);
+      const cap = run.meter.limits.maxItems;
+      if (count <= cap) return count;
+      run.meter.capped("maxItems", `${where} asks for at least ${min} items; ${cap} generated`, min);
+      return cap;
+    };
     if (node["uniqueItems"] !== true) {
       return (run) => {
-        const count = run.int(lo, hi);
+        const count = counted(run);
         const out: unknown[] = [];
+        if (!enter(run, where)) return out;
         for (let i = 0; i < count; i++) {
+          run.meter.spend(1);
+          if (run.meter.lenient && run.meter.full()) break;
           const v = item(run);
           if (v !== undefined) out.push(v);
         }
+        run.depth--;
         return out;
       };
     }
     // Unique items: a repeated item is drawn again (a few times), else left out.
     return (run) => {
-      const count = run.int(lo, hi);
+      const count = counted(run);
       const out: unknown[] = [];
       const seen = new Set<string>();
+      if (!enter(run, where)) return out;
       for (let i = 0; i < count; i++) {
+        run.meter.spend(1);
+        if (run.meter.lenient && run.meter.full()) break;
         for (let t = 0; t < 4; t++) {
           const v = item(run);
           if (v === undefined) continue;
@@ -325,6 +395,7 @@ export class CompiledGenerators {
           break;
         }
       }
+      run.depth--;
       return out;
     };
   }
@@ -366,6 +437,8 @@ export class CompiledGenerators {
       const isRequired = required.has(key);
       if (!isRequired) {
         if (first.level >= REQUIRED_ONLY_LEVEL) continue;
+        // An optional property that can have no finite value (it requires itself) is left out.
+        if (defs.some((d) => this.host.minimalSize(d.sub) === Infinity)) continue;
         if (defs.some((d) => isObject(d.sub) && d.sub[hidden] === true)) continue;
         // Below the top, only the first few optional nested objects and lists: bodies stay readable.
         if (first.level >= 1 && isNested(first.sub)) {
@@ -428,15 +501,19 @@ export class CompiledGenerators {
       }
     }
     // A map (no declared properties, values by an additional-properties schema) stays empty unless counted.
+    const where = `#${pointer}`;
     return (run) => {
       const out: Json = {};
+      if (!enter(run, where)) return out;
       const optionals = everyOptional ? 1 : run.optionals;
       let count = 0;
       let optionalRoom = maxProperties - requiredCount;
       for (const field of fields) {
         if (!field.required) {
           if (optionalRoom <= 0 || run.next() >= optionals) continue;
+          if (run.meter.lenient && run.meter.full()) continue;
         }
+        run.meter.spend(field.key.length + 4);
         const v = field.gen(run);
         if (v === undefined) continue;
         out[field.key] = v;
@@ -445,11 +522,13 @@ export class CompiledGenerators {
       }
       for (const extra of padding) {
         if (count >= minProperties) break;
+        run.meter.spend(extra.key.length + 4);
         const v = extra.gen(run);
         if (v === undefined) continue;
         out[extra.key] = v;
         count++;
       }
+      run.depth--;
       return out;
     };
   }
@@ -519,8 +598,16 @@ export class CompiledGenerators {
     if (extra > 0 || node["anyOf"] !== undefined && node["oneOf"] !== undefined || !Array.isArray(list) || list.length === 0) return this.toGeneral(pointer, level, names);
     const branches = list.map((s, i) => [s, i] as const);
     const nulls = branches.filter(([s]) => isNullSchema(s));
-    const others = branches.filter(([s]) => !isNullSchema(s));
+    // Branches that can have no finite value (they require themselves) are never taken.
+    let others = branches.filter(([s]) => !isNullSchema(s) && this.host.minimalSize(s) !== Infinity);
+    if (others.length === 0 && nulls.length === 0) return this.toGeneral(pointer, level, names);
     if (others.length === 0 || (nulls.length > 0 && level >= STOP_LEVEL)) return () => null;
+    if (level >= STOP_LEVEL && others.length > 1) {
+      // Deep in a value, the branch whose smallest value is smallest: recursion ends as soon as it can.
+      const size = (s: unknown): number => this.host.minimalSize(s) ?? Infinity;
+      const smallest = others.reduce((best, b) => (size(b[0]) < size(best[0]) ? b : best));
+      others = [smallest];
+    }
     const gens = others.map(([s, i]) => this.compile(s, `${pointer}/${key}/${i}`, level, names, depth + 1));
     if (gens.every((g) => this.general.has(g))) return this.toGeneral(pointer, level, names);
     const typed = node["type"];
@@ -621,6 +708,16 @@ export class CompiledGenerators {
   }
 }
 
+/** Steps one level deeper into the value; false (with a warning) past the `maxDepth` cap. */
+function enter(run: GenerationRun, where: string): boolean {
+  if (run.depth >= run.meter.limits.maxDepth) {
+    run.meter.capped("maxDepth", `the value nests deeper than that at ${where}`);
+    return false;
+  }
+  run.depth++;
+  return true;
+}
+
 interface Part {
   node: Json;
   pointer: string;
@@ -699,11 +796,7 @@ function pickFrom(values: readonly unknown[]): Generator {
 }
 
 function safeTest(pattern: string, s: string): boolean {
-  try {
-    return new RegExp(pattern).test(s);
-  } catch {
-    return false;
-  }
+  return patternTest(pattern, s);
 }
 
 /** A string of the given lengths (words, repeated or cut). */
@@ -714,28 +807,20 @@ function fill(minLength: number, maxLength: number): string {
 }
 
 /**
- * A string matching a pattern (json-schema-faker's pattern generator, checked), else the general generator's
- * value if it matches; undefined when neither does (an optional property is then left out).
+ * A string matching a pattern (built from the pattern, bounded by the string cap, checked by the linear-time
+ * matcher), else the general generator's value if it matches; undefined when neither does (an optional
+ * property is then left out).
  */
-function patternString(pattern: string, minLength: number, maxLength: number, fallback: Generator): Generator {
-  let re: RegExp | undefined;
-  try {
-    re = new RegExp(pattern);
-  } catch {
-    return fallback;
-  }
-  const fits = (s: unknown): s is string => typeof s === "string" && s.length >= minLength && s.length <= maxLength && (re as RegExp).test(s);
-  const schema = { type: "string", pattern, ...(minLength > 0 ? { minLength } : {}), ...(maxLength < Infinity ? { maxLength } : {}) };
+function patternString(pattern: string, minLength: number, maxLength: number, fallback: Generator, where: string): Generator {
+  const fits = (s: unknown): s is string => {
+    if (typeof s !== "string") return false;
+    const n = codePointLength(s);
+    return n >= minLength && n <= maxLength && patternTest(pattern, s);
+  };
   return (run) => {
-    for (let t = 0; t < 4; t++) {
-      let s: unknown;
-      try {
-        s = generateSync(schema, { seed: run.seed() | 0 || 1 });
-      } catch {
-        s = undefined;
-      }
-      if (fits(s)) return s;
-    }
+    const made = buildPatternString(pattern, { seed: run.seed(), minLength, maxLength, cap: run.meter.limits.maxStringLength });
+    if (made.ok) return made.value;
+    if (made.reason === "cap") run.meter.capped("maxStringLength", `the pattern at ${where} matches no string shorter than ${made.minimum ?? minLength} characters`);
     const s = fallback(run);
     return fits(s) ? s : undefined;
   };

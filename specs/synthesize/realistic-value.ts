@@ -1,6 +1,7 @@
 import type { Faker, LocaleDefinition, Randomizer } from "@faker-js/faker";
 // The English-only entry point: the package root loads every locale (about 30 MB more memory).
 import { faker as englishFaker } from "@faker-js/faker/locale/en";
+import { compileLinear, type LinearPattern } from "../load/linear-pattern.js";
 
 /** Where a value sits: its field name and the names of the fields around it (outermost first). */
 export interface FieldHint {
@@ -94,18 +95,10 @@ function toSingular(word: string): string {
   return word;
 }
 
-const regexCache = new Map<string, RegExp | null>();
-function regexOf(pattern: string): RegExp | null {
-  let re = regexCache.get(pattern);
-  if (re === undefined) {
-    try {
-      re = new RegExp(pattern);
-    } catch {
-      re = null;
-    }
-    regexCache.set(pattern, re);
-  }
-  return re;
+/** A spec pattern on the linear-time engine, with Unicode semantics (null when it cannot be compiled). */
+function regexOf(pattern: string): LinearPattern | null {
+  const compiled = compileLinear(pattern);
+  return compiled.ok ? compiled.pattern : null;
 }
 
 // ---------------------------------------------------------------- strings

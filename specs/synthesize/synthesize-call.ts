@@ -5,6 +5,7 @@ import { createRng, deriveSeed, type Rng } from "../seed.js";
 import { synthesize } from "./synthesize.js";
 import type { ParameterBinding, Tool } from "../catalog/tool.js";
 import { validateCall } from "../call/validate-call.js";
+import { BudgetExceeded, withBudget, type WorkBudget } from "./work-budget.js";
 
 /** Options of `synthesizeArguments`. */
 export interface SynthesizeArgumentsOptions {
@@ -12,6 +13,8 @@ export interface SynthesizeArgumentsOptions {
   seed: number;
   /** Probability of passing an optional parameter (default 0.35). */
   optionals?: number;
+  /** Caps and time budget of the work (default: those of the request in progress, see `withBudget`); past the time budget, `BudgetExceeded` is thrown. */
+  budget?: WorkBudget;
 }
 
 type Json = Record<string, unknown>;
@@ -181,6 +184,12 @@ function usablePathValue(v: unknown): boolean {
  * (a spec that cannot be satisfied), the last attempt is returned as it is.
  */
 export function synthesizeArguments(catalog: Catalog, tool: Tool, options: SynthesizeArgumentsOptions): Record<string, unknown> {
+  const budget = options.budget;
+  if (budget !== undefined) return withBudget(budget, () => argumentsFor(catalog, tool, options));
+  return argumentsFor(catalog, tool, options);
+}
+
+function argumentsFor(catalog: Catalog, tool: Tool, options: SynthesizeArgumentsOptions): Record<string, unknown> {
   const seed = options.seed >>> 0;
   const optionals = options.optionals ?? 0.35;
   const builder = new ArgumentBuilder(catalog, tool, seed);
@@ -190,7 +199,8 @@ export function synthesizeArguments(catalog: Catalog, tool: Tool, options: Synth
     let args: Json;
     try {
       args = builder.build(rng, optionals, attempt);
-    } catch {
+    } catch (err) {
+      if (err instanceof BudgetExceeded) throw err;
       continue;
     }
     last = args;

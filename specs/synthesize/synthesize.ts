@@ -2,7 +2,15 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { generateSync, type JsonSchema } from "json-schema-faker";
 import { fromPointer, getAt, toPointer } from "../json-pointer.js";
+import { codePointLength } from "../load/code-point-sets.js";
+import { patternTest } from "../load/linear-pattern.js";
+import { MinimalSizes } from "./minimal-size.js";
+import { patternString } from "./pattern-string.js";
+import { CapReached, SynthesisMeter } from "./synthesis-meter.js";
+import { BudgetExceeded, currentBudget, type WorkBudget } from "./work-budget.js";
 import { addOpenApiFormats } from "../catalog/openapi-formats.js";
+import { useLinearUniqueItems } from "../catalog/unique-items.js";
+import { linearRegExp } from "../load/linear-pattern.js";
 import { fitsPrimitive, isPrimitiveSchema, numberIn, realisticValue, type FieldHint } from "./realistic-value.js";
 import type { SchemaFlavor } from "../load/schema-flavor.js";
 import { guarded, unusableReason, type SchemaRegistry } from "../catalog/schema-registry.js";
@@ -31,6 +39,11 @@ export interface SynthesizeOptions {
   name?: string;
   /** Probability of including an optional property near the top of the value (default 0.75). */
   optionals?: number;
+  /**
+   * The caps and time budget of the work (default: the budget of the request in progress, see `withBudget`,
+   * else the default caps and no time limit). Reaching the time budget throws `BudgetExceeded`.
+   */
+  budget?: WorkBudget;
 }
 
 /** A synthesized value: whether it validates against its schema, and how many repairs it took. */
@@ -39,6 +52,8 @@ export interface Synthesized {
   valid: boolean;
   /** Fixes applied after generation (0 when the first value was valid). */
   repairs: number;
+  /** Caps the value reached, and schemas with no finite value (each names where and which cap). */
+  warnings: string[];
 }
 
 type Json = Record<string, unknown>;
@@ -50,6 +65,15 @@ const MAX_ROUNDS = 8;
 const REF_PREFIX = "#/~toolsim/";
 /** Where a prepared copy keeps the real `maxLength` of a string whose generation bound was lowered. */
 const ORIGINAL_MAX_LENGTH = "x-toolsim-maxLength";
+/** Where a prepared copy keeps a string's `pattern` (made by `patternString`, not json-schema-faker's own generator). */
+const PATTERN = "x-toolsim-pattern";
+/** Where a prepared copy says which cap lowered one of its bounds (warned when a value is made from it). */
+const CAPPED = "x-toolsim-capped";
+
+/** Control-flow errors that no fallback may swallow: the time budget, and a value grown past its size cap. */
+function rethrowControl(err: unknown): void {
+  if (err instanceof BudgetExceeded || err instanceof CapReached) throw err;
+}
 
 const SUBSCHEMA_SINGLE = ["additionalProperties", "additionalItems", "contains", "propertyNames", "not", "if", "then", "else"] as const;
 
@@ -73,6 +97,7 @@ function primitiveFits(s: Json, v: unknown): boolean {
 // ---------------------------------------------------------------- per-registry state
 
 interface TransformState {
+  meter: SynthesisMeter;
   seed: number;
   realistic: boolean;
   /** Segments of the instance path of the generated node (names for realistic values). */
@@ -91,24 +116,52 @@ class Synthesizer implements GeneratorHost {
   private readonly compiled: CompiledGenerators = new CompiledGenerators(this);
   private readonly usable = new WeakMap<object, readonly unknown[]>();
   private readonly prepared = new Map<string, Node>();
-  private readonly preparedTrees = new WeakMap<object, Map<number, Node>>();
+  private readonly preparedTrees = new WeakMap<object, Map<string, Node>>();
   private index: WeakMap<object, string> | undefined;
   private verboseAjv: Ajv | undefined;
   private readonly verbose = new Map<string, ValidateFunction>();
   private readonly exampleChecks = new Map<string, boolean>();
+  private readonly sizes: MinimalSizes;
+  /** The meter of the synthesis in progress (prepared copies are cut to its caps). */
+  private meter: SynthesisMeter = new SynthesisMeter(undefined, "a value");
+
+  /** The meter of the synthesis in progress. */
+  get currentMeter(): SynthesisMeter {
+    return this.meter;
+  }
 
   constructor(
     readonly registry: SchemaRegistry,
     readonly flavor: SchemaFlavor,
   ) {
     this.doc = registry.document(flavor);
+    this.sizes = new MinimalSizes(this.doc);
+  }
+
+  private readonly nodes = new Map<string, unknown>();
+
+  /** The node at a pointer of the document (looked up once per pointer). */
+  private nodeAtCached(pointer: string): unknown {
+    let node = this.nodes.get(pointer);
+    if (node === undefined && !this.nodes.has(pointer)) {
+      node = getAt(this.doc, pointer);
+      this.nodes.set(pointer, node);
+    }
+    return node;
+  }
+
+  /** The size of the smallest value of a node (Infinity: none exists; undefined: unknown). */
+  minimalSize(node: unknown): number | undefined {
+    if (node === undefined) return 1;
+    if (isObject(node) && node["$ref"] === undefined && node["allOf"] === undefined && node["anyOf"] === undefined && node["oneOf"] === undefined && node["properties"] === undefined && node["items"] === undefined && node["required"] === undefined) return 1;
+    return this.sizes.of(node);
   }
 
   // ------------------------------------------------------------ preparation (input for json-schema-faker)
 
   /** The prepared copy of the schema at a pointer, as seen at a ref level. */
   prepare(pointer: string, level: number): Node {
-    const key = `${level}|${pointer}`;
+    const key = `${this.limitsKey()}|${level}|${pointer}`;
     let hit = this.prepared.get(key);
     if (hit === undefined) {
       hit = level > HARD_LEVEL ? false : this.clean(getAt(this.doc, pointer), pointer, level, 0);
@@ -127,12 +180,19 @@ class Synthesizer implements GeneratorHost {
       byLevel = new Map();
       this.preparedTrees.set(node, byLevel);
     }
-    let hit = byLevel.get(level);
+    const key = `${this.limitsKey()}|${level}`;
+    let hit = byLevel.get(key);
     if (hit === undefined) {
       hit = this.clean(node, undefined, level, 0);
-      byLevel.set(level, hit);
+      byLevel.set(key, hit);
     }
     return hit;
+  }
+
+  /** The caps that prepared copies are cut to (copies are cached per caps). */
+  private limitsKey(): string {
+    const l = this.meter.limits;
+    return `${l.maxItems},${l.maxStringLength}`;
   }
 
   /** Resolves a (prepared) `$ref` of json-schema-faker. */
@@ -190,7 +250,7 @@ class Synthesizer implements GeneratorHost {
   }
 
   /** Whether the schema at a pointer can reach itself through `$ref`s. */
-  private recursive(pointer: string): boolean {
+  recursive(pointer: string): boolean {
     const seen = new Set<string>();
     const stack = [...this.refsOf(pointer)];
     while (stack.length > 0) {
@@ -211,7 +271,8 @@ class Synthesizer implements GeneratorHost {
     if (okay === undefined) {
       try {
         okay = this.registry.validatorAt(this.flavor, pointer)(structuredClone(value)) === true;
-      } catch {
+      } catch (err) {
+        rethrowControl(err);
         okay = false;
       }
       this.exampleChecks.set(key, okay);
@@ -339,9 +400,28 @@ class Synthesizer implements GeneratorHost {
         out["maxItems"] = Math.max(lo, Math.min(max, 2));
       }
     }
+    // Caps: no list longer than maxItems, no string longer than maxStringLength, whatever the schema asks.
+    const { maxItems, maxStringLength } = this.meter.limits;
+    const where = pointer === undefined ? "a schema" : `#${pointer}`;
+    if (isArray && typeof out["minItems"] === "number" && out["minItems"] > maxItems) {
+      out[CAPPED] = { cap: "maxItems", what: `${where} asks for at least ${out["minItems"]} items; ${maxItems} generated`, asked: out["minItems"] };
+      out["minItems"] = maxItems;
+    }
+    if (isArray && (typeof out["maxItems"] !== "number" || out["maxItems"] > maxItems)) out["maxItems"] = Math.max(typeof out["minItems"] === "number" ? out["minItems"] : 0, Math.min(maxItems, typeof out["maxItems"] === "number" ? out["maxItems"] : maxItems));
+    if (typeof out["minLength"] === "number" && out["minLength"] > maxStringLength) {
+      out[CAPPED] = { cap: "maxStringLength", what: `${where} asks for at least ${out["minLength"]} characters; ${maxStringLength} generated`, asked: out["minLength"] };
+      out["minLength"] = maxStringLength;
+      out[ORIGINAL_MAX_LENGTH] = out["maxLength"] ?? Infinity;
+      out["maxLength"] = maxStringLength;
+    }
+    // Patterns: made by `patternString` (Unicode semantics, bounded) in the output transform, not by json-schema-faker.
+    if (typeof out["pattern"] === "string") {
+      out[PATTERN] = out["pattern"];
+      delete out["pattern"];
+    }
     // Long plain strings: json-schema-faker builds them one random character at a time, and realistic values
     // replace them anyway; a shorter upper bound for generation keeps them cheap (and still valid).
-    if (typeof out["maxLength"] === "number" && out["pattern"] === undefined) {
+    if (typeof out["maxLength"] === "number" && out[PATTERN] === undefined && out[ORIGINAL_MAX_LENGTH] === undefined) {
       const min = typeof out["minLength"] === "number" ? out["minLength"] : 0;
       if (out["maxLength"] > Math.max(min, 40)) {
         out[ORIGINAL_MAX_LENGTH] = out["maxLength"];
@@ -357,20 +437,38 @@ class Synthesizer implements GeneratorHost {
 
   private transform = (value: unknown, schema: JsonSchema, path: string): unknown => {
     const state = this.transformState;
-    if (!state || !state.realistic || value === undefined || value === null || typeof value === "object") return value;
+    if (!state) return value;
+    state.meter.spend(typeof value === "string" ? value.length + 2 : 2);
     if (!isObject(schema)) return value;
+    const capped = schema[CAPPED];
+    if (isObject(capped)) state.meter.capped(capped["cap"] as "maxItems" | "maxStringLength", String(capped["what"]), capped["asked"] as number);
+    if (value === undefined || value === null || typeof value === "object") return value;
     if (schema["examples"] !== undefined || schema["default"] !== undefined || schema["const"] !== undefined || schema["enum"] !== undefined) return value;
-    const key = `${state.hintKey}${path}`;
-    let hint = hints.get(key);
-    if (hint === undefined) {
-      const segments = path === "/" ? [] : fromPointer(path);
-      hint = hintOf(state.base.length > 0 ? [...state.base, ...segments] : segments, state.rootName);
-      if (hints.size > 20_000) hints.clear();
-      hints.set(key, hint);
-    }
+    const pattern = typeof schema[PATTERN] === "string" ? schema[PATTERN] : undefined;
+    if (!state.realistic && pattern === undefined) return value;
     const original = schema[ORIGINAL_MAX_LENGTH];
-    const v = realisticValue(typeof original === "number" ? { ...schema, maxLength: original } : schema, hint, deriveSeed(state.seed, path));
-    return v === undefined ? value : v;
+    const maxLength = typeof original === "number" ? original : typeof schema["maxLength"] === "number" ? schema["maxLength"] : undefined;
+    if (state.realistic) {
+      const key = `${state.hintKey}${path}`;
+      let hint = hints.get(key);
+      if (hint === undefined) {
+        const segments = path === "/" ? [] : fromPointer(path);
+        hint = hintOf(state.base.length > 0 ? [...state.base, ...segments] : segments, state.rootName);
+        if (hints.size > 20_000) hints.clear();
+        hints.set(key, hint);
+      }
+      const full: Json = { ...schema, ...(maxLength !== undefined ? { maxLength } : {}), ...(pattern !== undefined ? { pattern } : {}) };
+      delete full[ORIGINAL_MAX_LENGTH];
+      const v = realisticValue(full, hint, deriveSeed(state.seed, path));
+      if (v !== undefined) return v;
+    }
+    if (pattern !== undefined && typeof value === "string") {
+      const minLength = typeof schema["minLength"] === "number" ? schema["minLength"] : undefined;
+      const made = patternString(pattern, { seed: deriveSeed(state.seed, path, "pattern"), cap: state.meter.limits.maxStringLength, ...(minLength !== undefined ? { minLength } : {}), ...(maxLength !== undefined ? { maxLength } : {}) });
+      if (made.ok) return made.value;
+      if (made.reason === "cap") state.meter.capped("maxStringLength", `the pattern at ${path} matches no string shorter than ${made.minimum ?? 0} characters`);
+    }
+    return value;
   };
 
   /** Generates with json-schema-faker from a prepared schema; undefined when it throws. */
@@ -378,6 +476,7 @@ class Synthesizer implements GeneratorHost {
     if (schema === false) return undefined;
     const saved = this.transformState;
     this.transformState = {
+      meter: this.meter,
       seed,
       realistic: options.realistic,
       base: options.base,
@@ -388,7 +487,7 @@ class Synthesizer implements GeneratorHost {
       return generateSync(schema as JsonSchema, {
         seed: seed | 0 || 1,
         refResolver: this.resolveRef,
-        maxDepth: 40,
+        maxDepth: this.meter.limits.maxDepth,
         maxDefaultItems: 2,
         optionalsProbability: options.optionals,
         alwaysFakeOptionals: false,
@@ -399,7 +498,8 @@ class Synthesizer implements GeneratorHost {
         formats: {},
         outputTransform: this.transform,
       });
-    } catch {
+    } catch (err) {
+      rethrowControl(err);
       return undefined;
     } finally {
       this.transformState = saved;
@@ -438,10 +538,11 @@ class Synthesizer implements GeneratorHost {
           addUsedSchema: false,
           logger: false as const,
           coerceTypes: false as const,
-          unicodeRegExp: false,
+          code: { regExp: linearRegExp },
         };
         const ajv = this.registry.dialect === "3.1" ? new Ajv2020(options) : new Ajv(options);
         addOpenApiFormats(ajv);
+        useLinearUniqueItems(ajv);
         ajv.addSchema(this.doc, this.registry.uri(this.flavor, "").replace(/#$/, ""));
         this.verboseAjv = ajv;
       }
@@ -509,8 +610,10 @@ class Synthesizer implements GeneratorHost {
     const gen = this.compiled.root(pointer, rootName);
     if (gen === undefined) return undefined;
     try {
-      return gen(new GenerationRun(seed, optionals));
-    } catch {
+      this.meter.startValue();
+      return gen(new GenerationRun(seed, optionals, this.meter));
+    } catch (err) {
+      rethrowControl(err);
       return undefined;
     }
   }
@@ -518,6 +621,49 @@ class Synthesizer implements GeneratorHost {
   // ------------------------------------------------------------ synthesis
 
   synthesize(pointer: string, options: SynthesizeOptions): Synthesized {
+    const budget = options.budget ?? currentBudget();
+    const saved = this.meter;
+    const meter = new SynthesisMeter(budget, `#${pointer}`);
+    this.meter = meter;
+    try {
+      const result = (budget === undefined ? this.bounded(pointer, options) : budget.section(() => this.bounded(pointer, options))) as Synthesized;
+      result.warnings = meter.warnings;
+      return result;
+    } finally {
+      this.meter = saved;
+    }
+  }
+
+  /**
+   * Synthesis within the caps: a schema without any finite value, or a value that grows past `maxSize`, ends
+   * in the smallest value the caps allow (cut where recursion cannot end), reported as not valid.
+   */
+  private bounded(pointer: string, options: SynthesizeOptions): Omit<Synthesized, "warnings"> {
+    const root = this.nodeAtCached(pointer);
+    const seed = deriveSeed(options.seed >>> 0, pointer);
+    if (this.minimalSize(root) === Infinity) {
+      this.meter.warn(`the schema at #${pointer} has no finite value (it requires itself at every level, e.g. through a required property or minItems): the value is cut where it recurses`);
+      return this.smallest(root, seed, options.name);
+    }
+    try {
+      return this.attempt(pointer, options);
+    } catch (err) {
+      if (!(err instanceof CapReached)) throw err;
+      this.meter.capped("maxSize", `the value at #${pointer} grows larger than that; the smallest value within the caps is used`);
+      return this.smallest(root, seed, options.name);
+    }
+  }
+
+  /** The smallest value of a node within the caps (required properties, minimum lengths, recursion cut with null). */
+  private smallest(root: unknown, seed: number, rootName: string | undefined): Omit<Synthesized, "warnings"> {
+    this.meter.lenient = true;
+    this.meter.startValue();
+    const value = this.own(root, deriveSeed(seed, "smallest"), { minimal: true, base: [], rootName, cut: true });
+    const valid = this.validFor(root, value);
+    return { value: detached(value), valid, repairs: 0 };
+  }
+
+  private attempt(pointer: string, options: SynthesizeOptions): Omit<Synthesized, "warnings"> {
     // The pointer is part of the seed: two schemas under one seed do not share their values.
     const seed = deriveSeed(options.seed >>> 0, pointer);
     const optionals = options.optionals ?? 0.75;
@@ -525,14 +671,26 @@ class Synthesizer implements GeneratorHost {
     const validate = this.registry.validatorAt(this.flavor, pointer);
     if (unusableReason(validate) !== undefined) {
       // The schema does not compile (a broken spec): generate without checking.
+      this.meter.startValue();
       const value = this.jsf(this.prepare(pointer, 0), deriveSeed(seed, "jsf"), { realistic: true, examples: true, optionals, base: [], ...(rootName !== undefined ? { rootName } : {}) });
       return { value: detached(value ?? null), valid: false, repairs: 0 };
     }
     // The compiled generators first (values are fresh: nothing to detach); json-schema-faker and repairs when they fail.
     const quick = this.fast(pointer, deriveSeed(seed, "compiled"), optionals, rootName);
     if (quick !== undefined && validate(quick)) return { value: quick, valid: true, repairs: 0 };
+    if (quick !== undefined && this.meter.cut) {
+      // A cap cut the value: repairs would meet the same cap. The smallest value may leave the cut part out.
+      this.meter.startValue();
+      const small = this.own(getAt(this.doc, pointer), deriveSeed(seed, "minimal"), { minimal: true, base: [], rootName });
+      if (validate(small)) return { value: detached(small), valid: true, repairs: 1 };
+      return { value: quick, valid: false, repairs: 0 };
+    }
+    this.meter.startValue();
     let value = this.jsf(this.prepare(pointer, 0), deriveSeed(seed, "jsf"), { realistic: true, examples: true, optionals, base: [], ...(rootName !== undefined ? { rootName } : {}) });
-    if (value === undefined) value = this.own(getAt(this.doc, pointer), deriveSeed(seed, "own"), { minimal: false, base: [], rootName });
+    if (value === undefined) {
+      this.meter.startValue();
+      value = this.own(getAt(this.doc, pointer), deriveSeed(seed, "own"), { minimal: false, base: [], rootName });
+    }
     if (validate(value)) return { value: detached(value), valid: true, repairs: 0 };
 
     let repairs = 0;
@@ -556,6 +714,7 @@ class Synthesizer implements GeneratorHost {
     // Last resort: generators of our own, from the schema as a whole.
     const root = getAt(this.doc, pointer);
     for (let attempt = 0; attempt < 6; attempt++) {
+      this.meter.startValue();
       const candidate = this.own(root, deriveSeed(seed, "fallback", attempt), { minimal: attempt % 2 === 1, base: [], rootName, branch: Math.floor(attempt / 2) });
       if (validate(candidate)) return { value: detached(candidate), valid: true, repairs: repairs + 1 };
     }
@@ -699,11 +858,16 @@ class Synthesizer implements GeneratorHost {
         return {
           replaces: true,
           run: (current) => {
-            const min = typeof schema["minLength"] === "number" ? schema["minLength"] : 0;
+            let min = typeof schema["minLength"] === "number" ? schema["minLength"] : 0;
+            if (min > this.meter.limits.maxStringLength) {
+              this.meter.capped("maxStringLength", `${where(path)} asks for at least ${min} characters; ${this.meter.limits.maxStringLength} generated`, min);
+              min = this.meter.limits.maxStringLength;
+            }
             if (typeof current === "string" && schema["pattern"] === undefined && schema["format"] === undefined) {
-              let s = current;
+              const missing = min - codePointLength(current);
               const filler = "abcdefghijklmnopqrstuvwxyz";
-              while ([...s].length < min) s += filler.slice(0, min - [...s].length);
+              const s = missing > 0 ? current + filler.repeat(Math.ceil(missing / filler.length)).slice(0, missing) : current;
+              this.meter.spend(s.length);
               return { value: s, changed: true };
             }
             return { value: this.replacement(schema, path, seed, round, rootName, false), changed: true };
@@ -722,7 +886,11 @@ class Synthesizer implements GeneratorHost {
           replaces: false,
           run: (current) => {
             if (!Array.isArray(current)) return { value: current, changed: false };
-            const min = typeof schema["minItems"] === "number" ? schema["minItems"] : 0;
+            let min = typeof schema["minItems"] === "number" ? schema["minItems"] : 0;
+            if (min > this.meter.limits.maxItems) {
+              this.meter.capped("maxItems", `${where(path)} asks for at least ${min} items; ${this.meter.limits.maxItems} generated`, min);
+              min = this.meter.limits.maxItems;
+            }
             const out = [...current];
             for (let i = out.length; i < min; i++) out.push(this.regenerate(itemSchemaAt(schema, i), [...path, String(i)], deriveSeed(seed, i), round, rootName).value);
             return { value: out, changed: true };
@@ -842,7 +1010,8 @@ class Synthesizer implements GeneratorHost {
       let v: unknown;
       try {
         v = attempt();
-      } catch {
+      } catch (err) {
+        rethrowControl(err);
         continue;
       }
       if (v === undefined) continue;
@@ -864,6 +1033,8 @@ class Synthesizer implements GeneratorHost {
 interface OwnOptions {
   /** Only required properties and minimum lengths. */
   minimal: boolean;
+  /** The smallest value: the branches that end soonest, and null where a schema recursing without end is met again. */
+  cut?: boolean;
   /** Every optional property. */
   all?: boolean;
   base: string[];
@@ -880,6 +1051,11 @@ function detached(value: unknown): unknown {
 
 const MISSING = Symbol("missing");
 const DELETE = Symbol("delete");
+
+/** A value's place in messages: `the value at /items/0` (the root: `the value`). */
+function where(path: readonly string[]): string {
+  return path.length === 0 ? "the value" : `the value at ${toPointer(path)}`;
+}
 
 function getPath(root: unknown, path: readonly string[]): unknown {
   let node: unknown = root;
@@ -1083,19 +1259,58 @@ class OwnGenerator {
 
   private chooseBranch(list: unknown[], level: number): unknown {
     const nulls = list.filter(isNullSchema);
-    const others = list.filter((s) => !isNullSchema(s));
-    if (level >= STOP_LEVEL && nulls.length > 0) return nulls[0];
+    // Branches that can have no finite value (they require themselves) are never taken.
+    const others = list.filter((s) => !isNullSchema(s) && this.synth.minimalSize(s) !== Infinity);
+    if ((level >= STOP_LEVEL || this.options.cut === true) && nulls.length > 0) return nulls[0];
     const pool = others.length > 0 ? others : list;
-    if (!this.branchUsed && this.options.branch !== undefined) {
+    if (!this.branchUsed && this.options.branch !== undefined && this.options.cut !== true) {
       this.branchUsed = true;
       return pool[this.options.branch % pool.length];
+    }
+    if (level >= STOP_LEVEL || this.options.cut === true) {
+      // Deep in a value (or for the smallest value), the branch that ends soonest.
+      const size = (s: unknown): number => this.synth.minimalSize(s) ?? Infinity;
+      return pool.reduce((best, b) => (size(b) < size(best) ? b : best));
     }
     return this.rng.pick(pool);
   }
 
+  private readonly inside = new Map<string, number>();
+
   value(node: unknown, path: string[], level: number, depth: number): unknown {
     if (node === true || node === undefined) return this.anyValue(path);
-    if (depth > 60 || level > HARD_LEVEL) return null;
+    const meter = this.synth.currentMeter;
+    meter.spend(2);
+    if (level > HARD_LEVEL) return null;
+    if (depth >= meter.limits.maxDepth) {
+      meter.capped("maxDepth", `${where(path)} nests deeper than that`);
+      return null;
+    }
+    // A recursive schema met again inside its own value ends there: its smallest value (or null, when it has none).
+    const target = this.recursiveTarget(node, depth);
+    if (target === undefined) return this.valueOf(node, path, level, depth);
+    let at = level;
+    if ((this.inside.get(target) ?? 0) > 0) {
+      if (this.options.cut === true && this.synth.minimalSize(node) === Infinity) return null;
+      at = Math.max(level, STOP_LEVEL);
+    }
+    this.inside.set(target, (this.inside.get(target) ?? 0) + 1);
+    try {
+      return this.valueOf(node, path, at, depth);
+    } finally {
+      this.inside.set(target, (this.inside.get(target) ?? 1) - 1);
+    }
+  }
+
+  /** The recursive schema a node stands for (its `$ref` target, or the root schema itself), if any. */
+  private recursiveTarget(node: unknown, depth: number): string | undefined {
+    if (!isObject(node)) return undefined;
+    const ref = node["$ref"];
+    const target = typeof ref === "string" && ref.startsWith("#") ? (ref === "#" ? "" : decodeURIComponent(ref.slice(1))) : depth === 0 ? this.synth.pointerOf(node) : undefined;
+    return target !== undefined && this.synth.recursive(target) ? target : undefined;
+  }
+
+  private valueOf(node: unknown, path: string[], level: number, depth: number): unknown {
     const flat = emptyFlat();
     this.flatten(node, flat, level, 0);
     // Resolve choices one at a time (a branch may bring more).
@@ -1120,8 +1335,11 @@ class OwnGenerator {
       case "integer":
       case "number":
         return this.numberValue(flat, type === "integer", path);
-      case "string":
-        return this.stringValue(flat, path);
+      case "string": {
+        const s = this.stringValue(flat, path);
+        this.synth.currentMeter.spend(s.length);
+        return s;
+      }
       case "array":
         return this.arrayValue(flat, path, nextLevel, depth);
       case "object":
@@ -1176,35 +1394,36 @@ class OwnGenerator {
   }
 
   private stringValue(flat: Flat, path: string[]): string {
+    const meter = this.synth.currentMeter;
+    const cap = meter.limits.maxStringLength;
+    if (flat.minLength > cap) {
+      // As long as the cap allows: too short for the schema, which the validation then says.
+      meter.capped("maxStringLength", `${where(path)} asks for at least ${flat.minLength} characters; ${cap} generated`, flat.minLength);
+      meter.spend(cap);
+      return "sample ".repeat(Math.ceil(cap / 7)).slice(0, cap);
+    }
     const schema: Json = { type: "string" };
     if (flat.minLength > 0) schema["minLength"] = flat.minLength;
     if (flat.maxLength < Infinity) schema["maxLength"] = flat.maxLength;
     if (flat.format !== undefined) schema["format"] = flat.format;
     const patterns = flat.patterns;
     const fits = (s: string): boolean => {
-      const len = [...s].length;
+      const len = codePointLength(s);
       if (len < flat.minLength || len > flat.maxLength) return false;
-      for (const p of patterns) {
-        try {
-          if (!new RegExp(p).test(s)) return false;
-        } catch {
-          return false;
-        }
-      }
+      for (const p of patterns) if (!patternTest(p, s)) return false;
       return true;
     };
     for (const ex of flat.examples) if (typeof ex === "string" && ex !== "string" && fits(ex) && flat.format === undefined) return ex;
     if (patterns.length > 0) {
       for (let i = 0; i < patterns.length; i++) {
-        for (let t = 0; t < 4; t++) {
-          let s: unknown;
-          try {
-            s = generateSync({ type: "string", pattern: patterns[i], ...(flat.minLength > 0 ? { minLength: flat.minLength } : {}), ...(flat.maxLength < Infinity ? { maxLength: flat.maxLength } : {}) }, { seed: deriveSeed(this.seed, "pattern", i, t) | 0 || 1 });
-          } catch {
-            s = undefined;
-          }
-          if (typeof s === "string" && fits(s)) return s;
-        }
+        const made = patternString(patterns[i] as string, {
+          seed: deriveSeed(this.seed, "pattern", i),
+          cap,
+          ...(flat.minLength > 0 ? { minLength: flat.minLength } : {}),
+          ...(flat.maxLength < Infinity ? { maxLength: flat.maxLength } : {}),
+        });
+        if (made.ok && fits(made.value)) return made.value;
+        if (!made.ok && made.reason === "cap") meter.capped("maxStringLength", `the pattern of ${where(path)} matches no string shorter than ${made.minimum ?? 0} characters`);
       }
     }
     schema["pattern"] = patterns[0];
@@ -1216,21 +1435,26 @@ class OwnGenerator {
       if (f !== undefined && fits(f)) return f;
     }
     const word = "sample";
-    let s = word;
-    while ([...s].length < flat.minLength) s += s;
+    let s = flat.minLength > word.length ? word.repeat(Math.ceil(flat.minLength / word.length)) : word;
     if (flat.maxLength < Infinity) s = [...s].slice(0, Math.max(flat.minLength, flat.maxLength)).join("");
     if ([...s].length > flat.maxLength) s = [...s].slice(0, flat.maxLength).join("");
     return s;
   }
 
   private arrayValue(flat: Flat, path: string[], level: number, depth: number): unknown[] {
-    const min = flat.minItems;
+    const meter = this.synth.currentMeter;
+    let min = flat.minItems;
+    if (min > meter.limits.maxItems) {
+      meter.capped("maxItems", `${where(path)} asks for at least ${min} items; ${meter.limits.maxItems} generated`, min);
+      min = meter.limits.maxItems;
+    }
     let max = Math.min(flat.maxItems, min + (this.options.minimal ? 0 : level >= STOP_LEVEL ? 0 : level >= ONE_ITEM_LEVEL ? 1 : 2));
     if (flat.prefixItems !== undefined && flat.items.length === 0 && !this.options.minimal) max = Math.min(flat.maxItems, Math.max(min, flat.prefixItems.length));
-    const count = this.options.minimal ? min : Math.max(min, Math.min(max, min + 1));
+    const count = this.options.minimal ? min : Math.max(min, Math.min(max, min + 1, meter.limits.maxItems));
     const out: unknown[] = [];
     const seen = new Set<string>();
     for (let i = 0; i < count; i++) {
+      if (meter.lenient && meter.full()) break;
       const itemNode = flat.prefixItems !== undefined && i < flat.prefixItems.length ? flat.prefixItems[i] : flat.items.length > 1 ? { allOf: flat.items } : flat.items[0];
       let v = this.value(itemNode ?? {}, [...path, String(i)], level, depth + 1);
       if (flat.uniqueItems) {
@@ -1271,6 +1495,7 @@ class OwnGenerator {
       if (this.options.minimal || level >= REQUIRED_ONLY_LEVEL) continue;
       const list = flat.properties.get(k) ?? [];
       if (list.some((s) => isObject(s) && s[hidden] === true)) continue;
+      if (list.some((s) => this.synth.minimalSize(s) === Infinity)) continue;
       if (this.options.all || this.rng.chance(0.6)) keys.push(k);
     }
     for (const k of required) if (!keys.includes(k)) keys.push(k);
@@ -1301,11 +1526,7 @@ class OwnGenerator {
 }
 
 function safeTest(pattern: string, s: string): boolean {
-  try {
-    return new RegExp(pattern).test(s);
-  } catch {
-    return false;
-  }
+  return patternTest(pattern, s);
 }
 
 const synthesizers = new WeakMap<SchemaRegistry, Map<SchemaFlavor, Synthesizer>>();

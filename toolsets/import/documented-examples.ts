@@ -1,5 +1,6 @@
 import { fromPointer, getAt, toPointer } from "../../specs/json-pointer.js";
 import { parseFunctionDocs } from "../function-docs.js";
+import { patternTest } from "../../specs/load/linear-pattern.js";
 
 /*
  * ToolAlpaca's documentation says what values look like in prose — "The type of data feed (e.g., 'csv', 'json',
@@ -67,13 +68,7 @@ function coerce(value: string, schema: Json): unknown {
   if (type !== undefined && type !== "string") return undefined;
   if (typeof schema["maxLength"] === "number" && value.length > schema["maxLength"]) return undefined;
   if (typeof schema["minLength"] === "number" && value.length < schema["minLength"]) return undefined;
-  if (typeof schema["pattern"] === "string") {
-    try {
-      if (!new RegExp(schema["pattern"], "u").test(value)) return undefined;
-    } catch {
-      return undefined;
-    }
-  }
+  if (typeof schema["pattern"] === "string" && !patternTest(schema["pattern"], value)) return undefined;
   if (schema["format"] === "date" && !/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
   return value;
 }

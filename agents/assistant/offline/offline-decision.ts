@@ -3,6 +3,7 @@ import { stableStringify } from "../../../specs/stable-stringify.js";
 import { argumentsFromObject, GIVE_UP_PREFIX, messageText, parseToolResultText } from "../dialogue-text.js";
 import { Memo } from "../../roles/memo.js";
 import { composeAnswer, describeFailure, emptyResultAnswer, type AnswerCall } from "./offline-answer.js";
+import { compileLinear } from "../../../specs/load/linear-pattern.js";
 
 /*
  * The offline assistant: a deterministic tool-calling chat model. It reads only the LangChain messages it is
@@ -857,18 +858,10 @@ function matchEnum(values: readonly unknown[], text: string): unknown {
   return undefined;
 }
 
-const PATTERNS = new Memo<string, RegExp | null>(1024);
-
 function testPattern(pattern: unknown, value: string): boolean {
   if (typeof pattern !== "string") return true;
-  const re = PATTERNS.getOrCompute(pattern, (source) => {
-    try {
-      return new RegExp(source, "u");
-    } catch {
-      return null;
-    }
-  });
-  return re === null ? true : re.test(value);
+  const compiled = compileLinear(pattern); // linear time, whatever the spec's pattern
+  return !compiled.ok || compiled.pattern.test(value);
 }
 
 /** A value coerced to a schema, or undefined when it cannot be one. */
