@@ -22,8 +22,8 @@ import { simulateCall } from "../../../specs/call/simulate-call.js";
 import { validateCall } from "../../../specs/call/validate-call.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const FIXTURES = join(here, "..", "fixtures", "agents");
-const BUNDLED = join(here, "..", "..", "toolsets", "bundled");
+const FIXTURES = join(here, "..", "..", "fixtures", "agents");
+const BUNDLED = join(here, "..", "..", "..", "toolsets", "bundled");
 
 async function toolsetFromSpec(name: string, document: object, extra: Partial<EpisodeToolset> = {}): Promise<EpisodeToolset> {
   const loaded = await loadSpec(document, { label: name });

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
  * OpenAI client: they cost tens of MB of memory and a fraction of a second of start-up, for nothing offline.
  */
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const HOOK = join(ROOT, "test", "fixtures", "simulator", "record-packages.mjs");
 
 function packagesLoadedBy(modules: readonly string[]): string[] {
@@ -24,7 +24,7 @@ function packagesLoadedBy(modules: readonly string[]): string[] {
 
 describe("offline imports", () => {
   it("the simulation and the toolset loader load no LangChain, OpenAI or LangSmith package", () => {
-    const packages = packagesLoadedBy(["./simulator/simulation.ts", "./toolsets/load-toolset.ts", "./agents/offline-assistant.ts"]);
+    const packages = packagesLoadedBy(["./simulator/core/simulation.ts", "./toolsets/load-toolset.ts", "./agents/assistant/offline/offline-assistant.ts"]);
     expect(packages).toContain("minisearch");
     expect(packages.filter((p) => /^(@langchain\/|langchain$|openai$|langsmith$)/.test(p))).toEqual([]);
   });

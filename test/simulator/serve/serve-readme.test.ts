@@ -23,7 +23,7 @@ function readmeExample(): string {
 describe("the README's LangChain example", () => {
   it("is the type-checked copy in test/fixtures/readme-langchain.ts (import path aside)", () => {
     const text = readFileSync(FIXTURE, "utf8");
-    const fixture = text.slice(text.search(/^import /m)).replace('from "../../../simulator/library.js"', 'from "../simulator/library.js"');
+    const fixture = text.slice(text.search(/^import /m)).replace('from "../../simulator/library.js"', 'from "./simulator/library.js"');
     expect(fixture).toBe(readmeExample());
   });
 

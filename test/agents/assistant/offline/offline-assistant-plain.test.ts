@@ -25,7 +25,7 @@ import type { ToolResult } from "../../../../specs/call/tool-result.js";
  * plays the assistant. Also: the shared, read-only toolboxes and the bounded memo behind the offline model.
  */
 
-const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "agents");
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "fixtures", "agents");
 
 function loadFixture(name: string): { toolset: EpisodeToolset; fixtures: Fixtures } {
   const file = join(FIXTURES, `assistant-${name}.yaml`);

@@ -22,7 +22,7 @@ import { createRng } from "../../../../specs/seed.js";
 import { simulateCall } from "../../../../specs/call/simulate-call.js";
 import type { ToolResult } from "../../../../specs/call/tool-result.js";
 
-const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "agents");
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "fixtures", "agents");
 
 interface Loaded {
   toolset: EpisodeToolset;
