@@ -33,9 +33,9 @@ const base = source === "ts" ? ".." : "../dist";
 
 const startedAt = performance.now();
 // As `bin/toolsim.js` does before any command: the heap policy of the `toolsim` process.
-(await import(`${base}/simulator/heap-policy.js`)).applyHeapPolicy();
-const { DEFAULT_RUN_CONFIG } = await import(`${base}/simulator/run-config.js`);
-const { createSimulation } = await import(`${base}/simulator/simulation.js`);
+(await import(`${base}/simulator/core/heap-policy.js`)).applyHeapPolicy();
+const { DEFAULT_RUN_CONFIG } = await import(`${base}/simulator/core/run-config.js`);
+const { createSimulation } = await import(`${base}/simulator/core/simulation.js`);
 const { bundledToolsetsDir, loadToolsets } = await import(`${base}/toolsets/load-toolset.js`);
 const importSeconds = (performance.now() - startedAt) / 1000;
 
