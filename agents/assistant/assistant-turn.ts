@@ -64,6 +64,8 @@ export function thoughtOf(message: ModelAnswer): string | undefined {
 export function toAssistantTurn(message: ModelAnswer, firstCallNumber = 1): AssistantTurn {
   const text = messageText(message).trim();
   const thought = thoughtOf(message);
+  const debugNote = message.additional_kwargs?.["debug"];
+  const debug = typeof debugNote === "string" && debugNote !== "" ? { debug: debugNote } : {};
   const calls: AssistantToolCall[] = [];
   let n = firstCallNumber;
   const takenIds = new Set<string>();
@@ -82,10 +84,10 @@ export function toAssistantTurn(message: ModelAnswer, firstCallNumber = 1): Assi
   }
   if (calls.length > 0) {
     const names = calls.map((c) => c.name).join(", ");
-    return { kind: "calls", thought: thought ?? (text !== "" ? text : `Calling ${names}.`), calls };
+    return { kind: "calls", thought: thought ?? (text !== "" ? text : `Calling ${names}.`), ...debug, calls };
   }
   const intent = message.additional_kwargs?.["intent"];
-  const withThought = thought !== undefined ? { thought } : {};
+  const withThought = { ...(thought !== undefined ? { thought } : {}), ...debug };
   if (intent === "give-up" || GIVE_UP_MARKER.test(text)) {
     const reason = text.replace(GIVE_UP_MARKER, "").trim();
     return { kind: "give-up", ...withThought, reason: reason !== "" ? reason : "The assistant gave up." };

@@ -1,6 +1,6 @@
 import { isPhrasalVerb, verbForms } from "./inflect.js";
 import { COURTESY_PHRASES } from "./lexicon/function-words.js";
-import { PHRASAL_VERBS, SENSE_DETERMINERS, VERB_SENSES } from "./lexicon/verbs.js";
+import { IDIOMS, PHRASAL_VERBS, SENSE_DETERMINERS, VERB_SENSES } from "./lexicon/verbs.js";
 
 /*
  * Verbs of more than one word, read as the operation they name before a text is indexed or searched: "look up"
@@ -24,6 +24,7 @@ function presentForms(verb: string): string[] {
 }
 
 const PHRASAL_RULES: ReadonlyArray<[RegExp, string]> = [
+  ...Object.entries(IDIOMS).map(([phrase, means]): [RegExp, string] => [new RegExp(`\\b${escapeRegExp(phrase).replace(/'/g, "['’]").replace(/ +/g, "\\s+")}\\b`, "gi"), means]),
   ...PHRASAL_VERBS.map((p): [RegExp, string] => {
     const object = p.object === true ? "(?:me\\s+)?" : "";
     const particles = alternation(p.particles);

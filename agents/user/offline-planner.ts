@@ -8,7 +8,8 @@ import { validateCall } from "../../specs/call/validate-call.js";
 import { templatesFor } from "./instruction-templates.js";
 import type { InstructionStyle, Plan, PlanLink, PlanRequest, PlanStep } from "../roles/plan.js";
 import { chainCandidates, type ChainCandidate } from "./plan-chains.js";
-import { chooseValue, synthesizedValue } from "./plan-values.js";
+import { chooseValue, synthesizedValue, validFor } from "./plan-values.js";
+import { asPersonSaysIt } from "./goal-values.js";
 import { newValueContext, termPairs, wordsOfLanguage, type ValueContext } from "./value-pools.js";
 import { hasNounPhrase, renderInstruction } from "./render-instruction.js";
 import { toolArguments, type ArgumentInfo } from "../assistant/tool-arguments.js";
@@ -148,7 +149,9 @@ function fillStep(entry: ToolboxEntry, links: PlanLink[], shared: Map<string, un
     // An empty list or object says nothing: an optional one is left out.
     const empty = (Array.isArray(value) && value.length === 0) || (typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0);
     if (empty && !arg.required) continue;
-    args[arg.name] = withoutRepeats(value);
+    // A structured value says its required fields and a detail or two, as a person would (kept whole when trimming breaks it).
+    const said = typeof value === "object" && value !== null ? asPersonSaysIt(catalog.registry, arg.pointer, value, rng) : value;
+    args[arg.name] = withoutRepeats(said !== value && validFor(entry, arg, said) ? said : value);
   }
   if (item) matchItem(infos, args, item);
   makeConsistent(entry, infos, args, rng, ctx);

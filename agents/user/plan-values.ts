@@ -134,7 +134,7 @@ export function fixtureFieldValues(entry: ToolboxEntry, arg: ArgumentInfo): unkn
 }
 
 /** Whether a value is valid for an argument's own schema (a query or path value as it would be sent). */
-function validFor(entry: ToolboxEntry, arg: ArgumentInfo, value: unknown): boolean {
+export function validFor(entry: ToolboxEntry, arg: ArgumentInfo, value: unknown): boolean {
   if (value === undefined) return false;
   if (arg.pointer === undefined) return true;
   try {

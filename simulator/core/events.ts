@@ -39,7 +39,8 @@ export interface EventPayloads {
   "episode.started": { index: number; seed: number; level: Level; toolsets: string[] };
   "user.plan": { plan: Plan };
   "user.instruction": { request: number; text: string };
-  "assistant.thought": { text: string };
+  /** The assistant's thought about its next step; `debug`: its internals (scores, matches), never exported as training text. */
+  "assistant.thought": { text: string; debug?: string };
   "tool.call": { call: AssistantToolCall } & CallTarget;
   "tool.result": { callId: string; name: string; result: ToolResult };
   "assistant.question": { text: string };

@@ -107,7 +107,7 @@ export async function runEpisode(setup: EpisodeSetup, agents: EpisodeAgents, bus
         steps++;
         const tools = index ? [toolSearcherTool, ...found.values()] : allTools;
         const turn = await agents.assistant.step(dialogue, tools, ctx.assistant);
-        if (turn.thought) send("assistant.thought", "assistant", "simulator", { text: turn.thought });
+        if (turn.thought) send("assistant.thought", "assistant", "simulator", { text: turn.thought, ...(turn.debug !== undefined ? { debug: turn.debug } : {}) });
         if (turn.kind === "calls") {
           dialogue.push({ role: "assistant", content: "", ...(turn.thought ? { thought: turn.thought } : {}), toolCalls: turn.calls });
           for (const call of turn.calls) {

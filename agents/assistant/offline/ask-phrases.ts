@@ -22,7 +22,8 @@ export function purposeOf(box: OfflineToolbox, tool: OfflineToolSpec): string {
   // "Is the market open?" -> "To find out whether the market is open".
   const question = QUESTION.exec(first);
   if (question && /\?$/.test(first)) return `To find out whether ${(question[2] ?? "").toLowerCase()} ${(question[1] ?? "").toLowerCase()} ${question[3] ?? ""}`.replace(/\s+/g, " ").trim();
-  const lower = first.charAt(0).toLowerCase() + first.slice(1);
+  // Descriptions speak as the user ("Change my password"); the assistant says "your".
+  const lower = (first.charAt(0).toLowerCase() + first.slice(1)).replace(/\bmy\b/g, "your").replace(/\bme\b/g, "you");
   const words = tokenize(first);
   const verb = words[0] ?? "";
   const second = (words[1] ?? "").toLowerCase();

@@ -114,19 +114,21 @@ function decideWith(box: OfflineToolbox, messages: readonly ChatMessageLike[], m
   const history = readHistory(box, messages);
   const req = history.current;
   const nextId = (): string => `call_${history.totalCalls + 1}`;
-  const final = (text: string, thought: string): OfflineDecision => ({ intent: "final", text: text.replace(/\?\s*$/, "."), thought, calls: [] });
-  const giveUp = (reason: string, thought: string): OfflineDecision => ({ intent: "give-up", text: `${GIVE_UP_PREFIX} ${reason}`, thought, calls: [] });
-  const ask = (text: string, thought: string, asks?: string[]): OfflineDecision => ({ intent: "question", text, thought, calls: [], ...(asks ? { asks } : {}) });
-  const call = (tool: OfflineToolSpec, args: Json, thought: string): OfflineDecision => ({
+  const withDebug = (debug: string | undefined): { debug?: string } => (debug !== undefined && debug !== "" ? { debug } : {});
+  const final = (text: string, thought: string, debug?: string): OfflineDecision => ({ intent: "final", text: text.replace(/\?\s*$/, "."), thought, ...withDebug(debug), calls: [] });
+  const giveUp = (reason: string, thought: string, debug?: string): OfflineDecision => ({ intent: "give-up", text: `${GIVE_UP_PREFIX} ${reason}`, thought, ...withDebug(debug), calls: [] });
+  const ask = (text: string, thought: string, debug?: string, asks?: string[]): OfflineDecision => ({ intent: "question", text, thought, ...withDebug(debug), calls: [], ...(asks ? { asks } : {}) });
+  const call = (tool: OfflineToolSpec, args: Json, thought: string, debug?: string): OfflineDecision => ({
     intent: "call",
     text: "",
     thought,
+    ...withDebug(debug),
     calls: [{ id: nextId(), name: tool.name, args: structuredClone(args) }],
   });
 
-  if (!req || req.text.trim() === "") return giveUp("there is no request to act on.", "No user message yet.");
+  if (!req || req.text.trim() === "") return giveUp("there is no request to act on.", "There is no request from the user yet.");
   const tools = [...box.tools, ...discoveredTools(history, box.tools)];
-  if (tools.length === 0) return giveUp("I have no tools for this request.", "No tools are bound.");
+  if (tools.length === 0) return giveUp("I have no tools for this request.", "I have no tools, so I cannot do anything.");
   const userText = [req.text, ...req.replies.map((r) => r.text)].join("\n");
   const records = observations(history);
 
@@ -138,25 +140,31 @@ function decideWith(box: OfflineToolbox, messages: readonly ChatMessageLike[], m
     if (tool && failures.length < 2 && typeof lastCall.args !== "string") {
       const repaired = repairArguments(box, tool, lastCall.args, lastCall.result?.body);
       if (repaired && !failures.some((f) => stableStringify(f.args) === stableStringify(repaired.args))) {
-        return call(tool, repaired.args, `${lastCall.name} rejected the arguments (status ${lastCall.result?.status ?? "?"}); retrying with ${repaired.notes.join(", ")}.`);
+        return call(
+          tool,
+          repaired.args,
+          `${lastCall.name} rejected the arguments, so I'll correct them and try again.`,
+          `status ${lastCall.result?.status ?? "?"}; repairs: ${repaired.notes.join(", ")}`,
+        );
       }
     }
-    return final(explainError(lastCall), `${lastCall.name} failed and cannot be repaired; explaining the error.`);
+    return final(explainError(lastCall), `${lastCall.name} failed and I cannot fix the arguments, so I'll explain the error.`, `status ${lastCall.result?.status ?? "?"}`);
   }
 
   if (req.calls.length >= maxCallsPerRequest) {
-    return final(finalAnswer(req), `Reached ${maxCallsPerRequest} calls for this request; answering with what I have.`);
+    return final(finalAnswer(req), `I have made ${maxCallsPerRequest} calls for this request, so I'll answer with what I have.`);
   }
 
   // Plan: one tool per clause, in order.
   const { steps, notes: rankNotes } = planSteps(box, req, tools, records);
+  const matches = rankNotes.length > 0 ? `matches: ${rankNotes.map(rankNoteText).join("; ")}` : "no tool matches";
   if (steps.length === 0) {
-    if (req.calls.some(succeeded)) return final(finalAnswer(req), "Nothing more to do; answering from the observations.");
-    if (contentStems(box, req.text).length === 0) return final("You are welcome. Let me know if you need anything else.", "No request in the message.");
+    if (req.calls.some(succeeded)) return final(finalAnswer(req), "There is nothing more to do, so I'll answer from the results.", matches);
+    if (contentStems(box, req.text).length === 0) return final("You are welcome. Let me know if you need anything else.", "The message asks for nothing new.");
     if (req.questions.length === 0) {
-      return ask("I am not sure which of my tools fits. Could you tell me a bit more about what you would like me to do?", "No tool matches the request's words.");
+      return ask("I am not sure which of my tools fits. Could you tell me a bit more about what you would like me to do?", "None of my tools seems to fit, so I'll ask what the user means.", matches);
     }
-    return giveUp("none of my tools can do what was asked.", "No tool matches the request, even after asking.");
+    return giveUp("none of my tools can do what was asked.", "None of my tools fits the request, even after asking.", matches);
   }
 
   // Implicit chains: a step that needs an id nobody gave is preceded by a search that can find it.
@@ -167,23 +175,25 @@ function decideWith(box: OfflineToolbox, messages: readonly ChatMessageLike[], m
   const isDone = (step: (typeof expanded)[number]): boolean =>
     step.search === true ? req.calls.some((c) => c.name === step.tool.name && stableStringify(c.args) === stableStringify(step.args)) : doneNames.has(step.tool.name);
   const next = expanded.find((x) => !isDone(x));
-  const planText = expanded.map((s) => `${s.tool.name}${s.implicit ? " (to find the id)" : ""}`).join(" -> ");
+  const plan = `plan: ${expanded.map((s) => `${s.tool.name}${s.implicit ? " (to find the id)" : ""}`).join(" -> ")}`;
   if (!next) {
-    return final(finalAnswer(req), `Plan ${planText} is done; answering from the observations.`);
+    return final(finalAnswer(req), "I have the results the request needs, so I'll answer.", `${plan}; done`);
   }
 
   if (next.search === true) {
-    return call(next.tool, next.args ?? {}, `Looking up tools for "${next.clause.slice(0, 80)}" with ${next.tool.name}.`);
+    const words = Object.values(next.args ?? {}).map((v) => (Array.isArray(v) ? v.join(" ") : String(v))).join(" ");
+    return call(next.tool, next.args ?? {}, `I'll search the tool catalogue for "${words}".`, `${plan}; clause: "${next.clause.slice(0, 80)}"`);
   }
   const fill = next.args
     ? { args: next.args, missing: [] as Param[], notes: [`search arguments from the request`], fromText: 1, used: new Set<string>() }
     : fillArguments(box, { tool: next.tool, request: req, userText, records, optional: true, clause: next.clause });
   let args = fill.args;
   const notes = [...fill.notes];
+  const goal = goalOf(box, next.tool);
   if (fill.missing.length > 0) {
     const lastOk = [...req.calls].reverse().find(succeeded);
     if (lastOk && isEmptyResult(lastOk.result?.body) && fill.missing.some((p) => isIdParam(box, p))) {
-      return final(emptyResultAnswer(answerCall(lastOk)), `The search returned nothing; ${next.tool.name} cannot get an id.`);
+      return final(emptyResultAnswer(answerCall(lastOk)), "The search found nothing, so there is nothing to look at in more detail.", `${plan}; ${next.tool.name} cannot get an id`);
     }
     const asked = (p: Param): boolean => req.questions.some((q) => q.toLowerCase().includes(p.phrase.toLowerCase()));
     const notAsked = fill.missing.filter((p) => !asked(p));
@@ -191,7 +201,8 @@ function decideWith(box: OfflineToolbox, messages: readonly ChatMessageLike[], m
       const question = `${purposeOf(box, next.tool)}, I need ${listPhrases(notAsked)}. Could you tell me ${notAsked.length === 1 ? "what it is" : "what they are"}?`;
       return ask(
         question,
-        `${next.tool.name} fits (${rankNotes.map(rankNoteText).join("; ")}), but ${notAsked.map((p) => p.path.join(".")).join(", ")} ${notAsked.length === 1 ? "is" : "are"} missing; asking the user.`,
+        `To ${goal}, I need ${listPhrases(notAsked)}, so I'll ask the user.`,
+        `${plan}; ${matches}; missing: ${notAsked.map((p) => p.path.join(".")).join(", ")}`,
         notAsked.map((p) => p.path.join(".")),
       );
     }
@@ -201,7 +212,7 @@ function decideWith(box: OfflineToolbox, messages: readonly ChatMessageLike[], m
     for (const p of fill.missing) {
       const d = p.path.length === 1 ? p.schema["default"] : undefined;
       if (d === undefined) {
-        return giveUp(`I still do not know ${listPhrases([p])}, so I cannot ${goalOf(box, next.tool)}.`, `${p.path.join(".")} is still missing after asking; not guessing it.`);
+        return giveUp(`I still do not know ${listPhrases([p])}, so I cannot ${goal}.`, `I still do not know ${listPhrases([p])} after asking, and I won't guess it.`, `${plan}; missing after asking: ${p.path.join(".")}`);
       }
       args = { ...args, [p.name]: d };
       defaults.push(`${p.name} = its documented default`);
@@ -210,15 +221,12 @@ function decideWith(box: OfflineToolbox, messages: readonly ChatMessageLike[], m
   }
   const previousFailure = req.calls.find((c) => c.name === next.tool.name && failed(c) && stableStringify(c.args) === stableStringify(args));
   if (previousFailure) {
-    return final(explainError(previousFailure), `${next.tool.name} already failed with the same arguments.`);
+    return final(explainError(previousFailure), `${next.tool.name} already failed with these arguments, so I'll explain the error.`, plan);
   }
-  const thought = [
-    `Request plan: ${planText}.`,
-    rankNotes.length > 0 ? `Matches: ${rankNotes.map(rankNoteText).join("; ")}.` : "",
-    `Calling ${next.tool.name}${next.implicit ? " first, to find the id the next step needs" : ""}.`,
-    notes.length > 0 ? `Arguments: ${notes.join("; ")}.` : "No arguments needed.",
-  ]
-    .filter((s) => s !== "")
-    .join(" ");
-  return call(next.tool, args, thought);
+  const first = req.calls.length === 0;
+  const thought = next.implicit
+    ? `I need an id the request does not give, so first I'll call ${next.tool.name} to find it.`
+    : `${first ? "I'll" : "Next, I'll"} call ${next.tool.name} to ${goal}.`;
+  const debug = [plan, rankNotes.length > 0 ? matches : "", notes.length > 0 ? `arguments: ${notes.join("; ")}` : "no arguments"].filter((x) => x !== "").join("; ");
+  return call(next.tool, args, thought, debug);
 }

@@ -7,5 +7,6 @@ export const CONCEPTS: Readonly<Record<string, readonly string[]>> = {
   music: ["song", "songs", "track", "tracks", "music", "album", "albums", "artist", "band", "playlist", "listen"],
   food: ["recipe", "recipes", "cook", "cooking", "dish", "meal", "ingredient", "ingredients", "dinner", "lunch", "breakfast"],
   job: ["job", "jobs", "position", "vacancy", "vacancies", "hiring", "career", "employer", "salary"],
+  news: ["news", "article", "articles", "headline", "headlines", "story", "stories", "press", "reporting", "journalist", "journalists"],
   holiday: ["holiday", "holidays", "vacation", "festival", "bank holiday", "public"],
 };

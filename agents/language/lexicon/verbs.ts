@@ -106,6 +106,14 @@ export const PHRASAL_VERBS: readonly PhrasalVerb[] = [
   { verb: "turn", particles: ["on", "off"], means: "switch", keepParticle: true },
 ];
 
+/** Fixed phrases read as other words before indexing and searching ("what's new" asks for the latest, it creates nothing). */
+export const IDIOMS: Readonly<Record<string, string>> = {
+  "what's new": "latest",
+  "what is new": "latest",
+  "whats new": "latest",
+  "anything new": "latest",
+};
+
 /** A word that takes another sense after a determiner or at the start of a request ("place an order" creates one). */
 export interface VerbSense {
   word: string;
