@@ -381,8 +381,9 @@ export function meaningfulValue(entry: ToolboxEntry, arg: ArgumentInfo, rng: Rng
     return city && rng.chance(0.8) ? city.country : rng.pick(PLACES).country;
   }
 
-  // Codes.
-  if (/currenc|iso 4217/.test(text) || (/^(base|from|to|symbols)$/.test(key) && /currency|exchange|rate/.test(domain))) return list ? pickSome(rng, CURRENCIES, 3) : rng.pick(CURRENCIES);
+  // Codes (a number that talks about a currency, "amount of the source currency", is no code).
+  const numeric = arg.type === "integer" || arg.type === "number";
+  if (!numeric && /currenc|iso 4217/.test(text) || (/^(base|from|to|symbols)$/.test(key) && /currency|exchange|rate/.test(domain))) return list ? pickSome(rng, CURRENCIES, 3) : rng.pick(CURRENCIES);
   if (/locale/.test(key)) return rng.pick(LOCALES.filter((l) => pattern === "" || new RegExp(pattern).test(l)));
   if (/(^|_)(lang|language)$|display_language|^(source|target)$/.test(key) && (/language|iso 639|lang/.test(text) || pattern.includes("[a-z]{2}"))) {
     const options = LANGUAGES.filter((l) => pattern === "" || new RegExp(pattern).test(l));

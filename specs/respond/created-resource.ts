@@ -1,4 +1,5 @@
 import { arrayItems, objectShape, type ObjectShape } from "../catalog/object-properties.js";
+import { singular } from "../words.js";
 import type { ResponseContext } from "./responder.js";
 import { deriveSeed } from "../seed.js";
 import { synthesize } from "../synthesize/synthesize.js";
@@ -85,10 +86,7 @@ function referenced(ctx: ResponseContext, noun: string, id: string): Json | unde
 }
 
 function singularOf(word: string): string {
-  if (/ies$/.test(word)) return word.slice(0, -3) + "y";
-  if (/(ss|sh|ch|x)es$/.test(word)) return word.slice(0, -2);
-  if (/s$/.test(word) && !/ss$/.test(word)) return word.slice(0, -1);
-  return word.replace(/[-_]/g, "");
+  return singular(word).replace(/[-_]/g, "");
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Faker, LocaleDefinition, Randomizer } from "@faker-js/faker";
 // The English-only entry point: the package root loads every locale (about 30 MB more memory).
 import { faker as englishFaker } from "@faker-js/faker/locale/en";
+import { singular as singularWord } from "../words.js";
 
 /** Where a value sits: its field name and the names of the fields around it (outermost first). */
 export interface FieldHint {
@@ -87,11 +88,7 @@ function singular(word: string): string {
 }
 
 function toSingular(word: string): string {
-  if (/(ss|us|is)$/.test(word)) return word;
-  if (word.endsWith("ies")) return word.slice(0, -3) + "y";
-  if (/(sses|uses|xes|ches|shes)$/.test(word)) return word.slice(0, -2);
-  if (word.endsWith("s") && word.length > 3) return word.slice(0, -1);
-  return word;
+  return singularWord(word);
 }
 
 const regexCache = new Map<string, RegExp | null>();

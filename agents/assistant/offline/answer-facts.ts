@@ -1,9 +1,7 @@
 import { isObject, type Json } from "../../../specs/json-object.js";
-import { identifierWords, isIdName, isPlural, singular } from "../../../specs/words.js";
+import { identifierWords, isIdName, singular } from "../../../specs/words.js";
 import { lemma, lexiconTags } from "../../language/inflect.js";
 import {
-  BOOLEAN_FIELD_PREFIXES,
-  BOOLEAN_SETTING,
   FIELD_UNITS,
   FREE_TEXT_FIELDS,
   ID_LIKE_FIELDS,
@@ -16,7 +14,8 @@ import {
   QUOTED_LABEL_FIELDS,
   REQUEST_FILLER_WORDS,
 } from "../../language/lexicon/fields.js";
-import { articleFor, joinList } from "../../language/words.js";
+import { booleanClause, beFor } from "../../language/field-clauses.js";
+import { joinList } from "../../language/words.js";
 
 /*
  * What a result record says, as an answer says it: its facts as clauses that agree with their values ("the
@@ -91,50 +90,6 @@ function inSentence(key: string, text: string): string {
   return (free && /\s/.test(text)) || /[.!?]$/.test(text) ? `"${text.replace(/\.$/, "")}"` : text;
 }
 
-const PREPOSITIONS = new Set(["in", "on", "at", "out", "off", "under", "over", "for"]);
-const ADJECTIVE_ENDINGS = /(?:ed|able|ible|ive|al|ic|ous|ful|less|ing)$/;
-
-function isAdjectiveLike(word: string): boolean {
-  const tags = lexiconTags(word);
-  if (tags.includes("Adjective") || tags.includes("PastTense") || tags.includes("Participle") || tags.includes("Comparable")) return true;
-  if (tags.some((t) => t === "Singular" || t === "Noun" || t === "Uncountable" || t === "Plural" || t === "Infinitive")) return false;
-  return ADJECTIVE_ENDINGS.test(word);
-}
-
-function isNounLike(word: string): boolean {
-  const tags = lexiconTags(word);
-  if (tags.some((t) => t === "Singular" || t === "Noun" || t === "Uncountable" || t === "Plural" || t === "Duration" || t === "Date")) return true;
-  return tags.length === 0 && !ADJECTIVE_ENDINGS.test(word);
-}
-
-/**
- * A yes/no field as words that fit it: `emailVerified: true` -> "the email is verified", `isOpen: false` -> "it is
- * not open", `holiday: true` -> "it is a holiday", `inStock` -> "it is in stock", `hasPool` -> "it has a pool";
- * other fields as a setting that is on or off ("the marketing opt in setting is off").
- */
-export function booleanClause(path: readonly string[], value: boolean): string {
-  const all = words(path[path.length - 1] ?? "");
-  const prefix = BOOLEAN_FIELD_PREFIXES[all[0] ?? ""];
-  const rest = prefix !== undefined && all.length > 1 ? all.slice(1) : all;
-  const phrase = rest.join(" ");
-  const last = rest[rest.length - 1] ?? "";
-  const not = value ? "" : "not ";
-  if (prefix === "has") {
-    const plural = isPlural(last);
-    return value ? `it has ${plural ? "" : `${articleFor(phrase)} `}${phrase}` : `it has no ${phrase}`;
-  }
-  if (prefix === "can") return `it ${value ? "can" : "cannot"} ${phrase}`;
-  if (PREPOSITIONS.has(rest[0] ?? "") && rest.length > 1) return `it is ${not}${phrase}`;
-  if (rest.length >= 1 && isAdjectiveLike(last)) {
-    const subject = rest.slice(0, -1).join(" ");
-    return `${subject === "" ? "it" : `the ${subject}`} ${isPlural(rest[rest.length - 2] ?? "") && subject !== "" ? "are" : "is"} ${not}${last}`;
-  }
-  if (rest.length >= 1 && isNounLike(last) && !PREPOSITIONS.has(last)) {
-    return isPlural(last) ? `there are ${value ? "" : "no "}${phrase}` : `it is ${not}${articleFor(phrase)} ${phrase}`;
-  }
-  return `the ${all.join(" ")} ${BOOLEAN_SETTING.noun} is ${value ? BOOLEAN_SETTING.on : BOOLEAN_SETTING.off}`;
-}
-
 /** Whether a field's first word is a verb in the third person ("expiresIn", "startsAt"): "it expires in 3600". */
 function verbFirst(path: readonly string[]): string[] | undefined {
   const w = words(path[path.length - 1] ?? "");
@@ -157,13 +112,11 @@ export function factText(path: readonly string[], v: unknown, text: string): str
   const unit = typeof v === "number" ? FIELD_UNITS[field.split(" ").pop() ?? ""] : undefined;
   if (unit !== undefined && field.includes(" ")) {
     field = field.replace(/\s+\S+$/, "");
-    return `the ${field} ${isPlural(field.split(" ").pop() ?? "") ? "are" : "is"} ${text}${unit === "%" ? "%" : ` ${unit}`}`;
+    return `the ${field} ${beFor(field)} ${text}${unit === "%" ? "%" : ` ${unit}`}`;
   }
   const list = Array.isArray(v);
   if (list && v.length === 1) field = field.replace(/(\w+)$/, (w) => singular(w));
-  const head = field.split(" ").pop() ?? "";
-  const many = list ? v.length > 1 : isPlural(head);
-  return `the ${field} ${many ? "are" : "is"} ${typeof v === "string" ? inSentence(path[path.length - 1] ?? "", text) : text}`;
+  return `the ${field} ${beFor(field, v)} ${typeof v === "string" ? inSentence(path[path.length - 1] ?? "", text) : text}`;
 }
 
 /** A fact of a record, scored by how much the request wants it. */

@@ -221,11 +221,3 @@ function computeSpecificity(box: OfflineToolbox, p: Param): number {
   if (p.path.length > 1) s -= 1;
   return s;
 }
-
-/** The axis and prefix of a coordinate parameter (`fromLat` -> lat, "from"). */
-export function coordinateAxis(name: string): { axis: "lat" | "lon"; prefix: string } | undefined {
-  const words = identifierWords(name);
-  const last = words[words.length - 1] ?? "";
-  const axis = (COORDINATE_WORDS.lat as readonly string[]).includes(last) ? "lat" : (COORDINATE_WORDS.lon as readonly string[]).includes(last) ? "lon" : undefined;
-  return axis ? { axis, prefix: words.slice(0, -1).join(" ") } : undefined;
-}

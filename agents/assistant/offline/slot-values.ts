@@ -18,7 +18,8 @@ import { phraseAfter, type Span, type SpanKind, type TextFacts } from "../../lan
 import { nameMatches, nameWords, wordAtEnd, wordBeforeEnd } from "../../language/word-patterns.js";
 import { coerce, idShapeMatches, matchEnum } from "./coerce-value.js";
 import type { OfflineToolbox } from "./offline-toolbox.js";
-import { acceptedKinds, anchorsOf, coordinateAxis, idResource, isFreeText, isIdParam, paramTraits } from "./param-traits.js";
+import { coordinateOf } from "../../language/value-phrase.js";
+import { acceptedKinds, anchorsOf, idResource, isFreeText, isIdParam, paramTraits } from "./param-traits.js";
 import { effectiveSchema, enumOf, exampleOf, humanize, schemaType, type OfflineToolSpec, type Param } from "./tool-params.js";
 
 /*
@@ -239,7 +240,7 @@ const COORDINATE_CUES = COORDINATE_ENDS.map((e) => ({ prefixes: e.prefixes, befo
 
 /** A coordinate from a pair in the text ("from 48.85, 2.35 to 51.5, -0.12", "at 37.79, -122.39"). */
 export function coordinateValue(box: OfflineToolbox, p: Param, src: Source, st: FillState): { value: unknown; span: Span } | undefined {
-  const c = coordinateAxis(p.name);
+  const c = coordinateOf(p.name);
   if (!c) return undefined;
   const cue = COORDINATE_CUES.find((e) => e.prefixes.includes(c.prefix));
   if (!cue) return undefined;
