@@ -1,5 +1,6 @@
 import type { AssistantToolCall, AssistantTurn, DialogueMessage } from "../roles/dialogue.js";
 import { argumentsFromObject, GIVE_UP_PREFIX, messageText } from "./dialogue-text.js";
+import { isObject, type Json } from "../../specs/json-object.js";
 
 /*
  * From a model's answer to an assistant turn, without LangChain: shared by the assistant over LangChain chat
@@ -24,12 +25,6 @@ export interface ModelAnswer {
   readonly additional_kwargs?: Record<string, unknown>;
   readonly tool_calls?: ReadonlyArray<{ id?: string | undefined; name: string; args: unknown }>;
   readonly invalid_tool_calls?: ReadonlyArray<{ id?: string | undefined; name?: string | undefined; args?: string | undefined }>;
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** Closing courtesy questions that do not make an answer a question ("Anything else I can help with?"). */

@@ -16,12 +16,7 @@ import { validateResponse } from "../../specs/call/validate-response.js";
 import { messageText } from "../assistant/dialogue-messages.js";
 import type { EpisodeAnswerCache } from "../llm/llm-run-cache.js";
 import { parseLooseJson } from "../parse/loose-json.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../../specs/json-object.js";
 
 // ------------------------------------------------------------------------------------------- prompts
 

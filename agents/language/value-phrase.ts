@@ -4,14 +4,9 @@ import type { ArgumentInfo } from "../assistant/tool-arguments.js";
 import { idNoun, isIdName } from "../../specs/words.js";
 import { beFor } from "./field-clauses.js";
 import { articleFor, humanize, identifierWords, isPlural, joinList, singular } from "./words.js";
+import { isObject, type Json } from "../../specs/json-object.js";
 
 export { isIdName };
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 const FREE_TEXT = /^(q|query|search|keywords?|terms?|text|title|name|full_?name|display_?name|description|message|note|notes|comment|content|body|summary|bio|subject|cover_?letter|caption|prompt|question|reason|instructions?)$/;
 

@@ -302,13 +302,14 @@ interface Failure {
 
 type Json = Record<string, unknown>;
 
-function isObject(v: unknown): v is Json {
+/** Any object, arrays included (a JSON value that is not a scalar). */
+function isNonNullObject(v: unknown): v is Json {
   return typeof v === "object" && v !== null;
 }
 
 function headerOf(error: Json, name: string): string | undefined {
-  const headers = error["headers"] ?? (isObject(error["response"]) ? error["response"]["headers"] : undefined);
-  if (!isObject(headers)) return undefined;
+  const headers = error["headers"] ?? (isNonNullObject(error["response"]) ? error["response"]["headers"] : undefined);
+  if (!isNonNullObject(headers)) return undefined;
   const get = headers["get"];
   if (typeof get === "function") {
     const v: unknown = (get as (n: string) => unknown).call(headers, name);
@@ -335,7 +336,7 @@ const CONNECTION_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EP
 function codesOf(error: unknown): string[] {
   const codes: string[] = [];
   let e: unknown = error;
-  for (let depth = 0; depth < 4 && isObject(e); depth++) {
+  for (let depth = 0; depth < 4 && isNonNullObject(e); depth++) {
     if (typeof e["code"] === "string") codes.push(e["code"]);
     e = e["cause"];
   }
@@ -351,14 +352,14 @@ function messageOf(error: unknown): string {
 function classify(error: unknown, ctx: { timedOut: boolean; aborted: boolean; timeoutMs: number; now: number }): Failure {
   if (ctx.aborted) return { kind: "aborted", retryable: false, message: `the call was aborted: ${messageOf(error)}` };
   if (ctx.timedOut) return { kind: "timeout", retryable: true, message: `no answer within ${ctx.timeoutMs} ms` };
-  const e: Json = isObject(error) ? error : {};
-  const status = typeof e["status"] === "number" ? e["status"] : isObject(e["response"]) && typeof e["response"]["status"] === "number" ? e["response"]["status"] : undefined;
+  const e: Json = isNonNullObject(error) ? error : {};
+  const status = typeof e["status"] === "number" ? e["status"] : isNonNullObject(e["response"]) && typeof e["response"]["status"] === "number" ? e["response"]["status"] : undefined;
   const retryAfterMs = retryAfterOf(e, ctx.now);
   const withRetryAfter = retryAfterMs !== undefined ? { retryAfterMs } : {};
   if (status !== undefined) {
     const msg = `HTTP ${status}: ${messageOf(error)}`;
     if (status === 429) {
-      const code = isObject(e["error"]) ? e["error"]["code"] : e["code"];
+      const code = isNonNullObject(e["error"]) ? e["error"]["code"] : e["code"];
       if (code === "insufficient_quota") return { kind: "rejected", retryable: false, status, message: `${msg} (the account has no quota left)` };
       return { kind: "rate-limit", retryable: true, status, ...withRetryAfter, message: msg };
     }
@@ -369,7 +370,7 @@ function classify(error: unknown, ctx: { timedOut: boolean; aborted: boolean; ti
     return { kind: "rejected", retryable: false, status, message: msg };
   }
   const name = error instanceof Error ? error.name : "";
-  const ctor = isObject(error) ? (error.constructor?.name ?? "") : "";
+  const ctor = isNonNullObject(error) ? (error.constructor?.name ?? "") : "";
   if (name === "TimeoutError" || ctor === "APIConnectionTimeoutError") return { kind: "timeout", retryable: true, message: `timed out: ${messageOf(error)}` };
   if (ctor === "APIConnectionError" || codesOf(error).some((c) => CONNECTION_CODES.has(c)) || /connection error|fetch failed|socket hang up/i.test(messageOf(error))) {
     return { kind: "connection", retryable: true, message: `cannot connect: ${messageOf(error)}` };

@@ -5,6 +5,7 @@ import type { PlanStep } from "../roles/plan.js";
 import type { CallRecord, EpisodeTranscript, Tester } from "../roles/roles.js";
 import { TOOL_SEARCHER } from "../assistant/tool-searcher.js";
 import type { StageVerdict, TesterStage, Verdict } from "../roles/verdict.js";
+import { isObject } from "../../specs/json-object.js";
 
 /*
  * Reasons name what failed with indices into the transcript (`dialogue[3]`, `calls[2]`, `requests[0]`,
@@ -25,17 +26,13 @@ export interface RuleStages {
 
 const q = (v: unknown): string => JSON.stringify(typeof v === "string" ? v : v === undefined ? null : v) ?? "null";
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /** The arguments of a call as an object, parsing a JSON string; undefined when they are not a JSON object. */
 export function callArguments(call: AssistantToolCall): Record<string, unknown> | undefined {
-  if (isPlainObject(call.arguments)) return call.arguments;
+  if (isObject(call.arguments)) return call.arguments;
   if (typeof call.arguments === "string") {
     try {
       const parsed: unknown = JSON.parse(call.arguments);
-      return isPlainObject(parsed) ? parsed : undefined;
+      return isObject(parsed) ? parsed : undefined;
     } catch {
       return undefined;
     }
@@ -44,11 +41,11 @@ export function callArguments(call: AssistantToolCall): Record<string, unknown> 
 }
 
 function argumentsProblem(call: AssistantToolCall): string | undefined {
-  if (isPlainObject(call.arguments)) return undefined;
+  if (isObject(call.arguments)) return undefined;
   if (typeof call.arguments === "string") {
     try {
       const parsed: unknown = JSON.parse(call.arguments);
-      if (isPlainObject(parsed)) return undefined;
+      if (isObject(parsed)) return undefined;
       return `arguments are JSON ${parsed === null ? "null" : Array.isArray(parsed) ? "array" : typeof parsed}, not an object`;
     } catch {
       return `arguments are not valid JSON (${q(call.arguments.slice(0, 60))})`;
@@ -258,7 +255,7 @@ function buildHaystack(episode: EpisodeTranscript): Haystack {
     } else if (Array.isArray(v)) {
       numbers.push(v.length);
       for (const x of v) walk(x, depth + 1);
-    } else if (isPlainObject(v)) {
+    } else if (isObject(v)) {
       for (const [k, x] of Object.entries(v)) {
         parts.push(k, humanizeKey(k));
         walk(x, depth + 1);
@@ -446,7 +443,7 @@ export function normalizeValue(v: unknown): unknown {
     return s.toLowerCase();
   }
   if (Array.isArray(v)) return v.map(normalizeValue);
-  if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normalizeValue(x)]));
+  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normalizeValue(x)]));
   return v;
 }
 
@@ -461,7 +458,7 @@ export function valuesMatch(planned: unknown, actual: unknown): boolean {
 function sameNormalized(p: unknown, a: unknown): boolean {
   if (typeof p === "number" && typeof a === "number") return Math.abs(p - a) <= 1e-9 * Math.max(1, Math.abs(p));
   if (Array.isArray(p)) return Array.isArray(a) && a.length === p.length && p.every((x, i) => sameNormalized(x, a[i]));
-  if (isPlainObject(p)) return isPlainObject(a) && Object.entries(p).every(([k, x]) => x === undefined || sameNormalized(x, a[k]));
+  if (isObject(p)) return isObject(a) && Object.entries(p).every(([k, x]) => x === undefined || sameNormalized(x, a[k]));
   if (p === null || p === undefined) return a === null || a === undefined;
   return p === a;
 }
@@ -481,7 +478,7 @@ export function valueAt(body: unknown, path: string): { found: boolean; value?: 
     : path.replace(/\[(\d+)\]/g, ".$1").split(".").filter((p) => p !== "");
   for (const part of parts) {
     if (Array.isArray(v) && /^\d+$/.test(part) && Number(part) < v.length) v = v[Number(part)];
-    else if (isPlainObject(v) && Object.hasOwn(v, part)) v = v[part];
+    else if (isObject(v) && Object.hasOwn(v, part)) v = v[part];
     else return { found: false };
   }
   return { found: true, value: v };
@@ -616,7 +613,7 @@ function foundIn(hay: Haystack, value: unknown): boolean {
   if (typeof value === "number") return hay.numbers.some((x) => Math.abs(x - value) <= 1e-9 * Math.max(1, Math.abs(value))) || containsBounded(hay.text, String(value));
   if (typeof value === "string") return containsBounded(hay.text, norm(value));
   if (Array.isArray(value)) return value.every((v) => foundIn(hay, v));
-  if (isPlainObject(value)) return Object.values(value).every((v) => foundIn(hay, v));
+  if (isObject(value)) return Object.values(value).every((v) => foundIn(hay, v));
   return true;
 }
 

@@ -16,6 +16,7 @@ import { toolArguments, type ArgumentInfo } from "../assistant/tool-arguments.js
 import type { Toolbox, ToolboxEntry } from "../roles/toolbox.js";
 import { coordinateOf, valueText } from "../language/value-phrase.js";
 import { identifierWords } from "../language/words.js";
+import { isObject } from "../../specs/json-object.js";
 
 /** Knobs of the offline planner; the defaults follow API-Bank and the toolsim design. */
 export interface PlannerOptions {
@@ -287,15 +288,11 @@ function makeConsistent(entry: ToolboxEntry, infos: readonly ArgumentInfo[], arg
     }
     // Glossary entries pair words of the two languages.
     const entries = args["entries"];
-    if (target !== undefined && Array.isArray(entries) && entries.every((e) => isRecord(e) && "source" in e && "target" in e) && typeof args[target] === "string") {
+    if (target !== undefined && Array.isArray(entries) && entries.every((e) => isObject(e) && "source" in e && "target" in e) && typeof args[target] === "string") {
       const pairs = termPairs(args[source] as string, args[target] as string, rng);
       if (pairs) args["entries"] = pairs;
     }
   }
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 const HOUR = 3_600_000;

@@ -8,12 +8,7 @@ import type { ToolboxEntry } from "../roles/toolbox.js";
 import { coordinateOf, idStem, isIdName } from "../language/value-phrase.js";
 import { meaningfulValue, newValueContext, personaValue, variedExample, type ValueContext } from "./value-pools.js";
 import { identifierWords, singular } from "../language/words.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../../specs/json-object.js";
 
 function norm(s: string): string {
   return s.toLowerCase().replace(/[^a-z0-9]/g, "");

@@ -4,6 +4,7 @@ import { operationGoal } from "./operation-goal.js";
 import type { ArgumentInfo } from "../assistant/tool-arguments.js";
 import type { ToolboxEntry } from "../roles/toolbox.js";
 import { identifierWords, singular } from "../language/words.js";
+import { isObject, type Json } from "../../specs/json-object.js";
 
 /*
  * Realistic values for the offline user's plans, by what an argument means (its name, description, pattern,
@@ -12,12 +13,6 @@ import { identifierWords, singular } from "../language/words.js";
  * dates around the reference date, numbers near the spec's example, and small pools of the texts people
  * type (event titles, reminders, search words by domain). Every value is drawn from the caller's `rng`.
  */
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** The user of an episode: one person, whose details every step that needs them shares. */
 export interface Persona {

@@ -1,3 +1,4 @@
+import { isObject } from "../../specs/json-object.js";
 /** The mark that replaces a secret. */
 export const REDACTED = "[redacted]";
 
@@ -143,10 +144,6 @@ export function redactRecord<T>(value: T, known: Iterable<string> = []): { value
 
 const EXAMPLE_KEYS = new Set(["example", "examples", "default", "const", "enum"]);
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function collectPrimitives(value: unknown, into: Set<string>): void {
   if (value === null || value === undefined) return;
   if (typeof value !== "object") into.add(String(value));
@@ -164,7 +161,7 @@ export function redactSchemaSecrets<T>(value: T): { value: T; secrets: Set<strin
   const secrets = new Set<string>();
   const walk = (node: unknown, secret: boolean): unknown => {
     if (Array.isArray(node)) return node.map((n) => walk(n, false));
-    if (!isPlainObject(node)) return node;
+    if (!isObject(node)) return node;
     const secretHere = secret || node["format"] === "password" || (typeof node["name"] === "string" && typeof node["in"] === "string" && isSecretKey(node["name"]));
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(node)) {
@@ -172,7 +169,7 @@ export function redactSchemaSecrets<T>(value: T): { value: T; secrets: Set<strin
         collectPrimitives(v, secrets);
         continue;
       }
-      if (k === "properties" && isPlainObject(v)) {
+      if (k === "properties" && isObject(v)) {
         const props: Record<string, unknown> = {};
         for (const [name, schema] of Object.entries(v)) props[name] = walk(schema, isSecretKey(name));
         out[k] = props;

@@ -1,4 +1,5 @@
 import type { SimEvent } from "../core/events.js";
+import { isObject } from "../../specs/json-object.js";
 
 /** Where two events differ: the path of the first differing field, and its values in each. */
 export interface FieldDifference {
@@ -20,10 +21,6 @@ export interface EventDifference extends FieldDifference {
 /** Fields that are times and may differ between a run and its replay. */
 function isTimeField(event: Record<string, unknown>, key: string): boolean {
   return key === "at" || (event["type"] === "llm.call" && key === "durationMs");
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function join(path: string, key: string | number): string {

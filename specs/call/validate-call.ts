@@ -7,6 +7,7 @@ import { fromPointer } from "../json-pointer.js";
 import { UNUSABLE_SCHEMA, unusableReason } from "../catalog/schema-registry.js";
 import { cloneJson } from "../synthesize/synthesis-rules.js";
 import type { ParameterBinding, Tool } from "../catalog/tool.js";
+import { isObject, type Json } from "../json-object.js";
 
 /** A call that passed validation: coerced arguments and the HTTP request they stand for. */
 export interface ValidatedCall {
@@ -21,12 +22,6 @@ export interface ValidatedCall {
 export type CallValidation =
   | { ok: true; value: ValidatedCall }
   | { ok: false; errors: ValidationIssue[]; problem: ProblemDetails; tool?: Tool; request?: HttpRequest };
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** Turns ajv errors into located issues: `prefix` is e.g. `["query"]` or `["body"]`. */
 export function issuesFromAjv(errors: readonly ErrorObject[] | null | undefined, prefix: (segments: string[]) => string[]): ValidationIssue[] {

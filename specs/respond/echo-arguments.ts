@@ -2,6 +2,7 @@ import { objectShape } from "../catalog/object-properties.js";
 import type { ResponseContext } from "./responder.js";
 import { cloneJson } from "../synthesize/synthesis-rules.js";
 import { completeRequired } from "./created-resource.js";
+import { isObject, type Json } from "../json-object.js";
 
 /**
  * Answers that agree with their call, as a real API's do: a response field named like an argument of the
@@ -19,12 +20,6 @@ import { completeRequired } from "./created-resource.js";
  * of values (`types: ["public"]`) asked for one value (`type=optional`... named `types`) gets that value
  * when it lacks it. Each echo is kept only where the answer still validates against its schema.
  */
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 const CREDENTIAL = /token|secret|password|passwd|passphrase|api[-_]?key|credential|signature|otp$/i;
 

@@ -8,12 +8,7 @@ import { cloneJson } from "../synthesize/synthesis-rules.js";
 import { echoArguments } from "./echo-arguments.js";
 import { errorAboutCall } from "./error-message.js";
 import type { Catalog } from "../catalog/catalog.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../json-object.js";
 
 /** The spec's examples of a response, in order of preference: media `example`, media `examples`, schema `example`. */
 export function responseExamples(catalog: Catalog, selected: SelectedResponse): unknown[] {

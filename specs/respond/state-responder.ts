@@ -10,12 +10,7 @@ import { freshStringId } from "./fresh-id.js";
 import { completeRequired, settleOmitted } from "./created-resource.js";
 import { echoArguments } from "./echo-arguments.js";
 import type { ParameterBinding } from "../catalog/tool.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../json-object.js";
 
 const LIMIT_ARGS = new Set(["limit", "per_page", "perPage", "pageSize", "page_size", "size", "count", "max", "maxResults", "max_results", "top", "n", "num"]);
 const OFFSET_ARGS = new Set(["offset", "skip", "start"]);

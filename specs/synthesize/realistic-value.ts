@@ -2,6 +2,7 @@ import type { Faker, LocaleDefinition, Randomizer } from "@faker-js/faker";
 // The English-only entry point: the package root loads every locale (about 30 MB more memory).
 import { faker as englishFaker } from "@faker-js/faker/locale/en";
 import { singular as singularWord } from "../words.js";
+import { isObject, type Json } from "../json-object.js";
 
 /** Where a value sits: its field name and the names of the fields around it (outermost first). */
 export interface FieldHint {
@@ -10,8 +11,6 @@ export interface FieldHint {
   /** Names of the enclosing properties, outermost first (`["users", "address"]` for `users[0].address.city`). */
   parents?: readonly string[];
 }
-
-type Json = Record<string, unknown>;
 
 // A mulberry32 randomizer: seeding is O(1), so faker can be re-seeded for every value (its default
 // Mersenne Twister costs ~20 µs per seed).
@@ -50,8 +49,6 @@ export function seededFaker(seed: number): Faker {
   faker.seed(seed >>> 0);
   return faker;
 }
-
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 const snakeCache = new Map<string, string>();
 

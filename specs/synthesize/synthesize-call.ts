@@ -5,6 +5,7 @@ import { createRng, deriveSeed, type Rng } from "../seed.js";
 import { synthesize } from "./synthesize.js";
 import type { ParameterBinding, Tool } from "../catalog/tool.js";
 import { validateCall } from "../call/validate-call.js";
+import { isObject, type Json } from "../json-object.js";
 
 /** Options of `synthesizeArguments`. */
 export interface SynthesizeArgumentsOptions {
@@ -13,10 +14,6 @@ export interface SynthesizeArgumentsOptions {
   /** Probability of passing an optional parameter (default 0.35). */
   optionals?: number;
 }
-
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The spec's own examples of a parameter or media type object: `example`, then the values of `examples`. */
 function examplesOf(doc: unknown, pointer: string): unknown[] {

@@ -1,11 +1,6 @@
 import { parse as parseYaml } from "yaml";
 import { fail, ok, type Result } from "../../specs/result.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../../specs/json-object.js";
 
 const FENCE = /```[ \t]*([\w+-]*)[ \t]*\r?\n([\s\S]*?)```/g;
 

@@ -1,8 +1,5 @@
+import { isObject } from "../../specs/json-object.js";
 type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /**
  * How API-Bank's databases are keyed: the field the key of each entry names (as the APIs call it), and the

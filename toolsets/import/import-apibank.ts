@@ -4,12 +4,7 @@ import { databaseCollection, databaseFixtures } from "./apibank-fixtures.js";
 import type { ImportedToolset, ImportResult } from "./import-toolalpaca.js";
 import { slugify } from "../slug.js";
 import type { ToolsetFile } from "../toolset.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../../specs/json-object.js";
 
 /** One API of API-Bank's `api_descriptions.json`. */
 export interface ApiBankApi {

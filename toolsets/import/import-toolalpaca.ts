@@ -3,12 +3,7 @@ import type { SpecProblem } from "../../specs/load/spec-problem.js";
 import { carryDocumentedExamples } from "./documented-examples.js";
 import { slugify } from "../slug.js";
 import type { ToolsetFile, ToolsetTask, ToolsetTaskCall } from "../toolset.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../../specs/json-object.js";
 
 /** A toolset made by an importer, with the file name it should be written under. */
 export interface ImportedToolset {
