@@ -8,6 +8,7 @@ import type { Fixtures } from "../../../specs/respond/resource-store.js";
 import { schemaResponder } from "../../../specs/respond/schema-responder.js";
 import { ToolsimError } from "../../../specs/toolsim-error.js";
 import { apibankResponder } from "./apibank-responder.js";
+import { apiBankSchema } from "../../../toolsets/import/import-apibank.js";
 
 /*
  * API-Bank's APIs as a toolsim toolset (a minimal conversion of its own, for evaluation: the bundled importer
@@ -80,22 +81,6 @@ export function readApiBank(root: string): ApiBankCorpus {
   return { root, apis, databases };
 }
 
-/** The JSON Schema of an API-Bank parameter type (`str`, `int`, `float`, `bool`, `list`, `list(str)`, `dict`, `json`...). */
-export function apiBankTypeSchema(type: string, description?: string): Record<string, unknown> {
-  const t = type.trim().toLowerCase();
-  const d = description !== undefined ? { description } : {};
-  if (t === "str" || t === "string") return { type: "string", ...d };
-  if (t === "int" || t === "integer") return { type: "integer", ...d };
-  if (t === "float" || t === "number") return { type: "number", ...d };
-  if (t === "bool" || t === "boolean") return { type: "boolean", ...d };
-  if (t.startsWith("list")) {
-    const inner = /^list\((\w+)\)$/.exec(t)?.[1];
-    return { type: "array", ...(inner ? { items: apiBankTypeSchema(inner) } : {}), ...d };
-  }
-  if (t === "dict" || t === "json" || t === "object") return { type: "object", ...d };
-  return { ...d };
-}
-
 /** Whether a parameter's description marks it optional (`[Optional]`, `Only needed for ...`). */
 function isOptional(description: string): boolean {
   return /\boptional\b|only needed/i.test(description);
@@ -107,9 +92,9 @@ export function apiBankOpenApi(apis: readonly ApiBankApi[], title = "API-Bank"):
   for (const api of apis) {
     const inputs = Object.entries(api.input_parameters ?? {});
     const outputs = Object.entries(api.output_parameters ?? {});
-    const outputObject = { type: "object", properties: Object.fromEntries(outputs.map(([k, p]) => [k, apiBankTypeSchema(p.type, p.description)])) };
+    const outputObject = { type: "object", properties: Object.fromEntries(outputs.map(([k, p]) => [k, apiBankSchema(p.type, p.description)])) };
     // API-Bank returns a single output raw ("success", 184.5) or as an object ({"token": ...}): both are allowed.
-    const single = outputs.length === 1 ? [apiBankTypeSchema((outputs[0] as [string, { type: string }])[1].type)] : [];
+    const single = outputs.length === 1 ? [apiBankSchema((outputs[0] as [string, { type: string }])[1].type)] : [];
     const op: Record<string, unknown> = {
       operationId: api.name,
       summary: api.description.length > 200 ? `${api.description.slice(0, 197)}...` : api.description,
@@ -122,7 +107,7 @@ export function apiBankOpenApi(apis: readonly ApiBankApi[], title = "API-Bank"):
                 "application/json": {
                   schema: {
                     type: "object",
-                    properties: Object.fromEntries(inputs.map(([k, p]) => [k, apiBankTypeSchema(p.type, p.description)])),
+                    properties: Object.fromEntries(inputs.map(([k, p]) => [k, apiBankSchema(p.type, p.description)])),
                     required: inputs.filter(([, p]) => !isOptional(p.description ?? "")).map(([k]) => k),
                     additionalProperties: false,
                   },
