@@ -15,7 +15,7 @@ function alternation(words: readonly string[]): string {
 }
 
 const THEN = /\s*(?:,\s*)?\b(?:and\s+)?then\b\s*/gi;
-const JOINERS = new RegExp(`\\s*\\b(?:${alternation(CLAUSE_JOINERS)})\\b[,]?\\s*`, "gi");
+const JOINERS = new RegExp(`\\s*(?:,\\s*)?(?:\\band\\s+)?\\b(?:${alternation(CLAUSE_JOINERS)})\\b[,]?\\s*`, "gi");
 const SENTENCE = /([.!?;])\s+(?=[A-Z])/g;
 const QUOTED = /"[^"]*"|“[^”]*”/g;
 

@@ -17,7 +17,9 @@ export interface WrittenDate {
   kind: "date" | "datetime";
 }
 
-const MONTH_WORD = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s/i;
+const MONTH = "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
+/** A month name next to a number ("March 3", "3rd of May"): only then is chrono-node asked. */
+const MONTH_WORD = new RegExp(`\\b${MONTH}\\.?,?\\s+\\d|\\d(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}\\b`, "i");
 
 let chrono: typeof Chrono | undefined;
 

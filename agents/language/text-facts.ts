@@ -102,7 +102,8 @@ export class TextFacts {
       // A lone capitalised word that starts a sentence is just a sentence start.
       if (sentenceStart && start === m.index && words.length === 1) return;
       const phrase = words.join(" ").replace(/[’']s$/, "").replace(TRAILING_JOINER, "");
-      if (phrase.length < 2 || /^(?:I|A)$/.test(phrase)) return;
+      // "with ID bk-1002": the word ID is no name either.
+      if (phrase.length < 2 || /^(?:I|A|ID)$/.test(phrase)) return;
       add("proper", start, start + phrase.length, phrase);
     });
     this.spans.sort((a, b) => a.start - b.start);

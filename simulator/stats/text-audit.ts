@@ -56,7 +56,7 @@ const INTERNAL_MARKERS: readonly RegExp[] = [
 ];
 
 const QUOTED = /"[^"]*"|“[^”]*”/g;
-const THE_X_IS = /\bthe ((?:[a-z]+ ){0,3}[a-z]+) (is|are)(?: now)? ([^,.;:!?]*)/g;
+const THE_X_IS = /\bthe ((?:[a-z]+ ){0,3}[a-z]+) (is|are)(?: now)? ([^,.;:!?]*?)(?= and (?:the|it|there)\b|[,.;:!?]|$)/g;
 const BOOLEAN_VALUE = /^(?:yes|no|true|false)\b/;
 const COUNT = /\b(?:found|lists|listed) (\d+) ([a-z]+)\b/g;
 const NOT_NOUNS = new Set(["more", "other", "others", "of", "in", "results", "result"]);

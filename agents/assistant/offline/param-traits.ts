@@ -19,7 +19,7 @@ import {
 } from "../../language/lexicon/names.js";
 import { VALUE_CUES } from "../../language/lexicon/value-cues.js";
 import type { SpanKind } from "../../language/text-facts.js";
-import { anyWord, nameMatches, nameWords, wordBeforeEnd } from "../../language/word-patterns.js";
+import { anyWord, nameMatches, nameWords, wordBeforeEnd, type NameWords } from "../../language/word-patterns.js";
 import { testPattern } from "./coerce-value.js";
 import type { OfflineToolbox } from "./offline-toolbox.js";
 import { enumOf, schemaType, type Param } from "./tool-params.js";
@@ -47,6 +47,8 @@ export interface ParamTraits {
   isId: boolean;
   /** The id's resource words from the name, as stems (empty: the tool's name says it). */
   idResource: readonly string[];
+  /** The name's words as lexicon rules read them. */
+  named: NameWords;
   /** The cue rules that apply. */
   cues: readonly CueRule[];
   kinds?: SpanKind[];
@@ -93,6 +95,7 @@ export function paramTraits(box: OfflineToolbox, p: Param): ParamTraits {
       pathKey: p.path.join("\u0000"),
       isId: computeIsId(p),
       idResource: resource.map((w) => box.stem(w)),
+      named,
       cues: CUE_RULES.filter((cue) => nameMatches(cue.names, named)).map((cue) => ({ kinds: cue.kinds, before: cue.before })),
     };
     box.paramTraits.set(p, t);

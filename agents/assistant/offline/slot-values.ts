@@ -15,7 +15,7 @@ import {
   YEAR_CUES,
 } from "../../language/lexicon/value-cues.js";
 import { phraseAfter, type Span, type SpanKind, type TextFacts } from "../../language/text-facts.js";
-import { nameMatches, nameWords, wordAtEnd, wordBeforeEnd } from "../../language/word-patterns.js";
+import { nameMatches, wordAtEnd, wordBeforeEnd } from "../../language/word-patterns.js";
 import { coerce, idShapeMatches, matchEnum } from "./coerce-value.js";
 import type { OfflineToolbox } from "./offline-toolbox.js";
 import { coordinateOf } from "../../language/value-phrase.js";
@@ -179,7 +179,7 @@ export function anchoredValue(box: OfflineToolbox, p: Param, src: Source, st: Fi
 export function cuedValue(box: OfflineToolbox, p: Param, src: Source, st: FillState): { value: unknown; span: Span } | undefined {
   const traits = paramTraits(box, p);
   const key = traits.key;
-  const words = nameWords(p.name).words;
+  const words = traits.named.words;
   const type = schemaType(p.schema);
   if ((type === "number" || type === "integer") && words.includes("year")) {
     for (const span of src.facts.spans) {
@@ -295,7 +295,7 @@ export function phraseValue(box: OfflineToolbox, p: Param, src: Source, st: Fill
       }
     }
   }
-  const named = nameWords(p.name);
+  const named = paramTraits(box, p).named;
   for (const rule of PHRASE_CUES) {
     if (!nameMatches(rule.names, named)) continue;
     for (const cue of rule.cues) {
