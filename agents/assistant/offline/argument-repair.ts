@@ -3,8 +3,9 @@ import { stableStringify } from "../../../specs/stable-stringify.js";
 import { similarity } from "../../../specs/words.js";
 import { coerce, normalizeWords } from "./coerce-value.js";
 import { isScalar } from "./observations.js";
-import type { OfflineToolbox } from "./offline-toolbox.js";
-import { enumOf, paramsOf, schemaType, type OfflineToolSpec } from "./tool-params.js";
+import type { OfflineToolbox } from "./offline-types.js";
+import { enumOf, paramsOf, schemaType } from "./tool-params.js";
+import type { OfflineToolSpec } from "./offline-types.js";
 
 /*
  * Repair after a validation error: the problem details of a rejected call say which argument broke which rule;

@@ -2,8 +2,8 @@ import { DESCRIPTION_VERBS, VERB_OBJECT_STARTS } from "../../language/lexicon/ve
 import { verbKindsOf } from "../../language/operation-words.js";
 import { tokenize } from "../../language/tokenize.js";
 import { joinList } from "../../language/words.js";
-import type { OfflineToolbox } from "./offline-toolbox.js";
-import type { OfflineToolSpec, Param } from "./tool-params.js";
+import type { OfflineToolbox } from "./offline-types.js";
+import type { OfflineToolSpec, Param } from "./offline-types.js";
 
 /*
  * How the offline assistant speaks of a tool and its parameters when it asks or gives up: "To get a book, I need

@@ -1,5 +1,5 @@
 import { isObject, type Json } from "../../../specs/json-object.js";
-import type { OfflineToolbox } from "./offline-toolbox.js";
+import type { OfflineToolbox } from "./offline-types.js";
 import { effectiveSchema, enumOf, schemaType } from "./tool-params.js";
 
 /*

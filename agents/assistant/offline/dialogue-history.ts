@@ -1,25 +1,16 @@
 import type { Json } from "../../../specs/json-object.js";
 import type { TextFacts } from "../../language/text-facts.js";
 import { argumentsFromObject, GIVE_UP_PREFIX, messageText, parseToolResultText } from "../dialogue-text.js";
-import type { OfflineToolbox } from "./offline-toolbox.js";
+import type { OfflineToolbox } from "./offline-types.js";
+import type { ChatMessageLike } from "./offline-types.js";
+
+export type { ChatMessageLike };
 
 /*
  * The dialogue as the offline model reads it: requests (a user message after an answer), the replies to its
  * questions, and the calls made for each request with their results.
  */
 
-/** A chat message as the offline model reads it: a LangChain `BaseMessage` or any object of the same shape. */
-export interface ChatMessageLike {
-  /** `system`, `human`, `ai` or `tool`. */
-  readonly type: string;
-  readonly content: unknown;
-  readonly additional_kwargs?: Record<string, unknown>;
-  /** AI messages: the tool calls. */
-  readonly tool_calls?: ReadonlyArray<{ id?: string | undefined; name: string; args: Record<string, unknown> }>;
-  /** Tool messages: the call answered, and the tool's name. */
-  readonly tool_call_id?: string;
-  readonly name?: string | undefined;
-}
 
 /** A call of the dialogue and, once answered, its result. */
 export interface Call {

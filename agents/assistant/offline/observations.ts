@@ -4,9 +4,10 @@ import { ORDINALS } from "../../language/lexicon/function-words.js";
 import { anyWord } from "../../language/word-patterns.js";
 import { coerce, idShapeMatches } from "./coerce-value.js";
 import { succeeded, type History } from "./dialogue-history.js";
-import type { OfflineToolbox } from "./offline-toolbox.js";
+import type { OfflineToolbox } from "./offline-types.js";
 import { idResource, isIdParam, normalizeKey } from "./param-traits.js";
-import { exampleOf, type OfflineToolSpec, type Param } from "./tool-params.js";
+import { exampleOf } from "./tool-params.js";
+import type { OfflineToolSpec, Param } from "./offline-types.js";
 
 /*
  * Observations: the records in earlier results (each object of each successful result, with where it sat), and

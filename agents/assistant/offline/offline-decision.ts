@@ -3,7 +3,8 @@ import { stableStringify } from "../../../specs/stable-stringify.js";
 import { GIVE_UP_PREFIX } from "../dialogue-text.js";
 import { goalOf, listPhrases, purposeOf } from "./ask-phrases.js";
 import { repairArguments } from "./argument-repair.js";
-import { failed, readHistory, succeeded, type Call, type ChatMessageLike, type RequestView } from "./dialogue-history.js";
+import { failed, readHistory, succeeded, type Call, type RequestView } from "./dialogue-history.js";
+import type { ChatMessageLike } from "./offline-types.js";
 import { composeAnswer, describeFailure, emptyResultAnswer, type AnswerCall } from "./offline-answer.js";
 import { OfflineToolboxes, type OfflineToolbox } from "./offline-toolbox.js";
 import { observations } from "./observations.js";
@@ -13,7 +14,7 @@ import { fillArguments } from "./slot-filling.js";
 import { contentStems } from "./tool-index.js";
 import { isToolSearcherName } from "./tool-traits.js";
 import { rankTools } from "./tool-ranking.js";
-import type { OfflineToolSpec, Param } from "./tool-params.js";
+import type { OfflineToolSpec, Param } from "./offline-types.js";
 import { isObject } from "../../../specs/json-object.js";
 
 export type { ChatMessageLike } from "./dialogue-history.js";

@@ -5,13 +5,10 @@ import { isGroupWord } from "../../language/operation-words.js";
 import { TextFacts } from "../../language/text-facts.js";
 import { tokenize } from "../../language/tokenize.js";
 import { Memo } from "../../roles/memo.js";
-import type { ChatMessageLike } from "./dialogue-history.js";
-import type { ParamTraits } from "./param-traits.js";
-import type { FillOutcome } from "./slot-filling.js";
 import { ToolIndex } from "./tool-index.js";
-import type { Ranked } from "./tool-ranking.js";
-import type { OfflineToolSpec, Param } from "./tool-params.js";
-import type { ToolTraits } from "./tool-traits.js";
+import type { ChatMessageLike, FillOutcome, OfflineToolbox, OfflineToolSpec, Param, ParamTraits, Ranked, ToolTraits } from "./offline-types.js";
+
+export type { OfflineToolbox };
 
 /*
  * The offline model's knowledge of one list of bound tools, and the owner of every cache the model keeps: the
@@ -66,8 +63,8 @@ export class ToolIdentities {
   }
 }
 
-/** What the offline model knows of one list of bound tools, with the caches of what it read. */
-export class OfflineToolbox {
+/** What the offline model knows of one list of bound tools, with the caches of what it read (see {@link OfflineToolbox}). */
+export class CachingToolbox implements OfflineToolbox {
   /** {@link effectiveSchema} of each schema object. */
   readonly effectiveSchemas = new WeakMap<Json, Json>();
   /** The parameters of each object schema, by path. */
@@ -143,10 +140,10 @@ export class OfflineToolbox {
 /** The toolboxes of one assistant or chat model, by tool list (the most recent ones kept). */
 export class OfflineToolboxes {
   private readonly ids = new ToolIdentities();
-  private readonly boxes = new Memo<string, OfflineToolbox>(32);
+  private readonly boxes = new Memo<string, CachingToolbox>(32);
 
   /** The toolbox of a list of bound tools (equal lists share one). */
   for(tools: readonly OfflineToolSpec[]): OfflineToolbox {
-    return this.boxes.getOrCompute(this.ids.listKey(tools), () => new OfflineToolbox(tools, this.ids));
+    return this.boxes.getOrCompute(this.ids.listKey(tools), () => new CachingToolbox(tools, this.ids));
   }
 }

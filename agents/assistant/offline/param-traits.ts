@@ -19,10 +19,14 @@ import {
 } from "../../language/lexicon/names.js";
 import { VALUE_CUES } from "../../language/lexicon/value-cues.js";
 import type { SpanKind } from "../../language/text-facts.js";
-import { anyWord, nameMatches, nameWords, wordBeforeEnd, type NameWords } from "../../language/word-patterns.js";
+import { anyWord, nameMatches, nameWords, wordBeforeEnd } from "../../language/word-patterns.js";
 import { testPattern } from "./coerce-value.js";
-import type { OfflineToolbox } from "./offline-toolbox.js";
-import { enumOf, schemaType, type Param } from "./tool-params.js";
+import type { OfflineToolbox } from "./offline-types.js";
+import { enumOf, schemaType } from "./tool-params.js";
+import type { Param } from "./offline-types.js";
+import type { CueRule, ParamTraits } from "./offline-types.js";
+
+export type { CueRule, ParamTraits };
 
 /*
  * What slot filling reads of a parameter, computed once per parameter object and toolbox: its words, whether it
@@ -30,31 +34,7 @@ import { enumOf, schemaType, type Param } from "./tool-params.js";
  * name it in text, and how specific it is (specific parameters take their values first).
  */
 
-/** A cue rule compiled for a parameter: the kinds of value it takes after which words. */
-export interface CueRule {
-  kinds: readonly SpanKind[];
-  before: RegExp;
-}
 
-/** What slot filling reads of a parameter. */
-export interface ParamTraits {
-  /** The lowercase words of the name. */
-  words: readonly string[];
-  /** {@link normalizeKey} of the name. */
-  key: string;
-  /** The name's path, joined. */
-  pathKey: string;
-  isId: boolean;
-  /** The id's resource words from the name, as stems (empty: the tool's name says it). */
-  idResource: readonly string[];
-  /** The name's words as lexicon rules read them. */
-  named: NameWords;
-  /** The cue rules that apply. */
-  cues: readonly CueRule[];
-  kinds?: SpanKind[];
-  anchors?: string[];
-  specificity?: number;
-}
 
 /** The cue rules of the lexicon with their words-before expressions compiled once. */
 const CUE_RULES = VALUE_CUES.map((cue) => ({ names: cue.names, kinds: cue.kinds, before: wordBeforeEnd(cue.before, { raw: cue.raw === true }) }));

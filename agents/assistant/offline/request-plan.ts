@@ -9,11 +9,12 @@ import type { SpanKind } from "../../language/text-facts.js";
 import { tokenize } from "../../language/tokenize.js";
 import { succeeded, type Call, type History, type RequestView } from "./dialogue-history.js";
 import { recordsOf, scalarLeaves, type ObsRecord } from "./observations.js";
-import type { OfflineToolbox } from "./offline-toolbox.js";
+import type { OfflineToolbox, ToolIndexView } from "./offline-types.js";
 import { idResource, isIdParam, normalizeKey } from "./param-traits.js";
 import { fillArguments } from "./slot-filling.js";
-import { contentStems, type ToolIndex } from "./tool-index.js";
-import { paramsOf, schemaType, type OfflineToolSpec } from "./tool-params.js";
+import { contentStems } from "./tool-index.js";
+import { paramsOf, schemaType } from "./tool-params.js";
+import type { OfflineToolSpec } from "./offline-types.js";
 import { LEFTOVER_KINDS, preferLinkedTools, rankTools } from "./tool-ranking.js";
 import { toolTraits } from "./tool-traits.js";
 
@@ -128,7 +129,7 @@ export function planSteps(box: OfflineToolbox, req: RequestView, tools: readonly
     const nouns = i > 0 ? tokenize(clauses.slice(0, i).join(" ")).filter((w) => nameStems.has(box.stem(w)) && verbKindsOf(box.stem(w)).length === 0) : [];
     // With a tool searcher, a clause is matched against the tools its own search found (API-Bank: retrieve, then call).
     let pool = candidates;
-    let poolIndex: ToolIndex = index;
+    let poolIndex: ToolIndexView = index;
     if (searcher) {
       const keywords = searchKeywords(box, clause, nouns) || searchKeywords(box, clause, []) || nouns.join(" ").toLowerCase();
       if (keywords.trim() === "") continue;

@@ -5,7 +5,7 @@ import { anyWord } from "../../language/word-patterns.js";
 import { coerce, normalizeWords } from "./coerce-value.js";
 import type { RequestView } from "./dialogue-history.js";
 import { fromObservations, type ObsRecord } from "./observations.js";
-import type { OfflineToolbox } from "./offline-toolbox.js";
+import type { OfflineToolbox } from "./offline-types.js";
 import { acceptedKinds, isIdParam, paramTraits, specificity } from "./param-traits.js";
 import {
   anchoredValue,
@@ -22,8 +22,12 @@ import {
   type FillState,
   type Source,
 } from "./slot-values.js";
-import { leafParams, objectItems, optionalCopy, paramLocation, paramsOf, schemaType, effectiveSchema, type OfflineToolSpec, type Param } from "./tool-params.js";
+import { leafParams, objectItems, optionalCopy, paramLocation, paramsOf, schemaType, effectiveSchema } from "./tool-params.js";
+import type { OfflineToolSpec, Param } from "./offline-types.js";
 import { toolTraits } from "./tool-traits.js";
+import type { FillOutcome } from "./offline-types.js";
+
+export type { FillOutcome };
 
 /*
  * Slot filling: a tool's arguments from the dialogue and earlier observations, in stages across all parameters
@@ -31,18 +35,6 @@ import { toolTraits } from "./tool-traits.js";
  * (e-mails, dates, codes, ids), then earlier observations, then weaker guesses for required values.
  */
 
-/** The arguments a fill found, what is still missing, and where values came from. */
-export interface FillOutcome {
-  args: Json;
-  /** Required parameters still without a value. */
-  missing: Param[];
-  /** Where values came from, for the debug notes. */
-  notes: string[];
-  /** How many values came from the user's words. */
-  fromText: number;
-  /** The text values used (`source:start`). */
-  used: ReadonlySet<string>;
-}
 
 /** What a fill reads. */
 export interface FillInput {

@@ -17,10 +17,11 @@ import {
 import { phraseAfter, type Span, type SpanKind, type TextFacts } from "../../language/text-facts.js";
 import { nameMatches, wordAtEnd, wordBeforeEnd } from "../../language/word-patterns.js";
 import { coerce, idShapeMatches, matchEnum } from "./coerce-value.js";
-import type { OfflineToolbox } from "./offline-toolbox.js";
+import type { OfflineToolbox } from "./offline-types.js";
 import { coordinateOf } from "../../language/value-phrase.js";
 import { acceptedKinds, anchorsOf, idResource, isFreeText, isIdParam, paramTraits } from "./param-traits.js";
-import { effectiveSchema, enumOf, exampleOf, humanize, schemaType, type OfflineToolSpec, type Param } from "./tool-params.js";
+import { effectiveSchema, enumOf, exampleOf, humanize, schemaType } from "./tool-params.js";
+import type { OfflineToolSpec, Param } from "./offline-types.js";
 
 /*
  * Where a parameter's value is in a text: right after one of its names ("city Paris"), after the resource an id

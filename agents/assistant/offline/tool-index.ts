@@ -6,9 +6,10 @@ import { groupTerms } from "../../language/operation-words.js";
 import { rewritePhrasal } from "../../language/phrasal.js";
 import { tokenize } from "../../language/tokenize.js";
 import { Memo } from "../../roles/memo.js";
-import type { OfflineToolbox } from "./offline-toolbox.js";
+import type { OfflineToolbox, ToolIndexView } from "./offline-types.js";
 import { catalogVerbs, toolTraits } from "./tool-traits.js";
-import { enumOf, paramsOf, type OfflineToolSpec } from "./tool-params.js";
+import { enumOf, paramsOf } from "./tool-params.js";
+import type { OfflineToolSpec } from "./offline-types.js";
 
 /*
  * The tool index: BM25 (minisearch) over each tool's split name, description and parameter names and enum values.
@@ -48,7 +49,7 @@ export function contentStems(box: OfflineToolbox, text: string): string[] {
 const EMPTY_SCORES: ReadonlyMap<number, number> = new Map();
 
 /** BM25 over a list of tools, with the scores of query terms remembered. */
-export class ToolIndex {
+export class ToolIndex implements ToolIndexView {
   private readonly search: MiniSearch<ToolDoc>;
   /** The word stems of each tool's name, description and parameters. */
   readonly stems: Array<Set<string>>;

@@ -2,33 +2,17 @@ import { isObject, type Json } from "../../../specs/json-object.js";
 import { identifierWords } from "../../../specs/words.js";
 import { STOP_WORDS } from "../../language/lexicon/function-words.js";
 import { VAGUE_NAME_LENGTH } from "../../language/lexicon/names.js";
-import type { OfflineToolbox } from "./offline-toolbox.js";
+import type { OfflineToolbox } from "./offline-types.js";
+import type { OfflineToolSpec, Param } from "./offline-types.js";
+
+export type { OfflineToolSpec, Param };
 
 /*
  * The arguments of a tool as the offline model reads them: each parameter (nested object properties too) with
  * its path, schema, whether it is required, and the plain words a question uses for it.
  */
 
-/** A tool as the offline model reads it (OpenAI function form, flattened). */
-export interface OfflineToolSpec {
-  name: string;
-  description: string;
-  /** JSON Schema of the arguments (`{type: "object", properties, required}`). */
-  parameters: Record<string, unknown>;
-}
 
-/** One argument of a tool (or a property of an object argument), with what helps to fill it. */
-export interface Param {
-  /** Argument name (last path segment). */
-  name: string;
-  /** Path from the top-level arguments (nested object properties). */
-  path: string[];
-  schema: Json;
-  required: boolean;
-  /** Plain words naming it, as used in questions (`book id`, `city of the shipping address`). */
-  phrase: string;
-  description: string;
-}
 
 /** Where a parameter travels in the HTTP request. */
 export type ParamLocation = "path" | "query" | "header" | "cookie" | "body";

@@ -6,13 +6,18 @@ import type { Span, SpanKind } from "../../language/text-facts.js";
 import { tokenize } from "../../language/tokenize.js";
 import { anyWord } from "../../language/word-patterns.js";
 import type { RequestView } from "./dialogue-history.js";
-import type { OfflineToolbox } from "./offline-toolbox.js";
+import type { OfflineToolbox, ToolIndexView } from "./offline-types.js";
 import { idResource, isIdParam, normalizeKey } from "./param-traits.js";
-import { fillArguments, type FillOutcome } from "./slot-filling.js";
+import { fillArguments } from "./slot-filling.js";
+import type { FillOutcome } from "./offline-types.js";
 import { spanKey } from "./slot-values.js";
-import { contentStems, NO_SCORES, type ToolIndex } from "./tool-index.js";
-import { leafParams, type OfflineToolSpec } from "./tool-params.js";
+import { contentStems, NO_SCORES } from "./tool-index.js";
+import { leafParams } from "./tool-params.js";
+import type { OfflineToolSpec } from "./offline-types.js";
 import { toolTraits } from "./tool-traits.js";
+import type { Ranked } from "./offline-types.js";
+
+export type { Ranked };
 
 /*
  * Ranking tools for a clause of a request: BM25 over names, descriptions and parameters (the clause leads, earlier
@@ -20,12 +25,6 @@ import { toolTraits } from "./tool-traits.js";
  * tool knows, the kind of operation asked for), then how well the dialogue fills the leaders.
  */
 
-/** A tool's place in a ranking. */
-export interface Ranked {
-  tool: number;
-  score: number;
-  bm25: number;
-}
 
 /** The weights of the tool ranking, in one record (every number of the ranking is here). */
 export const RANKING_WEIGHTS = {
@@ -86,7 +85,7 @@ function kindsOfWord(box: OfflineToolbox, w: string): readonly VerbKind[] {
 }
 
 /** The tools ranked for a clause (remembered by the toolbox: a request's clauses are ranked again on every turn). */
-export function rankTools(box: OfflineToolbox, index: ToolIndex, tools: readonly OfflineToolSpec[], clause: string, context: string, req: RequestView): Ranked[] {
+export function rankTools(box: OfflineToolbox, index: ToolIndexView, tools: readonly OfflineToolSpec[], clause: string, context: string, req: RequestView): Ranked[] {
   const key = `${index.key}\u0002${clause}\u0002${context}\u0002${req.replies.map((r) => r.text).join("\u0003")}`;
   let ranked = box.rankings.get(key);
   if (!ranked) {
@@ -96,7 +95,7 @@ export function rankTools(box: OfflineToolbox, index: ToolIndex, tools: readonly
   return ranked.map((r) => ({ ...r }));
 }
 
-function computeRanking(box: OfflineToolbox, index: ToolIndex, tools: readonly OfflineToolSpec[], clause: string, context: string, req: RequestView): Ranked[] {
+function computeRanking(box: OfflineToolbox, index: ToolIndexView, tools: readonly OfflineToolSpec[], clause: string, context: string, req: RequestView): Ranked[] {
   // Values are not intent: quoted text, e-mails, dates, ids and numbers leave the query.
   const clauseFacts = box.factsOf(clause);
   let query = clause;
@@ -255,7 +254,7 @@ export function preferLinkedTools(
   pool: readonly OfflineToolSpec[],
   clause: string,
   earlier: readonly OfflineToolSpec[],
-  index: ToolIndex,
+  index: ToolIndexView,
   resultKeys: ReadonlySet<string> = new Set(),
 ): void {
   if ((earlier.length === 0 && resultKeys.size === 0) || !REFERS_BACK.test(clause)) return;

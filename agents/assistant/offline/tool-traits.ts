@@ -3,27 +3,17 @@ import type { VerbKind } from "../../language/lexicon/verbs.js";
 import { verbKindsOf } from "../../language/operation-words.js";
 import { rewritePhrasal } from "../../language/phrasal.js";
 import { tokenize } from "../../language/tokenize.js";
-import type { OfflineToolbox } from "./offline-toolbox.js";
-import type { OfflineToolSpec } from "./tool-params.js";
+import type { OfflineToolbox } from "./offline-types.js";
+import type { OfflineToolSpec } from "./offline-types.js";
+import type { ToolTraits } from "./offline-types.js";
+
+export type { ToolTraits };
 
 /*
  * What planning reads of a tool's name and description: the words and stems of its name, whether it lists or
  * searches, whether it is a ToolSearcher (API-Bank's retrieval tool), and the kinds of operation it does.
  */
 
-/** What the planning reads of a tool. */
-export interface ToolTraits {
-  /** The lowercase words of the name. */
-  nameWords: readonly string[];
-  /** Their stems. */
-  nameStems: readonly string[];
-  lister: boolean;
-  searcher: boolean;
-  /** The kind of operation its name's verb (else its description's first word) asks for. */
-  verbKind: VerbKind | undefined;
-  /** Every kind it shows: its name's verb and the first verbs of its description's sentences. */
-  verbKinds: ReadonlySet<VerbKind>;
-}
 
 const LIST_WORDS = new Set(["list", "search", "find", "query", "browse", "lookup", "filter", "all"]);
 const LISTER_NAME = /^(list|search|find|query|browse|lookup|filter|get(?:all|many)?[A-Z_]\w*s$)|(?:^|_)(search|list|find)(?:_|$)/;
