@@ -5,7 +5,7 @@ import { goalOf, listPhrases, purposeOf } from "./ask-phrases.js";
 import { repairArguments } from "./argument-repair.js";
 import { failed, readHistory, succeeded, type Call, type RequestView } from "./dialogue-history.js";
 import type { ChatMessageLike } from "./offline-types.js";
-import { composeAnswer, describeFailure, emptyResultAnswer, type AnswerCall } from "./offline-answer.js";
+import { composeAnswer, describeFailure, emptyResultAnswer, type AnswerCall } from "./answer/offline-answer.js";
 import { OfflineToolboxes, type OfflineToolbox } from "./offline-toolbox.js";
 import { observations } from "./observations.js";
 import { isIdParam } from "./param-traits.js";

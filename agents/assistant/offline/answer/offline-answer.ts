@@ -1,9 +1,9 @@
-import { isObject, type Json } from "../../../specs/json-object.js";
-import { identifierWords as words, isPlural, plural, singular } from "../../../specs/words.js";
-import { lemma, pastTense } from "../../language/inflect.js";
-import { LIST_HOLDER_FIELDS, PLACE_FIELD_WORDS } from "../../language/lexicon/fields.js";
-import { ANSWER_PAST, ANSWER_VERBS, DONE_VERBS, type AnswerKind } from "../../language/lexicon/verbs.js";
-import { joinList as joinAnd } from "../../language/words.js";
+import { isObject, type Json } from "../../../../specs/json-object.js";
+import { identifierWords as words, isPlural, plural, singular } from "../../../../specs/words.js";
+import { lemma, pastTense } from "../../../language/inflect.js";
+import { LIST_HOLDER_FIELDS, PLACE_FIELD_WORDS } from "../../../language/lexicon/fields.js";
+import { ANSWER_PAST, ANSWER_VERBS, DONE_VERBS, type AnswerKind } from "../../../language/lexicon/verbs.js";
+import { joinList as joinAnd } from "../../../language/words.js";
 import { echoesOf as argumentEchoes, factText, idOf, isIdField, isScalar, labelOf, named, nameOf, quoteLabel, requestStems, say, topFacts, type Said } from "./answer-facts.js";
 
 /*

@@ -1,6 +1,6 @@
-import { isObject, type Json } from "../../../specs/json-object.js";
-import { identifierWords, isIdName, singular } from "../../../specs/words.js";
-import { lemma, lexiconTags } from "../../language/inflect.js";
+import { isObject, type Json } from "../../../../specs/json-object.js";
+import { identifierWords, isIdName, singular } from "../../../../specs/words.js";
+import { lemma, lexiconTags } from "../../../language/inflect.js";
 import {
   FIELD_UNITS,
   FREE_TEXT_FIELDS,
@@ -13,9 +13,9 @@ import {
   PARENT_NOUN_FIELDS,
   QUOTED_LABEL_FIELDS,
   REQUEST_FILLER_WORDS,
-} from "../../language/lexicon/fields.js";
-import { booleanClause, beFor } from "../../language/field-clauses.js";
-import { joinList } from "../../language/words.js";
+} from "../../../language/lexicon/fields.js";
+import { booleanClause, beFor } from "../../../language/field-clauses.js";
+import { joinList } from "../../../language/words.js";
 
 /*
  * What a result record says, as an answer says it: its facts as clauses that agree with their values ("the
