@@ -19,7 +19,8 @@ import { bundledToolsets, offlineEpisodes } from "../../../support/offline-corpu
 const GOLDENS = fileURLToPath(new URL("../../../fixtures/regression/offline-plan-goldens.json", import.meta.url));
 const LEVELS: readonly Level[] = ["call", "retrieve", "plan"];
 const SEED = 7;
-const SIZE = process.env["TOOLSIM_FULL"] === "1" ? 40 : 12;
+/** The corpus sizes checked: the quick run the small corpus, the full sweep both. */
+const SIZES = process.env["TOOLSIM_FULL"] === "1" ? [12, 40] : [12];
 /**
  * The tolerance: in one cell (a toolset at a level) each count may move by one (a request or an episode), and over
  * all cells of a level each rate by one point. The figures are deterministic: anything more is a change to review.
@@ -42,7 +43,7 @@ function rate(n: number, d: number): number {
   return d > 0 ? n / d : 0;
 }
 
-describe(`regression corpus of the offline agents (${SIZE} episodes per toolset and level, seed ${SEED})`, () => {
+describe.each(SIZES)(`regression corpus of the offline agents (%i episodes per toolset and level, seed ${SEED})`, (SIZE) => {
   it("keeps plan recovery and the plan-stage pass rate at their goldens, per toolset and level and in total", async () => {
     const toolsets = await bundledToolsets();
     expect(toolsets.length).toBeGreaterThanOrEqual(15);
