@@ -18,7 +18,7 @@ import { sampled, sized } from "../support/test-mode.js";
 // schema. Rates are computed per corpus (before repair = json-schema-faker's value as it came, after repair
 // = what `synthesize` returns), and seeded output must be stable (a second run gives the same bytes).
 // Specs with more than MAX_TOOLS operations are sampled (every k-th operation, deterministically). The quick run
-// (`npm test`) takes a fixed sample of 24 documents with at most 60 operations each; the full sweep takes them all.
+// (`npm test`) takes a fixed sample of 12 documents with at most 30 operations each; the full sweep takes them all.
 // The executor is checked too: each synthesized call is simulated (state, then schema responders) and its
 // answer (status and body) must validate against the operation's responses. One overall line per figure
 // across all corpora closes the report: `synthesized bodies valid: X/Y (P%)`, `executor answers valid: ...`.
@@ -26,7 +26,7 @@ import { sampled, sized } from "../support/test-mode.js";
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CORPORA = path.resolve(REPO_ROOT, process.env["TOOLSIM_CORPORA"] ?? "../shared/corpora");
 const TOOLALPACA = path.join(CORPORA, "toolalpaca", "eval_simulated.json");
-const MAX_TOOLS = sized(60, 150);
+const MAX_TOOLS = sized(30, 150);
 const MIN_RATE = 0.995;
 const SEED = 20240601;
 
@@ -85,7 +85,7 @@ function tallyOf(group: string): Tally {
   return t;
 }
 
-const ALL = sampled(sources(), 24);
+const ALL = sampled(sources(), 12);
 
 /** The figures summed over all corpora. */
 function overall(): { calls: number; callsValid: number; bodies: number; bodiesValid: number; answers: number; answersValid: number } {

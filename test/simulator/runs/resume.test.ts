@@ -16,8 +16,8 @@ import { sized } from "../../support/test-mode.js";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const ENTRY = fileURLToPath(new URL("../../fixtures/cli-entry.ts", import.meta.url));
-/** Episodes of each run (the reference, the killed one, the interrupted one): 120 quick, 400 full; `TOOLSIM_RESUME_EPISODES` overrides. */
-const EPISODES = Number(process.env["TOOLSIM_RESUME_EPISODES"] ?? sized(120, 400));
+/** Episodes of each run (the reference, the killed one, the interrupted one): 80 quick, 400 full; `TOOLSIM_RESUME_EPISODES` overrides. */
+const EPISODES = Number(process.env["TOOLSIM_RESUME_EPISODES"] ?? sized(80, 400));
 const ARGS = ["generate", "--episodes", String(EPISODES), "--concurrency", "4", "--seed", "11"];
 
 const root = mkdtempSync(join(tmpdir(), "toolsim-resume-"));

@@ -12,10 +12,10 @@ import { bundledToolsets } from "../../support/offline-corpus.js";
 /*
  * The text-quality audit: offline episodes, exported in every format, carry no internal scores, no broken
  * agreement ("the units is", "the author are"), no yes/no said as a value ("the holiday is yes"), and planned
- * values vary; plain requests are answered right. `npm test` audits 600 episodes, `npm run test:full` 2,000.
+ * values vary; plain requests are answered right. `npm test` audits 400 episodes, `npm run test:full` 2,000.
  */
 
-const EPISODES = process.env["TOOLSIM_FULL"] === "1" ? 2000 : 600;
+const EPISODES = process.env["TOOLSIM_FULL"] === "1" ? 2000 : 400;
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
