@@ -192,15 +192,27 @@ export function specificity(box: OfflineToolbox, p: Param): number {
   return t.specificity;
 }
 
+/** How specific a parameter is, by what it takes (one record: every weight of the order in which parameters take values). */
+export const SPECIFICITY_WEIGHTS = {
+  enum: 6,
+  typedValue: 5,
+  id: 4,
+  code: 3,
+  number: 2,
+  required: 1,
+  nested: -1,
+} as const;
+
 function computeSpecificity(box: OfflineToolbox, p: Param): number {
+  const W = SPECIFICITY_WEIGHTS;
   const kinds = acceptedKinds(box, p);
   let s = 0;
-  if (enumOf(p.schema)) s += 6;
-  if (kinds[0] === "email" || kinds[0] === "url" || kinds[0] === "datetime" || kinds[0] === "date" || kinds[0] === "time") s += 5;
-  if (isIdParam(box, p)) s += 4;
-  if (kinds[0] === "code3" || kinds[0] === "code2" || kinds[0] === "lang") s += 3;
-  if (kinds[0] === "number") s += 2;
-  if (p.required) s += 1;
-  if (p.path.length > 1) s -= 1;
+  if (enumOf(p.schema)) s += W.enum;
+  if (kinds[0] === "email" || kinds[0] === "url" || kinds[0] === "datetime" || kinds[0] === "date" || kinds[0] === "time") s += W.typedValue;
+  if (isIdParam(box, p)) s += W.id;
+  if (kinds[0] === "code3" || kinds[0] === "code2" || kinds[0] === "lang") s += W.code;
+  if (kinds[0] === "number") s += W.number;
+  if (p.required) s += W.required;
+  if (p.path.length > 1) s += W.nested;
   return s;
 }

@@ -151,6 +151,22 @@ export function idOf(obj: Json, noun: string): string | undefined {
   return undefined;
 }
 
+/** How the facts of a record are chosen for an answer (one record: every weight of the choice). */
+export const ANSWER_FACT_WEIGHTS = {
+  /** Earlier fields first: the first field scores this, the n-th this / n. */
+  order: 0.5,
+  /** A field the request names. */
+  asked: 3,
+  /** A field an answer gives first (`status`, `totalPrice`). */
+  important: 1.5,
+  /** A yes/no field the request does not name. */
+  unaskedBoolean: -1,
+  /** A field of a nested record. */
+  nested: -0.3,
+  /** A value the call itself sent (no news to the user). */
+  echo: -4,
+} as const;
+
 /** The scalar facts of a record (two levels deep), scored by how much the request wants them; echoes of the call's own arguments last. */
 function recordFacts(obj: Json, request: ReadonlySet<string>, skip: ReadonlySet<string>, echoes: ReadonlySet<string>): Fact[] {
   const out: Fact[] = [];
@@ -166,13 +182,15 @@ function recordFacts(obj: Json, request: ReadonlySet<string>, skip: ReadonlySet<
       if (text === undefined || skip.has(text) || isNoiseField(k) || text.length > 100 || /^https?:/.test(text)) continue;
       if (isIdField(k) && path.length === 0) continue;
       const keyStems = words(k).map((w) => lemma(w));
-      let score = (1 / (1 + order++)) * 0.5;
-      if (keyStems.some((s) => request.has(s))) score += 3;
-      if (isImportantField(k)) score += 1.5;
-      if (typeof v === "boolean" && !keyStems.some((s) => request.has(s))) score -= 1;
-      if (depth > 0) score -= 0.3;
+      const W = ANSWER_FACT_WEIGHTS;
+      let score = (1 / (1 + order++)) * W.order;
+      const asked = keyStems.some((s) => request.has(s));
+      if (asked) score += W.asked;
+      if (isImportantField(k)) score += W.important;
+      if (typeof v === "boolean" && !asked) score += W.unaskedBoolean;
+      if (depth > 0) score += W.nested;
       // What the user just gave is no news: "the query amount is 250".
-      if (echoes.has(text.toLowerCase())) score -= 4;
+      if (echoes.has(text.toLowerCase())) score += W.echo;
       out.push({ path: here, text: factText(here, v, text), score });
     }
   };
