@@ -3,6 +3,9 @@ import type { OperationGoal } from "../user/operation-goal.js";
 import type { ArgumentInfo } from "../assistant/tool-arguments.js";
 import { idNoun, isIdName } from "../../specs/words.js";
 import { beFor } from "./field-clauses.js";
+import { AMBIGUOUS_CODES as AMBIGUOUS_CODE_WORDS } from "./lexicon/codes.js";
+import { COUNT_NOUNS as COUNT_NOUN_WORDS } from "./lexicon/names.js";
+import { wholeWord } from "./word-patterns.js";
 import { articleFor, humanize, identifierWords, isPlural, joinList, singular } from "./words.js";
 import { isObject, type Json } from "../../specs/json-object.js";
 
@@ -42,9 +45,11 @@ export function coordinateOf(name: string): { axis: "lat" | "lon"; prefix: strin
   return axis === undefined ? undefined : { axis, prefix: words.slice(0, -1).join(" ") };
 }
 
-const AMBIGUOUS_CODES = /^(it|is|as|be|in|no|on|to|or|an|at|by|he|we|me|my|so|do|go|up|us|am|if|of)$/;
+/** Two-letter codes that read as English words ("it", "no"), from the lexicon. */
+const AMBIGUOUS_CODES = wholeWord(AMBIGUOUS_CODE_WORDS, "");
 
-const COUNT_NOUNS = /^(days|hours|minutes|weeks|months|years|nights|people|persons|guests|adults|children|kids|infants|passengers|servings|portions|seats|rooms|tickets|items|results|copies|pages|words|sentences|questions|stops|players)$/;
+/** Nouns counted by a number ("for 3 days"), from the lexicon. */
+const COUNT_NOUNS = wholeWord(COUNT_NOUN_WORDS, "");
 
 function pick(rng: Rng, options: readonly string[]): string {
   return rng.pick(options);

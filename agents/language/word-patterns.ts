@@ -35,9 +35,9 @@ export function wordAtEnd(words: readonly string[]): RegExp {
   return new RegExp(`\\b(?:${alternation(words)})\\s*$`);
 }
 
-/** The whole text is one of the words (`^(?:name|title)$`, case-insensitive). */
-export function wholeWord(words: readonly string[]): RegExp {
-  return new RegExp(`^(?:${alternation(words)})$`, "i");
+/** The whole text is one of the words (`^(?:name|title)$`, case-insensitive unless `flags` says otherwise). */
+export function wholeWord(words: readonly string[], flags = "i"): RegExp {
+  return new RegExp(`^(?:${alternation(words)})$`, flags);
 }
 
 /**
