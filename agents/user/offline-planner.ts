@@ -16,6 +16,8 @@ import { toolArguments, type ArgumentInfo } from "../assistant/tool-arguments.js
 import type { Toolbox, ToolboxEntry } from "../roles/toolbox.js";
 import { coordinateOf, valueText } from "../language/value-phrase.js";
 import { identifierWords } from "../language/words.js";
+import { PLUMBING_NAMES } from "../language/lexicon/names.js";
+import { wholeWord } from "../language/word-patterns.js";
 import { isObject } from "../../specs/json-object.js";
 
 /** Knobs of the offline planner; the defaults follow API-Bank and the toolsim design. */
@@ -56,8 +58,8 @@ const BASE_DEFAULTS = { requestWeights: [0.78, 0.18, 0.04] as const, withholdRat
 
 const STYLES: readonly InstructionStyle[] = ["question", "imperative", "first-person"];
 
-/** Arguments that are plumbing rather than part of a user's goal (paging, formats, keys). */
-const PLUMBING = /^(limit|offset|page|page_size|per_page|pagesize|perpage|page_token|next_token|cursor|start|skip|top|fields|expand|embed|include_fields|format|output|callback|jsonp|pretty|api_key|apikey|key|token|access_token|sig|signature|nonce|idempotency_key|request_id|trace_id|correlation_id|version|api_version|v|debug|dir|direction|timestamp|ts|client_id|session|session_id)$/;
+/** Arguments that are plumbing rather than part of a user's goal (paging, formats, keys), from the lexicon. */
+const PLUMBING = wholeWord(PLUMBING_NAMES, "");
 
 interface DraftStep {
   entry: ToolboxEntry;

@@ -83,3 +83,11 @@ export const QUERY_NAMES: readonly string[] = ["q", "query", "search", "keyword"
 
 /** Words of names that make a boolean parameter's words ("is open", "has pool", "include tax"). */
 export const BOOLEAN_PREFIXES: readonly string[] = ["is", "has", "only", "include", "show"];
+
+/** Argument names that are plumbing rather than part of a user's goal (paging, formats, keys, tracing), in snake case. */
+export const PLUMBING_NAMES: readonly string[] = [
+  "limit", "offset", "page", "page_size", "per_page", "pagesize", "perpage", "page_token", "next_token", "cursor", "start", "skip", "top",
+  "fields", "expand", "embed", "include_fields", "format", "output", "callback", "jsonp", "pretty", "api_key", "apikey", "key", "token",
+  "access_token", "sig", "signature", "nonce", "idempotency_key", "request_id", "trace_id", "correlation_id", "version", "api_version", "v",
+  "debug", "dir", "direction", "timestamp", "ts", "client_id", "session", "session_id",
+];
