@@ -97,7 +97,9 @@ function spoken(v: PlannedValue): string {
 /** "the genre is mystery", "the authors are X and Y", "it is in stock": the value said with its name, in agreement. */
 function statement(v: PlannedValue): string {
   if (typeof v.value === "boolean") return booleanClause([v.arg], v.value);
-  return `the ${label(v)} ${beFor(label(v), v.value)} ${spoken(v)}`;
+  // One value of a list names one thing: "the country code is US", "the action is (...)".
+  const name = Array.isArray(v.value) && v.value.length === 1 ? label(v).replace(/(\w+)$/, (w) => singular(w)) : label(v);
+  return `the ${name} ${beFor(name, v.value)} ${spoken(v)}`;
 }
 
 function label(v: PlannedValue): string {

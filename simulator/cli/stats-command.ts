@@ -7,7 +7,7 @@ import { UserError, type CliIO } from "./cli-io.js";
 import { parseInteger } from "./parse-options.js";
 
 /** `toolsim stats RUN [--json] [--text]`. */
-export function statsCommand(io: CliIO): Command {
+export function statsCommand(io: CliIO, setExit: (code: number) => void = () => undefined): Command {
   return new Command("stats")
     .description("dataset statistics of a run: counts, steps, instruction lengths, tools, coverage, near-duplicates, tester funnel")
     .argument("<run>", "run folder")
@@ -21,7 +21,7 @@ export function statsCommand(io: CliIO): Command {
           const audit = await auditRunText(dir, { ...(opts.toolsets ? { toolsets: opts.toolsets } : {}), warn: (m) => io.err(`toolsim: warning: ${m}\n`) });
           io.out(opts.json ? `${JSON.stringify(audit, null, 2)}\n` : formatTextAudit(audit));
           const problems = Object.values(audit.counts).reduce((a, b) => a + b, 0);
-          if (problems > 0) process.exitCode = 1;
+          if (problems > 0) setExit(1);
           return;
         }
         const window = parseInteger("--dup-window", opts.dupWindow, 1);

@@ -56,7 +56,8 @@ const INTERNAL_MARKERS: readonly RegExp[] = [
 ];
 
 const QUOTED = /"[^"]*"|“[^”]*”/g;
-const THE_X_IS = /\bthe ((?:[a-z]+ ){0,3}[a-z]+) (is|are)(?: now)? ([^,.;:!?]*?)(?= and (?:the|it|there)\b|[,.;:!?]|$)/g;
+/** "the <up to four words> is|are <value>": the subject's words hold no verb ("the type is light that are online" is two clauses). */
+const THE_X_IS = /\bthe ((?:(?!(?:is|are|was|were|that|which|who)\b)[a-z]+ ){0,3}(?!(?:is|are|was|were|that|which|who)\b)[a-z]+) (is|are)(?: now)? ([^,.;:!?]*?)(?= and (?:the|it|there)\b|[,.;:!?]|$)/g;
 const BOOLEAN_VALUE = /^(?:yes|no|true|false)\b/;
 const COUNT = /\b(?:found|lists|listed) (\d+) ([a-z]+)\b/g;
 const NOT_NOUNS = new Set(["more", "other", "others", "of", "in", "results", "result"]);
