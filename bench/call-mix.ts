@@ -13,8 +13,7 @@ import { synthesizeArguments } from "../specs/synthesize/synthesize-call.js";
 import type { Tool } from "../specs/catalog/tool.js";
 import { toolArgumentsSchema } from "../specs/catalog/tool-schema.js";
 import { prepareRequest, type PrismClient, type PreparedRequest } from "./prism.js";
-
-type Json = Record<string, unknown>;
+import { isObject, type Json } from "../specs/json-object.js";
 
 /** One call of the mix, in both forms. */
 export interface BenchCall {
@@ -44,10 +43,6 @@ export interface MixOptions {
   invalidShare?: number;
   /** Length of the sequence (default 1000). */
   length?: number;
-}
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** A place a defect can be put: an argument, or a property of a wrapped body. */

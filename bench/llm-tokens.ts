@@ -16,6 +16,7 @@ import { ResourceStore } from "../specs/respond/resource-store.js";
 import { validateCall, type ValidatedCall } from "../specs/call/validate-call.js";
 import { ROOT } from "./paths.js";
 import { formatRatio, median, note, printFigure } from "./stats.js";
+import { isObject } from "../specs/json-object.js";
 
 /** Parts of the section a filter can pick: `llm.tokens`. */
 export const LLM_PARTS = ["tokens"] as const;
@@ -30,10 +31,6 @@ interface EvalToolset {
   Name: string;
   Documentation: string;
   Golden_Answers?: Array<Array<{ Action?: string; Action_Input?: string }>>;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /**

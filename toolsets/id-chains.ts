@@ -2,36 +2,21 @@ import type { Catalog } from "../specs/catalog/catalog.js";
 import { selectResponse } from "../specs/call/select-response.js";
 import { inlineSchema, toolArgumentsSchema } from "../specs/catalog/tool-schema.js";
 import type { Tool } from "../specs/catalog/tool.js";
+import { isObject } from "../specs/json-object.js";
+import { isIdName, singular } from "../specs/words.js";
 
-type Json = Record<string, unknown>;
+export { isIdName };
 
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
+function norm(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, "");
 }
+
 
 /** An id an operation needs that no other operation returns. */
 export interface MissingId {
   tool: Tool;
   /** The argument that takes the id. */
   argument: string;
-}
-
-const ID_NAME = /(^id$|^uuid$|^guid$|[_-](id|uuid|guid)$|[a-z0-9](Id|ID|Uuid|UUID|Guid)$)/;
-
-/** Whether an argument name looks like an identifier (`id`, `bookId`, `book_id`, `orderUUID`). */
-export function isIdName(name: string): boolean {
-  return ID_NAME.test(name);
-}
-
-function norm(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]/g, "");
-}
-
-function singular(word: string): string {
-  if (word.length > 4 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
-  if (word.length > 3 && /(ses|xes|zes|ches|shes)$/.test(word)) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith("s") && !word.endsWith("ss")) return word.slice(0, -1);
-  return word;
 }
 
 /** The words of an identifier or path: `listBookReviews` -> list, book, review. */

@@ -14,12 +14,7 @@ import type { Result } from "../specs/result.js";
 import type { SpecProblem } from "../specs/load/spec-problem.js";
 import { describeFunctions } from "./build/describe-functions.js";
 import type { LoadedToolset, ToolsetAuth, ToolsetTask } from "./toolset.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../specs/json-object.js";
 
 /** The folder of the toolsets that ship with toolsim. */
 export function bundledToolsetsDir(): string {

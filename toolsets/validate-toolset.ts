@@ -14,12 +14,7 @@ import { parseFunctionDocs, type FunctionDoc } from "./function-docs.js";
 import { findMissingIds } from "./id-chains.js";
 import { checkToolsetSchema } from "./toolset-schema.js";
 import { checkDeclaredBindings } from "./toolset-bindings.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../specs/json-object.js";
 
 /** A toolset that passed validation: its catalog and the warnings found. */
 export interface ValidToolset {

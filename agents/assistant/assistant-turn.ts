@@ -1,5 +1,6 @@
 import type { AssistantToolCall, AssistantTurn, DialogueMessage } from "../roles/dialogue.js";
 import { argumentsFromObject, GIVE_UP_PREFIX, messageText } from "./dialogue-text.js";
+import { isObject, type Json } from "../../specs/json-object.js";
 
 /*
  * From a model's answer to an assistant turn, without LangChain: shared by the assistant over LangChain chat
@@ -24,12 +25,6 @@ export interface ModelAnswer {
   readonly additional_kwargs?: Record<string, unknown>;
   readonly tool_calls?: ReadonlyArray<{ id?: string | undefined; name: string; args: unknown }>;
   readonly invalid_tool_calls?: ReadonlyArray<{ id?: string | undefined; name?: string | undefined; args?: string | undefined }>;
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** Closing courtesy questions that do not make an answer a question ("Anything else I can help with?"). */
@@ -64,6 +59,8 @@ export function thoughtOf(message: ModelAnswer): string | undefined {
 export function toAssistantTurn(message: ModelAnswer, firstCallNumber = 1): AssistantTurn {
   const text = messageText(message).trim();
   const thought = thoughtOf(message);
+  const debugNote = message.additional_kwargs?.["debug"];
+  const debug = typeof debugNote === "string" && debugNote !== "" ? { debug: debugNote } : {};
   const calls: AssistantToolCall[] = [];
   let n = firstCallNumber;
   const takenIds = new Set<string>();
@@ -82,10 +79,10 @@ export function toAssistantTurn(message: ModelAnswer, firstCallNumber = 1): Assi
   }
   if (calls.length > 0) {
     const names = calls.map((c) => c.name).join(", ");
-    return { kind: "calls", thought: thought ?? (text !== "" ? text : `Calling ${names}.`), calls };
+    return { kind: "calls", thought: thought ?? (text !== "" ? text : `Calling ${names}.`), ...debug, calls };
   }
   const intent = message.additional_kwargs?.["intent"];
-  const withThought = thought !== undefined ? { thought } : {};
+  const withThought = { ...(thought !== undefined ? { thought } : {}), ...debug };
   if (intent === "give-up" || GIVE_UP_MARKER.test(text)) {
     const reason = text.replace(GIVE_UP_MARKER, "").trim();
     return { kind: "give-up", ...withThought, reason: reason !== "" ? reason : "The assistant gave up." };

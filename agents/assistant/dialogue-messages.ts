@@ -2,6 +2,7 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage }
 import type { ToolResult } from "../../specs/call/tool-result.js";
 import type { AssistantToolCall, DialogueMessage } from "../roles/dialogue.js";
 import { argumentsFromObject, argumentsObject, messageText, parseToolResultText, toolResultText, type ToolResultTextOptions } from "./dialogue-text.js";
+import { isObject, type Json } from "../../specs/json-object.js";
 
 export {
   argumentsFromObject,
@@ -19,12 +20,6 @@ export interface ToLangChainOptions {
   /** A system message put first. */
   system?: string;
   toolResult?: ToolResultTextOptions;
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** Converts a neutral dialogue into LangChain messages (system prompt first when given). */

@@ -1,4 +1,5 @@
 import type { ToolResult } from "../../specs/call/tool-result.js";
+import { isObject, type Json } from "../../specs/json-object.js";
 
 /*
  * The text side of chat messages, without LangChain: what a tool message says, what a message's text is, and
@@ -23,12 +24,6 @@ export interface ToolResultTextOptions {
   maxItems?: number;
   /** Longest string value kept (default 500 characters). */
   maxString?: number;
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 interface Limits {

@@ -1,12 +1,7 @@
 import type { Catalog } from "../../specs/catalog/catalog.js";
 import { getAt } from "../../specs/json-pointer.js";
 import type { Tool } from "../../specs/catalog/tool.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../../specs/json-object.js";
 
 /** One argument of a tool as the offline user reasons about it: where it goes, its schema, examples and meaning. */
 export interface ArgumentInfo {

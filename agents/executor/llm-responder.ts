@@ -19,12 +19,7 @@ import { parseLooseJson } from "../parse/loose-json.js";
 import { bindingsOf, describeBinding } from "../../specs/respond/bindings.js";
 import { checkBindings, type BindingViolation } from "../../specs/respond/binding-check.js";
 import { obeyBindings } from "../../specs/respond/obey-bindings.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../../specs/json-object.js";
 
 // ------------------------------------------------------------------------------------------- prompts
 

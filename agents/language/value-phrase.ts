@@ -1,13 +1,15 @@
 import type { Rng } from "../../specs/seed.js";
 import type { OperationGoal } from "../user/operation-goal.js";
 import type { ArgumentInfo } from "../assistant/tool-arguments.js";
+import { idNoun, isIdName } from "../../specs/words.js";
+import { beFor } from "./field-clauses.js";
+import { AMBIGUOUS_CODES as AMBIGUOUS_CODE_WORDS } from "./lexicon/codes.js";
+import { COUNT_NOUNS as COUNT_NOUN_WORDS } from "./lexicon/names.js";
+import { wholeWord } from "./word-patterns.js";
 import { articleFor, humanize, identifierWords, isPlural, joinList, singular } from "./words.js";
+import { isObject, type Json } from "../../specs/json-object.js";
 
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+export { isIdName };
 
 const FREE_TEXT = /^(q|query|search|keywords?|terms?|text|title|name|full_?name|display_?name|description|message|note|notes|comment|content|body|summary|bio|subject|cover_?letter|caption|prompt|question|reason|instructions?)$/;
 
@@ -32,18 +34,8 @@ export function quoteIfText(name: string, value: unknown): string {
   return FREE_TEXT.test(key) || /\s/.test(value) && value.split(/\s+/).length > 3 ? `"${value}"` : value;
 }
 
-/** Whether an argument names an identifier (`recipeId`, `id`, `order_id`). */
-export function isIdName(name: string): boolean {
-  const words = identifierWords(name);
-  const last = words[words.length - 1];
-  return last === "id" || last === "uuid" || last === "ids";
-}
-
 /** The noun an id argument points at (`recipeId` -> `recipe`), empty for a bare `id`. */
-export function idStem(name: string): string {
-  const words = identifierWords(name);
-  return words.slice(0, -1).join(" ");
-}
+export const idStem = idNoun;
 
 /** A coordinate argument: `lat`/`latitude` or `lon`/`lng`/`longitude`, with its prefix (`from`, `to`, ``). */
 export function coordinateOf(name: string): { axis: "lat" | "lon"; prefix: string } | undefined {
@@ -53,9 +45,11 @@ export function coordinateOf(name: string): { axis: "lat" | "lon"; prefix: strin
   return axis === undefined ? undefined : { axis, prefix: words.slice(0, -1).join(" ") };
 }
 
-const AMBIGUOUS_CODES = /^(it|is|as|be|in|no|on|to|or|an|at|by|he|we|me|my|so|do|go|up|us|am|if|of)$/;
+/** Two-letter codes that read as English words ("it", "no"), from the lexicon. */
+const AMBIGUOUS_CODES = wholeWord(AMBIGUOUS_CODE_WORDS, "");
 
-const COUNT_NOUNS = /^(days|hours|minutes|weeks|months|years|nights|people|persons|guests|adults|children|kids|infants|passengers|servings|portions|seats|rooms|tickets|items|results|copies|pages|words|sentences|questions|stops|players)$/;
+/** Nouns counted by a number ("for 3 days"), from the lexicon. */
+const COUNT_NOUNS = wholeWord(COUNT_NOUN_WORDS, "");
 
 function pick(rng: Rng, options: readonly string[]): string {
   return rng.pick(options);
@@ -85,7 +79,6 @@ function arrayPhrase(name: string, value: unknown[], rng: Rng): string {
   const words = identifierWords(name);
   const list = valueText(value);
   const first = words[0] ?? "";
-  const rest = words.slice(1).join(" ");
   if (/^(include|with|using|containing|has|have)$/.test(first)) return pick(rng, [`with ${list}`, `using ${list}`]);
   if (/^(exclude|without|except|skip|not|omit)$/.test(first)) return pick(rng, [`without ${list}`, `excluding ${list}`]);
   if (isIdName(name)) {
@@ -234,13 +227,13 @@ export function valuePhrase(arg: ArgumentInfo, value: unknown, goal: OperationGo
   if (/^(status|state)$/.test(key)) return pick(rng, [`with status ${text}`, `that are ${text}`]);
   if (/^(priority|severity|level|importance)$/.test(last)) return pick(rng, [`with ${text} ${last}`, `with ${last} ${text}`]);
   if (/^(genre|category|topic|section|calendar|folder|list|cuisine|diet|style|type|kind|mode)$/.test(last)) {
-    return pick(rng, [`with ${human} ${quoted}`, `where the ${human} is ${quoted}`, `(${human}: ${quoted})`]);
+    return pick(rng, [`with ${human} ${quoted}`, `where the ${human} ${beFor(human, value)} ${quoted}`, `(${human}: ${quoted})`]);
   }
-  if (arg.enum !== undefined) return pick(rng, [`(${human}: ${quoted})`, `where the ${human} is ${quoted}`, `with ${human} set to ${quoted}`]);
+  if (arg.enum !== undefined) return pick(rng, [`(${human}: ${quoted})`, `where the ${human} ${beFor(human, value)} ${quoted}`, `with ${human} set to ${quoted}`]);
   // Anything else named by the argument: the value is said with the parameter's own words.
   if (goal.object.includes(human) && typeof value === "string") return `for ${quoted}`;
   if (typeof value === "number") return pick(rng, [`with ${human} ${text}`, `with ${articleFor(human)} ${human} of ${text}`, `(${human}: ${text})`]);
-  return pick(rng, [`with ${human} ${quoted}`, `where the ${human} is ${quoted}`, `(${human}: ${quoted})`]);
+  return pick(rng, [`with ${human} ${quoted}`, `where the ${human} ${beFor(human, value)} ${quoted}`, `(${human}: ${quoted})`]);
 }
 
 /** How a pair of coordinates is said together: `at 48.8566, 2.3522`, `from 51.5, -0.12`. */

@@ -8,6 +8,7 @@ import { redactSecretsDeep } from "../../specs/secret-redaction.js";
 import { stableStringify } from "../../specs/stable-stringify.js";
 import { ToolsimError } from "../../specs/toolsim-error.js";
 import { truncatePartialLine } from "../parse/partial-line.js";
+import { isObject, type Json } from "../../specs/json-object.js";
 
 /*
  * Cassettes: every LLM call of a run as one line of `cassette.jsonl`, so a run can be replayed with no
@@ -19,12 +20,6 @@ import { truncatePartialLine } from "../parse/partial-line.js";
  *     same thing twice (a retry with the same prompt, k judge votes) replays its answers in order;
  *   - request and response are scrubbed of secrets before they are written (see {@link redactSecretsDeep}).
  */
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** Token counts of one call. */
 export interface CassetteUsage {
@@ -249,7 +244,6 @@ function isEntry(v: unknown): v is CassetteEntry {
 function lookupKey(episodeId: string | undefined, key: string, occurrence: number): string {
   return `${episodeId ?? ""}\u0000${key}\u0000${occurrence}`;
 }
-
 
 /**
  * The LLM calls of a run: entries looked up by (episode, key, occurrence), then by (key, occurrence), then by

@@ -1,4 +1,5 @@
 import { fail, ok, type Result } from "../../specs/result.js";
+import { isObject, type Json } from "../../specs/json-object.js";
 
 /*
  * A forgiving reader for the JSON-like text language models write into tool arguments: JSON, JSON5-ish and
@@ -22,12 +23,6 @@ export interface LenientJsonError {
   offset: number;
   line: number;
   column: number;
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** Thrown inside the reader only; {@link LenientReader.attempt} turns it into a result. */

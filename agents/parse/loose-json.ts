@@ -1,6 +1,8 @@
+import { parseLenientJson } from "./lenient-json.js";
+
 /**
- * Forgiving JSON extraction from model text: the whole text, fenced blocks (```json ... ```), then
- * every balanced `{...}` / `[...]` in the text, with a light repair of trailing commas and smart quotes.
+ * Finding the JSON value in a model's text: the whole text, fenced blocks (```json ... ```), then every balanced
+ * `{...}` / `[...]` in the text; each candidate is read by the forgiving reader of `lenient-json.ts`.
  */
 
 /** The outcome of {@link parseLooseJson}: the first value found, or why nothing was. */
@@ -8,25 +10,21 @@ export type LooseJson = { ok: true; value: unknown; from: "text" | "fence" | "sp
 
 const FENCE = /```[ \t]*([\w+-]*)[ \t]*\r?\n?([\s\S]*?)```/g;
 
+/** A candidate read by the one forgiving JSON reader (`lenient-json.ts`: smart quotes, trailing commas, single quotes...). */
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
   const t = text.trim();
   if (t === "") return { ok: false };
-  for (const candidate of [t, repair(t)]) {
-    try {
-      return { ok: true, value: JSON.parse(candidate) as unknown };
-    } catch {
-      // try the next form
-    }
+  try {
+    return { ok: true, value: JSON.parse(t) as unknown };
+  } catch {
+    // not strict JSON: a structure (an object or a list) may still be read leniently; prose may not
   }
-  return { ok: false };
-}
-
-/** Light repairs models need: smart quotes, trailing commas, a BOM. */
-function repair(text: string): string {
-  return text
-    .replace(/^\uFEFF/, "")
-    .replace(/[\u201C\u201D]/g, '"')
-    .replace(/,\s*([}\]])/g, "$1");
+  if (!/^(?:`{3}[\w+-]*\s*)?[[{]/.test(t)) return { ok: false };
+  const parsed = parseLenientJson(t);
+  if (!parsed.ok) return { ok: false };
+  // Text after the value is chatter in a whole answer, not in a candidate span: a candidate is the value alone.
+  if (parsed.value.repairs.some((r) => r.startsWith("ignored text after the value"))) return { ok: false };
+  return { ok: true, value: parsed.value.value };
 }
 
 /** The balanced JSON-looking spans of a text (string-aware), in order of their start. */

@@ -13,9 +13,13 @@ export type DialogueMessage =
   | { role: "assistant"; content: string; thought?: string; toolCalls?: AssistantToolCall[] }
   | { role: "tool"; toolCallId: string; name: string; content: string; result: ToolResult };
 
-/** What the assistant does next. */
+/**
+ * What the assistant does next. `thought`: a short sentence about the step (training text may keep it); `debug`:
+ * the model's internals (which tools matched with which scores, where each argument came from), kept in the
+ * journal's thought event for debugging and never in a dialogue, a corpus or an export.
+ */
 export type AssistantTurn =
-  | { kind: "calls"; thought: string; calls: AssistantToolCall[] }
-  | { kind: "question"; thought?: string; text: string; /** The arguments the question asks for, when the model says (the offline one does). */ asks?: string[] }
-  | { kind: "final"; thought?: string; text: string }
-  | { kind: "give-up"; thought?: string; reason: string };
+  | { kind: "calls"; thought: string; debug?: string; calls: AssistantToolCall[] }
+  | { kind: "question"; thought?: string; debug?: string; text: string; /** The arguments the question asks for, when the model says (the offline one does). */ asks?: string[] }
+  | { kind: "final"; thought?: string; debug?: string; text: string }
+  | { kind: "give-up"; thought?: string; debug?: string; reason: string };

@@ -4,13 +4,10 @@ import type { AssistantToolCall, AssistantTurn, DialogueMessage } from "./dialog
 import type { EpisodeState } from "./episode-state.js";
 import type { Plan } from "./plan.js";
 import type { Verdict } from "./verdict.js";
+import type { AgentTool } from "./agent-tool.js";
 
-/** A tool as offered to the assistant (OpenAI function form). */
-export interface AgentTool {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-}
+export type { AgentTool };
+
 
 /** What the user agent knows when it speaks: its plan, which request it is on, and the dialogue so far. */
 export interface UserTurn {

@@ -3,9 +3,9 @@ import type { Fixtures } from "../../specs/respond/resource-store.js";
 import type { Tool } from "../../specs/catalog/tool.js";
 import { toolArgumentsSchema } from "../../specs/catalog/tool-schema.js";
 import type { AssistantToolCall } from "./dialogue.js";
-import type { AgentTool } from "./roles.js";
 import type { Responder } from "../../specs/respond/responder.js";
 import { CredentialMask, credentialPlaceholder, isCredentialPlaceholder } from "./credential-mask.js";
+import type { AgentTool } from "./agent-tool.js";
 
 /** A toolset as the agents see it: its documentation and its catalog (agents do not import toolsets/). */
 export interface EpisodeToolset {

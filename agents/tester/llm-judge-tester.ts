@@ -7,12 +7,7 @@ import { RuleTester, type RuleStages } from "./offline-tester.js";
 import type { EpisodeTranscript, Tester } from "../roles/roles.js";
 import type { Toolbox } from "../roles/toolbox.js";
 import type { StageVerdict, Verdict } from "../roles/verdict.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../../specs/json-object.js";
 
 const q = (v: unknown): string => JSON.stringify(typeof v === "string" ? v : v === undefined ? null : v) ?? "null";
 

@@ -12,12 +12,7 @@ import { plannedValues, relevance, type PlannedValue } from "./reply-composer.js
 import type { UserAgent, UserTurn } from "../roles/roles.js";
 import type { Toolbox } from "../roles/toolbox.js";
 import { humanize } from "../language/words.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../../specs/json-object.js";
 
 // ------------------------------------------------------------------------------------------- prompts
 

@@ -8,13 +8,17 @@ import { validateCall } from "../../specs/call/validate-call.js";
 import { templatesFor } from "./instruction-templates.js";
 import type { InstructionStyle, Plan, PlanLink, PlanRequest, PlanStep } from "../roles/plan.js";
 import { chainCandidates, type ChainCandidate } from "./plan-chains.js";
-import { chooseValue, synthesizedValue } from "./plan-values.js";
+import { chooseValue, synthesizedValue, validFor } from "./plan-values.js";
+import { asPersonSaysIt } from "./goal-values.js";
 import { newValueContext, termPairs, wordsOfLanguage, type ValueContext } from "./value-pools.js";
 import { hasNounPhrase, renderInstruction } from "./render-instruction.js";
 import { toolArguments, type ArgumentInfo } from "../assistant/tool-arguments.js";
 import type { Toolbox, ToolboxEntry } from "../roles/toolbox.js";
 import { coordinateOf, valueText } from "../language/value-phrase.js";
 import { identifierWords } from "../language/words.js";
+import { PLUMBING_NAMES } from "../language/lexicon/names.js";
+import { wholeWord } from "../language/word-patterns.js";
+import { isObject } from "../../specs/json-object.js";
 
 /** Knobs of the offline planner; the defaults follow API-Bank and the toolsim design. */
 export interface PlannerOptions {
@@ -54,8 +58,8 @@ const BASE_DEFAULTS = { requestWeights: [0.78, 0.18, 0.04] as const, withholdRat
 
 const STYLES: readonly InstructionStyle[] = ["question", "imperative", "first-person"];
 
-/** Arguments that are plumbing rather than part of a user's goal (paging, formats, keys). */
-const PLUMBING = /^(limit|offset|page|page_size|per_page|pagesize|perpage|page_token|next_token|cursor|start|skip|top|fields|expand|embed|include_fields|format|output|callback|jsonp|pretty|api_key|apikey|key|token|access_token|sig|signature|nonce|idempotency_key|request_id|trace_id|correlation_id|version|api_version|v|debug|dir|direction|timestamp|ts|client_id|session|session_id)$/;
+/** Arguments that are plumbing rather than part of a user's goal (paging, formats, keys), from the lexicon. */
+const PLUMBING = wholeWord(PLUMBING_NAMES, "");
 
 interface DraftStep {
   entry: ToolboxEntry;
@@ -150,7 +154,9 @@ function fillStep(entry: ToolboxEntry, links: PlanLink[], shared: Map<string, un
     // An empty list or object says nothing: an optional one is left out.
     const empty = (Array.isArray(value) && value.length === 0) || (typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0);
     if (empty && !arg.required) continue;
-    args[arg.name] = withoutRepeats(value);
+    // A structured value says its required fields and a detail or two, as a person would (kept whole when trimming breaks it).
+    const said = typeof value === "object" && value !== null ? asPersonSaysIt(catalog.registry, arg.pointer, value, rng) : value;
+    args[arg.name] = withoutRepeats(said !== value && validFor(entry, arg, said) ? said : value);
   }
   if (item) matchItem(infos, args, item);
   makeConsistent(entry, infos, args, rng, ctx);
@@ -286,15 +292,11 @@ function makeConsistent(entry: ToolboxEntry, infos: readonly ArgumentInfo[], arg
     }
     // Glossary entries pair words of the two languages.
     const entries = args["entries"];
-    if (target !== undefined && Array.isArray(entries) && entries.every((e) => isRecord(e) && "source" in e && "target" in e) && typeof args[target] === "string") {
+    if (target !== undefined && Array.isArray(entries) && entries.every((e) => isObject(e) && "source" in e && "target" in e) && typeof args[target] === "string") {
       const pairs = termPairs(args[source] as string, args[target] as string, rng);
       if (pairs) args["entries"] = pairs;
     }
   }
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 const HOUR = 3_600_000;

@@ -8,6 +8,7 @@ import { toolArguments } from "../assistant/tool-arguments.js";
 import type { Toolbox, ToolboxEntry } from "../roles/toolbox.js";
 import { coordinateOf, isIdName } from "../language/value-phrase.js";
 import { humanize, identifierWords, singular } from "../language/words.js";
+import { isObject, type Json } from "../../specs/json-object.js";
 
 /** How the earlier step of a chain produces the value: a search or list result, a created resource, or a looked-up one. */
 export type ChainKind = "search" | "create" | "lookup";
@@ -33,12 +34,6 @@ export interface ResponseField {
   name: string;
   owner: string;
   type?: string;
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function typeOf(schema: unknown): string | undefined {

@@ -8,12 +8,7 @@ import type { ToolboxEntry } from "../roles/toolbox.js";
 import { coordinateOf, idStem, isIdName } from "../language/value-phrase.js";
 import { meaningfulValue, newValueContext, personaValue, variedExample, type ValueContext } from "./value-pools.js";
 import { identifierWords, singular } from "../language/words.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../../specs/json-object.js";
 
 function norm(s: string): string {
   return s.toLowerCase().replace(/[^a-z0-9]/g, "");
@@ -134,7 +129,7 @@ export function fixtureFieldValues(entry: ToolboxEntry, arg: ArgumentInfo): unkn
 }
 
 /** Whether a value is valid for an argument's own schema (a query or path value as it would be sent). */
-function validFor(entry: ToolboxEntry, arg: ArgumentInfo, value: unknown): boolean {
+export function validFor(entry: ToolboxEntry, arg: ArgumentInfo, value: unknown): boolean {
   if (value === undefined) return false;
   if (arg.pointer === undefined) return true;
   try {

@@ -3,6 +3,7 @@ import type { PlanLink, PlanRequest } from "../roles/plan.js";
 import { toolArguments, type ArgumentInfo } from "../assistant/tool-arguments.js";
 import type { Toolbox } from "../roles/toolbox.js";
 import { coordinateOf, isIdName, quoteIfText, valueText } from "../language/value-phrase.js";
+import { booleanClause, beFor } from "../language/field-clauses.js";
 import { capitalize, editDistance, humanize, identifierWords, joinList, singular, tokens } from "../language/words.js";
 
 /** One value of the user's plan that a question may be about. */
@@ -93,6 +94,14 @@ function spoken(v: PlannedValue): string {
   return quoteIfText(v.arg, v.value);
 }
 
+/** "the genre is mystery", "the authors are X and Y", "it is in stock": the value said with its name, in agreement. */
+function statement(v: PlannedValue): string {
+  if (typeof v.value === "boolean") return booleanClause([v.arg], v.value);
+  // One value of a list names one thing: "the country code is US", "the action is (...)".
+  const name = Array.isArray(v.value) && v.value.length === 1 ? label(v).replace(/(\w+)$/, (w) => singular(w)) : label(v);
+  return `the ${name} ${beFor(name, v.value)} ${spoken(v)}`;
+}
+
 function label(v: PlannedValue): string {
   const c = coordinateOf(v.arg);
   if (c) return `${c.prefix !== "" ? c.prefix + " " : ""}${c.axis === "lat" ? "latitude" : "longitude"}`;
@@ -111,11 +120,11 @@ function linkAnswer(v: PlannedValue, rng: Rng): string {
 function answerOne(v: PlannedValue, rng: Rng): string {
   if (v.link) return linkAnswer(v, rng);
   const s = spoken(v);
-  return rng.pick([`It's ${s}.`, `${capitalize(label(v))}: ${s}.`, `Use ${s}.`, `The ${label(v)} is ${s}.`, `Oh, sorry: ${s}.`, `Let's go with ${s}.`]);
+  return rng.pick([`It's ${s}.`, `${capitalize(label(v))}: ${s}.`, `Use ${s}.`, `${capitalize(statement(v))}.`, `Oh, sorry: ${s}.`, `Let's go with ${s}.`]);
 }
 
 function answerMany(values: readonly PlannedValue[], rng: Rng): string {
-  const parts = values.map((v) => (v.link ? `the ${label(v)} comes from the previous result` : `the ${label(v)} is ${spoken(v)}`));
+  const parts = values.map((v) => (v.link ? `the ${label(v)} comes from the previous result` : statement(v)));
   const text = joinList(parts);
   return rng.pick([`${capitalize(text)}.`, `Sure: ${text}.`, `Sorry about that: ${text}.`]);
 }
@@ -174,6 +183,6 @@ export function composeReply(question: string, request: PlanRequest, toolbox: To
   if (CONFIRMATION.test(question.trim())) return rng.pick(["Yes, please go ahead.", "Yes, go ahead.", "Sure, do it."]);
   const known = distinct.filter((v) => !v.link && v.value !== undefined && (typeof v.value !== "object" || Array.isArray(v.value))).slice(0, 3);
   if (known.length === 0) return rng.pick(["I don't have anything more specific, so whatever you think is best.", "No preference from me, go ahead with the defaults."]);
-  const given = joinList(known.map((v) => `the ${label(v)} is ${spoken(v)}`));
+  const given = joinList(known.map((v) => statement(v)));
   return rng.pick([`I don't have anything more to add: ${given}. Anything else is up to you.`, `I think I've told you everything I know: ${given}. Use the defaults for the rest.`, `No preference beyond what I said: ${given}.`]);
 }

@@ -5,6 +5,7 @@ import type { ArgumentInfo } from "../assistant/tool-arguments.js";
 import type { ToolboxEntry } from "../roles/toolbox.js";
 import { identifierWords, singular } from "../language/words.js";
 import { patternTest } from "../../specs/load/linear-pattern.js";
+import { isObject, type Json } from "../../specs/json-object.js";
 
 /*
  * Realistic values for the offline user's plans, by what an argument means (its name, description, pattern,
@@ -13,12 +14,6 @@ import { patternTest } from "../../specs/load/linear-pattern.js";
  * dates around the reference date, numbers near the spec's example, and small pools of the texts people
  * type (event titles, reminders, search words by domain). Every value is drawn from the caller's `rng`.
  */
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** The user of an episode: one person, whose details every step that needs them shares. */
 export interface Persona {
@@ -382,8 +377,9 @@ export function meaningfulValue(entry: ToolboxEntry, arg: ArgumentInfo, rng: Rng
     return city && rng.chance(0.8) ? city.country : rng.pick(PLACES).country;
   }
 
-  // Codes.
-  if (/currenc|iso 4217/.test(text) || (/^(base|from|to|symbols)$/.test(key) && /currency|exchange|rate/.test(domain))) return list ? pickSome(rng, CURRENCIES, 3) : rng.pick(CURRENCIES);
+  // Codes (a number that talks about a currency, "amount of the source currency", is no code).
+  const numeric = arg.type === "integer" || arg.type === "number";
+  if (!numeric && /currenc|iso 4217/.test(text) || (/^(base|from|to|symbols)$/.test(key) && /currency|exchange|rate/.test(domain))) return list ? pickSome(rng, CURRENCIES, 3) : rng.pick(CURRENCIES);
   if (/locale/.test(key)) return rng.pick(LOCALES.filter((l) => pattern === "" || patternTest(pattern, l)));
   if (/(^|_)(lang|language)$|display_language|^(source|target)$/.test(key) && (/language|iso 639|lang/.test(text) || pattern.includes("[a-z]{2}"))) {
     const options = LANGUAGES.filter((l) => pattern === "" || patternTest(pattern, l));

@@ -5,6 +5,7 @@ import { createChatModel, endpointUrl } from "../../agents/llm/chat-model-factor
 import { describeModelSpec, DEFAULT_OPENAI_BASE_URL, parseModelSpec, REDACTED_URL_VALUE, redactUrl, urlSecrets, type ModelSpec } from "../../agents/llm/model-spec.js";
 import { UsageError, type CliIO } from "./cli-io.js";
 import { parseInteger } from "./parse-options.js";
+import { isObject, type Json } from "../../specs/json-object.js";
 
 /** The outcome of one doctor check. */
 export interface DoctorCheck {
@@ -48,12 +49,6 @@ const WEATHER_TOOL = {
     },
   },
 };
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function statusOf(e: unknown): number | undefined {
   return isObject(e) && typeof e["status"] === "number" ? e["status"] : undefined;

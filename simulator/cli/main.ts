@@ -55,7 +55,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   program.addCommand(toolsetCommand(io, setExit));
   program.addCommand(serveCommand(io, setExit));
   program.addCommand(exportCommand(io, setExit));
-  program.addCommand(statsCommand(io));
+  program.addCommand(statsCommand(io, setExit));
   program.addCommand(reportCommand(io));
   program.addCommand(replayCommand(io, setExit));
   program.addCommand(diffCommand(io, setExit));

@@ -39,7 +39,8 @@ export interface EventPayloads {
   "episode.started": { index: number; seed: number; level: Level; toolsets: string[] };
   "user.plan": { plan: Plan };
   "user.instruction": { request: number; text: string };
-  "assistant.thought": { text: string };
+  /** The assistant's thought about its next step; `debug`: its internals (scores, matches), never exported as training text. */
+  "assistant.thought": { text: string; debug?: string };
   /** `supplied`: the arguments the harness filled in (credentials, published as `<credential:NAME>` placeholders). */
   "tool.call": { call: AssistantToolCall; supplied?: string[] } & CallTarget;
   "tool.result": { callId: string; name: string; result: ToolResult };

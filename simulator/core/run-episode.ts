@@ -120,7 +120,7 @@ export async function runEpisode(setup: EpisodeSetup, agents: EpisodeAgents, bus
         const mask = toolbox.mask;
         const filled = decided.kind === "calls" && (toolbox.hasCredentials || !mask.empty) ? decided.calls.map((c) => toolbox.fillCredentials(c)) : undefined;
         const turn = mask.empty ? decided : mask.value(decided);
-        if (turn.thought) send("assistant.thought", "assistant", "simulator", { text: turn.thought });
+        if (turn.thought) send("assistant.thought", "assistant", "simulator", { text: turn.thought, ...(turn.debug !== undefined ? { debug: turn.debug } : {}) });
         if (turn.kind === "calls") {
           const made = filled ?? turn.calls.map((call) => ({ call, published: call, supplied: [] as string[] }));
           // The dialogue holds the calls as the assistant made them: without what the harness filled in.

@@ -5,10 +5,7 @@ import type { ParsedCall } from "../../agents/assistant/text/text-protocol.js";
 import { fail, ok, type Result } from "../../specs/result.js";
 import { giveUpText, type ConversationCall, type ConversationTurn } from "./conversation.js";
 import { lineMeta, type EpisodeFormat, type ExportEpisode, type ResolvedExportOptions } from "./export-format.js";
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject } from "../../specs/json-object.js";
 
 /** What API-Bank records after a request: `{api_name, input, output, exception}`. */
 export interface ApiBankResult {

@@ -9,6 +9,7 @@ import type { LoadedToolset } from "../../toolsets/toolset.js";
 import type { CorpusRecord } from "../runs/corpus-projection.js";
 import type { RunInfo } from "../runs/run-store.js";
 import { redactSchemaSecrets } from "./redact-record.js";
+import { isObject } from "../../specs/json-object.js";
 
 /** Options of {@link RunToolsets.load}. */
 export interface RunToolsetsOptions {
@@ -16,10 +17,6 @@ export interface RunToolsetsOptions {
   paths?: readonly string[];
   /** Receives what could not be loaded or changed since the run (default: ignored). */
   warn?: (message: string) => void;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /**

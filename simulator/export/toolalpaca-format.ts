@@ -2,6 +2,7 @@ import type { AgentTool } from "../../agents/roles/roles.js";
 import { Toolbox } from "../../agents/roles/toolbox.js";
 import { bodyText, giveUpText, type ConversationTurn } from "./conversation.js";
 import { lineMeta, type EpisodeFormat, type ExportEpisode, type ResolvedExportOptions } from "./export-format.js";
+import { isObject } from "../../specs/json-object.js";
 
 /** The action ToolAlpaca's assistant uses to ask the user (its `getDetails` tool). */
 export const GET_DETAILS = "getDetails";
@@ -25,10 +26,6 @@ export function pythonJson(value: unknown): string {
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${JSON.stringify(k)}: ${pythonJson(v)}`);
   return `{${parts.join(", ")}}`;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** A tool's documentation as ToolAlpaca writes it: the description, then `Parameters: {"p": "Required. type. text"}`. */

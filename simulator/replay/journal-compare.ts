@@ -1,5 +1,6 @@
 import { plainPlaceholders } from "../../specs/redact-secrets.js";
 import type { SimEvent } from "../core/events.js";
+import { isObject } from "../../specs/json-object.js";
 
 /** Where two events differ: the path of the first differing field, and its values in each. */
 export interface FieldDifference {
@@ -21,10 +22,6 @@ export interface EventDifference extends FieldDifference {
 /** Fields that are times and may differ between a run and its replay. */
 function isTimeField(event: Record<string, unknown>, key: string): boolean {
   return key === "at" || (event["type"] === "llm.call" && key === "durationMs");
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function join(path: string, key: string | number): string {

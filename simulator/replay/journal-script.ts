@@ -104,7 +104,7 @@ export function scriptOf(events: readonly SimEvent[]): EpisodeScript {
     return list;
   };
   const firstSeqOf = (list: readonly RecordedLlmCall[], fallback: number): number => (list.length > 0 ? Math.min(fallback, ...list.map((c) => (c as RecordedLlmCall & { seq?: number }).seq ?? fallback)) : fallback);
-  let thought: { text: string; seq: number } | undefined;
+  let thought: { text: string; debug?: string; seq: number } | undefined;
   let open: AssistantAct | undefined;
   const byCallId = new Map<string, RecordedCall>();
   const addAssistant = (act: AssistantAct): void => {
@@ -143,13 +143,13 @@ export function scriptOf(events: readonly SimEvent[]): EpisodeScript {
       }
       case "assistant.thought":
         open = undefined;
-        thought = { text: e.text, seq: e.seq };
+        thought = { text: e.text, ...(e.debug !== undefined ? { debug: e.debug } : {}), seq: e.seq };
         break;
       case "tool.call": {
         if (!open) {
           const llm = take("assistant");
           const seq = firstSeqOf(llm, thought?.seq ?? e.seq);
-          open = { turn: { kind: "calls", thought: thought?.text ?? "", calls: [] }, calls: [], llm, seq };
+          open = { turn: { kind: "calls", thought: thought?.text ?? "", ...(thought?.debug !== undefined ? { debug: thought.debug } : {}), calls: [] }, calls: [], llm, seq };
           thought = undefined;
           addAssistant(open);
         }
@@ -173,7 +173,7 @@ export function scriptOf(events: readonly SimEvent[]): EpisodeScript {
         open = undefined;
         const llm = take("assistant");
         const seq = firstSeqOf(llm, thought?.seq ?? e.seq);
-        const withThought = thought ? { thought: thought.text } : {};
+        const withThought = thought ? { thought: thought.text, ...(thought.debug !== undefined ? { debug: thought.debug } : {}) } : {};
         const turn: AssistantTurn =
           e.type === "assistant.question"
             ? { kind: "question", ...withThought, text: e.text }

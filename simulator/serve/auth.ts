@@ -5,12 +5,7 @@ import { securityRequirements, securitySchemes, type SecurityAlternative, type S
 import type { Tool } from "../../specs/catalog/tool.js";
 import type { ToolsetAuth } from "../../toolsets/toolset.js";
 import { parseRate, type Rate } from "./rate-limits.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../../specs/json-object.js";
 
 /** A credential the simulated API accepts. */
 export interface Credential {

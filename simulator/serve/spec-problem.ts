@@ -7,12 +7,7 @@ import { isJsonMediaType, selectResponse, type SelectedResponse } from "../../sp
 import { synthesize } from "../../specs/synthesize/synthesize.js";
 import { cloneJson } from "../../specs/synthesize/synthesis-rules.js";
 import type { Tool } from "../../specs/catalog/tool.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../../specs/json-object.js";
 
 const PROBLEM_JSON = "application/problem+json";
 

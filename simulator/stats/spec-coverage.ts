@@ -3,6 +3,7 @@ import { stableStringify } from "../../specs/stable-stringify.js";
 import type { Tool } from "../../specs/catalog/tool.js";
 import { parseArguments } from "../../specs/call/validate-call.js";
 import type { SimEvent } from "../core/events.js";
+import { isObject, type Json } from "../../specs/json-object.js";
 
 /** Covered out of declared, with what was left out (capped). */
 export interface CoverageFigure {
@@ -19,12 +20,6 @@ export interface SpecCoverage {
   parameters: CoverageFigure;
   enumValues: CoverageFigure;
   errorResponses: CoverageFigure;
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 interface Declared {

@@ -6,12 +6,7 @@ import type { ParameterBinding, Tool } from "../catalog/tool.js";
 import { UNUSABLE_SCHEMA } from "../catalog/schema-registry.js";
 import { validateCall, type CallValidation } from "./validate-call.js";
 import { hasOwn, setOwn } from "../own-property.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../json-object.js";
 
 /** An HTTP request, taken apart, as a server received it. */
 export interface HttpCallInput {

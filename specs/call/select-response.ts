@@ -2,12 +2,7 @@ import type { Catalog } from "../catalog/catalog.js";
 import { derefNode, pickMediaType } from "../catalog/catalog.js";
 import { getAt, toPointer } from "../json-pointer.js";
 import type { Tool } from "../catalog/tool.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../json-object.js";
 
 /** The response an operation answers with: status, media type and where its schema and examples are. */
 export interface SelectedResponse {

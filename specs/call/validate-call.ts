@@ -10,6 +10,7 @@ import type { ParameterBinding, Tool } from "../catalog/tool.js";
 import { hasOwn } from "../own-property.js";
 import { PLACEHOLDER } from "../redact-secrets.js";
 import { jsonTextDepth, MAX_JSON_DEPTH, valueDepth } from "./json-depth.js";
+import { isObject, type Json } from "../json-object.js";
 
 /** A call that passed validation: coerced arguments and the HTTP request they stand for. */
 export interface ValidatedCall {
@@ -24,12 +25,6 @@ export interface ValidatedCall {
 export type CallValidation =
   | { ok: true; value: ValidatedCall }
   | { ok: false; errors: ValidationIssue[]; problem: ProblemDetails; tool?: Tool; request?: HttpRequest };
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** Turns ajv errors into located issues: `prefix` is e.g. `["query"]` or `["body"]`. */
 export function issuesFromAjv(errors: readonly ErrorObject[] | null | undefined, prefix: (segments: string[]) => string[]): ValidationIssue[] {

@@ -4,11 +4,10 @@ import { SchemaRegistry } from "./schema-registry.js";
 import { getAt, toPointer } from "../json-pointer.js";
 import { objectShape } from "./object-properties.js";
 import type { BodyBinding, HttpMethod, ParameterBinding, ParameterLocation, Tool } from "./tool.js";
+import { isObject, type Json } from "../json-object.js";
 
 /** The HTTP methods, in the order operations are listed. */
 export const HTTP_METHODS: readonly HttpMethod[] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
-
-type Json = Record<string, unknown>;
 
 /** Every operation of a spec as a tool, with lookup by name. */
 export interface Catalog {
@@ -23,10 +22,6 @@ export interface Catalog {
 
 const MAX_NAME = 64;
 const MAX_DESCRIPTION = 1024;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** A model-safe tool name (`^[a-zA-Z0-9_-]{1,64}$`) from an operationId, or from method and path. */
 export function toolNameFor(method: HttpMethod, path: string, operationId?: string): string {

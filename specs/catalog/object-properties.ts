@@ -1,12 +1,7 @@
 import type { SchemaFlavor } from "../load/schema-flavor.js";
 import type { SchemaRegistry } from "./schema-registry.js";
 import { toPointer } from "../json-pointer.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../json-object.js";
 
 /** The properties of an object schema (following `$ref`s and `allOf`), with the pointer of each one's schema. */
 export interface ObjectShape {

@@ -1,3 +1,4 @@
+import { isObject } from "../json-object.js";
 import { escapeSegment, getAt } from "../json-pointer.js";
 
 /** A JSON object node of a spec document. */
@@ -14,10 +15,8 @@ export function methodsOf(item: JsonRecord): HttpMethod[] {
   return Object.keys(item).filter((key): key is HttpMethod => (HTTP_METHODS as readonly string[]).includes(key));
 }
 
-/** True for a JSON object (not null, not an array). */
-export function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+/** True for a JSON object (not null, not an array): `isObject` of `specs/json-object.ts`, by the name the loader uses. */
+export const isRecord: (value: unknown) => value is JsonRecord = isObject;
 
 /** The target of an internal `$ref` (`#/...`), or undefined if it is malformed or dangling. */
 export function resolveInternalRef(doc: unknown, ref: string): unknown {

@@ -1,4 +1,5 @@
 import type { Catalog } from "./catalog.js";
+import { singular } from "../words.js";
 import type { ParameterBinding, Tool } from "./tool.js";
 
 /** How an operation touches a resource collection inferred from paths (`/pets` and `/pets/{petId}`). */
@@ -17,13 +18,6 @@ const routesByCatalog = new WeakMap<Catalog, Map<string, ResourceRoute | undefin
 function parentOf(path: string): { parent: string; last: string } {
   const i = path.lastIndexOf("/");
   return { parent: i <= 0 ? "/" : path.slice(0, i), last: path.slice(i + 1) };
-}
-
-function singular(word: string): string {
-  if (/ies$/.test(word)) return word.slice(0, -3) + "y";
-  if (/(ss|sh|ch|x)es$/.test(word)) return word.slice(0, -2);
-  if (/s$/.test(word) && !/ss$/.test(word)) return word.slice(0, -1);
-  return word;
 }
 
 function idHints(collection: string, paramName?: string): string[] {

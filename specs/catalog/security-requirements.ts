@@ -2,12 +2,7 @@ import type { Catalog } from "./catalog.js";
 import { derefNode } from "./catalog.js";
 import { getAt } from "../json-pointer.js";
 import type { Tool } from "./tool.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../json-object.js";
 
 /** A security scheme of a spec (`components.securitySchemes`), reduced to what enforcing it needs. */
 export interface SecurityScheme {

@@ -2,8 +2,7 @@ import type { Catalog } from "./catalog.js";
 import type { SchemaRegistry } from "./schema-registry.js";
 import type { SchemaFlavor } from "../load/schema-flavor.js";
 import type { Tool } from "./tool.js";
-
-type Json = Record<string, unknown>;
+import { isObject, type Json } from "../json-object.js";
 
 const KEEP = new Set([
   "type", "description", "enum", "const", "format", "default", "examples", "title",
@@ -11,10 +10,6 @@ const KEEP = new Set([
   "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties",
 ]);
 const MAX_REF_REPEAT = 2;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /**
  * A self-contained copy of a schema for a model to read: `$ref`s inlined (recursion cut after two levels),

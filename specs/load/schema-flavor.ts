@@ -1,9 +1,8 @@
 import type { SchemaDialect } from "./loaded-spec.js";
+import { isObject, type Json } from "../json-object.js";
 
 /** Which side of an exchange a schema checks: requests ignore `readOnly` required properties, responses `writeOnly` ones. */
 export type SchemaFlavor = "request" | "response";
-
-type Json = Record<string, unknown>;
 
 const SCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"] as const;
 const SCHEMA_ARRAYS = ["allOf", "anyOf", "oneOf", "prefixItems"] as const;
@@ -12,10 +11,6 @@ const SCHEMA_SINGLES = [
   "unevaluatedProperties", "unevaluatedItems", "additionalItems",
 ] as const;
 const SKIP_IN_DOCUMENT = new Set(["example", "examples", "default", "enum", "const"]);
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /**
  * Rewrites one OpenAPI schema (in place) into plain JSON Schema for ajv:

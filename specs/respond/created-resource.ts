@@ -1,8 +1,10 @@
 import { arrayItems, objectShape, type ObjectShape } from "../catalog/object-properties.js";
+import { singular } from "../words.js";
 import type { ResponseContext } from "./responder.js";
 import { deriveSeed } from "../seed.js";
 import { synthesize } from "../synthesize/synthesize.js";
 import { cloneJson } from "../synthesize/synthesis-rules.js";
+import { isObject, type Json } from "../json-object.js";
 
 /**
  * How a created resource is made from the request and the spec's answer (an example or a synthesized
@@ -10,12 +12,6 @@ import { cloneJson } from "../synthesize/synthesis-rules.js";
  * schema requires), fields the client could have sent but did not take their defaults, and items that
  * point at other resources of the state (`bookId`) take those resources' shared fields (`title`).
  */
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** Fields that describe the object holding them, never copied from a referenced resource. */
 const OWN_FIELD = /^(id|uuid|key|status|state)$|(^|_)id$|[a-z]Id$|At$|_at$|[dD]ate$|^(created|updated|modified)/;
@@ -85,10 +81,7 @@ function referenced(ctx: ResponseContext, noun: string, id: string): Json | unde
 }
 
 function singularOf(word: string): string {
-  if (/ies$/.test(word)) return word.slice(0, -3) + "y";
-  if (/(ss|sh|ch|x)es$/.test(word)) return word.slice(0, -2);
-  if (/s$/.test(word) && !/ss$/.test(word)) return word.slice(0, -1);
-  return word.replace(/[-_]/g, "");
+  return singular(word).replace(/[-_]/g, "");
 }
 
 /**

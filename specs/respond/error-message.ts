@@ -1,5 +1,6 @@
 import type { ResponseContext } from "./responder.js";
 import { cloneJson } from "../synthesize/synthesis-rules.js";
+import { isObject, type Json } from "../json-object.js";
 
 /**
  * Error bodies about the call that got them: an example written for another resource ("Book bk-9999 not
@@ -12,12 +13,6 @@ import { cloneJson } from "../synthesize/synthesis-rules.js";
  * gets the not-found sentence too. Each change
  * is kept only where the body still validates.
  */
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 const NOT_FOUND = /not\s+found|does\s*n[o']t\s+exist|no\s+such|unknown|could\s*n[o']t\s+find|cannot\s+find|can't\s+find/i;
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";

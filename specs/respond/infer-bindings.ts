@@ -4,7 +4,7 @@ import { schemaFields, valueFields, type SchemaField } from "../catalog/schema-f
 import { responseExamples } from "./response-examples.js";
 import { resourceRoute } from "../catalog/resource-routes.js";
 import { selectedResponse } from "./response-cache.js";
-import type { Binding, BindingMatch, EffectBinding, TotalBinding } from "./bindings.js";
+import type { Binding, BindingMatch, EffectBinding, TotalBinding } from "./binding-types.js";
 
 /**
  * Infers an operation's bindings from names, types and formats of its inputs and its success response:

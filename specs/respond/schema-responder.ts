@@ -7,15 +7,10 @@ import { cloneJson } from "../synthesize/synthesis-rules.js";
 import { obeyBindings } from "./obey-bindings.js";
 import { errorAboutCall } from "./error-message.js";
 import type { Catalog } from "../catalog/catalog.js";
+import { isObject, type Json } from "../json-object.js";
 
 /** The spec's examples of a response (re-exported: the LLM responder shows the first). */
 export { responseExamples };
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** The first example that validates against the response schema, and how many examples there are. */
 function validExampleOf(catalog: Catalog, selected: SelectedResponse, schemaPointer: string): { count: number; valid?: { value: unknown } } {

@@ -14,12 +14,7 @@ import { listItemPointer, listSlot, selectPage, withItems } from "./state-list.j
 import { consumeStock, errorAnswer, guardWrite } from "./state-guards.js";
 import { bindingsOf, type EffectBinding } from "./bindings.js";
 import { worldOf } from "./world-settings.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../json-object.js";
 
 const PAGING_ARGS = new Set(["limit", "per_page", "perPage", "pageSize", "page_size", "size", "count", "max", "maxResults", "max_results", "top", "n", "num", "offset", "skip", "start", "page", "pageNumber", "page_number"]);
 

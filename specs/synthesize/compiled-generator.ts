@@ -18,10 +18,7 @@ import {
   REQUIRED_ONLY_LEVEL,
   STOP_LEVEL,
 } from "./synthesis-rules.js";
-
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+import { isObject, type Json } from "../json-object.js";
 
 /** What the compiled generators need from the synthesizer that owns them. */
 export interface GeneratorHost {

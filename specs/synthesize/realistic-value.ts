@@ -2,6 +2,8 @@ import type { Faker, LocaleDefinition, Randomizer } from "@faker-js/faker";
 // The English-only entry point: the package root loads every locale (about 30 MB more memory).
 import { faker as englishFaker } from "@faker-js/faker/locale/en";
 import { compileLinear, type LinearPattern } from "../load/linear-pattern.js";
+import { singular as singularWord } from "../words.js";
+import { isObject, type Json } from "../json-object.js";
 
 /** Where a value sits: its field name and the names of the fields around it (outermost first). */
 export interface FieldHint {
@@ -10,8 +12,6 @@ export interface FieldHint {
   /** Names of the enclosing properties, outermost first (`["users", "address"]` for `users[0].address.city`). */
   parents?: readonly string[];
 }
-
-type Json = Record<string, unknown>;
 
 // A mulberry32 randomizer: seeding is O(1), so faker can be re-seeded for every value (its default
 // Mersenne Twister costs ~20 µs per seed).
@@ -51,8 +51,6 @@ export function seededFaker(seed: number): Faker {
   return faker;
 }
 
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-
 const snakeCache = new Map<string, string>();
 
 /** `createdAt` / `ImageURL` / `zip-code` -> `created_at` / `image_url` / `zip_code`. */
@@ -88,11 +86,7 @@ function singular(word: string): string {
 }
 
 function toSingular(word: string): string {
-  if (/(ss|us|is)$/.test(word)) return word;
-  if (word.endsWith("ies")) return word.slice(0, -3) + "y";
-  if (/(sses|uses|xes|ches|shes)$/.test(word)) return word.slice(0, -2);
-  if (word.endsWith("s") && word.length > 3) return word.slice(0, -1);
-  return word;
+  return singularWord(word);
 }
 
 /** A spec pattern on the linear-time engine, with Unicode semantics (null when it cannot be compiled). */

@@ -1,11 +1,8 @@
+import { isObject, type Json } from "../json-object.js";
 /**
  * The rules every synthesis path shares: how deep a value grows (ref levels), which keywords generate,
  * and small checks on schema nodes.
  */
-
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Ref levels (nested `$ref`s crossed) from which only required properties are generated. */
 export const REQUIRED_ONLY_LEVEL = 3;

@@ -6,6 +6,7 @@ import { synthesize } from "./synthesize.js";
 import type { ParameterBinding, Tool } from "../catalog/tool.js";
 import { validateCall } from "../call/validate-call.js";
 import { BudgetExceeded, withBudget, type WorkBudget } from "./work-budget.js";
+import { isObject, type Json } from "../json-object.js";
 
 /** Options of `synthesizeArguments`. */
 export interface SynthesizeArgumentsOptions {
@@ -16,10 +17,6 @@ export interface SynthesizeArgumentsOptions {
   /** Caps and time budget of the work (default: those of the request in progress, see `withBudget`); past the time budget, `BudgetExceeded` is thrown. */
   budget?: WorkBudget;
 }
-
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The spec's own examples of a parameter or media type object: `example`, then the values of `examples`. */
 function examplesOf(doc: unknown, pointer: string): unknown[] {

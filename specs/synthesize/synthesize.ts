@@ -30,6 +30,7 @@ import {
   REQUIRED_ONLY_LEVEL,
   STOP_LEVEL,
 } from "./synthesis-rules.js";
+import { isObject, type Json } from "../json-object.js";
 
 /** Options of `synthesize`. */
 export interface SynthesizeOptions {
@@ -56,10 +57,7 @@ export interface Synthesized {
   warnings: string[];
 }
 
-type Json = Record<string, unknown>;
 type Node = Json | boolean;
-
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 const MAX_ROUNDS = 8;
 const REF_PREFIX = "#/~toolsim/";
@@ -1170,7 +1168,6 @@ function emptyFlat(): Flat {
     levelUp: 0,
   };
 }
-
 
 class OwnGenerator {
   constructor(

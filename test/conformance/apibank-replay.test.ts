@@ -49,10 +49,13 @@ describe.skipIf(!existsSync(DIALOGUES))("API-Bank level-1 dialogues (real corpus
     const { tasks } = importApiBank(DIALOGUES);
     const samples = await evaluateAssistantOnTasks(tasks, new TaskWorlds(), { assistantFor: () => new OfflineAssistant() });
     const s = scoreSamples(samples);
+    console.log(`API-Bank level-1, offline assistant: ${s.correct}/${s.apiCalls} calls correct (accuracy ${s.accuracy.toFixed(3)}), ROUGE-L ${s.rougeL.toFixed(3)}, ${s.responses} responses`);
     expect(s.apiCalls).toBe(391);
     expect(s.responses).toBeGreaterThan(300);
-    expect(s.accuracy).toBeGreaterThan(0.1);
-    expect(s.rougeL).toBeGreaterThan(0.05);
+    // Measured: 89/391 correct (0.228), ROUGE-L 0.205, 377 responses.
+    expect(s.responses).toBeGreaterThanOrEqual(370);
+    expect(s.accuracy).toBeGreaterThan(0.2);
+    expect(s.rougeL).toBeGreaterThan(0.18);
     expect(Object.values(s.errors).reduce((a, b) => a + b, 0)).toBe(s.apiCalls - s.correct);
   });
 });

@@ -11,12 +11,14 @@ import { synthesize } from "../../specs/synthesize/synthesize.js";
 import { simulateCall } from "../../specs/call/simulate-call.js";
 import { synthesizeArguments } from "../../specs/synthesize/synthesize-call.js";
 import { validateCall } from "../../specs/call/validate-call.js";
+import { sampled, sized } from "../support/test-mode.js";
 
 // For every operation of every OAS3 / Swagger 2 document of the corpora and of the ToolAlpaca eval specs:
 // the synthesized call validates, and the synthesized 2xx (or default) JSON body validates against its
 // schema. Rates are computed per corpus (before repair = json-schema-faker's value as it came, after repair
 // = what `synthesize` returns), and seeded output must be stable (a second run gives the same bytes).
-// Specs with more than MAX_TOOLS operations are sampled (every k-th operation, deterministically).
+// Specs with more than MAX_TOOLS operations are sampled (every k-th operation, deterministically). The quick run
+// (`npm test`) takes a fixed sample of 12 documents with at most 30 operations each; the full sweep takes them all.
 // The executor is checked too: each synthesized call is simulated (state, then schema responders) and its
 // answer (status and body) must validate against the operation's responses. One overall line per figure
 // across all corpora closes the report: `synthesized bodies valid: X/Y (P%)`, `executor answers valid: ...`.
@@ -24,7 +26,7 @@ import { validateCall } from "../../specs/call/validate-call.js";
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CORPORA = path.resolve(REPO_ROOT, process.env["TOOLSIM_CORPORA"] ?? "../shared/corpora");
 const TOOLALPACA = path.join(CORPORA, "toolalpaca", "eval_simulated.json");
-const MAX_TOOLS = 150;
+const MAX_TOOLS = sized(30, 150);
 const MIN_RATE = 0.995;
 const SEED = 20240601;
 
@@ -83,7 +85,7 @@ function tallyOf(group: string): Tally {
   return t;
 }
 
-const ALL = sources();
+const ALL = sampled(sources(), 12);
 
 /** The figures summed over all corpora. */
 function overall(): { calls: number; callsValid: number; bodies: number; bodiesValid: number; answers: number; answersValid: number } {

@@ -6,6 +6,7 @@ import { buildToolset, type BuildFailure, type BuildModel, type BuiltToolset } f
 import type { PublicApi } from "../import/public-apis.js";
 import { slugify } from "../slug.js";
 import { writeToolset } from "../write-toolset.js";
+import { isObject } from "../../specs/json-object.js";
 
 /** The files of a build folder besides the toolsets. */
 export const BUILD_FILES = { failures: "failures.jsonl", cassette: "cassette.jsonl", summary: "build-summary.json" } as const;
@@ -46,10 +47,6 @@ export interface BatchResult {
   failed: BuildFailure[];
   /** What `failures.jsonl` holds after the run: every API of the folder that is still not built. */
   failures: FailureRecord[];
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /**

@@ -4,12 +4,7 @@ import { selectResponse } from "../../specs/call/select-response.js";
 import { inlineSchema, toolArgumentsSchema } from "../../specs/catalog/tool-schema.js";
 import type { Tool } from "../../specs/catalog/tool.js";
 import { asSentence, joinSentences, plainText } from "../plain-text.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../../specs/json-object.js";
 
 const MAX_TEXT = 400;
 

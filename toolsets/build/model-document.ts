@@ -1,33 +1,24 @@
-import { parse as parseYaml } from "yaml";
+import { parseSpecText } from "../../specs/load/parse-spec-text.js";
 import { fail, ok, type Result } from "../../specs/result.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../../specs/json-object.js";
 
 const FENCE = /```[ \t]*([\w+-]*)[ \t]*\r?\n([\s\S]*?)```/g;
 
+/**
+ * An object read from a candidate text: as JSON, else as YAML (which also reads JSON with trailing commas), by the
+ * spec loader's own parser: a model's document is a spec text, not a new dialect of JSON.
+ */
 function tryJson(text: string): Json | undefined {
-  for (const candidate of [text, text.replace(/,\s*([}\]])/g, "$1").replace(/[\u201C\u201D]/g, '"')]) {
-    try {
-      const v: unknown = JSON.parse(candidate);
-      if (isObject(v)) return v;
-    } catch {
-      // next form
-    }
+  for (const syntax of ["json", "yaml"] as const) {
+    const parsed = parseSpecText(text, "answer", syntax);
+    if (parsed.ok && isObject(parsed.value)) return parsed.value;
   }
   return undefined;
 }
 
 function tryYaml(text: string): Json | undefined {
-  try {
-    const v: unknown = parseYaml(text);
-    return isObject(v) ? v : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = parseSpecText(text, "answer", "yaml");
+  return parsed.ok && isObject(parsed.value) ? parsed.value : undefined;
 }
 
 /** A model's text without a surrounding code fence or a leading `Label:` the prompt ended with. */
@@ -41,7 +32,7 @@ export function plainAnswer(text: string, label?: string): string {
 
 /**
  * The document in a model's answer: the first fenced block that is a JSON (or YAML) object, else the whole
- * text, else the span from the first `{` to the last `}`. Light repairs: trailing commas, smart quotes.
+ * text, else the span from the first `{` to the last `}`; JSON, else YAML (trailing commas read).
  */
 export function documentFromAnswer(text: string): Result<Json, string> {
   const t = text.trim();

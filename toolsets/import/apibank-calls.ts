@@ -2,12 +2,7 @@ import type { Catalog } from "../../specs/catalog/catalog.js";
 import type { ValidationIssue } from "../../specs/call/problem-details.js";
 import { toolArgumentsSchema } from "../../specs/catalog/tool-schema.js";
 import { validateCall } from "../../specs/call/validate-call.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../../specs/json-object.js";
 
 /** One API call of an API-Bank dialogue (`{"role": "API", "api_name", "param_dict", "result"}`). */
 export interface ApiBankCall {

@@ -1,11 +1,6 @@
 import type { Catalog } from "../../specs/catalog/catalog.js";
 import type { ToolsetAuth } from "../toolset.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../../specs/json-object.js";
 
 /** The security schemes of a document (`components.securitySchemes`), by name. */
 export function securitySchemes(document: unknown): Json {

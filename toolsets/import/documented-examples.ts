@@ -1,6 +1,7 @@
 import { fromPointer, getAt, toPointer } from "../../specs/json-pointer.js";
 import { parseFunctionDocs } from "../function-docs.js";
 import { patternTest } from "../../specs/load/linear-pattern.js";
+import { isObject, type Json } from "../../specs/json-object.js";
 
 /*
  * ToolAlpaca's documentation says what values look like in prose — "The type of data feed (e.g., 'csv', 'json',
@@ -11,12 +12,6 @@ import { patternTest } from "../../specs/load/linear-pattern.js";
  * description for arguments that have none in the spec but one in the function documentation. It never adds
  * an `enum` (that would change what validates) and never uses the golden answers (they are evaluation data).
  */
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 const QUOTED = /'([^']{1,60})'|"([^"]{1,60})"|‘([^’]{1,60})’|“([^”]{1,60})”/g;
 const QUOTED_LIST = String.raw`(?:'[^']{1,60}'|"[^"]{1,60}"|‘[^’]{1,60}’|“[^”]{1,60}”)(?:\s*(?:,|\bor\b|\band\b|/)\s*(?:'[^']{1,60}'|"[^"]{1,60}"|‘[^’]{1,60}’|“[^”]{1,60}”))*`;

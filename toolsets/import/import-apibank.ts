@@ -6,12 +6,7 @@ import type { SearchableApi } from "../apibank/tool-searcher.js";
 import type { ImportedToolset, ImportResult } from "./import-toolalpaca.js";
 import { slugify } from "../slug.js";
 import type { ToolsetFile } from "../toolset.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../../specs/json-object.js";
 
 /** One API of API-Bank's `api_descriptions.json`. */
 export interface ApiBankApi {
@@ -41,31 +36,43 @@ export interface ApiBankImportOptions {
 const TOKEN_API = "GetUserToken";
 const TOKEN_PARAM = "token";
 
-/** API-Bank's Python type names as JSON Schemas. */
-export function apiBankSchema(type: string): Json {
+/**
+ * The JSON Schema of an API-Bank parameter type: Python names (`str`, `int`, `float`, `bool`, `list`, `dict`,
+ * `json`), their JSON Schema spellings (`string`, `integer`, `number`, `boolean`, `object`), `list(str)`,
+ * `List[str]` and `Union[A, B]`; an unknown type allows any value. With a description, the schema carries it.
+ * The one converter of API-Bank types (the importer and the API-Bank evaluation world both use it).
+ */
+export function apiBankSchema(type: string, description?: string): Json {
+  const schema = typeSchema(type);
+  return description !== undefined ? { ...schema, description } : schema;
+}
+
+function typeSchema(type: string): Json {
   const t = type.trim();
-  const list = /^list\((\w+)\)$/i.exec(t) ?? /^List\[(\w+)\]$/.exec(t);
-  if (list?.[1] !== undefined) return { type: "array", items: apiBankSchema(list[1]) };
+  const list = /^list\((\w+)\)$/i.exec(t) ?? /^List\[(.+)\]$/.exec(t);
+  if (list?.[1] !== undefined) return { type: "array", items: typeSchema(list[1]) };
   switch (t.toLowerCase()) {
     case "str":
+    case "string":
       return { type: "string" };
     case "int":
+    case "integer":
       return { type: "integer" };
     case "float":
+    case "number":
       return { type: "number" };
     case "bool":
+    case "boolean":
       return { type: "boolean" };
     case "list":
       return { type: "array", items: {} };
     case "dict":
     case "json":
+    case "object":
       return { type: "object" };
     default: {
       const union = /^Union\[(.*)\]$/.exec(t);
-      if (union?.[1] !== undefined) {
-        const parts = union[1].split(/,(?![^[]*\])/).map((p) => apiBankSchema(p.trim()));
-        return { oneOf: parts };
-      }
+      if (union?.[1] !== undefined) return { oneOf: union[1].split(/,(?![^[]*\])/).map((p) => typeSchema(p.trim())) };
       return {};
     }
   }

@@ -9,12 +9,7 @@ import { joinSentences, plainText } from "../plain-text.js";
 import type { ImportedToolset } from "./import-toolalpaca.js";
 import { slugify } from "../slug.js";
 import type { ToolsetFile } from "../toolset.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../../specs/json-object.js";
 
 function str(v: unknown): string | undefined {
   return typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;

@@ -8,12 +8,7 @@ import { goldenTasks } from "./toolalpaca-golden.js";
 import { applyFunctionProjection, projectedToolName } from "./toolalpaca-projection.js";
 
 export { parseActionInput } from "./toolalpaca-golden.js";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject, type Json } from "../../specs/json-object.js";
 
 /** A toolset made by an importer, with the file name it should be written under. */
 export interface ImportedToolset {

@@ -1,5 +1,6 @@
 import { fail, ok, type Result } from "../../specs/result.js";
 import type { SpecProblem } from "../../specs/load/spec-problem.js";
+import { isObject, type Json } from "../../specs/json-object.js";
 
 /** One API of the public-apis list, the input of toolset construction (ToolAlpaca section 3.1). */
 export interface PublicApi {
@@ -11,12 +12,6 @@ export interface PublicApi {
   auth: string;
   link: string;
   category: string;
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 const str = (v: unknown): string => (typeof v === "string" ? v.trim() : "");

@@ -1,8 +1,9 @@
+import { isObject } from "../../../specs/json-object.js";
 import type { AgentContext } from "../../roles/agent-context.js";
 import { previousCallCount, toAssistantTurn } from "../assistant-turn.js";
 import type { AssistantTurn, DialogueMessage } from "../../roles/dialogue.js";
 import { argumentsObject, toolResultText, type ToolResultTextOptions } from "../dialogue-text.js";
-import { decideOffline, type ChatMessageLike, type OfflineToolSpec } from "./offline-decision.js";
+import { decideOffline, OfflineToolboxes, type ChatMessageLike, type OfflineToolSpec } from "./offline-decision.js";
 import type { AgentTool, AssistantAgent } from "../../roles/roles.js";
 
 /** Options of {@link OfflineAssistant}. */
@@ -11,12 +12,6 @@ export interface OfflineAssistantOptions {
   toolResult?: ToolResultTextOptions;
   /** Tool calls allowed per user request before answering with what it has (default 6). */
   maxCallsPerRequest?: number;
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** A converted message and the fields of the dialogue message it was made from (reused while they are the same). */
@@ -44,6 +39,8 @@ const NO_KWARGS: Record<string, unknown> = Object.freeze({}) as Record<string, u
 export class OfflineAssistant implements AssistantAgent {
   private readonly messages = new WeakMap<DialogueMessage, Converted>();
   private readonly tools = new WeakMap<AgentTool, ConvertedTool>();
+  /** The model's caches, per list of tools: this assistant's own. */
+  private readonly toolboxes = new OfflineToolboxes();
 
   constructor(private readonly options: OfflineAssistantOptions = {}) {}
 
@@ -64,10 +61,10 @@ export class OfflineAssistant implements AssistantAgent {
         specs.push(spec);
       }
     }
-    const decision = decideOffline(input, specs, this.options.maxCallsPerRequest ?? 6);
+    const decision = decideOffline(input, specs, { maxCallsPerRequest: this.options.maxCallsPerRequest ?? 6, toolboxes: this.toolboxes });
     const answer = {
       content: decision.text,
-      additional_kwargs: { thought: decision.thought, intent: decision.intent, ...(decision.asks ? { asks: decision.asks } : {}) },
+      additional_kwargs: { thought: decision.thought, ...(decision.debug !== undefined ? { debug: decision.debug } : {}), intent: decision.intent, ...(decision.asks ? { asks: decision.asks } : {}) },
       tool_calls: decision.calls.map((c) => ({ id: c.id, name: c.name, args: c.args, type: "tool_call" as const })),
     };
     return toAssistantTurn(answer, previousCallCount(dialogue) + 1);

@@ -4,14 +4,15 @@ import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/mes
 import type { ChatResult } from "@langchain/core/outputs";
 import type { Runnable } from "@langchain/core/runnables";
 import { convertToOpenAITool, isLangChainTool } from "@langchain/core/utils/function_calling";
+import { isObject } from "../../../specs/json-object.js";
 import { messageText } from "../dialogue-text.js";
-import { decideOffline, type OfflineDecision, type OfflineToolSpec } from "./offline-decision.js";
+import { decideOffline, OfflineToolboxes, type OfflineDecision, type OfflineToolSpec } from "./offline-decision.js";
 
 export {
   decideOffline,
   humanize,
+  OfflineToolboxes,
   rankToolsFor,
-  summarizeBody,
   type ChatMessageLike,
   type OfflineDecision,
   type OfflineIntent,
@@ -36,11 +37,6 @@ export interface OfflineChatModelCallOptions extends BaseChatModelCallOptions {
   tools?: BindToolsInput[];
 }
 
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** Reads any tool form `bindTools` accepts (OpenAI tool, `{name, description, parameters}`, StructuredTool). */
 export function toOfflineToolSpec(tool: BindToolsInput): OfflineToolSpec | undefined {
@@ -69,6 +65,8 @@ export function toOfflineToolSpec(tool: BindToolsInput): OfflineToolSpec | undef
 export class OfflineChatModel extends BaseChatModel<OfflineChatModelCallOptions> {
   readonly tools: BindToolsInput[];
   readonly maxCallsPerRequest: number;
+  /** The model's caches, per list of tools: this model's own. */
+  private readonly toolboxes = new OfflineToolboxes();
 
   static override lc_name(): string {
     return "OfflineChatModel";
@@ -104,7 +102,7 @@ export class OfflineChatModel extends BaseChatModel<OfflineChatModelCallOptions>
         specs.push(spec);
       }
     }
-    return decideOffline(messages, specs, this.maxCallsPerRequest);
+    return decideOffline(messages, specs, { maxCallsPerRequest: this.maxCallsPerRequest, toolboxes: this.toolboxes });
   }
 
   /** The answer as an AIMessage without going through `invoke` (no callbacks): what `_generate` returns. */
@@ -112,7 +110,7 @@ export class OfflineChatModel extends BaseChatModel<OfflineChatModelCallOptions>
     const decision = this.decide(messages, tools);
     return new AIMessage({
       content: decision.text,
-      additional_kwargs: { thought: decision.thought, intent: decision.intent, ...(decision.asks ? { asks: decision.asks } : {}) },
+      additional_kwargs: { thought: decision.thought, ...(decision.debug !== undefined ? { debug: decision.debug } : {}), intent: decision.intent, ...(decision.asks ? { asks: decision.asks } : {}) },
       tool_calls: decision.calls.map((c) => ({ id: c.id, name: c.name, args: c.args, type: "tool_call" as const })),
       response_metadata: { model: "toolsim-offline", finish_reason: decision.intent === "call" ? "tool_calls" : "stop" },
     });

@@ -17,6 +17,7 @@ import {
   type TextProtocol,
   renderTextDialogue,
 } from "./text-protocol.js";
+import { isObject, type Json } from "../../../specs/json-object.js";
 
 /*
  * API-Bank's call format (Li et al. 2023, appendix figures 4-8): the model writes
@@ -28,12 +29,6 @@ import {
  * (`verification\_code`), `:` for `=`, unquoted words, JSON values, several calls in one list, positional
  * values for a known tool, and observations the model made up after its request (dropped).
  */
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

@@ -5,6 +5,7 @@ import { defaultApiBankRoot, findApiBankRoot } from "../apibank/apibank-world.js
 import { parseApiBankCalls } from "../../../agents/assistant/text/apibank-format.js";
 import { parsePythonLiteral } from "../../../agents/parse/python-literal.js";
 import { goldOf, type Task, type TaskTurn } from "./task-set.js";
+import { isObject, type Json } from "../../../specs/json-object.js";
 
 /*
  * Importers of reference conversations into task sets:
@@ -15,12 +16,6 @@ import { goldOf, type Task, type TaskTurn } from "./task-set.js";
  *    `AI: ...` / `API-Request: [Name(k='v')]->output` lines, and level-3 `[{requirement, response, apis}]`;
  *  - ToolAlpaca evaluation sets: `[{Name, Documentation, Instructions, Golden_Answers, ...}]`.
  */
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** What an import produced, with the records it skipped and why, and what it read in an unusual way. */
 export interface ImportResult {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CliIO } from "../../../simulator/cli/cli-io.js";
 import { main } from "../../../simulator/cli/main.js";
 import { startOpenAIServer, type OpenAIServer, type ReceivedRequest, type ScriptedReply } from "../../support/openai-server.js";
+import { isObject, type Json } from "../../../specs/json-object.js";
 
 /*
  * `toolsim generate` through the CLI with the text-format assistants (ReAct, API-Bank) and DFSDT, against a
@@ -19,12 +20,6 @@ const OPERATIONS = new Set([
   ...["listCountries", "getPublicHolidays", "getNextHolidays", "isTodayHoliday", "getLongWeekends"],
   ...["searchLocations", "getCurrentWeather", "getForecast", "getHourlyForecast", "getWeatherAlerts", "getAirQuality"],
 ]);
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function capture(): CliIO & { stdout: string; stderr: string } {
   const io = { stdout: "", stderr: "", isTTY: false, out: (t: string) => void (io.stdout += t), err: (t: string) => void (io.stderr += t) };

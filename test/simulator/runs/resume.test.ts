@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, it, type ExpectStatic } from "vitest";
 import { main } from "../../../simulator/cli/main.js";
 import { RUN_FILES } from "../../../simulator/runs/run-store.js";
+import { sized } from "../../support/test-mode.js";
 
 /**
  * A run killed mid-way (`kill -9`, or Ctrl-C) and resumed with `generate --resume` ends with the same corpus,
@@ -15,8 +16,8 @@ import { RUN_FILES } from "../../../simulator/runs/run-store.js";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const ENTRY = fileURLToPath(new URL("../../fixtures/cli-entry.ts", import.meta.url));
-/** Episodes of each run (the reference, the killed one, the interrupted one); `TOOLSIM_RESUME_EPISODES` overrides. */
-const EPISODES = Number(process.env["TOOLSIM_RESUME_EPISODES"] ?? 400);
+/** Episodes of each run (the reference, the killed one, the interrupted one): 80 quick, 400 full; `TOOLSIM_RESUME_EPISODES` overrides. */
+const EPISODES = Number(process.env["TOOLSIM_RESUME_EPISODES"] ?? sized(80, 400));
 const ARGS = ["generate", "--episodes", String(EPISODES), "--concurrency", "4", "--seed", "11"];
 
 const root = mkdtempSync(join(tmpdir(), "toolsim-resume-"));

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { sampled } from "../../support/test-mode.js";
 import { parse } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../../simulator/cli/main.js";
@@ -107,8 +108,10 @@ describe("toolset import openapi", () => {
   });
 
   it.skipIf(!existsSync(path.join(CORPORA, "openapi", "oas3")))("derives clean text from every corpus spec: no markdown links, no HTML, no doubled periods, sentences joined", async () => {
-    const files = ["oas3", "swagger2"].flatMap((d) => readdirSync(path.join(CORPORA, "openapi", d)).filter((f) => f.endsWith(".json")).map((f) => path.join(CORPORA, "openapi", d, f)));
-    expect(files.length).toBeGreaterThan(50);
+    const all = ["oas3", "swagger2"].flatMap((d) => readdirSync(path.join(CORPORA, "openapi", d)).filter((f) => f.endsWith(".json")).map((f) => path.join(CORPORA, "openapi", d, f)));
+    expect(all.length).toBeGreaterThan(50);
+    // The quick run checks a fixed sample of 20 specs; the full sweep all of them.
+    const files = sampled(all, 20);
     const glitches: string[] = [];
     let imported = 0;
     for (const f of files) {
@@ -133,7 +136,7 @@ describe("toolset import openapi", () => {
         }
       }
     }
-    expect(imported).toBeGreaterThan(50);
+    expect(imported).toBeGreaterThanOrEqual(Math.floor(files.length * 0.9));
     expect(glitches).toEqual([]);
     const lyft = await importOpenApi(path.join(CORPORA, "openapi", "oas3", "lyft.com.json"));
     expect(lyft.ok && lyft.value.toolset.description).toMatch(/^Drive your app to success with Lyft's API\. It provides the following functions: 1\) Cost estimates\. /);

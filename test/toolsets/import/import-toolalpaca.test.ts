@@ -218,7 +218,8 @@ describe.skipIf(!existsSync(EVAL))("ToolAlpaca's ten simulated evaluation toolse
       accepted += result.summary.accepted;
     }
     console.log(`ToolAlpaca eval toolsets, offline agents: ${accepted} of 30 episodes accepted`);
-    expect(accepted).toBeGreaterThan(0);
+    // Measured: 19 of 30.
+    expect(accepted).toBeGreaterThanOrEqual(16);
   });
 
   it("measures how many golden calls validate against their own specs", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { composeAnswer, describeFailure, emptyResultAnswer } from "../../../../agents/assistant/offline/offline-answer.js";
+import { composeAnswer, describeFailure, emptyResultAnswer } from "../../../../../agents/assistant/offline/answer/offline-answer.js";
 
 /** The offline assistant's final answers: sentences from the observations, not dumps of fields. */
 

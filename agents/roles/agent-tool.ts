@@ -1,0 +1,6 @@
+/** A tool as offered to the assistant (OpenAI function form). */
+export interface AgentTool {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}

@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import type { RequestView } from "../../../../agents/assistant/offline/dialogue-history.js";
+import { OfflineToolboxes, type OfflineToolbox } from "../../../../agents/assistant/offline/offline-toolbox.js";
+import { fillArguments } from "../../../../agents/assistant/offline/slot-filling.js";
+import type { OfflineToolSpec } from "../../../../agents/assistant/offline/tool-params.js";
+
+/*
+ * Slot filling, rule by rule: each test names the rule that must fill the value (the fill's notes say which one
+ * did), so a rule that stops working fails here even when another rule would have guessed the same value.
+ */
+
+const searchArticles: OfflineToolSpec = {
+  name: "searchArticles",
+  description: "Search articles by keywords.",
+  parameters: {
+    type: "object",
+    properties: {
+      q: { type: "string", description: "Keywords." },
+      author: { type: "string", description: "The author's name." },
+      sortBy: { type: "string", description: "Order of the results." },
+      from: { type: "string", format: "date", description: "Oldest publication date." },
+    },
+    required: ["q"],
+  },
+};
+
+const weather: OfflineToolSpec = {
+  name: "getForecast",
+  description: "The daily forecast for a city.",
+  parameters: {
+    type: "object",
+    properties: { city: { type: "string" }, days: { type: "integer", minimum: 1, maximum: 14 }, units: { type: "string", enum: ["metric", "imperial"] } },
+    required: ["city"],
+  },
+};
+
+const convert: OfflineToolSpec = {
+  name: "convertCurrency",
+  description: "Convert an amount from one currency to another.",
+  parameters: {
+    type: "object",
+    properties: {
+      from: { type: "string", pattern: "^[A-Z]{3}$", description: "ISO 4217 code of the source currency." },
+      to: { type: "string", pattern: "^[A-Z]{3}$", description: "ISO 4217 code of the target currency." },
+      amount: { type: "number" },
+      maxPrice: { type: "number" },
+    },
+    required: ["from", "to", "amount"],
+  },
+};
+
+const reminders: OfflineToolSpec = {
+  name: "createReminder",
+  description: "Create a reminder.",
+  parameters: { type: "object", properties: { text: { type: "string" }, dueAt: { type: "string", format: "date-time" }, bookId: { type: "string" } }, required: ["text"] },
+};
+
+function fill(tool: OfflineToolSpec, text: string, replies: Array<{ question: string; text: string }> = []) {
+  const box: OfflineToolbox = new OfflineToolboxes().for([tool]);
+  const request: RequestView = { text, facts: box.factsOf(text), replies: replies.map((r) => ({ ...r, facts: box.factsOf(r.text) })), questions: replies.map((r) => r.question), calls: [] };
+  return fillArguments(box, { tool, request, userText: [text, ...replies.map((r) => r.text)].join("\n"), records: [], optional: true });
+}
+
+function noteOf(out: ReturnType<typeof fill>, param: string): string | undefined {
+  return out.notes.find((n) => n.startsWith(`${param} `));
+}
+
+describe("slot filling", () => {
+  it("takes a value after a cue word for the parameters the cue is for (whole words of their names only)", () => {
+    const out = fill(searchArticles, "Find articles about the elections by Jane Doe");
+    expect(out.args).toEqual({ q: "elections", author: "Jane Doe" });
+    expect(noteOf(out, "author")).toMatch(/cue word/);
+    expect(out.args).not.toHaveProperty("sortBy");
+  });
+
+  it("takes a city after 'in', a count before its noun, and an enum value named in the text", () => {
+    const out = fill(weather, "What's the forecast in Lisbon for 5 days in imperial units?");
+    expect(out.args).toEqual({ city: "Lisbon", days: 5, units: "imperial" });
+    expect(noteOf(out, "city")).toMatch(/cue word/);
+    expect(noteOf(out, "days")).toMatch(/named in the request/);
+    expect(noteOf(out, "units")).toMatch(/allowed value/);
+  });
+
+  it("reads 'from X to Y' for the two ends of a conversion, and an unnamed number for the amount", () => {
+    const out = fill(convert, "Convert 120 EUR to JPY");
+    expect(out.args).toEqual({ from: "EUR", to: "JPY", amount: 120 });
+    expect(noteOf(out, "from")).toMatch(/cue word/);
+    expect(out.missing).toEqual([]);
+  });
+
+  it("reads an upper bound after 'under'", () => {
+    const out = fill(convert, "Convert 50 GBP to USD under 100");
+    expect(out.args["maxPrice"]).toBe(100);
+    expect(noteOf(out, "maxPrice")).toMatch(/cue word/);
+  });
+
+  it("takes free text after a phrase cue and a date written in words, never an id from a free word", () => {
+    const out = fill(reminders, "Remind me to call the plumber on March 3, 2025");
+    expect(out.args["text"]).toBe("call the plumber");
+    expect(noteOf(out, "text")).toMatch(/after a cue/);
+    expect(out.args).not.toHaveProperty("bookId");
+  });
+
+  it("takes a reply to the question that asked for a value", () => {
+    const out = fill(weather, "What's the forecast?", [{ question: "To get the forecast, I need the city. Could you tell me what it is?", text: "Sure, it's Porto." }]);
+    expect(out.args["city"]).toBe("Porto");
+    expect(noteOf(out, "city")).toMatch(/reply/);
+  });
+
+  it("says what is missing", () => {
+    const out = fill(convert, "Convert some money");
+    expect(out.missing.map((p) => p.name).sort()).toEqual(["amount", "from", "to"]);
+  });
+});
