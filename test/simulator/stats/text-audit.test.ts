@@ -6,7 +6,9 @@ import { OfflineAssistant } from "../../../agents/assistant/offline/offline-assi
 import { Toolbox } from "../../../agents/roles/toolbox.js";
 import type { AssistantTurn } from "../../../agents/roles/dialogue.js";
 import { createSimulation } from "../../../simulator/core/simulation.js";
+import { main } from "../../../simulator/cli/main.js";
 import { auditRunText, TextAuditor } from "../../../simulator/stats/text-audit.js";
+import { capture } from "../../support/llm-roles.js";
 import { bundledToolsets } from "../../support/offline-corpus.js";
 
 /*
@@ -41,6 +43,10 @@ describe("the text audit", () => {
     expect(audit.exportedLines).toBeGreaterThan(EPISODES * 4);
     const problems = audit.findings.map((f) => `${f.kind} ${f.episodeId} ${f.where}: ${f.match}`);
     expect(problems).toEqual([]);
+    // The same audit from the command line, on the run folder.
+    const io = capture();
+    expect(await main(["stats", join(dir, "run"), "--text"], io)).toBe(0);
+    expect(io.stdout).toContain("internal scores in exported text: 0");
     // Conversion amounts (the issue's example) vary across episodes.
     const amounts = audit.values.find((v) => v.argument === "convertCurrency.amount");
     if (amounts && amounts.count >= 5) expect(amounts.topShare).toBeLessThan(0.5);
