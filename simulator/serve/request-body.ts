@@ -7,6 +7,7 @@ import { jsonTextDepth, MAX_JSON_DEPTH, valueDepth } from "../../specs/call/json
 import type { ValidationIssue } from "../../specs/call/problem-details.js";
 import { getAt, toPointer } from "../../specs/json-pointer.js";
 import { setOwn } from "../../specs/own-property.js";
+import { readStreamLimited } from "../../specs/read-limited.js";
 
 type Json = Record<string, unknown>;
 
@@ -34,20 +35,9 @@ export async function readBody(req: Request, limit: number): Promise<BodyRead> {
     return { ok: true, bytes: new Uint8Array(await req.arrayBuffer()) };
   }
   if (req.headers.get("transfer-encoding") === null || req.body === null) return { ok: true, bytes: undefined };
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = req.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      return { ok: false, status: 413, detail: `The request body is larger than the limit of ${limit} bytes.` };
-    }
-    chunks.push(value);
-  }
-  return { ok: true, bytes: total === 0 ? undefined : Buffer.concat(chunks) };
+  const bytes = await readStreamLimited(req.body, limit);
+  if (bytes === undefined) return { ok: false, status: 413, detail: `The request body is larger than the limit of ${limit} bytes.` };
+  return { ok: true, bytes: bytes.byteLength === 0 ? undefined : bytes };
 }
 
 /** A body's bytes as text (null: no body). */

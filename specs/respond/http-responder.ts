@@ -4,6 +4,7 @@ import { bodyText, searchParams } from "./replay-responder.js";
 import type { Responder, ResponderAnswer, ResponseContext } from "./responder.js";
 import { applyCredentials, type UpstreamCredentials } from "./upstream-credentials.js";
 import { displayUrl, networkCause, upstreamProblem, upstreamUrl } from "./upstream.js";
+import { readStreamLimited } from "../read-limited.js";
 
 /** Options of the real-API responder. */
 export interface HttpResponderOptions {
@@ -64,20 +65,7 @@ async function readLimited(res: Response, limit: number): Promise<Uint8Array | u
     await res.body.cancel().catch(() => undefined);
     return undefined;
   }
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
+  return readStreamLimited(res.body, limit);
 }
 
 /**

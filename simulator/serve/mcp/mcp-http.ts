@@ -4,6 +4,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { McpBridge } from "./mcp-bridge.js";
 import { createMcpServer } from "./mcp-server.js";
+import { readStreamLimited } from "../../../specs/read-limited.js";
 
 /** Options of the Streamable HTTP endpoint. */
 export interface McpHttpOptions {
@@ -42,20 +43,8 @@ async function readLimited(req: Request, limit: number): Promise<{ ok: true; tex
     return { ok: true, text: await req.text() };
   }
   if (req.body === null) return { ok: true, text: "" };
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = req.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      return { ok: false };
-    }
-    chunks.push(value);
-  }
-  return { ok: true, text: Buffer.concat(chunks).toString("utf8") };
+  const bytes = await readStreamLimited(req.body, limit);
+  return bytes === undefined ? { ok: false } : { ok: true, text: Buffer.from(bytes).toString("utf8") };
 }
 
 /**
