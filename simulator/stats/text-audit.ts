@@ -7,6 +7,7 @@ import { resolveExportOptions } from "../export/export-format.js";
 import { readEpisodesSkippingCorrupt, readRunInfo } from "../export/run-folder.js";
 import { RunToolsets } from "../export/run-toolsets.js";
 import { projectEpisode, type CorpusRecord, type RejectedRecord } from "../runs/corpus-projection.js";
+import { PLACEHOLDER } from "../../specs/redact-secrets.js";
 
 /*
  * The text-quality audit of a run: what reaches training data must read as written by people. It finds internal
@@ -156,6 +157,8 @@ export class TextAuditor {
         const props = tool && isObject(tool.parameters) && isObject(tool.parameters["properties"]) ? tool.parameters["properties"] : {};
         for (const [arg, value] of Object.entries(step.args)) {
           if (typeof value !== "string" && typeof value !== "number") continue;
+          // A secret's placeholder (`[redacted-1]`) says nothing about how values vary: the journal holds no secret.
+          if (typeof value === "string" && PLACEHOLDER.test(value)) continue;
           if (step.links.some((l) => l.arg === arg) || isIdName(arg)) continue;
           const schema = props[arg];
           if (isObject(schema) && (Array.isArray(schema["enum"]) || schema["const"] !== undefined)) continue;

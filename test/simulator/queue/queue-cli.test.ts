@@ -73,7 +73,7 @@ describe("what a worker takes from a run", () => {
 describe("loading", () => {
   it("the CLI and the library load BullMQ and ioredis only when a queue is used", () => {
     const hook = join("test", "fixtures", "simulator", "record-packages.mjs");
-    const script = `await import("../../../simulator/cli/main.ts"); await import("../../../simulator/library.ts"); console.log("imported");`;
+    const script = `await import("./simulator/cli/main.ts"); await import("./simulator/library.ts"); console.log("imported");`;
     const r = spawnSync(process.execPath, ["--no-warnings", "--import", "tsx", "--experimental-loader", `./${hook}`, "--input-type=module", "-e", script], { encoding: "utf8", timeout: 60_000 });
     expect(r.stdout, r.stderr).toContain("imported");
     const packages = r.stderr.split("\n").filter((l) => l.startsWith("PKG ")).map((l) => l.slice(4));
