@@ -21,7 +21,7 @@ type Json = Record<string, unknown>;
 
 /** One contradiction between a call and its response (or the state before it). */
 export interface Contradiction {
-  rule: "equality" | "filter" | "range" | "search" | "route" | "effect" | "state" | "reference" | "total";
+  rule: "equality" | "filter" | "range" | "search" | "route" | "effect" | "state" | "reference" | "total" | "repeat" | "entity";
   tool: string;
   field: string;
   argument?: string;
@@ -216,7 +216,9 @@ export function callContradictions(call: ObservedCall): Contradiction[] {
       if (call.bodyArgs.has(name) && method !== "get") continue;
       if (typeof value === "object") continue;
       const n = snake(name);
-      if (NOT_A_FILTER.test(n) || n === "id") continue;
+      // A language asked of a list whose items have one is a filter (`listSources(language=pt)`).
+      const languageFilter = /^(lang|language|locale)$/.test(n) && list.items.some((item) => isObject(item) && typeof item[name] === "string");
+      if ((NOT_A_FILTER.test(n) && !languageFilter) || n === "id") continue;
       if (SEARCH.test(n) && typeof value === "string") {
         const words = fold(value).split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
         if (words.length === 0) continue;

@@ -1,6 +1,7 @@
 import { readJournal } from "../runs/run-store.js";
 import type { SimEvent } from "../core/events.js";
 import { callContradictions, stateContradictions, type Contradiction, type ObservedCall } from "./call-contradictions.js";
+import { entityContradictions } from "./entity-contradictions.js";
 import { typedValues, type ValueKind } from "./plausible-values.js";
 
 /**
@@ -62,7 +63,7 @@ export function observedCalls(events: readonly SimEvent[]): ObservedCall[] {
 /** The contradictions of one episode: each call with its arguments, then the calls with the state before them. */
 export function episodeContradictions(calls: readonly ObservedCall[]): Contradiction[] {
   const out: Contradiction[] = [];
-  for (const c of calls) out.push(...callContradictions(c));
+  for (const c of calls) out.push(...callContradictions(c), ...entityContradictions(c));
   for (const s of stateContradictions(calls)) out.push(s.contradiction);
   return out;
 }

@@ -178,6 +178,21 @@ function matchFor(field: SchemaField, input: Input, filter = false): BindingMatc
   return "exact";
 }
 
+/**
+ * Whether a presentation-like argument (`language`, `format`, `units`) is a filter after all: the list's
+ * items carry a field of its name (or its plural), and the argument names a locale or shares enum values
+ * with that field (`listSources(language=pt)` -> every source's `language` is `pt`; `format=json` beside
+ * an item `format: [hardcover, ebook]` stays presentation).
+ */
+function pagingFilters(input: Input, items: readonly SchemaField[]): boolean {
+  const names = filterNames(input.name);
+  const same = items.find((f) => names.includes(norm(f.name)) && !f.object);
+  if (same === undefined) return false;
+  if (/^(lang|language|locale|languages|locales)$/.test(norm(input.name))) return same.type === undefined || same.type === "string" || same.list;
+  const argValues = Array.isArray(input.schema["enum"]) ? input.schema["enum"] : [];
+  return argValues.length > 0 && same.enum !== undefined && argValues.every((v) => same.enum?.includes(v));
+}
+
 /** Filter names an argument may match in list items besides its own (`region` -> `continent`). */
 function filterNames(name: string): string[] {
   const n = norm(name);
@@ -233,6 +248,11 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
       const whole = record.find((f) => !f.path.includes(".") && norm(f.name) === n);
       if (whole && input.in === "body") add({ kind: "equals", arg: input.arg, field: whole.path, match: "exact" });
     } else if (same && object && input.in === "body") add({ kind: "equals", arg: input.arg, field: same.path, match: "exact" });
+    // A search's echo under another search name (`q` -> `query`): the answer repeats what was searched.
+    if (!same && !object && SEARCH.test(sn)) {
+      const echo = record.find((f) => !f.path.includes(".") && !f.object && !f.list && f.type === "string" && SEARCH.test(snake(f.name)));
+      if (echo) add({ kind: "equals", arg: input.arg, field: echo.path, match: "exact" });
+    }
     // The id parameter of a read: the record's `id`.
     if (input.lastPathParam && !same) {
       const id = record.find((f) => f.path === "id");
@@ -287,7 +307,7 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
         if (chosen.length > 0) add({ kind: "search", arg: input.arg, fields: chosen.map((f) => f.path), note: `every item of ${list} mentions it` });
         continue;
       }
-      if (PAGING.test(sn)) continue;
+      if (PAGING.test(sn) && !pagingFilters(input, items)) continue;
       const dateArg = isDateSchema(input.schema, input.name);
       if (dateArg && (FROM_DATE.test(sn) || TO_DATE.test(sn))) {
         const date = findBy(items.filter(isDateField), ITEM_DATES) ?? items.find(isDateField);

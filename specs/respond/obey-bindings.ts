@@ -8,6 +8,7 @@ import { bindingsOf, type Binding } from "./bindings.js";
 import { agrees, convertFor, dayOf, searchWords } from "./binding-values.js";
 import { checkBindings, totalOf } from "./binding-check.js";
 import { completeRequired } from "./created-resource.js";
+import { dropRepeatedItems } from "./repeated-records.js";
 import { answerRecords, knownRecord, type AnswerRecord } from "./entity-memory.js";
 import { seededUuid } from "./fresh-id.js";
 
@@ -299,7 +300,8 @@ function applySearch(ctx: ResponseContext, out: unknown, b: Extract<Binding, { k
   const list = b.fields.map(listOf).find((l) => l !== undefined);
   if (list === undefined) return;
   const code = /^[A-Z0-9.\-]{1,6}$/.test(query);
-  const city = findCity(query);
+  // A city named by the query or by one part of an address (`Puerta del Sol 1, Madrid`).
+  const city = findCity(query) ?? query.split(",").map((p) => p.trim()).filter((p) => p.length > 1).reverse().map((p) => findCity(p)).find((c) => c !== undefined);
   const country = city ? undefined : findCountry(query);
   const airport = AIRPORTS.find((a) => a.iata === query.toUpperCase() && query.length === 3);
   for (const item of locate(out, list)) {
@@ -331,9 +333,82 @@ function applySearch(ctx: ResponseContext, out: unknown, b: Extract<Binding, { k
     const target = texts.find((s) => typeof s.value === "string" && !isCodeField(s)) ?? texts.find((s) => typeof s.value === "string");
     if (!target) continue;
     const known = city?.name ?? country?.name;
+    // A place that is not the one searched for, when the world knows no place of that name: left to be dropped
+    // (an empty search answers better than Berlin's airport renamed "Manchester").
+    if (known === undefined && !code && !airport && isPlace(item.value)) continue;
     const key = String(target.key).toLowerCase();
-    if (known !== undefined && /name|city|title|display/.test(key)) edits.write(target, /display|address|title/.test(key) ? `${query}` : known);
+    if (known !== undefined && /name|city|title|display|address|label/.test(key)) edits.write(target, /display|address|title|label/.test(key) ? `${query}` : known);
     else edits.write(target, mentioning(String(target.value), query, words));
+    // The item found is in the city asked for: its places name it, and its own coordinates are there.
+    if (city) relocate(item.value, item.pointer, city, query, edits);
+  }
+}
+
+const CITY_KEY = /^(city|cityname|locality|town)$/i;
+
+/** Whether a record is a place: it has coordinates, or it (or its address) names a city or an airport the world knows. */
+function isPlace(record: Json, depth = 0): boolean {
+  const keys = Object.keys(record);
+  if (keys.some((k) => LAT_KEY.test(k) && typeof record[k] === "number") && keys.some((k) => LON_KEY.test(k) && typeof record[k] === "number")) return true;
+  for (const [k, v] of Object.entries(record)) {
+    if (typeof v === "string" && CITY_KEY.test(k) && findCity(v.split(",")[0] ?? v) !== undefined) return true;
+    if (typeof v === "string" && /^(iata|iatacode)$/i.test(k) && AIRPORTS.some((a) => a.iata === v)) return true;
+    if (isObject(v) && depth < 2 && isPlace(v, depth + 1)) return true;
+  }
+  return false;
+}
+/** A street address's first part: `221 Market Street` or `Puerta del Sol 1`. */
+const STREET = /^(?:(\d+[a-z]?)\s+(\D{3,})|(\D{3,}?)\s+(\d+[a-z]?))$/i;
+const ADMIN_KEY = /^(state|region|province|county|district|statecode|regioncode|postcode|postalcode|zip|zipcode|neighbourhood|neighborhood|suburb)$/i;
+
+/** An address moved to another city: the old city's state and postcode go (empty), the street is the one asked for. */
+function moveAddress(o: Json, at: string, street: RegExpExecArray | null, asked: boolean, edits: Edits): void {
+  for (const [k, v] of Object.entries(o)) {
+    if (typeof v !== "string") continue;
+    const pointer = `${at}/${escape(k)}`;
+    if (ADMIN_KEY.test(k)) edits.writeKey(o, k, pointer, null);
+    else if (/^(road|street|streetname)$/i.test(k)) edits.writeKey(o, k, pointer, asked && street ? (street[2] ?? street[3] ?? "").trim() : null);
+    else if (/^(housenumber|house_number|streetnumber|number)$/i.test(k)) edits.writeKey(o, k, pointer, asked && street ? (street[1] ?? street[4] ?? null) : null);
+  }
+}
+const LAT_KEY = /^(lat|latitude)$/i;
+const LON_KEY = /^(lon|lng|long|longitude)$/i;
+const BOX_PARENT = /^(boundingbox|bbox|bounds|viewport|extent)$/i;
+
+/**
+ * A found record moved into `city`: every nested `city`/`locality` names it (pinned, so that its place's country,
+ * region and coordinates follow), its own coordinates are the city's, and a bounding box moves with them.
+ */
+function relocate(record: Json, pointer: string, city: NonNullable<ReturnType<typeof findCity>>, query: string, edits: Edits): void {
+  const street = STREET.exec(query.split(",")[0]?.trim() ?? "");
+  const visit = (o: Json, at: string, depth: number): void => {
+    if (depth > 3) return;
+    for (const [k, v] of Object.entries(o)) {
+      if (typeof v === "string" && CITY_KEY.test(k)) {
+        if (findCity(v.split(",")[0] ?? v)?.name !== city.name) moveAddress(o, at, street, query.includes(","), edits);
+        edits.writeKey(o, k, `${at}/${escape(k)}`, v.includes(",") ? `${city.name}, ${city.country}` : city.name);
+      } else if (isObject(v) && !BOX_PARENT.test(k)) visit(v, `${at}/${escape(k)}`, depth + 1);
+    }
+  };
+  visit(record, pointer, 0);
+  const latKey = Object.keys(record).find((k) => LAT_KEY.test(k) && typeof record[k] === "number");
+  const lonKey = Object.keys(record).find((k) => LON_KEY.test(k) && typeof record[k] === "number");
+  if (latKey === undefined || lonKey === undefined) return;
+  const dLat = city.lat - (record[latKey] as number);
+  const dLon = city.lon - (record[lonKey] as number);
+  if (Math.abs(dLat) < 0.05 && Math.abs(dLon) < 0.05) return;
+  const round = (n: number): number => Number(n.toFixed(5));
+  for (const [k, v] of Object.entries(record)) if (typeof v === "string" && ADMIN_KEY.test(k)) edits.writeKey(record, k, `${pointer}/${escape(k)}`, null);
+  edits.writeKey(record, latKey, `${pointer}/${escape(latKey)}`, round(city.lat));
+  edits.writeKey(record, lonKey, `${pointer}/${escape(lonKey)}`, round(city.lon));
+  for (const [k, v] of Object.entries(record)) {
+    if (!BOX_PARENT.test(k) || !isObject(v)) continue;
+    for (const [bk, bv] of Object.entries(v)) {
+      if (typeof bv !== "number") continue;
+      const isLat = /^(south|north|minlat|maxlat|lat|latitude|s|n)/i.test(bk);
+      const isLon = /^(west|east|minlon|maxlon|minlng|maxlng|lon|lng|longitude|w|e)/i.test(bk);
+      if (isLat || isLon) edits.writeKey(v, bk, `${pointer}/${escape(k)}/${escape(bk)}`, round(bv + (isLat ? dLat : dLon)));
+    }
   }
 }
 
@@ -411,9 +486,15 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   for (const b of bindings) if (b.kind === "reference") applyReference(ctx, out, b, edits);
   for (const b of bindings) if (b.kind === "total") applyTotal(out, b, edits);
   const cohered = cohereEntities(out, { seed: ctx.seed, pinned: edits.pinned, pinnedOnly: !options.synthesized });
-  if (edits.list.length === 0 && cohered.length === 0) return body;
   const validate: { (v: unknown): boolean; errors?: Array<{ instancePath: string }> | null } = schemaPointer !== undefined ? ctx.catalog.registry.validatorAt("response", schemaPointer) : () => true;
-  const done = (): unknown => (rewrite ? withoutMisfits(bindings, ctx.call.args, out, validate) : out);
+  // A synthesized or example list lists each record once (state lists are what was stored, as stored).
+  const once = (v: unknown): unknown => {
+    if (!(options.synthesized || rewrite)) return v;
+    const copy = v === body ? cloneJson(v) : v;
+    return dropRepeatedItems(copy, validate) ? copy : v;
+  };
+  if (edits.list.length === 0 && cohered.length === 0) return once(body);
+  const done = (): unknown => once(rewrite ? withoutMisfits(bindings, ctx.call.args, out, validate) : out);
   if (validate(out)) return done();
   // Undo what the errors point at (coherence first: it is a nicety, the bindings are the point), then try again.
   const errorPaths = (): string[] => (validate.errors ?? []).map((e) => e.instancePath);

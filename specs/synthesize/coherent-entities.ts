@@ -98,6 +98,8 @@ function pick<T>(rows: readonly T[], seed: number, index: number): T | undefined
 }
 
 const COUNTRY_PARENT = /^(country|nation|countrie)$/;
+/** Holders that say nothing of what their objects are (a holiday's `countryCode` and `name` are not a country's). */
+const GENERIC_PARENT = /^(|item|result|data|record|entry|value|response|body|content|row|element|node|match|hit|object)$/;
 const PLACE_PARENT = /^(location|place|city|geo|area|venue|site|address|result|locality|town|position|headquarter)$/;
 const PERSON_PARENT = /^(user|person|people|customer|author|owner|member|contact|employee|staff|profile|account|client|patient|student|driver|passenger|guest|sender|recipient|assignee|reporter|creator|buyer|seller|candidate|attendee|organizer|participant|me|manager|traveler|traveller)$/;
 
@@ -166,9 +168,31 @@ function cityRow(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index
   return ctx.pinnedOnly ? undefined : pick(CITIES, ctx.seed, index);
 }
 
+/** The city a place stood in before it was made coherent (by its coordinates, else its name). */
+function formerCity(o: Json, keys: Map<string, string>): City | undefined {
+  const lat = o[first(keys, ["latitude", "lat"]) ?? ""];
+  const lon = o[first(keys, ["longitude", "lon", "lng", "long"]) ?? ""];
+  const near = typeof lat === "number" && typeof lon === "number" ? CITIES.find((c) => Math.abs(c.lat - lat) < 0.3 && Math.abs(c.lon - lon) < 0.3) : undefined;
+  if (near) return near;
+  const name = first(keys, ["city", "cityname", "locality", "town", "name"]);
+  const v = name !== undefined ? o[name] : undefined;
+  return typeof v === "string" ? findCity(v.split(",")[0] ?? v) : undefined;
+}
+
 function coherePlace(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index: number): void {
   const row = cityRow(ctx, o, keys, at, index);
   if (!row) return;
+  // A place moved to another city keeps no region, state or postcode of the old one (left empty where allowed).
+  const former = formerCity(o, keys);
+  if (former !== undefined && former.name !== row.name) {
+    for (const k of ["state", "region", "province", "county", "district", "statecode", "regioncode", "postcode", "postalcode", "zip", "zipcode", "road", "street", "housenumber", "streetaddress", "neighbourhood", "neighborhood", "suburb"]) {
+      const key = keys.get(k);
+      if (key !== undefined && typeof o[key] === "string" && !ctx.pinned.has(`${at}/${escape(key)}`)) {
+        ctx.edits.push({ holder: o, key, before: o[key], after: null, pointer: `${at}/${escape(key)}` });
+        o[key] = null;
+      }
+    }
+  }
   const nameKey = first(keys, ["city", "cityname", "locality", "town"]) ?? keys.get("name");
   if (nameKey !== undefined) {
     const cur = o[nameKey];
@@ -291,6 +315,115 @@ function cohereCode(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, ki
   }
 }
 
+/** A record of one country holds no other country's subdivision codes (`countryCode: AU` beside `DE-BW`): they go. */
+function cohereSubdivisions(ctx: Ctx, o: Json, keys: Map<string, string>, at: string): void {
+  const codeKey = first(keys, ["countrycode", "country"]);
+  const code = codeKey !== undefined ? o[codeKey] : undefined;
+  if (typeof code !== "string" || !/^[A-Z]{2}$/.test(code)) return;
+  const foreign = (s: unknown): boolean => typeof s === "string" && /^[A-Z]{2}-[A-Z0-9]{1,3}$/.test(s) && s.slice(0, 2) !== code;
+  for (const [k, v] of Object.entries(o)) {
+    if (!(foreign(v) || (Array.isArray(v) && v.length > 0 && v.some(foreign)))) continue;
+    const pointer = `${at}/${escape(k)}`;
+    if (ctx.pinned.has(pointer)) continue;
+    ctx.edits.push({ holder: o, key: k, before: v, after: null, pointer });
+    o[k] = null;
+  }
+}
+
+const JOURNEY_ENDS: ReadonlyArray<readonly [string, string]> = [["from", "to"], ["origin", "destination"], ["departureairport", "arrivalairport"], ["fromairport", "toairport"], ["departurecode", "arrivalcode"]];
+
+/**
+ * A journey (a flight segment, a leg, a route) ends somewhere else than it starts, and its count of stops is
+ * its segments less one.
+ */
+function cohereJourney(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index: number): void {
+  for (const [a, b] of JOURNEY_ENDS) {
+    const fromKey = keys.get(a);
+    const toKey = keys.get(b);
+    if (fromKey === undefined || toKey === undefined) continue;
+    const from = o[fromKey];
+    const to = o[toKey];
+    if (typeof from !== "string" || from !== to || !/^[A-Z]{3}$/.test(from)) continue;
+    const toPinned = ctx.pinned.has(`${at}/${escape(toKey)}`);
+    const key = toPinned ? fromKey : toKey;
+    if (ctx.pinned.has(`${at}/${escape(key)}`)) continue;
+    // Another airport of the same part of the world (a 3-hour flight from Lisbon lands in Europe, not Tokyo).
+    const zone = (iata: string): string | undefined => findCity(AIRPORTS.find((x) => x.iata === iata)?.city ?? "")?.timeZone.split("/")[0];
+    const home = zone(from);
+    const others = AIRPORTS.filter((x) => x.iata !== from);
+    const near = home === undefined ? [] : others.filter((x) => zone(x.iata) === home);
+    const other = pick(near.length > 0 ? near : others, ctx.seed, index);
+    if (other) set(ctx, o, key, other.iata, at);
+  }
+  // It arrives its duration after it departs (in the arrival's own UTC offset).
+  const depKey = first(keys, ["departure", "departuretime", "departsat", "departureat", "departuredatetime"]);
+  const arrKey = first(keys, ["arrival", "arrivaltime", "arrivesat", "arrivalat", "arrivaldatetime"]);
+  const durKey = first(keys, ["durationminutes", "duration", "durationmin"]);
+  const dep = depKey !== undefined ? o[depKey] : undefined;
+  const arr = arrKey !== undefined ? o[arrKey] : undefined;
+  const minutes = durKey !== undefined ? o[durKey] : undefined;
+  if (arrKey !== undefined && typeof dep === "string" && typeof arr === "string" && typeof minutes === "number" && minutes > 0 && minutes < 4000) {
+    const offset = /([+-]\d{2}):(\d{2})$/.exec(arr);
+    const start = Date.parse(dep);
+    if (offset && Number.isFinite(start) && /T\d{2}:\d{2}/.test(arr)) {
+      const sign = offset[1]?.startsWith("-") ? -1 : 1;
+      const shift = sign * (Math.abs(Number(offset[1])) * 60 + Number(offset[2])) * 60000;
+      const local = new Date(start + minutes * 60000 + shift).toISOString().slice(0, 19);
+      set(ctx, o, arrKey, `${local}${offset[0]}`, at);
+    }
+  }
+  const stopsKey = first(keys, ["stops", "numberofstops", "stopcount"]);
+  const legsKey = first(keys, ["segments", "legs", "flights"]);
+  // A journey lasts at least as long as its legs (exactly as long as its one leg).
+  const legs = legsKey !== undefined && Array.isArray(o[legsKey]) ? (o[legsKey] as unknown[]) : [];
+  if (durKey !== undefined && typeof minutes === "number" && legs.length > 0 && legs.every(isObject)) {
+    const durations = legs.map((l) => Object.entries(l as Json).find(([k]) => norm(k) === norm(durKey))?.[1]);
+    if (durations.every((d): d is number => typeof d === "number")) {
+      const sum = durations.reduce((a, b) => a + b, 0);
+      if (legs.length === 1 ? minutes !== sum : minutes < sum) set(ctx, o, durKey, sum, at);
+    }
+  }
+  if (stopsKey !== undefined && legsKey !== undefined && typeof o[stopsKey] === "number" && Array.isArray(o[legsKey]) && (o[legsKey] as unknown[]).length > 0) {
+    const stops = (o[legsKey] as unknown[]).length - 1;
+    if (o[stopsKey] !== stops && !ctx.pinned.has(`${at}/${escape(stopsKey)}`)) {
+      ctx.edits.push({ holder: o, key: stopsKey, before: o[stopsKey], after: stops, pointer: `${at}/${escape(stopsKey)}` });
+      o[stopsKey] = stops;
+    }
+  }
+}
+
+/** A return journey (`inbound` beside `outbound`) goes back: it leaves from where the outbound lands, and lands where it left. */
+function cohereReturn(ctx: Ctx, o: Json, keys: Map<string, string>, at: string): void {
+  const outKey = first(keys, ["outbound", "outward", "departure"]);
+  const inKey = first(keys, ["inbound", "return", "returnflight"]);
+  if (outKey === undefined || inKey === undefined) return;
+  const legs = (v: unknown): Json[] => (isObject(v) ? (Object.values(v).find((x) => Array.isArray(x) && x.length > 0 && x.every(isObject)) as Json[] | undefined) ?? [] : []);
+  const out = legs(o[outKey]);
+  const back = legs(o[inKey]);
+  const ends = (leg: Json | undefined): [string, string] | undefined => {
+    if (!leg) return undefined;
+    const k = keysOf(leg);
+    for (const [a, b] of JOURNEY_ENDS) if (k.has(a) && k.has(b)) return [k.get(a) as string, k.get(b) as string];
+    return undefined;
+  };
+  const firstOut = out[0];
+  const lastOut = out[out.length - 1];
+  const firstBack = back[0];
+  const lastBack = back[back.length - 1];
+  const e1 = ends(firstOut);
+  const e2 = ends(lastOut);
+  const e3 = ends(firstBack);
+  const e4 = ends(lastBack);
+  if (!firstOut || !lastOut || !firstBack || !lastBack || !e1 || !e2 || !e3 || !e4) return;
+  const origin = firstOut[e1[0]];
+  const destination = lastOut[e2[1]];
+  if (typeof origin !== "string" || typeof destination !== "string") return;
+  const inAt = `${at}/${escape(inKey)}`;
+  const legsKey = Object.keys(o[inKey] as Json).find((k) => (o[inKey] as Json)[k] === back) ?? "segments";
+  set(ctx, firstBack, e3[0], destination, `${inAt}/${escape(legsKey)}/0`);
+  set(ctx, lastBack, e4[1], origin, `${inAt}/${escape(legsKey)}/${back.length - 1}`);
+}
+
 function holdsPin(ctx: Ctx, o: Json, at: string): boolean {
   for (const k of Object.keys(o)) if (ctx.pinned.has(`${at}/${escape(k)}`)) return true;
   return false;
@@ -310,15 +443,19 @@ function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: numb
   if (active) {
     const has = (...names: string[]): boolean => names.some((n) => keys.has(n));
     if (has("iatacode", "iata") && has("name", "city")) cohereAirport(ctx, o, keys, at, index);
-    else if (COUNTRY_PARENT.test(p) || (has("countrycode", "alpha2", "iso2", "cca2") && has("name", "countryname", "capital", "region", "continent") && !has("city", "latitude", "lat", "email"))) {
+    else if (COUNTRY_PARENT.test(p) || (has("countrycode", "alpha2", "iso2", "cca2") && has("name", "countryname", "capital", "region", "continent") && !has("city", "latitude", "lat", "email") && (GENERIC_PARENT.test(p) || has("capital", "alpha3", "iso3", "cca3", "subregion", "callingcode", "officialname")))) {
       cohereCountry(ctx, o, keys, at, index);
     } else if ((has("latitude", "lat") && has("longitude", "lon", "lng") && has("name", "city", "cityname")) || (PLACE_PARENT.test(p) && has("name", "city") && has("country", "countrycode"))) {
       coherePlace(ctx, o, keys, at, index);
     } else if (/^currenc(y|ie)$/.test(p)) cohereCode(ctx, o, keys, at, "currency");
     else if (/^language$/.test(p)) cohereCode(ctx, o, keys, at, "language");
+    if (has("countrycode", "country")) cohereSubdivisions(ctx, o, keys, at);
+    if (has("from", "origin", "departureairport", "fromairport", "departurecode", "stops", "numberofstops", "stopcount", "arrival", "arrivaltime", "arrivesat")) cohereJourney(ctx, o, keys, at, index);
     if (has("email", "emailaddress") && (PERSON_PARENT.test(p) || has("firstname", "lastname", "fullname", "displayname") || (has("name") && !COUNTRY_PARENT.test(p)))) coherePerson(ctx, o, keys, at);
   }
   for (const [k, v] of Object.entries(o)) if (typeof v === "object" && v !== null) visit(ctx, v, `${at}/${escape(k)}`, k, index, depth + 1);
+  // After its journeys are coherent: the way back mirrors the way out.
+  if (active && ["inbound", "return", "returnflight"].some((n) => keys.has(n)) && ["outbound", "outward", "departure"].some((n) => keys.has(n))) cohereReturn(ctx, o, keys, at);
 }
 
 /** Makes the entities of a value coherent in place; returns the edits (the caller undoes those its schema rejects). */

@@ -1,0 +1,139 @@
+import { findCity, findCountry, fold } from "../../specs/synthesize/world-data.js";
+import type { Contradiction, ObservedCall } from "./call-contradictions.js";
+
+/**
+ * What a reader sees wrong inside one answer, apart from its call's arguments (the audit's `repeat` and
+ * `entity` rules), judged from names and values only:
+ * - repeat: a list names one record twice (copies that differ only in their ids, or two items with one name
+ *   and most other fields alike);
+ * - entity: a place whose coordinates are far from the city it names, or whose country is not its city's; a
+ *   record of one country holding another country's subdivision codes (`countryCode: AU` beside `DE-BW`);
+ *   a search's echo (`query`) that is not what was searched; a journey that lands where it left, arrives before
+ *   it departs (or days later), or counts stops that its segments do not have.
+ */
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+const SEARCH_ARG = /^(q|query|search|searchquery|searchterm|keyword|keywords|term)$/;
+const NAME_KEY = /^(name|title|displayname|label|headline|text|fullname|summary|description|word|term|question)$/;
+
+function norm(k: string): string {
+  return k.toLowerCase().replace(/[^a-z0-9]/g, "");
+}
+
+function isId(k: string): boolean {
+  return /^(id|uuid|guid|key|slug|ref|href|url|uri|link)$/i.test(k) || /[a-z0-9](Id|ID|Uuid|Key|Url|URL|Uri|Href|Link)$/.test(k) || /_(id|uuid|key|url|uri|href|link)$/i.test(k);
+}
+
+function scalar(v: unknown): boolean {
+  return v === null || ["string", "number", "boolean"].includes(typeof v);
+}
+
+/** Whether two list items are one record twice. */
+function sameRecord(a: Json, b: Json): boolean {
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !isId(k) && (scalar(a[k]) || scalar(b[k])));
+  if (keys.length === 0) return false;
+  const nameKeys = keys.filter((k) => NAME_KEY.test(norm(k)) && typeof a[k] === "string" && (a[k] as string).trim() !== "");
+  const others = keys.filter((k) => !nameKeys.includes(k));
+  const equalOthers = others.filter((k) => a[k] === b[k]).length;
+  if (nameKeys.every((k) => a[k] === b[k]) && equalOthers === others.length) return true;
+  return nameKeys.some((k) => a[k] === b[k]) && (others.length === 0 || equalOthers * 2 >= others.length);
+}
+
+function kilometres(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const r = Math.PI / 180;
+  const a = Math.sin(((lat2 - lat1) * r) / 2) ** 2 + Math.cos(lat1 * r) * Math.cos(lat2 * r) * Math.sin(((lon2 - lon1) * r) / 2) ** 2;
+  return 12742 * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+function keyOf(o: Json, names: readonly string[]): string | undefined {
+  return Object.keys(o).find((k) => names.includes(norm(k)));
+}
+
+/** The contradictions inside one call's answer (2xx only). */
+export function entityContradictions(call: ObservedCall): Contradiction[] {
+  const out: Contradiction[] = [];
+  if (call.status < 200 || call.status > 299) return out;
+  const add = (c: Omit<Contradiction, "tool">): void => {
+    out.push({ tool: call.tool, ...c });
+  };
+  // A search's echo.
+  if (isObject(call.body)) {
+    for (const [name, value] of Object.entries(call.args)) {
+      if (typeof value !== "string" || !SEARCH_ARG.test(norm(name))) continue;
+      const echo = Object.keys(call.body).find((k) => SEARCH_ARG.test(norm(k)) && typeof (call.body as Json)[k] === "string");
+      if (echo !== undefined && fold((call.body as Json)[echo] as string) !== fold(value)) add({ rule: "entity", field: echo, argument: name, expected: value, actual: (call.body as Json)[echo] });
+    }
+  }
+  const visit = (v: unknown, at: string, depth: number): void => {
+    if (depth > 12) return;
+    if (Array.isArray(v)) {
+      const seen: Json[] = [];
+      v.forEach((item, i) => {
+        if (!isObject(item)) return;
+        if (seen.some((s) => sameRecord(s, item))) add({ rule: "repeat", field: `${at}[${i}]`, expected: "each record once", actual: JSON.stringify(item).slice(0, 80) });
+        else seen.push(item);
+      });
+      v.forEach((item, i) => visit(item, `${at}[${i}]`, depth + 1));
+      return;
+    }
+    if (!isObject(v)) return;
+    const o = v;
+    const here = (k: string): string => (at === "" ? k : `${at}.${k}`);
+    // A place: its city, its coordinates and its country agree.
+    const cityKey = keyOf(o, ["city", "cityname", "locality", "town"]) ?? (keyOf(o, ["latitude", "lat"]) !== undefined ? keyOf(o, ["name"]) : undefined);
+    const cityValue = cityKey !== undefined ? o[cityKey] : undefined;
+    const city = typeof cityValue === "string" ? findCity(cityValue.split(",")[0] ?? cityValue) : undefined;
+    if (city) {
+      const latKey = keyOf(o, ["latitude", "lat"]);
+      const lonKey = keyOf(o, ["longitude", "lon", "lng", "long"]);
+      const lat = latKey !== undefined ? o[latKey] : undefined;
+      const lon = lonKey !== undefined ? o[lonKey] : undefined;
+      const distance = typeof lat === "number" && typeof lon === "number" ? kilometres(lat, lon, city.lat, city.lon) : undefined;
+      const countryKey = keyOf(o, ["countrycode", "country", "countryname"]);
+      const country = countryKey !== undefined && typeof o[countryKey] === "string" ? findCountry(o[countryKey] as string) : undefined;
+      // Another country may have a city of that name (Paris, Texas): judged by the coordinates when there are some.
+      const sameCountry = country === undefined || country.alpha2 === city.countryCode;
+      if (distance !== undefined && distance > 150 && sameCountry) add({ rule: "entity", field: here(latKey ?? "latitude"), expected: `near ${city.name} (${city.lat}, ${city.lon})`, actual: `${lat as number}, ${lon as number}` });
+      if (!sameCountry && (distance === undefined ? !/,/.test(cityValue as string) && country !== undefined && keyOf(o, ["iatacode", "iata"]) !== undefined : distance <= 150)) {
+        add({ rule: "entity", field: here(countryKey ?? "country"), expected: city.country, actual: o[countryKey ?? ""] });
+      }
+    }
+    // A record of one country holds that country's subdivision codes.
+    const codeKey = keyOf(o, ["countrycode", "country"]);
+    const code = codeKey !== undefined && typeof o[codeKey] === "string" && /^[A-Z]{2}$/.test(o[codeKey] as string) ? (o[codeKey] as string) : undefined;
+    if (code !== undefined) {
+      for (const [k, val] of Object.entries(o)) {
+        const values = Array.isArray(val) ? val : [val];
+        for (const s of values) {
+          if (typeof s === "string" && /^[A-Z]{2}-[A-Z0-9]{1,3}$/.test(s) && s.slice(0, 2) !== code) add({ rule: "entity", field: here(k), expected: `${code}-...`, actual: s });
+        }
+      }
+    }
+    // A journey: it ends elsewhere than it starts, arrives after it departs, and stops between its legs.
+    for (const [a, b] of [["from", "to"], ["origin", "destination"], ["departureairport", "arrivalairport"]] as const) {
+      const fromKey = keyOf(o, [a]);
+      const toKey = keyOf(o, [b]);
+      if (fromKey !== undefined && toKey !== undefined && typeof o[fromKey] === "string" && /^[A-Z]{3}$/.test(o[fromKey] as string) && o[fromKey] === o[toKey]) {
+        add({ rule: "entity", field: here(toKey), expected: `not ${o[fromKey] as string}`, actual: o[toKey] });
+      }
+    }
+    const depKey = keyOf(o, ["departure", "departuretime", "departsat"]);
+    const arrKey = keyOf(o, ["arrival", "arrivaltime", "arrivesat"]);
+    const dep = depKey !== undefined && typeof o[depKey] === "string" ? Date.parse(o[depKey] as string) : NaN;
+    const arr = arrKey !== undefined && typeof o[arrKey] === "string" ? Date.parse(o[arrKey] as string) : NaN;
+    if (Number.isFinite(dep) && Number.isFinite(arr) && (arr <= dep || arr - dep > 3 * 86400000)) add({ rule: "entity", field: here(arrKey ?? "arrival"), expected: `soon after ${o[depKey ?? ""] as string}`, actual: o[arrKey ?? ""] });
+    const stopsKey = keyOf(o, ["stops", "numberofstops"]);
+    const legsKey = keyOf(o, ["segments", "legs"]);
+    if (stopsKey !== undefined && legsKey !== undefined && typeof o[stopsKey] === "number" && Array.isArray(o[legsKey]) && (o[legsKey] as unknown[]).length > 0 && o[stopsKey] !== (o[legsKey] as unknown[]).length - 1) {
+      add({ rule: "entity", field: here(stopsKey), expected: (o[legsKey] as unknown[]).length - 1, actual: o[stopsKey] });
+    }
+    for (const [k, child] of Object.entries(o)) if (typeof child === "object" && child !== null) visit(child, here(k), depth + 1);
+  };
+  visit(call.body, "", 0);
+  return out;
+}

@@ -1,0 +1,97 @@
+/**
+ * Lists that repeat a record: a synthesized list whose items were all drawn from one example, or copies that
+ * differ only in their ids (`[{date: 2025-05-29, dayCount: 4}, {date: 2025-05-29, dayCount: 4}]`, two "Amsterdam"
+ * with one population). A real service lists each record once; the later copies are left out.
+ */
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+const ID_KEY = /^(id|uuid|guid|key|slug|ref|href|url|uri|link)$|_(id|uuid|key|ref|href|url|uri|link)$/i;
+const CAMEL_ID_KEY = /[a-z0-9](Id|ID|Uuid|Key|Ref|Href|Url|URL|Uri|Link)$/;
+
+function isIdKey(k: string): boolean {
+  return ID_KEY.test(k) || CAMEL_ID_KEY.test(k);
+}
+const IDENTITY_KEY = /^(name|title|displayname|display_name|label|headline|text|fullname|full_name|summary|description|word|term|question)$/i;
+
+function scalar(v: unknown): boolean {
+  return v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+}
+
+/**
+ * Whether `b` repeats `a`: every scalar field other than ids is the same, or they share a name (title, text ...)
+ * and at least half of their other scalar fields.
+ */
+export function repeatsRecord(a: Json, b: Json): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)].filter((k) => !isIdKey(k) && (scalar(a[k]) || scalar(b[k]))));
+  if (keys.size === 0) return false;
+  let equal = 0;
+  let sharedName = false;
+  let others = 0;
+  let othersEqual = 0;
+  for (const k of keys) {
+    const same = a[k] === b[k];
+    if (same) equal++;
+    if (IDENTITY_KEY.test(k) && typeof a[k] === "string" && (a[k] as string).trim() !== "") {
+      if (same) sharedName = true;
+    } else {
+      others++;
+      if (same) othersEqual++;
+    }
+  }
+  if (equal === keys.size) return true;
+  return sharedName && (others === 0 || othersEqual * 2 >= others);
+}
+
+/** Pointers (`/results/2`) of the list items that repeat an earlier item of their list, deepest lists first. */
+export function repeatedItems(value: unknown, at = "", depth = 0): string[] {
+  if (depth > 12) return [];
+  const out: string[] = [];
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => out.push(...repeatedItems(v, `${at}/${i}`, depth + 1)));
+    const kept: Json[] = [];
+    value.forEach((v, i) => {
+      if (!isObject(v)) return;
+      if (kept.some((k) => repeatsRecord(k, v))) out.push(`${at}/${i}`);
+      else kept.push(v);
+    });
+  } else if (isObject(value)) {
+    for (const [k, v] of Object.entries(value)) if (typeof v === "object" && v !== null) out.push(...repeatedItems(v, `${at}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`, depth + 1));
+  }
+  return out;
+}
+
+function holderOf(root: unknown, pointer: string): unknown {
+  let v: unknown = root;
+  for (const p of pointer.split("/").slice(1)) {
+    const k = p.replace(/~1/g, "/").replace(/~0/g, "~");
+    v = Array.isArray(v) ? v[Number(k)] : isObject(v) ? v[k] : undefined;
+  }
+  return v;
+}
+
+/**
+ * The value without the list items that repeat an earlier one (changed in place), when it still `fits`
+ * (the schema's `minItems`); the value as it was otherwise. Returns whether anything was left out.
+ */
+export function dropRepeatedItems(value: unknown, fits: (v: unknown) => boolean): boolean {
+  const repeated = repeatedItems(value);
+  if (repeated.length === 0) return false;
+  const removed: Array<{ list: unknown[]; index: number; item: unknown }> = [];
+  // Deeper lists first, and later items first, so that the pointers still left stay valid.
+  const split = (p: string): [string, number] => [p.slice(0, p.lastIndexOf("/")), Number(p.slice(p.lastIndexOf("/") + 1))];
+  const order = repeated.map(split).sort((x, y) => (x[0] === y[0] ? y[1] - x[1] : y[0].split("/").length - x[0].split("/").length || (x[0] < y[0] ? -1 : 1)));
+  for (const [listPointer, index] of order) {
+    const list = holderOf(value, listPointer);
+    if (!Array.isArray(list) || index >= list.length) continue;
+    removed.push({ list, index, item: list[index] });
+    list.splice(index, 1);
+  }
+  if (fits(value)) return removed.length > 0;
+  for (const r of removed.reverse()) r.list.splice(r.index, 0, r.item);
+  return false;
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { entityContradictions } from "../../../simulator/stats/entity-contradictions.js";
+import type { ObservedCall } from "../../../simulator/stats/call-contradictions.js";
+
+// The audit's `repeat` and `entity` rules: what a reader sees wrong inside one answer.
+
+function observed(tool: string, args: Record<string, unknown>, body: unknown): ObservedCall {
+  return { toolset: "t", tool, method: "get", path: `/${tool}`, args, bodyArgs: new Set(), status: 200, body };
+}
+
+const rules = (c: ObservedCall): string[] => entityContradictions(c).map((x) => `${x.rule} ${x.field}`);
+
+describe("one record twice in a list", () => {
+  it("finds copies that differ only in their ids, and same-named items alike in most fields", () => {
+    expect(rules(observed("weekends", {}, [{ startDate: "2025-05-29", dayCount: 4 }, { startDate: "2025-05-29", dayCount: 4 }]))).toEqual(["repeat [1]"]);
+    expect(rules(observed("search", {}, [{ id: 1, name: "Amsterdam", country: "NL", population: 872000, region: "A" }, { id: 2, name: "Amsterdam", country: "NL", population: 872000, region: "B" }]))).toEqual(["repeat [1]"]);
+    expect(rules(observed("steps", {}, { steps: [{ number: 1, text: "Fry." }, { number: 1, text: "Fry." }] }))).toEqual(["repeat steps[1]"]);
+  });
+
+  it("passes distinct records, even with one name (Paris, France and Paris, Texas)", () => {
+    expect(rules(observed("search", {}, [{ id: 1, name: "Paris", country: "FR", population: 2100000, latitude: 48.86, longitude: 2.35 }, { id: 2, name: "Paris", country: "US", population: 25000, latitude: 33.66, longitude: -95.55 }]))).toEqual([]);
+    expect(rules(observed("weekends", {}, [{ startDate: "2025-05-29", dayCount: 4 }, { startDate: "2025-08-14", dayCount: 4 }]))).toEqual([]);
+  });
+});
+
+describe("entities that do not hang together", () => {
+  it("finds a city far from its coordinates or in another country, and another country's subdivision codes", () => {
+    expect(rules(observed("geo", {}, { address: { city: "Madrid", country: "Spain" }, city: "Madrid", latitude: 37.79, longitude: -122.39 }))).toEqual(["entity latitude"]);
+    expect(rules(observed("airports", {}, [{ iataCode: "BER", city: "Berlin", country: "PT" }]))).toEqual(["entity [0].country"]);
+    expect(rules(observed("holidays", {}, [{ name: "Australia Day", countryCode: "AU", subdivisions: ["DE-BW"] }]))).toEqual(["entity [0].subdivisions"]);
+    expect(rules(observed("geo", {}, { city: "Madrid", country: "ES", latitude: 40.41, longitude: -3.7, subdivisions: ["ES-MD"] }))).toEqual([]);
+  });
+
+  it("finds a search echo that is not what was searched", () => {
+    expect(rules(observed("geocode", { q: "Puerta del Sol 1, Madrid" }, { query: "221 Market Street, San Francisco", results: [] }))).toEqual(["entity query"]);
+    expect(rules(observed("geocode", { q: "Puerta del Sol 1, Madrid" }, { query: "Puerta del Sol 1, Madrid", results: [] }))).toEqual([]);
+  });
+
+  it("finds a journey that lands where it left, arrives before it departs, or counts stops it does not have", () => {
+    const leg = { from: "LIS", to: "BCN", departure: "2025-07-01T07:05:00+01:00", arrival: "2025-07-01T10:35:00+02:00" };
+    expect(rules(observed("offer", {}, { stops: 0, segments: [leg] }))).toEqual([]);
+    expect(rules(observed("offer", {}, { stops: 0, segments: [{ ...leg, to: "LIS" }] }))).toEqual(["entity segments[0].to"]);
+    expect(rules(observed("offer", {}, { stops: 0, segments: [{ ...leg, arrival: "2025-06-30T10:35:00+02:00" }] }))).toEqual(["entity segments[0].arrival"]);
+    expect(rules(observed("offer", {}, { stops: 90, segments: [leg] }))).toEqual(["entity stops"]);
+  });
+});

@@ -1,0 +1,97 @@
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { loadToolset } from "../../../toolsets/load-toolset.js";
+import { ResourceStore } from "../../../specs/respond/resource-store.js";
+import { simulateCall } from "../../../specs/call/simulate-call.js";
+import { repeatedItems } from "../../../specs/respond/repeated-records.js";
+import { entityContradictions } from "../../../simulator/stats/entity-contradictions.js";
+import { bindingsOf } from "../../../specs/respond/bindings.js";
+
+// Answers a careful reader would keep, on the bundled toolsets: lists name each record once, a found place is
+// where the query says, a holiday is not a country, and a journey lands elsewhere, later, and comes back.
+
+type Json = Record<string, any>;
+
+async function call(toolset: string, tool: string, args: Json, seed = 1): Promise<Json> {
+  const loaded = await loadToolset(fileURLToPath(new URL(`../../../toolsets/bundled/${toolset}.yaml`, import.meta.url)));
+  if (!loaded.ok) throw new Error(JSON.stringify(loaded.errors));
+  const result = await simulateCall(loaded.value.catalog, { name: tool, arguments: args }, { seed, state: ResourceStore.fromFixtures(loaded.value.fixtures ?? {}) });
+  expect(result.errors).toEqual([]);
+  expect(result.responseErrors).toEqual([]);
+  const found = entityContradictions({ toolset, tool, method: "get", path: "", args, bodyArgs: new Set(), status: result.status, body: result.body });
+  expect(found.map((c) => `${c.rule} ${c.field}: ${JSON.stringify(c.actual)}`)).toEqual([]);
+  return result.body as Json;
+}
+
+describe("a language asked of a list is a filter when its items have one", () => {
+  it("listSources(language=pt) lists Portuguese sources only, and the binding is shown as data", async () => {
+    const loaded = await loadToolset(fileURLToPath(new URL("../../../toolsets/bundled/news.yaml", import.meta.url)));
+    if (!loaded.ok) throw new Error("news");
+    const tool = loaded.value.catalog.get("listSources");
+    expect(tool && bindingsOf(loaded.value.catalog, tool)).toContainEqual(expect.objectContaining({ kind: "filter", arg: "language", field: "sources[].language" }));
+    for (const seed of [1, 2, 3, 4]) {
+      const body = await call("news", "listSources", { language: "pt" }, seed);
+      expect(body["sources"].length).toBeGreaterThan(0);
+      for (const s of body["sources"]) expect(s.language).toBe("pt");
+    }
+  });
+});
+
+describe("lists name each record once", () => {
+  it.each([
+    ["weather", "searchLocations", { q: "Amsterdam" }],
+    ["recipes", "getRecipe", { recipeId: 67503 }],
+    ["holidays", "getLongWeekends", { year: 2025, countryCode: "US" }],
+    ["news", "listSources", {}],
+  ])("%s.%s", async (toolset, tool, args) => {
+    for (const seed of [1, 2, 3]) expect(repeatedItems(await call(toolset, tool, args, seed))).toEqual([]);
+  });
+});
+
+describe("a found place is where the query says", () => {
+  it("geocodeAddress of a street in a known city: the echo, the address, the coordinates and the box are that city's", async () => {
+    const body = await call("geocoding", "geocodeAddress", { q: "Puerta del Sol 1, Madrid" });
+    expect(body["query"]).toBe("Puerta del Sol 1, Madrid");
+    const [hit] = body["results"];
+    expect(hit.displayName).toBe("Puerta del Sol 1, Madrid");
+    expect(hit.address).toMatchObject({ city: "Madrid", country: "Spain", countryCode: "ES", road: "Puerta del Sol", houseNumber: "1" });
+    expect(hit.address.state).not.toBe("California");
+    expect(Math.abs(hit.latitude - 40.4168)).toBeLessThan(0.1);
+    expect(hit.boundingBox.south).toBeLessThan(hit.latitude);
+    expect(hit.boundingBox.north).toBeGreaterThan(hit.latitude);
+  });
+
+  it("searchLocations keeps no region of the example's city", async () => {
+    const [hit] = (await call("weather", "searchLocations", { q: "Amsterdam" })) as unknown as Json[];
+    expect(hit).toMatchObject({ name: "Amsterdam", country: "NL" });
+    expect(hit?.["region"]).not.toBe("Porto District");
+  });
+});
+
+describe("a holiday of another country", () => {
+  it("keeps its own name (not the country's) and no subdivision codes of the example's country", async () => {
+    const body = await call("holidays", "getPublicHolidays", { year: 2025, countryCode: "AU" });
+    for (const h of body["holidays"]) {
+      expect(h.countryCode).toBe("AU");
+      expect(h.name).not.toBe("Australia");
+      for (const s of h.subdivisions ?? []) expect(s.startsWith("AU-")).toBe(true);
+    }
+  });
+});
+
+describe("a journey", () => {
+  it("lands elsewhere, after it departs, with stops between its legs, and the way back mirrors the way out", async () => {
+    for (const seed of [1, 2, 3]) {
+      const offer = await call("flights", "getFlightOffer", { offerId: "off_1Mr2BkTb7C" }, seed);
+      const out = offer["outbound"].segments;
+      const back: Json[] = offer["inbound"]?.segments ?? [];
+      expect(out[0].from).not.toBe(out[out.length - 1].to);
+      if (back.length > 0) {
+        expect(back[0]?.["from"]).toBe(out[out.length - 1].to);
+        expect(back[back.length - 1]?.["to"]).toBe(out[0].from);
+      }
+      expect(offer["outbound"].stops).toBe(out.length - 1);
+      for (const leg of [...out, ...back]) expect(Date.parse(leg.arrival) - Date.parse(leg.departure)).toBe(leg.durationMinutes * 60000);
+    }
+  });
+});
