@@ -122,7 +122,7 @@ export function checkConsistency(episode: EpisodeTranscript, ctx?: AgentContext)
       known.set(k, { fields: { ...(prior?.fields ?? {}), ...scalars }, written });
     }
   });
-  reasons.push(...answerNumbers(episode));
+  reasons.push(...answerNumbers(episode), ...answerWords(episode));
   return reasons;
 }
 
@@ -185,5 +185,56 @@ function answerNumbers(episode: EpisodeTranscript): string[] {
       }
     }
   }
+  return reasons;
+}
+
+/** A short value of a field, compared without case, quotes or separators (`in_review` ~ `In review`). */
+function plain(v: string): string {
+  return v.toLowerCase().replace(/["'“”‘’]/g, "").replace(/[_\s-]+/g, " ").trim();
+}
+
+/**
+ * A final answer's words against the observations it cites: where the answer says what an observed text field
+ * holds (`the status is confirmed`) and that field is a short value (a status, a code, a name; not free text),
+ * the value is one the observations have for that field (or said by the user); another is named with the field
+ * and the observed values.
+ */
+function answerWords(episode: EpisodeTranscript): string[] {
+  const reasons: string[] = [];
+  const userText = plain(episode.dialogue.filter((m) => m.role === "user").map((m) => (typeof m.content === "string" ? m.content : "")).join(" "));
+  episode.ends.forEach((end, r) => {
+    if (end.kind !== "final") return;
+    const fields = new Map<string, { values: Set<string>; call: number; tool: string }>();
+    const keys = new Set<string>();
+    episode.calls.forEach((rec, i) => {
+      if (rec.request !== r || !ok(rec)) return;
+      const visit = (v: unknown, key: string | undefined, depth: number): void => {
+        if (depth > 8) return;
+        if (key !== undefined) keys.add(words(key));
+        if (Array.isArray(v)) v.forEach((x) => visit(x, key, depth + 1));
+        else if (isObject(v)) for (const [k, x] of Object.entries(v)) visit(x, k, depth + 1);
+        else if (typeof v === "string" && key !== undefined && v.length <= 40 && v.split(/\s+/).length <= 4) {
+          const w = words(key);
+          if (w.length < 4 || /(^| )(id|url|uri|href|link|description|summary|text|content|note|notes|message|title|name)$/.test(w)) return;
+          const f = fields.get(w) ?? { values: new Set<string>(), call: i, tool: rec.call.name };
+          f.values.add(plain(v));
+          fields.set(w, f);
+        }
+      };
+      visit(rec.result.body, undefined, 0);
+    });
+    const lower = end.text.toLowerCase();
+    for (const [w, f] of fields) {
+      const mention = new RegExp(`\\bthe ${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} (?:is|was) (?:now )?"?([^",;.()]{1,40}?)"?(?=[,;.()]|$| and | but )`, "g");
+      for (const hit of lower.matchAll(mention)) {
+        const said = plain(hit[1] ?? "");
+        if (said === "" || /^(not|no|none|unknown|empty|null|missing|set|the same)\b/.test(said)) continue;
+        // Another field said in words (`the email is verified` for `emailVerified: true`).
+        if (keys.has(`${w} ${said}`) || keys.has(`${said} ${w}`) || keys.has(`is ${w} ${said}`)) continue;
+        const agrees = [...f.values].some((v) => v === said || v.includes(said) || said.includes(v)) || userText.includes(said);
+        if (!agrees) reasons.push(`requests[${r}] final answer: field ${q(w)} = ${q(said)} where calls[${f.call}] ${q(f.tool)} has ${q([...f.values].slice(0, 3))}`);
+      }
+    }
+  });
   return reasons;
 }

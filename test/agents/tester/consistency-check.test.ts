@@ -114,4 +114,13 @@ describe("consistency stage", () => {
     const fine = await episode([["getBook", { bookId: "bk-3" }]], "Salt and Saffron has a price of 29.00 dollars.");
     expect(checkConsistency(fine.transcript, fine.ctx)).toEqual([]);
   });
+
+  it("checks the final answer's words for a short field against the observations it cites", async () => {
+    const { transcript, ctx } = await episode([["getOrder", { orderId: "ord-1001" }]], "Here is the order ord-1001: the status is delivered.");
+    const observed = String((transcript.calls[0]?.result.body as Json)["status"]);
+    expect(observed).not.toBe("delivered");
+    expect(checkConsistency(transcript, ctx)).toEqual([`requests[0] final answer: field "status" = "delivered" where calls[0] "getOrder" has ["${observed.replace(/_/g, " ")}"]`]);
+    const fine = await episode([["getOrder", { orderId: "ord-1001" }]], `Here is the order ord-1001: the status is ${observed.replace(/_/g, " ")}, as you asked.`);
+    expect(checkConsistency(fine.transcript, fine.ctx)).toEqual([]);
+  });
 });
