@@ -4,6 +4,7 @@ import { objectShape } from "../../specs/catalog/object-properties.js";
 import { resourceRoute } from "../../specs/catalog/resource-routes.js";
 import { deriveSeed, type Rng } from "../../specs/seed.js";
 import { synthesizeArguments } from "../../specs/synthesize/synthesize-call.js";
+import { findCity, findCountry } from "../../specs/synthesize/world-data.js";
 import { validateCall } from "../../specs/call/validate-call.js";
 import { templatesFor } from "./instruction-templates.js";
 import type { InstructionStyle, Plan, PlanLink, PlanRequest, PlanStep } from "../roles/plan.js";
@@ -277,6 +278,15 @@ function makeConsistent(entry: ToolboxEntry, infos: readonly ArgumentInfo[], arg
   const subdivision = Object.entries(args).find(([k, v]) => /subdivision/i.test(k) && typeof v === "string" && /^[A-Z]{2}-/.test(v));
   const country = names.find((k) => /^country(_?code)?$/i.test(k));
   if (subdivision && country !== undefined && typeof args[country] === "string") args[country] = (subdivision[1] as string).slice(0, 2);
+  // A city belongs to its country: `city: London` goes with `country: GB` (in the argument's own form).
+  const cityArg = names.find((k) => /^(city|town|locality|city_?name|q|query|location)$/i.test(k));
+  const known = cityArg !== undefined && typeof args[cityArg] === "string" ? findCity((args[cityArg] as string).split(",")[0] ?? "") : undefined;
+  if (known && country !== undefined && typeof args[country] === "string") {
+    const current = args[country] as string;
+    const info = infos.find((x) => x.name === country);
+    const wanted = /^[A-Z]{3}$/.test(current) ? (findCountry(known.countryCode)?.alpha3 ?? current) : /^[a-z]{2}$/.test(current) ? known.countryCode.toLowerCase() : current.length > 3 ? known.country : known.countryCode;
+    if (!info?.enum || info.enum.includes(wanted)) args[country] = wanted;
+  }
   // A word is looked up in its own language; English sentences are translated from English.
   const source = names.find((k) => /^(source|source_?lang(uage)?|from_?lang(uage)?)$/i.test(k));
   if (source !== undefined && typeof args[source] === "string") {

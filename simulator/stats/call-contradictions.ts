@@ -322,6 +322,10 @@ interface Seen {
 }
 
 const ID_KEYS = ["id", "uuid"];
+/** Keys that name a thing of the world whatever the resource that shows it (a quote's and a search hit's `symbol`). */
+const NATURAL_KEYS = ["symbol", "ticker", "isbn", "isbn13", "iataCode", "iata", "icaoCode"];
+/** What such a thing is called and where it belongs: the same in every answer. */
+const NATURAL_FIELDS = ["name", "title", "exchange", "currency", "country", "city"];
 
 function idOf(record: Json): string | undefined {
   for (const k of ID_KEYS) {
@@ -338,6 +342,7 @@ function idOf(record: Json): string | undefined {
 export function stateContradictions(calls: readonly ObservedCall[]): Array<{ index: number; contradiction: Contradiction }> {
   const out: Array<{ index: number; contradiction: Contradiction }> = [];
   const seen = new Map<string, Seen>();
+  const natural = new Map<string, Json>();
   calls.forEach((call, index) => {
     const method = call.method.toLowerCase();
     const ok = call.status >= 200 && call.status <= 299;
@@ -370,6 +375,20 @@ export function stateContradictions(calls: readonly ObservedCall[]): Array<{ ind
     }
     const isWrite = method !== "get";
     for (const [recordNoun, r] of records) {
+      // One instrument, book or airport by its natural key (`symbol: NWRB`) is one name in every answer.
+      for (const nk of NATURAL_KEYS) {
+        const v = r[nk];
+        if (typeof v !== "string" || v === "") continue;
+        const k = `${call.toolset}\u0000@${nk}\u0000${v}`;
+        const before = natural.get(k);
+        for (const f of NATURAL_FIELDS) {
+          const mine = r[f];
+          const theirs = before?.[f];
+          if (typeof mine === "string" && typeof theirs === "string" && mine !== theirs) add({ rule: "state", field: f, argument: `${nk}=${v}`, expected: theirs, actual: mine });
+        }
+        natural.set(k, { ...(before ?? {}), ...Object.fromEntries(NATURAL_FIELDS.filter((f) => typeof r[f] === "string").map((f) => [f, r[f]])) });
+        break;
+      }
       const id = idOf(r);
       // References: a line's xxxId names a seen record; its title and price are that record's.
       for (const [k, v] of Object.entries(r)) {

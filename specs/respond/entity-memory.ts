@@ -117,4 +117,45 @@ export function observeAnswer(ctx: ResponseContext, body: unknown): void {
     for (const [k, v] of Object.entries(r.record)) if (v === null || typeof v !== "object") scalars[k] = v;
     ctx.state.observe(r.noun, r.id, scalars);
   }
+  for (const r of naturalRecords(body)) {
+    const known: Json = {};
+    for (const f of NATURAL_FIELDS) if (typeof r.record[f] === "string") known[f] = r.record[f];
+    ctx.state.observe(`@${r.key}`, r.value, { ...(ctx.state.observed(`@${r.key}`, r.value) ?? {}), ...known });
+  }
+}
+
+/** Keys that name a thing of the world whatever resource shows it (a search hit's and a quote's `symbol`). */
+const NATURAL_KEYS = ["symbol", "ticker", "isbn", "isbn13", "iataCode", "iata", "icaoCode"];
+/** What such a thing is called and where it belongs: the same in every answer of an episode. */
+export const NATURAL_FIELDS = ["name", "title", "exchange", "currency", "country", "city"];
+
+/** An object of an answer named by a natural key, and where it sits. */
+export interface NaturalRecord {
+  key: string;
+  value: string;
+  record: Json;
+  pointer: string;
+}
+
+/** The objects of an answer that a natural key names (`{symbol: NWRB, name: ...}`), four levels deep. */
+export function naturalRecords(body: unknown): NaturalRecord[] {
+  const out: NaturalRecord[] = [];
+  const visit = (value: unknown, pointer: string, depth: number): void => {
+    if (depth > 4) return;
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => visit(v, `${pointer}/${i}`, depth + 1));
+      return;
+    }
+    if (!isObject(value)) return;
+    const key = NATURAL_KEYS.find((k) => typeof value[k] === "string" && value[k] !== "");
+    if (key !== undefined && NATURAL_FIELDS.some((f) => typeof value[f] === "string")) out.push({ key, value: value[key] as string, record: value, pointer });
+    for (const [k, v] of Object.entries(value)) if (typeof v === "object" && v !== null) visit(v, `${pointer}/${escape(k)}`, depth + 1);
+  };
+  visit(body, "", 0);
+  return out;
+}
+
+/** What the episode's earlier answers called the thing a natural key names. */
+export function knownNatural(ctx: ResponseContext, r: NaturalRecord): Json | undefined {
+  return ctx.state.observed(`@${r.key}`, r.value);
 }

@@ -9,7 +9,7 @@ import { agrees, convertFor, dayOf, searchWords } from "./binding-values.js";
 import { checkBindings, totalOf } from "./binding-check.js";
 import { completeRequired } from "./created-resource.js";
 import { dropRepeatedItems } from "./repeated-records.js";
-import { answerRecords, knownRecord, type AnswerRecord } from "./entity-memory.js";
+import { answerRecords, knownNatural, knownRecord, naturalRecords, NATURAL_FIELDS, type AnswerRecord } from "./entity-memory.js";
 import { seededUuid } from "./fresh-id.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -60,6 +60,18 @@ function recall(ctx: ResponseContext, out: unknown, edits: Edits): Array<{ recor
       else edits.pinned.add(pointer);
     }
     if (pointers.size > 0) recalled.push({ record: r, pointers });
+  }
+  // A thing named by a natural key keeps what earlier answers called it.
+  for (const r of naturalRecords(out)) {
+    const known = knownNatural(ctx, r);
+    if (!known) continue;
+    for (const f of NATURAL_FIELDS) {
+      const kv = known[f];
+      if (typeof kv !== "string" || typeof r.record[f] !== "string") continue;
+      const pointer = `${r.pointer}/${escape(f)}`;
+      if (kv !== r.record[f]) edits.writeKey(r.record, f, pointer, kv);
+      else edits.pinned.add(pointer);
+    }
   }
   return recalled;
 }
@@ -459,7 +471,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const bindings = bindingsOf(ctx.catalog, ctx.call.tool);
   // Nothing to do (no binding the call can speak to, no record the episode knows, an example left as written): the body as it is.
   if (!options.synthesized && !bindings.some((b) => !("arg" in b) || b.arg === undefined || locate(ctx.call.args, b.arg).length > 0)) {
-    if (options.recall === false || !answerRecords(body, ctx.call.tool.operation.path).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined)) return body;
+    if (options.recall === false || !(answerRecords(body, ctx.call.tool.operation.path).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined) || naturalRecords(body).some((r) => knownNatural(ctx, r) !== undefined))) return body;
   }
   const out = cloneJson(body);
   const edits = new Edits();

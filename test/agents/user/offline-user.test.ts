@@ -19,6 +19,7 @@ import { buildCatalog } from "../../../specs/catalog/catalog.js";
 import { loadSpec } from "../../../specs/load/load-spec.js";
 import { createRng, deriveSeed } from "../../../specs/seed.js";
 import { simulateCall } from "../../../specs/call/simulate-call.js";
+import { countryCode, findCity } from "../../../specs/synthesize/world-data.js";
 import { validateCall } from "../../../specs/call/validate-call.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -290,6 +291,7 @@ describe("OfflineUser.plan", () => {
     let people = 0;
     let dates = 0;
     let coordinates = 0;
+    let places = 0;
     for (const e of episodes) {
       const emails = new Set<string>();
       for (const r of e.plan.requests) {
@@ -309,6 +311,13 @@ describe("OfflineUser.plan", () => {
             expect(year, v).toBeLessThanOrEqual(2027);
             dates++;
           }
+          // A city and a country of one step: the city's own country (London goes with GB, not ES).
+          const cityKey = ["city", "q", "location"].find((k) => typeof a[k] === "string" && findCity(a[k] as string) !== undefined);
+          const countryKey = ["country", "countryCode"].find((k) => typeof a[k] === "string");
+          if (cityKey !== undefined && countryKey !== undefined) {
+            expect(countryCode(a[countryKey] as string), JSON.stringify(a)).toBe(findCity(a[cityKey] as string)?.countryCode);
+            places++;
+          }
           // Coordinates of one place: latitude and longitude of the same city (not a latitude from one and a longitude from another).
           if (typeof a["lat"] === "number" && typeof a["lon"] === "number" && !s.links.some((l) => l.arg === "lat")) {
             expect(Math.abs(a["lat"]), JSON.stringify(a)).toBeLessThanOrEqual(90);
@@ -322,6 +331,7 @@ describe("OfflineUser.plan", () => {
     expect(people).toBeGreaterThan(0);
     expect(dates).toBeGreaterThan(50);
     expect(coordinates).toBeGreaterThan(0);
+    expect(places).toBeGreaterThan(0);
   });
 
   it("withholds a required, unlinked value in about one request in five", () => {

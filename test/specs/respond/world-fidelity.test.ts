@@ -95,3 +95,17 @@ describe("a journey", () => {
     }
   });
 });
+
+describe("a thing named by a natural key", () => {
+  it("keeps its name across answers of one episode: the symbol a search found is the quote's company", async () => {
+    const loaded = await loadToolset(fileURLToPath(new URL("../../../toolsets/bundled/stocks.yaml", import.meta.url)));
+    if (!loaded.ok) throw new Error("stocks");
+    const state = ResourceStore.fromFixtures(loaded.value.fixtures ?? {});
+    const found = await simulateCall(loaded.value.catalog, { name: "searchSymbols", arguments: { q: "nvidia" } }, { seed: 1, state });
+    const hit = (found.body as Json)["results"][0];
+    expect(hit.name.toLowerCase()).toContain("nvidia");
+    const quote = await simulateCall(loaded.value.catalog, { name: "getQuote", arguments: { symbol: hit.symbol } }, { seed: 2, state });
+    expect((quote.body as Json)["name"]).toBe(hit.name);
+    expect(quote.responseErrors).toEqual([]);
+  });
+});
