@@ -54,7 +54,14 @@ export function repeatedItems(value: unknown, at = "", depth = 0): string[] {
   if (Array.isArray(value)) {
     value.forEach((v, i) => out.push(...repeatedItems(v, `${at}/${i}`, depth + 1)));
     const kept: Json[] = [];
+    const words = new Set<string>();
     value.forEach((v, i) => {
+      // A list of words (`types: [public, public]`) names each once too.
+      if (typeof v === "string") {
+        if (words.has(v)) out.push(`${at}/${i}`);
+        words.add(v);
+        return;
+      }
       if (!isObject(v)) return;
       if (kept.some((k) => repeatsRecord(k, v))) out.push(`${at}/${i}`);
       else kept.push(v);

@@ -1,4 +1,5 @@
 import { deriveSeed } from "../seed.js";
+import { fixedHolidays } from "./world-holidays.js";
 import { AIRPORTS, CITIES, COUNTRIES, countryCode, currencyName, findCity, findCountry, fold, languageCode, type City, type Country } from "./world-data.js";
 
 /**
@@ -424,6 +425,37 @@ function cohereReturn(ctx: Ctx, o: Json, keys: Map<string, string>, at: string):
   set(ctx, lastBack, e4[1], origin, `${inAt}/${escape(legsKey)}/${back.length - 1}`);
 }
 
+/**
+ * A holiday is one of its country's: its name and local name are those of the country's holiday on its date,
+ * else the date moves to one of the country's holidays (never earlier than a date a binding set).
+ */
+function cohereHoliday(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index: number): void {
+  const codeKey = first(keys, ["countrycode", "country"]);
+  const dateKey = first(keys, ["date", "observedon", "day"]);
+  const nameKey = first(keys, ["name", "holidayname", "englishname"]);
+  const localKey = first(keys, ["localname", "nativename"]);
+  const code = codeKey !== undefined ? o[codeKey] : undefined;
+  const date = dateKey !== undefined ? o[dateKey] : undefined;
+  if (typeof code !== "string" || typeof date !== "string" || !/^\d{4}-\d{2}-\d{2}/.test(date) || dateKey === undefined) return;
+  const holidays = fixedHolidays(countryCode(code) ?? code);
+  if (holidays.length === 0) return;
+  const day = date.slice(5, 10);
+  let chosen = holidays.find((h) => h.day === day);
+  if (chosen === undefined) {
+    const datePinned = ctx.pinned.has(`${at}/${escape(dateKey)}`);
+    chosen = datePinned ? holidays.find((h) => h.day > day) : holidays[index % holidays.length];
+    if (chosen === undefined) return;
+    // Later in the same year: a year or a `from` that a binding asked for still holds.
+    const after = `${date.slice(0, 5)}${chosen.day}${date.slice(10)}`;
+    ctx.edits.push({ holder: o, key: dateKey, before: date, after, pointer: `${at}/${escape(dateKey)}` });
+    o[dateKey] = after;
+    const observedKey = first(keys, ["observedon", "observeddate"]);
+    if (observedKey !== undefined && typeof o[observedKey] === "string" && o[observedKey] !== after) set(ctx, o, observedKey, null, at);
+  }
+  set(ctx, o, nameKey, chosen.name, at);
+  set(ctx, o, localKey, chosen.localName, at);
+}
+
 function holdsPin(ctx: Ctx, o: Json, at: string): boolean {
   for (const k of Object.keys(o)) if (ctx.pinned.has(`${at}/${escape(k)}`)) return true;
   return false;
@@ -450,6 +482,7 @@ function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: numb
     } else if (/^currenc(y|ie)$/.test(p)) cohereCode(ctx, o, keys, at, "currency");
     else if (/^language$/.test(p)) cohereCode(ctx, o, keys, at, "language");
     if (has("countrycode", "country")) cohereSubdivisions(ctx, o, keys, at);
+    if (/holiday/.test(p) || (has("localname") && has("date"))) cohereHoliday(ctx, o, keys, at, index);
     if (has("from", "origin", "departureairport", "fromairport", "departurecode", "stops", "numberofstops", "stopcount", "arrival", "arrivaltime", "arrivesat")) cohereJourney(ctx, o, keys, at, index);
     if (has("email", "emailaddress") && (PERSON_PARENT.test(p) || has("firstname", "lastname", "fullname", "displayname") || (has("name") && !COUNTRY_PARENT.test(p)))) coherePerson(ctx, o, keys, at);
   }

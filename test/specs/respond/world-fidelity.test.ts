@@ -6,6 +6,7 @@ import { simulateCall } from "../../../specs/call/simulate-call.js";
 import { repeatedItems } from "../../../specs/respond/repeated-records.js";
 import { entityContradictions } from "../../../simulator/stats/entity-contradictions.js";
 import { bindingsOf } from "../../../specs/respond/bindings.js";
+import { fixedHolidays } from "../../../specs/synthesize/world-holidays.js";
 
 // Answers a careful reader would keep, on the bundled toolsets: lists name each record once, a found place is
 // where the query says, a holiday is not a country, and a journey lands elsewhere, later, and comes back.
@@ -75,6 +76,31 @@ describe("a holiday of another country", () => {
       expect(h.countryCode).toBe("AU");
       expect(h.name).not.toBe("Australia");
       for (const s of h.subdivisions ?? []) expect(s.startsWith("AU-")).toBe(true);
+    }
+  });
+
+  it.each([
+    ["AU", 2025, "Australia Day"],
+    ["JP", 2024, "Foundation Day"],
+    ["ES", 2026, "National Day"],
+  ])("is one of the country's own: %s %i", async (countryCode, year, expected) => {
+    const body = await call("holidays", "getPublicHolidays", { year, countryCode });
+    const names = body["holidays"].map((h: Json) => h.name);
+    const days = body["holidays"].map((h: Json) => h.date.slice(5, 10));
+    const own = fixedHolidays(countryCode);
+    for (const [i, h] of body["holidays"].entries()) {
+      expect(h.date.startsWith(String(year))).toBe(true);
+      expect(own.find((o) => o.day === days[i])?.name, JSON.stringify(h)).toBe(h.name);
+    }
+    expect(names.join(" ")).not.toMatch(/German|Deutsch/);
+    if (expected !== "") expect(own.map((o) => o.name)).toContain(expected);
+  });
+
+  it("a next holiday from a date is the country's next one", async () => {
+    const body = (await call("holidays", "getNextHolidays", { countryCode: "FR", from: "2025-09-30" })) as unknown as Json[];
+    for (const h of body) {
+      expect(h["date"] >= "2025-09-30").toBe(true);
+      expect(fixedHolidays("FR").some((o) => o.day === h["date"].slice(5, 10) && o.name === h["name"])).toBe(true);
     }
   });
 });
