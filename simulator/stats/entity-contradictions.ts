@@ -1,4 +1,5 @@
 import { findCity, findCountry, fold } from "../../specs/synthesize/world-data.js";
+import { findExchange } from "../../specs/synthesize/world-exchanges.js";
 import type { Contradiction, ObservedCall } from "./call-contradictions.js";
 
 /**
@@ -9,7 +10,7 @@ import type { Contradiction, ObservedCall } from "./call-contradictions.js";
  * - entity: a place whose coordinates are far from the city it names, or whose country is not its city's; a
  *   record of one country holding another country's subdivision codes (`countryCode: AU` beside `DE-BW`);
  *   a search's echo (`query`) that is not what was searched; a journey that lands where it left, arrives before
- *   it departs (or days later), or counts stops that its segments do not have.
+ *   it departs (or days later), or counts stops that its segments do not have; an exchange in another time zone.
  */
 
 type Json = Record<string, unknown>;
@@ -33,15 +34,24 @@ function scalar(v: unknown): boolean {
   return v === null || ["string", "number", "boolean"].includes(typeof v);
 }
 
-/** Whether two list items are one record twice. */
+/** A value without its ids, as text (nested ids left out too). */
+function withoutIds(v: unknown, depth = 0): string {
+  if (depth > 8) return "";
+  if (Array.isArray(v)) return `[${v.map((x) => withoutIds(x, depth + 1)).join(",")}]`;
+  if (isObject(v)) return `{${Object.keys(v).filter((k) => !isId(k)).sort().map((k) => `${k}:${withoutIds(v[k], depth + 1)}`).join(",")}}`;
+  return JSON.stringify(v) ?? "";
+}
+
+/** Whether two list items are one record twice (the same but for ids, or one name and most fields alike). */
 function sameRecord(a: Json, b: Json): boolean {
-  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !isId(k) && (scalar(a[k]) || scalar(b[k])));
-  if (keys.length === 0) return false;
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !isId(k));
+  if (!keys.some((k) => scalar(a[k]) || scalar(b[k]))) return false;
+  const same = (k: string): boolean => withoutIds(a[k]) === withoutIds(b[k]);
   const nameKeys = keys.filter((k) => NAME_KEY.test(norm(k)) && typeof a[k] === "string" && (a[k] as string).trim() !== "");
   const others = keys.filter((k) => !nameKeys.includes(k));
-  const equalOthers = others.filter((k) => a[k] === b[k]).length;
-  if (nameKeys.every((k) => a[k] === b[k]) && equalOthers === others.length) return true;
-  return nameKeys.some((k) => a[k] === b[k]) && (others.length === 0 || equalOthers * 2 >= others.length);
+  const equalOthers = others.filter(same).length;
+  if (nameKeys.every(same) && equalOthers === others.length) return true;
+  return nameKeys.some(same) && (others.length === 0 || equalOthers * 2 >= others.length);
 }
 
 function kilometres(lat1: number, lon1: number, lat2: number, lon2: number): number {
@@ -113,6 +123,13 @@ export function entityContradictions(call: ObservedCall): Contradiction[] {
           if (typeof s === "string" && /^[A-Z]{2}-[A-Z0-9]{1,3}$/.test(s) && s.slice(0, 2) !== code) add({ rule: "entity", field: here(k), expected: `${code}-...`, actual: s });
         }
       }
+    }
+    // An exchange keeps its own time zone (NASDAQ is in New York, not London).
+    const exchangeKey = keyOf(o, ["exchange"]);
+    const exchange = exchangeKey !== undefined && typeof o[exchangeKey] === "string" ? findExchange(o[exchangeKey] as string) : undefined;
+    const tzKey = keyOf(o, ["timezone", "tz"]);
+    if (exchange && tzKey !== undefined && typeof o[tzKey] === "string" && (o[tzKey] as string).includes("/") && o[tzKey] !== exchange.timeZone) {
+      add({ rule: "entity", field: here(tzKey), expected: exchange.timeZone, actual: o[tzKey] });
     }
     // A journey: it ends elsewhere than it starts, arrives after it departs, and stops between its legs.
     for (const [a, b] of [["from", "to"], ["origin", "destination"], ["departureairport", "arrivalairport"]] as const) {

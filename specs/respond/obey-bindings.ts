@@ -344,6 +344,8 @@ function applySearch(ctx: ResponseContext, out: unknown, b: Extract<Binding, { k
     }
     const target = texts.find((s) => typeof s.value === "string" && !isCodeField(s)) ?? texts.find((s) => typeof s.value === "string");
     if (!target) continue;
+    // A record the episode already knows keeps its name: it is not what was searched for (dropped below).
+    if (edits.pinned.has(target.pointer)) continue;
     const known = city?.name ?? country?.name;
     // A place that is not the one searched for, when the world knows no place of that name: left to be dropped
     // (an empty search answers better than Berlin's airport renamed "Manchester").

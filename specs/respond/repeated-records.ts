@@ -22,19 +22,27 @@ function scalar(v: unknown): boolean {
   return v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean";
 }
 
+/** A value without its ids, as text: two records that differ only in ids (nested ones too) read the same. */
+function withoutIds(v: unknown, depth = 0): string {
+  if (depth > 8) return "";
+  if (Array.isArray(v)) return `[${v.map((x) => withoutIds(x, depth + 1)).join(",")}]`;
+  if (isObject(v)) return `{${Object.keys(v).filter((k) => !isIdKey(k)).map((k) => `${k}:${withoutIds(v[k], depth + 1)}`).join(",")}}`;
+  return JSON.stringify(v) ?? "";
+}
+
 /**
- * Whether `b` repeats `a`: every scalar field other than ids is the same, or they share a name (title, text ...)
- * and at least half of their other scalar fields.
+ * Whether `b` repeats `a`: every field other than ids is the same (nested values too, ids left out), or they
+ * share a name (title, text ...) and at least half of their other fields.
  */
 export function repeatsRecord(a: Json, b: Json): boolean {
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)].filter((k) => !isIdKey(k) && (scalar(a[k]) || scalar(b[k]))));
-  if (keys.size === 0) return false;
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !isIdKey(k));
+  if (keys.length === 0 || !keys.some((k) => scalar(a[k]) || scalar(b[k]))) return false;
   let equal = 0;
   let sharedName = false;
   let others = 0;
   let othersEqual = 0;
   for (const k of keys) {
-    const same = a[k] === b[k];
+    const same = scalar(a[k]) || scalar(b[k]) ? a[k] === b[k] : withoutIds(a[k]) === withoutIds(b[k]);
     if (same) equal++;
     if (IDENTITY_KEY.test(k) && typeof a[k] === "string" && (a[k] as string).trim() !== "") {
       if (same) sharedName = true;
@@ -43,7 +51,7 @@ export function repeatsRecord(a: Json, b: Json): boolean {
       if (same) othersEqual++;
     }
   }
-  if (equal === keys.size) return true;
+  if (equal === keys.length) return true;
   return sharedName && (others === 0 || othersEqual * 2 >= others);
 }
 

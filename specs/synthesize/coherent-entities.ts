@@ -1,5 +1,6 @@
 import { deriveSeed } from "../seed.js";
 import { fixedHolidays } from "./world-holidays.js";
+import { findExchange, offsetOn } from "./world-exchanges.js";
 import { AIRPORTS, CITIES, COUNTRIES, countryCode, currencyName, findCity, findCountry, fold, languageCode, type City, type Country } from "./world-data.js";
 
 /**
@@ -456,6 +457,26 @@ function cohereHoliday(ctx: Ctx, o: Json, keys: Map<string, string>, at: string,
   set(ctx, o, localKey, chosen.localName, at);
 }
 
+/** What is said of an exchange (or of a security listed on one) is that exchange's: time zone, currency, sessions. */
+function cohereExchange(ctx: Ctx, o: Json, keys: Map<string, string>, at: string): void {
+  const code = o[keys.get("exchange") ?? ""];
+  const exchange = typeof code === "string" ? findExchange(code) : undefined;
+  if (!exchange) return;
+  const tz = first(keys, ["timezone", "tz", "timezonename"]);
+  if (tz !== undefined && typeof o[tz] === "string" && (o[tz] as string).includes("/")) set(ctx, o, tz, exchange.timeZone, at);
+  const currency = first(keys, ["currency", "currencycode"]);
+  if (currency !== undefined && typeof o[currency] === "string" && /^[A-Z]{3}$/.test(o[currency] as string)) set(ctx, o, currency, exchange.currency, at);
+  const country = first(keys, ["country", "countrycode"]);
+  if (country !== undefined && typeof o[country] === "string" && /^[A-Z]{2}$/.test(o[country] as string)) set(ctx, o, country, exchange.countryCode, at);
+  for (const [names, time] of [[["nextopen", "opensat", "nextopenat", "opentime"], exchange.open], [["nextclose", "closesat", "nextcloseat", "closetime"], exchange.close]] as const) {
+    const key = first(keys, names);
+    const v = key !== undefined ? o[key] : undefined;
+    if (key === undefined || typeof v !== "string" || !/^\d{4}-\d{2}-\d{2}T/.test(v)) continue;
+    const offset = offsetOn(exchange.timeZone, v.slice(0, 10));
+    if (offset !== undefined) set(ctx, o, key, `${v.slice(0, 10)}T${time}:00${offset}`, at);
+  }
+}
+
 function holdsPin(ctx: Ctx, o: Json, at: string): boolean {
   for (const k of Object.keys(o)) if (ctx.pinned.has(`${at}/${escape(k)}`)) return true;
   return false;
@@ -483,6 +504,7 @@ function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: numb
     else if (/^language$/.test(p)) cohereCode(ctx, o, keys, at, "language");
     if (has("countrycode", "country")) cohereSubdivisions(ctx, o, keys, at);
     if (/holiday/.test(p) || (has("localname") && has("date"))) cohereHoliday(ctx, o, keys, at, index);
+    if (has("exchange")) cohereExchange(ctx, o, keys, at);
     if (has("from", "origin", "departureairport", "fromairport", "departurecode", "stops", "numberofstops", "stopcount", "arrival", "arrivaltime", "arrivesat")) cohereJourney(ctx, o, keys, at, index);
     if (has("email", "emailaddress") && (PERSON_PARENT.test(p) || has("firstname", "lastname", "fullname", "displayname") || (has("name") && !COUNTRY_PARENT.test(p)))) coherePerson(ctx, o, keys, at);
   }

@@ -43,4 +43,17 @@ describe("entities that do not hang together", () => {
     expect(rules(observed("offer", {}, { stops: 0, segments: [{ ...leg, arrival: "2025-06-30T10:35:00+02:00" }] }))).toEqual(["entity segments[0].arrival"]);
     expect(rules(observed("offer", {}, { stops: 90, segments: [leg] }))).toEqual(["entity stops"]);
   });
+
+  it("finds an exchange in another time zone", () => {
+    expect(rules(observed("status", { exchange: "NASDAQ" }, { exchange: "NASDAQ", timezone: "Europe/London" }))).toEqual(["entity timezone"]);
+    expect(rules(observed("status", { exchange: "NASDAQ" }, { exchange: "NASDAQ", timezone: "America/New_York" }))).toEqual([]);
+  });
+});
+
+describe("records that differ below their top level", () => {
+  it("are not one record twice (GeoJSON features at different coordinates), unless they differ only in ids", () => {
+    const feature = (x: number, user: string) => ({ type: "Feature", geometry: { type: "Point", coordinates: [x, 40] }, created_by: { id: user } });
+    expect(rules(observed("near", {}, { features: [feature(-82.9, "u1"), feature(-83.1, "u1")] }))).toEqual([]);
+    expect(rules(observed("near", {}, { features: [feature(-82.9, "u1"), feature(-82.9, "u2")] }))).toEqual(["repeat features[1]"]);
+  });
 });

@@ -7,6 +7,7 @@ import { repeatedItems } from "../../../specs/respond/repeated-records.js";
 import { entityContradictions } from "../../../simulator/stats/entity-contradictions.js";
 import { bindingsOf } from "../../../specs/respond/bindings.js";
 import { fixedHolidays } from "../../../specs/synthesize/world-holidays.js";
+import { findExchange } from "../../../specs/synthesize/world-exchanges.js";
 
 // Answers a careful reader would keep, on the bundled toolsets: lists name each record once, a found place is
 // where the query says, a holiday is not a country, and a journey lands elsewhere, later, and comes back.
@@ -133,5 +134,23 @@ describe("a thing named by a natural key", () => {
     const quote = await simulateCall(loaded.value.catalog, { name: "getQuote", arguments: { symbol: hit.symbol } }, { seed: 2, state });
     expect((quote.body as Json)["name"]).toBe(hit.name);
     expect(quote.responseErrors).toEqual([]);
+  });
+});
+
+describe("an exchange", () => {
+  it.each(["NASDAQ", "TSE", "XETRA"])("%s keeps its own time zone and session times", async (exchange) => {
+    const body = await call("stocks", "getMarketStatus", { exchange });
+    const known = findExchange(exchange);
+    expect(body["timezone"]).toBe(known?.timeZone);
+    if (typeof body["nextOpen"] === "string") expect(body["nextOpen"].slice(11, 16)).toBe(known?.open);
+  });
+});
+
+describe("what counts as one record twice", () => {
+  it("items that differ only in ids (nested ones too), not items that differ below their top level", () => {
+    const feature = (x: number, user: string) => ({ type: "Feature", geometry: { type: "Point", coordinates: [x, 40] }, created_by: { id: user } });
+    expect(repeatedItems({ features: [feature(-82.9, "u1"), feature(-83.1, "u1")] })).toEqual([]);
+    expect(repeatedItems({ features: [feature(-82.9, "u1"), feature(-82.9, "u2"), feature(-82.9, "u3")] })).toEqual(["/features/1", "/features/2"]);
+    expect(repeatedItems({ types: ["public", "bank", "public"] })).toEqual(["/types/2"]);
   });
 });
