@@ -1,5 +1,6 @@
 import { findCity, findCountry, fold } from "../../specs/synthesize/world-data.js";
 import { findExchange } from "../../specs/synthesize/world-exchanges.js";
+import { exchangeRate } from "../../specs/synthesize/world-money.js";
 import type { Contradiction, ObservedCall } from "./call-contradictions.js";
 
 /**
@@ -10,7 +11,8 @@ import type { Contradiction, ObservedCall } from "./call-contradictions.js";
  * - entity: a place whose coordinates are far from the city it names, or whose country is not its city's; a
  *   record of one country holding another country's subdivision codes (`countryCode: AU` beside `DE-BW`);
  *   a search's echo (`query`) that is not what was searched; a journey that lands where it left, arrives before
- *   it departs (or days later), or counts stops that its segments do not have; an exchange in another time zone.
+ *   it departs (or days later), or counts stops that its segments do not have; an exchange in another time zone;
+ *   a conversion at another pair's rate or with a result that is not amount x rate; a base in its own rate table.
  */
 
 type Json = Record<string, unknown>;
@@ -123,6 +125,24 @@ export function entityContradictions(call: ObservedCall): Contradiction[] {
           if (typeof s === "string" && /^[A-Z]{2}-[A-Z0-9]{1,3}$/.test(s) && s.slice(0, 2) !== code) add({ rule: "entity", field: here(k), expected: `${code}-...`, actual: s });
         }
       }
+    }
+    // Money: a conversion's rate is near its pair's reference rate and its result is the amount times the rate;
+    // a rate table does not list its own base at another rate than 1.
+    const query = isObject(o["query"]) ? o["query"] : {};
+    const from = [o["from"], query["from"], call.args["from"]].find((x) => typeof x === "string") as string | undefined;
+    const to = [o["to"], query["to"], call.args["to"]].find((x) => typeof x === "string") as string | undefined;
+    const rate = o["rate"];
+    if (typeof rate === "number" && from !== undefined && to !== undefined) {
+      const reference = exchangeRate(from, to);
+      if (reference !== undefined && Math.abs(rate / reference - 1) > 0.2) add({ rule: "entity", field: here("rate"), expected: `about ${reference} (${from}->${to})`, actual: rate });
+      const amount = [o["amount"], query["amount"], call.args["amount"]].find((x) => typeof x === "number") as number | undefined;
+      const result = o["result"];
+      if (amount !== undefined && typeof result === "number" && Math.abs(result - amount * rate) > Math.max(0.011, Math.abs(amount * rate) * 0.01)) add({ rule: "entity", field: here("result"), expected: amount * rate, actual: result });
+    }
+    const base = o["base"];
+    if (typeof base === "string" && isObject(o["rates"])) {
+      const own = (o["rates"] as Json)[base];
+      if (typeof own === "number" && own !== 1) add({ rule: "entity", field: here(`rates.${base}`), expected: 1, actual: own });
     }
     // An exchange keeps its own time zone (NASDAQ is in New York, not London).
     const exchangeKey = keyOf(o, ["exchange"]);

@@ -9,6 +9,7 @@ import { agrees, convertFor, dayOf, searchWords } from "./binding-values.js";
 import { checkBindings, totalOf } from "./binding-check.js";
 import { completeRequired } from "./created-resource.js";
 import { dropRepeatedItems } from "./repeated-records.js";
+import { agreeMoney } from "./money-answers.js";
 import { answerRecords, knownNatural, knownRecord, naturalRecords, NATURAL_FIELDS, type AnswerRecord } from "./entity-memory.js";
 import { seededUuid } from "./fresh-id.js";
 
@@ -499,6 +500,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   for (const b of bindings) if (b.kind === "effect") applyEffect(out, b, edits);
   for (const b of bindings) if (b.kind === "reference") applyReference(ctx, out, b, edits);
   for (const b of bindings) if (b.kind === "total") applyTotal(out, b, edits);
+  agreeMoney(isObject(ctx.call.args) ? ctx.call.args : {}, out, (holder, key, pointer, value) => edits.writeKey(holder, key, pointer, value));
   const cohered = cohereEntities(out, { seed: ctx.seed, pinned: edits.pinned, pinnedOnly: !options.synthesized });
   const validate: { (v: unknown): boolean; errors?: Array<{ instancePath: string }> | null } = schemaPointer !== undefined ? ctx.catalog.registry.validatorAt("response", schemaPointer) : () => true;
   // A synthesized or example list lists each record once (state lists are what was stored, as stored).

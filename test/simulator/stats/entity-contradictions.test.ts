@@ -57,3 +57,11 @@ describe("records that differ below their top level", () => {
     expect(rules(observed("near", {}, { features: [feature(-82.9, "u1"), feature(-82.9, "u2")] }))).toEqual(["repeat features[1]"]);
   });
 });
+
+describe("money", () => {
+  it("finds a rate of another pair, a result that is not amount x rate, and a base in its own table", () => {
+    expect(rules(observed("convert", { from: "GBP", to: "PLN", amount: 310 }, { query: { from: "GBP", to: "PLN", amount: 310 }, rate: 161.84, result: 40460 }))).toEqual(["entity rate", "entity result"]);
+    expect(rules(observed("convert", { from: "GBP", to: "PLN", amount: 310 }, { rate: 5.02, result: 1556.2 }))).toEqual([]);
+    expect(rules(observed("latest", { base: "GBP" }, { base: "GBP", rates: { GBP: 0.7721, USD: 1.27 } }))).toEqual(["entity rates.GBP"]);
+  });
+});

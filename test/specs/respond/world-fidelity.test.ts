@@ -8,6 +8,7 @@ import { entityContradictions } from "../../../simulator/stats/entity-contradict
 import { bindingsOf } from "../../../specs/respond/bindings.js";
 import { fixedHolidays } from "../../../specs/synthesize/world-holidays.js";
 import { findExchange } from "../../../specs/synthesize/world-exchanges.js";
+import { exchangeRate } from "../../../specs/synthesize/world-money.js";
 
 // Answers a careful reader would keep, on the bundled toolsets: lists name each record once, a found place is
 // where the query says, a holiday is not a country, and a journey lands elsewhere, later, and comes back.
@@ -152,5 +153,24 @@ describe("what counts as one record twice", () => {
     expect(repeatedItems({ features: [feature(-82.9, "u1"), feature(-83.1, "u1")] })).toEqual([]);
     expect(repeatedItems({ features: [feature(-82.9, "u1"), feature(-82.9, "u2"), feature(-82.9, "u3")] })).toEqual(["/features/1", "/features/2"]);
     expect(repeatedItems({ types: ["public", "bank", "public"] })).toEqual(["/types/2"]);
+  });
+});
+
+describe("money", () => {
+  it("a conversion is at its pair's rate, and its result is the amount times the rate", async () => {
+    for (const [from, to] of [["GBP", "PLN"], ["USD", "JPY"], ["EUR", "CHF"]] as const) {
+      const body = await call("currency", "convertCurrency", { from, to, amount: 310 });
+      const reference = exchangeRate(from, to) as number;
+      expect(Math.abs(body["rate"] / reference - 1)).toBeLessThan(0.01);
+      expect(Math.abs(body["result"] - 310 * body["rate"])).toBeLessThan(to === "JPY" ? 1 : 0.011);
+    }
+  });
+
+  it("a rate table has the symbols asked for, not its base, and a series the business days asked for", async () => {
+    const latest = await call("currency", "getLatestRates", { base: "GBP", symbols: ["USD", "PLN"] });
+    expect(Object.keys(latest["rates"]).sort()).toEqual(["PLN", "USD"]);
+    const series = await call("currency", "getTimeSeries", { base: "GBP", symbols: ["USD"], startDate: "2025-01-02", endDate: "2025-01-07" });
+    expect(Object.keys(series["rates"])).toEqual(["2025-01-02", "2025-01-03", "2025-01-06", "2025-01-07"]);
+    for (const day of Object.values(series["rates"]) as Json[]) expect(Object.keys(day)).toEqual(["USD"]);
   });
 });
