@@ -1,6 +1,8 @@
 import { findCity, findCountry, fold } from "../../specs/synthesize/world-data.js";
 import { findExchange } from "../../specs/synthesize/world-exchanges.js";
 import { exchangeRate } from "../../specs/synthesize/world-money.js";
+import { detectLanguage } from "../../specs/synthesize/language-detect.js";
+import { translatePhrase } from "../../specs/synthesize/world-phrases.js";
 import type { Contradiction, ObservedCall } from "./call-contradictions.js";
 
 /**
@@ -12,7 +14,8 @@ import type { Contradiction, ObservedCall } from "./call-contradictions.js";
  *   record of one country holding another country's subdivision codes (`countryCode: AU` beside `DE-BW`);
  *   a search's echo (`query`) that is not what was searched; a journey that lands where it left, arrives before
  *   it departs (or days later), or counts stops that its segments do not have; an exchange in another time zone;
- *   a conversion at another pair's rate or with a result that is not amount x rate; a base in its own rate table.
+ *   a conversion at another pair's rate or with a result that is not amount x rate; a base in its own rate table;
+ *   a detected language that is not the text's, a phrasebook sentence translated otherwise than the book says.
  */
 
 type Json = Record<string, unknown>;
@@ -79,6 +82,26 @@ export function entityContradictions(call: ObservedCall): Contradiction[] {
       if (typeof value !== "string" || !SEARCH_ARG.test(norm(name))) continue;
       const echo = Object.keys(call.body).find((k) => SEARCH_ARG.test(norm(k)) && typeof (call.body as Json)[k] === "string");
       if (echo !== undefined && fold((call.body as Json)[echo] as string) !== fold(value)) add({ rule: "entity", field: echo, argument: name, expected: value, actual: (call.body as Json)[echo] });
+    }
+  }
+  // Texts sent: each answer names their language, and a phrasebook sentence is translated as the book has it.
+  const textsArg = ["texts", "text", "q"].map((k) => call.args[k]).find((v) => typeof v === "string" || (Array.isArray(v) && v.every((x) => typeof x === "string")));
+  const texts = typeof textsArg === "string" ? [textsArg] : Array.isArray(textsArg) ? (textsArg as string[]) : [];
+  const target = [call.args["target"], call.args["targetLanguage"], call.args["to"]].find((x): x is string => typeof x === "string");
+  if (texts.length > 0 && isObject(call.body)) {
+    for (const [k, list] of Object.entries(call.body)) {
+      if (!Array.isArray(list) || list.length !== texts.length) continue;
+      list.forEach((item, i) => {
+        if (!isObject(item)) return;
+        const text = texts[i] as string;
+        const langKey = Object.keys(item).find((key) => (/detect/i.test(call.tool) ? /^(language|lang|detected_?(source_?)?language)$/i : /^detected_?(source_?)?language$/i).test(key));
+        const said = langKey !== undefined ? item[langKey] : undefined;
+        const known = translatePhrase(text, target ?? "en")?.source ?? detectLanguage(text);
+        if (typeof said === "string" && known !== undefined && said.slice(0, 2).toLowerCase() !== known) add({ rule: "entity", field: `${k}[${i}].${langKey ?? "language"}`, argument: `texts[${i}]`, expected: known, actual: said });
+        const translated = target !== undefined ? translatePhrase(text, target)?.text : undefined;
+        const textKey = Object.keys(item).find((key) => /^(text|translated_?text|translation)$/i.test(key));
+        if (translated !== undefined && textKey !== undefined && typeof item[textKey] === "string" && item[textKey] !== translated) add({ rule: "entity", field: `${k}[${i}].${textKey}`, argument: `texts[${i}]`, expected: translated, actual: item[textKey] });
+      });
     }
   }
   const visit = (v: unknown, at: string, depth: number): void => {

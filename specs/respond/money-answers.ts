@@ -41,6 +41,11 @@ function businessDays(start: string, end: string, max = 31): string[] {
   return out;
 }
 
+/** Whether a call speaks of money an answer must agree with (a pair to convert, a base or symbols of rates). */
+export function speaksMoney(args: Json): boolean {
+  return (typeof args["from"] === "string" && typeof args["to"] === "string") || typeof args["base"] === "string" || args["symbols"] !== undefined;
+}
+
 /** Makes an answer's money agree with the world's rates and the call's arguments, through `write`. */
 export function agreeMoney(args: Json, body: unknown, write: MoneyWrite): void {
   const visit = (o: unknown, at: string, depth: number): void => {

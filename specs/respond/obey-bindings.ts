@@ -9,7 +9,8 @@ import { agrees, convertFor, dayOf, searchWords } from "./binding-values.js";
 import { checkBindings, totalOf } from "./binding-check.js";
 import { completeRequired } from "./created-resource.js";
 import { dropRepeatedItems } from "./repeated-records.js";
-import { agreeMoney } from "./money-answers.js";
+import { agreeMoney, speaksMoney } from "./money-answers.js";
+import { agreeDetectedLanguage, sendsTexts } from "./detected-language.js";
 import { answerRecords, knownNatural, knownRecord, naturalRecords, NATURAL_FIELDS, type AnswerRecord } from "./entity-memory.js";
 import { seededUuid } from "./fresh-id.js";
 
@@ -473,7 +474,8 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   if (!isObject(body) && !Array.isArray(body)) return body;
   const bindings = bindingsOf(ctx.catalog, ctx.call.tool);
   // Nothing to do (no binding the call can speak to, no record the episode knows, an example left as written): the body as it is.
-  if (!options.synthesized && !bindings.some((b) => !("arg" in b) || b.arg === undefined || locate(ctx.call.args, b.arg).length > 0)) {
+  const args = isObject(ctx.call.args) ? ctx.call.args : {};
+  if (!options.synthesized && !speaksMoney(args) && !sendsTexts(args) && !bindings.some((b) => !("arg" in b) || b.arg === undefined || locate(ctx.call.args, b.arg).length > 0)) {
     if (options.recall === false || !(answerRecords(body, ctx.call.tool.operation.path).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined) || naturalRecords(body).some((r) => knownNatural(ctx, r) !== undefined))) return body;
   }
   const out = cloneJson(body);
@@ -500,7 +502,9 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   for (const b of bindings) if (b.kind === "effect") applyEffect(out, b, edits);
   for (const b of bindings) if (b.kind === "reference") applyReference(ctx, out, b, edits);
   for (const b of bindings) if (b.kind === "total") applyTotal(out, b, edits);
-  agreeMoney(isObject(ctx.call.args) ? ctx.call.args : {}, out, (holder, key, pointer, value) => edits.writeKey(holder, key, pointer, value));
+  const write = (holder: Json, key: string, pointer: string, value: unknown): void => edits.writeKey(holder, key, pointer, value);
+  agreeMoney(args, out, write);
+  agreeDetectedLanguage(`${ctx.call.tool.name} ${ctx.call.tool.operation.path}`, args, out, write);
   const cohered = cohereEntities(out, { seed: ctx.seed, pinned: edits.pinned, pinnedOnly: !options.synthesized });
   const validate: { (v: unknown): boolean; errors?: Array<{ instancePath: string }> | null } = schemaPointer !== undefined ? ctx.catalog.registry.validatorAt("response", schemaPointer) : () => true;
   // A synthesized or example list lists each record once (state lists are what was stored, as stored).

@@ -65,3 +65,11 @@ describe("money", () => {
     expect(rules(observed("latest", { base: "GBP" }, { base: "GBP", rates: { GBP: 0.7721, USD: 1.27 } }))).toEqual(["entity rates.GBP"]);
   });
 });
+
+describe("texts", () => {
+  it("finds a detection that is not the text's language and a translation that is not the sentence's", () => {
+    expect(rules(observed("detectLanguage", { texts: ["Dov'è il museo?", "Ich hätte gern die Rechnung."] }, { detections: [{ language: "es" }, { language: "de" }] }))).toEqual(["entity detections[0].language"]);
+    expect(rules(observed("translateText", { texts: ["Where is the museum?"], target: "de" }, { translations: [{ text: "Könnten Sie mir die Rechnung schicken?", detectedSourceLanguage: "en" }] }))).toEqual(["entity translations[0].text"]);
+    expect(rules(observed("translateText", { texts: ["Where is the museum?"], target: "de" }, { translations: [{ text: "Wo ist das Museum?", detectedSourceLanguage: "en" }] }))).toEqual([]);
+  });
+});

@@ -174,3 +174,18 @@ describe("money", () => {
     for (const day of Object.values(series["rates"]) as Json[]) expect(Object.keys(day)).toEqual(["USD"]);
   });
 });
+
+describe("texts", () => {
+  it("a detection names each text's own language", async () => {
+    const body = await call("translation", "detectLanguage", { texts: ["Dov'è il museo?", "Ich hätte gern die Rechnung.", "¿Dónde está el baño?"] });
+    expect(body["detections"].map((d: Json) => d.language)).toEqual(["it", "de", "es"]);
+  });
+
+  it("a translation of phrasebook sentences is the book's, one per text, with the characters sent billed", async () => {
+    const texts = ["Where is the nearest pharmacy?", "Is breakfast included?"];
+    const body = await call("translation", "translateText", { texts, target: "de" });
+    expect(body["translations"].map((t: Json) => t.text)).toEqual(["Wo ist die nächste Apotheke?", "Ist das Frühstück inbegriffen?"]);
+    expect(body["translations"].every((t: Json) => t.detectedSourceLanguage === null || t.detectedSourceLanguage === "en")).toBe(true);
+    if (typeof body["charactersBilled"] === "number") expect(body["charactersBilled"]).toBe(texts.join("").length);
+  });
+});
