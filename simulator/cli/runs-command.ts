@@ -88,7 +88,8 @@ export function runsCommand(io: CliIO, setExit: (code: number) => void = () => u
     .option("--top <n>", "how many of the most frequent findings to list", "15")
     .option("--max-contradicting <share>", "exit 1 when the share of contradicting accepted episodes is above this (0..1)")
     .option("--min-plausible <share>", "exit 1 when the share of plausible typed values is below this (0..1)")
-    .action(async (dir: string, opts: { json?: boolean; top: string; maxContradicting?: string; minPlausible?: string }) => {
+    .option("--max-filler <share>", "exit 1 when the share of short phrases that read as filler is above this (0..1)")
+    .action(async (dir: string, opts: { json?: boolean; top: string; maxContradicting?: string; minPlausible?: string; maxFiller?: string }) => {
       if (!existsSync(join(dir, RUN_FILES.events))) throw new UserError(`${dir} is not a run folder (no ${RUN_FILES.events})`);
       const top = Number(opts.top);
       if (!Number.isInteger(top) || top < 0) throw new UsageError(`--top wants a whole number, not ${opts.top}`);
@@ -100,11 +101,13 @@ export function runsCommand(io: CliIO, setExit: (code: number) => void = () => u
       };
       const maxContradicting = share("--max-contradicting", opts.maxContradicting);
       const minPlausible = share("--min-plausible", opts.minPlausible);
+      const maxFiller = share("--max-filler", opts.maxFiller);
       const audit = await auditRun(dir, { top, warn: (m) => io.err(`toolsim: ${m}\n`) });
       io.out(opts.json ? JSON.stringify(audit, null, 2) + "\n" : formatAudit(audit, dir));
       const failed: string[] = [];
       if (maxContradicting !== undefined && audit.contradictingShare > maxContradicting) failed.push(`contradicting share ${audit.contradictingShare.toFixed(4)} is above ${maxContradicting}`);
       if (minPlausible !== undefined && audit.typed.share < minPlausible) failed.push(`plausible share ${audit.typed.share.toFixed(4)} is below ${minPlausible}`);
+      if (maxFiller !== undefined && audit.phrases.share > maxFiller) failed.push(`filler share ${audit.phrases.share.toFixed(4)} is above ${maxFiller}`);
       if (failed.length > 0) {
         io.err(`toolsim: ${failed.join("; ")}\n`);
         setExit(1);

@@ -2,6 +2,7 @@ import { readJournal } from "../runs/run-store.js";
 import type { SimEvent } from "../core/events.js";
 import { callContradictions, stateContradictions, type Contradiction, type ObservedCall } from "./call-contradictions.js";
 import { entityContradictions } from "./entity-contradictions.js";
+import { phrasesOf } from "./filler-text.js";
 import { typedValues, type ValueKind } from "./plausible-values.js";
 
 /**
@@ -26,6 +27,8 @@ export interface WorldAudit {
   typed: { total: number; plausible: number; share: number; byKind: Record<string, { total: number; plausible: number }> };
   /** The most frequent implausible values by kind and field, with one example each. */
   implausible: Array<{ key: string; count: number; example: string }>;
+  /** Short lowercase phrases in arguments and answers, and those that read as filler (`filler-text.ts`). */
+  phrases: { total: number; filler: number; share: number; top: Array<{ key: string; count: number; example: string }> };
 }
 
 type Json = Record<string, unknown>;
@@ -99,6 +102,9 @@ export async function auditRun(dir: string, options: { top?: number; warn?: (mes
   const byKind: Record<string, { total: number; plausible: number }> = {};
   let typedTotal = 0;
   let typedPlausible = 0;
+  let phraseTotal = 0;
+  let phraseFiller = 0;
+  const fillers = new Counter();
   for await (const events of readJournal(dir, { onCorrupt: options.warn ?? (() => undefined) })) {
     episodes++;
     const verdict = events.find((e): e is Extract<SimEvent, { type: "tester.verdict" }> => e.type === "tester.verdict");
@@ -114,6 +120,12 @@ export async function auditRun(dir: string, options: { top?: number; warn?: (mes
       top.add(`${toolset}.${c.tool} ${c.rule} ${c.field}${c.argument !== undefined ? ` <- ${c.argument}` : ""}`, `${episodeId}: expected ${show(c.expected)}, got ${show(c.actual)}`);
     }
     for (const call of calls) {
+      for (const p of phrasesOf(call.status >= 200 && call.status <= 299 ? [call.args, call.body] : call.args)) {
+        phraseTotal++;
+        if (!p.filler) continue;
+        phraseFiller++;
+        fillers.add(`${call.toolset}.${call.tool} ${p.field}`, `${episodeId}: ${show(p.value)}`);
+      }
       const values = typedValues(call.args);
       if (call.status >= 200 && call.status <= 299) typedValues(call.body, values);
       for (const v of values) {
@@ -137,6 +149,7 @@ export async function auditRun(dir: string, options: { top?: number; warn?: (mes
     top: top.top(n),
     typed: { total: typedTotal, plausible: typedPlausible, share: typedTotal === 0 ? 1 : typedPlausible / typedTotal, byKind },
     implausible: implausible.top(n),
+    phrases: { total: phraseTotal, filler: phraseFiller, share: phraseTotal === 0 ? 0 : phraseFiller / phraseTotal, top: fillers.top(n) },
   };
 }
 
@@ -157,5 +170,7 @@ export function formatAudit(a: WorldAudit, dir: string): string {
   const kinds = Object.entries(a.typed.byKind).sort((x, y) => y[1].total - x[1].total);
   if (kinds.length > 0) lines.push(`  by kind: ${kinds.map(([k, v]) => `${k} ${v.plausible}/${v.total}`).join(", ")}`);
   for (const t of a.implausible) lines.push(`  ${String(t.count).padStart(5)} ${t.key}   e.g. ${t.example}`);
+  lines.push(`short phrases that read as filler: ${a.phrases.filler}/${a.phrases.total} (${pct(a.phrases.share)})`);
+  for (const t of a.phrases.top) lines.push(`  ${String(t.count).padStart(5)} ${t.key}   e.g. ${t.example}`);
   return lines.join("\n") + "\n";
 }

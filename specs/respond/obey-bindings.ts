@@ -346,8 +346,9 @@ function applySearch(ctx: ResponseContext, out: unknown, b: Extract<Binding, { k
     }
     const target = texts.find((s) => typeof s.value === "string" && !isCodeField(s)) ?? texts.find((s) => typeof s.value === "string");
     if (!target) continue;
-    // A record the episode already knows keeps its name: it is not what was searched for (dropped below).
-    if (edits.pinned.has(target.pointer)) continue;
+    // A record the episode already knows by a natural key (`symbol: NWRB`), renamed to fit the search, is
+    // another record: it gets a key of its own (as a recalled record gets another id below).
+    if (edits.pinned.has(target.pointer)) renameNaturalKey(ctx, item.value, item.pointer, query, edits);
     const known = city?.name ?? country?.name;
     // A place that is not the one searched for, when the world knows no place of that name: left to be dropped
     // (an empty search answers better than Berlin's airport renamed "Manchester").
@@ -361,6 +362,20 @@ function applySearch(ctx: ResponseContext, out: unknown, b: Extract<Binding, { k
 }
 
 const CITY_KEY = /^(city|cityname|locality|town)$/i;
+
+/** A new natural key for a record that became another one: the query's letters (`shell` -> `SHEL`), unknown to the episode. */
+function renameNaturalKey(ctx: ResponseContext, record: Json, pointer: string, query: string, edits: Edits): void {
+  const hit = naturalRecords(record).find((r) => r.record === record);
+  if (!hit) return;
+  const letters = query.toUpperCase().replace(/[^A-Z]/g, "");
+  const stem = (letters.length >= 2 ? letters : "X").slice(0, Math.max(2, Math.min(4, hit.value.length)));
+  for (let i = 0; i < 50; i++) {
+    const candidate = i === 0 ? stem : `${stem.slice(0, 3)}${String.fromCharCode(65 + (i % 26))}`;
+    if (candidate === hit.value || knownNatural(ctx, { ...hit, value: candidate }) !== undefined) continue;
+    edits.writeKey(record, hit.key, `${pointer}/${escape(hit.key)}`, candidate);
+    return;
+  }
+}
 
 /** Whether a record is a place: it has coordinates, or it (or its address) names a city or an airport the world knows. */
 function isPlace(record: Json, depth = 0): boolean {

@@ -4,6 +4,7 @@ import { faker as englishFaker } from "@faker-js/faker/locale/en";
 import { compileLinear, type LinearPattern } from "../load/linear-pattern.js";
 import { singular as singularWord } from "../words.js";
 import { isObject, type Json } from "../json-object.js";
+import { CITIES } from "./world-data.js";
 
 /** Where a value sits: its field name and the names of the fields around it (outermost first). */
 export interface FieldHint {
@@ -148,6 +149,19 @@ const COMPANY_PARENTS = /(company|companies|organization|organisation|org|employ
 const PRODUCT_PARENTS = /(product|item|goods|article|sku|offer|order_line|line_item|merchandise)/;
 const PLACE_PARENTS = /(address|location|place|venue|geo|billing|shipping|residence|headquarters)/;
 
+/** A city the world knows (so that its country, coordinates and time zone can follow it). */
+function worldCity(f: Faker): string {
+  return f.helpers.arrayElement(CITIES).name;
+}
+
+/** The title of a work: a song's, an album's, a book's (real titles), or two words for the others. */
+function workTitle(f: Faker, noun: string): string {
+  if (/(song|track)/.test(noun)) return f.music.songName();
+  if (/album/.test(noun)) return f.music.album();
+  if (/(book|novel)/.test(noun)) return f.book.title();
+  return titleCase(`${f.word.adjective()} ${f.word.noun()}`);
+}
+
 function nameFor(f: Faker, snake: string, parents: string): string {
   const head = snake.replace(/_?name$/, "");
   if (head !== "" && head !== "display" && head !== "full") {
@@ -161,7 +175,7 @@ function nameFor(f: Faker, snake: string, parents: string): string {
     if (/(file)/.test(head)) return f.system.fileName();
     if (/(host|domain)/.test(head)) return f.internet.domainName();
     if (/(bank)/.test(head)) return `${f.location.city()} Bank`;
-    if (/(song|track|album|book|movie|film|show|podcast|episode)/.test(head)) return titleCase(f.word.words({ count: { min: 2, max: 4 } }));
+    if (/(song|track|album|book|movie|film|show|podcast|episode)/.test(head)) return workTitle(f, head);
     return titleCase(`${f.word.adjective()} ${f.word.noun()}`);
   }
   if (snake === "display_name" || snake === "full_name" || snake === "fullname") return f.person.fullName();
@@ -173,7 +187,7 @@ function nameFor(f: Faker, snake: string, parents: string): string {
   if (/(country|countries)/.test(last)) return f.location.country();
   if (/(pet|animal|dog|cat)/.test(last)) return f.animal.petName();
   if (/(categor|tag|genre|department|topic|label)/.test(last)) return titleCase(f.commerce.department());
-  if (/(song|track|album|book|movie|film|show|podcast|episode|playlist)/.test(last)) return titleCase(f.word.words({ count: { min: 2, max: 4 } }));
+  if (/(song|track|album|book|movie|film|show|podcast|episode|playlist)/.test(last)) return workTitle(f, last);
   if (/(team|group|project|app|application|repo|repository|workspace|channel|room|space|board|list|plan|product)/.test(last)) {
     return titleCase(`${f.word.adjective()} ${f.word.noun()}`);
   }
@@ -181,6 +195,7 @@ function nameFor(f: Faker, snake: string, parents: string): string {
   return titleCase(`${f.word.adjective()} ${f.word.noun()}`);
 }
 
+const RIGHTS = ["All rights reserved", "CC BY 4.0", "CC BY-SA 4.0", "CC0 1.0 (public domain)", "No known copyright restrictions", "Use with permission"];
 const LANGUAGE_CODES = ["en", "fr", "de", "es", "it", "pt", "nl", "ja", "zh", "ko", "sv", "pl"];
 const LOCALES = ["en-US", "en-GB", "fr-FR", "de-DE", "es-ES", "it-IT", "pt-BR", "ja-JP", "nl-NL"];
 const STATUSES = ["active", "pending", "completed", "inactive", "approved"];
@@ -334,7 +349,7 @@ const STRING_RULES: readonly StringRule[] = [
   ],
   [t(/(^|_)currency(_code|_iso)?$/), (f) => ({ value: f.finance.currencyCode() })],
   [(n) => /(^|_)country(_code|_iso|_iso2|_iso3|_name)?$/.test(n) || n === "nationality", (f, n, s) => ({ value: countryText(f, n, s) })],
-  [t(/(^|_)(city|town|locality|municipality)(_name)?$/), (f) => ({ value: f.location.city() })],
+  [t(/(^|_)(city|town|locality|municipality)(_name)?$/), (f) => ({ value: worldCity(f) })],
   [
     (n, parents) => /(^|_)(province|region|county|state_name|state_code|state_province)$/.test(n) || (n === "state" && PLACE_PARENTS.test(parents)),
     (f, n, s) => ({ value: /code/.test(n) || maxLengthOf(s) <= 3 ? f.location.state({ abbreviated: true }) : f.location.state() }),
@@ -377,7 +392,7 @@ const STRING_RULES: readonly StringRule[] = [
     (f, _n, _s, parents) => {
       if (/(book|novel)/.test(parents)) return { value: f.book.title() };
       if (/(job|position|employ)/.test(parents)) return { value: f.person.jobTitle() };
-      return { value: titleCase(f.word.words({ count: { min: 2, max: 5 } })), free: true };
+      return { value: titleCase(`${f.word.adjective()} ${f.word.noun()}`), free: true };
     },
   ],
   [t(/(^|_)name$|_name$/), (f, n, _s, parents) => ({ value: nameFor(f, n, parents) })],
@@ -385,6 +400,25 @@ const STRING_RULES: readonly StringRule[] = [
     t(/(description|summary|bio|biography|about|details|comment|comments|message|text|body|content|note|notes|remark|remarks|overview|excerpt|abstract|reason|instructions|review|feedback|answer|question|caption|story|explanation)$/),
     (f, _n, _s, parents) => ({ value: sentence(f, parents), free: true }),
   ],
+  [t(/(^|_)(rights|license|licence|copyright|usage_rights)$/), (f) => ({ value: f.helpers.arrayElement(RIGHTS) })],
+  [
+    t(/(disclaimer|phrase|hint|error|error_message|template|status_text|status_text_detailed|purpose|traditions|tradition|info|additional_info|fact|tip|advice|meaning|definition|quote|verse|lyrics|joke|significance|history|origin|trivia)$/),
+    (f, _n, _s, parents) => ({ value: sentence(f, parents), free: true }),
+  ],
+  // Quantities kept in strings (`numberEmployees: "250"`, `elevation_ft: "1240"`) are numbers.
+  [
+    t(/(^|_)(count|number_of_\w+|num_\w+|\w+_count|total|ft|feet|meters|metres|km|miles|percent|percentage|pct|ratio|turnover|net_turnover|earnings|revenue|income|profit|clicks|impressions|views|rpm|marks|score|employees|number_employees|height|width|weight|elevation|elevation_ft|altitude|population|age|duration|seconds|minutes|hours)$|percent$|employees$|^kpi_/),
+    (f, n) => ({ value: /percent|pct|ratio|kpi/.test(n) ? f.number.float({ min: 0, max: 100, fractionDigits: 1 }).toFixed(1) : String(f.number.int({ min: 1, max: /(turnover|earnings|revenue|income|profit|impressions|views|population)/.test(n) ? 5_000_000 : 5000 })) }),
+  ],
+  [t(/(^|_)(content_partner|partner|provider|source_name|institution|sponsor|operator|carrier|issuer|holder|company_holder|insurer|lender|bank)$/), (f) => ({ value: f.company.name() })],
+  [t(/(^|_)(collection|library|museum|archive|school|university|college|academy)$/), (f, n) => ({ value: `${f.location.city()} ${/school|university|college|academy/.test(n) ? titleCase(n.split("_").pop() ?? "School") : titleCase(n.split("_").pop() ?? "Collection")}` })],
+  [t(/(^|_)(commune|district|municipality|neighbourhood|neighborhood|suburb|borough|location|place|venue)$/), (f) => ({ value: worldCity(f) })],
+  [t(/(^|_)(doi)$/), (f) => ({ value: `10.${f.number.int({ min: 1000, max: 9999 })}/${f.string.alphanumeric({ length: 8, casing: "lower" })}` })],
+  [t(/(^|_)(wikipedia|wiki|wiki_url|source_url|reference_url|more_info)$/), (f) => ({ value: f.internet.url() })],
+  [t(/(^|_)(permission|permissions|scope|scopes|grant|grants)$/), (f) => ({ value: `${f.helpers.arrayElement(["read", "write", "manage", "delete", "create"])}:${f.helpers.arrayElement(["users", "dashboards", "reports", "files", "settings", "projects", "orders"])}` })],
+  [t(/(^|_)(direction)$/), (f) => ({ value: f.helpers.arrayElement(["up", "down"]) })],
+  [t(/(^|_)(discriminator)$/), (f) => ({ value: f.string.numeric(4) })],
+  [t(/(^|_)(level|severity|priority)$/), (f) => ({ value: f.helpers.arrayElement(["low", "medium", "high"]) })],
   [t(/(^|_)(tag|keyword|label|topic|hashtag|genre|category|department)$/), (f) => ({ value: f.word.noun(), free: true })],
   [t(/(^|_)(word|words|query|q|search|term|search_term|keywords|text_query)$/), (f) => ({ value: f.word.noun(), free: true })],
   [t(/(^|_)status$/), (f) => ({ value: f.helpers.arrayElement(STATUSES) })],
@@ -416,9 +450,13 @@ function ruleOf(snake: string, parents: string): StringRule | undefined {
   return STRING_RULES[index];
 }
 
-/** Any other string: a few real words, so that plain strings read naturally. */
-function genericString(f: Faker): Text {
-  return { value: f.word.words({ count: { min: 1, max: 3 } }), free: true };
+/**
+ * Any other string: one real noun (a field whose meaning nothing says gets a plain word, never a phrase of
+ * random words, which reads as nonsense), or a short token for a name that is itself an abbreviation (`op`, `clk`).
+ */
+function genericString(f: Faker, snake: string): Text {
+  if (/^[a-z]{1,3}$/.test(snake)) return { value: f.string.alphanumeric({ length: 6, casing: "lower" }) };
+  return { value: f.word.noun(), free: true };
 }
 
 function fitString(text: Text, s: Json, f: Faker): string | undefined {
@@ -836,7 +874,7 @@ export function realisticGenerator(schema: unknown, field: FieldHint): Realistic
     if (text === undefined && idDescription) text = { value: idText(f, snake, schema) };
     if (text === undefined) {
       if (giveUp) return undefined;
-      text = genericString(f);
+      text = genericString(f, snake);
     }
     return fitString(text, schema, f);
   };

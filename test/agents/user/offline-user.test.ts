@@ -190,6 +190,7 @@ describe("OfflineUser.plan", () => {
   it("links fields that the earlier call's simulated result really has, and that make the later call valid", async () => {
     let checked = 0;
     let missing = 0;
+    const misses: string[] = [];
     for (const e of episodes) {
       const state = new EpisodeState([...new Set(e.toolbox.entries.map((x) => x.toolset))]);
       const ours = e.toolbox.entries.every((x) => x.toolset === library || x.toolset === forecast);
@@ -208,6 +209,7 @@ describe("OfflineUser.plan", () => {
             if (value === undefined) {
               resolved = false;
               missing++;
+              misses.push(`${r.steps[link.fromStep]?.tool}(${JSON.stringify(r.steps[link.fromStep]?.args)}).${link.field} -> ${step.tool}.${link.arg}`);
             }
             args[link.arg] = value;
             checked++;
@@ -219,7 +221,7 @@ describe("OfflineUser.plan", () => {
       }
     }
     expect(checked).toBeGreaterThan(50);
-    expect(missing / checked).toBeLessThan(0.05);
+    expect(missing / checked, misses.join("\n")).toBeLessThan(0.05);
   });
 
   it("plans arguments that validate against the spec (linked ones come later)", () => {

@@ -73,3 +73,11 @@ describe("texts", () => {
     expect(rules(observed("translateText", { texts: ["Where is the museum?"], target: "de" }, { translations: [{ text: "Wo ist das Museum?", detectedSourceLanguage: "en" }] }))).toEqual([]);
   });
 });
+
+describe("filler", () => {
+  it("reads random dictionary words as filler, and plain phrases as phrases", async () => {
+    const { isFiller } = await import("../../../simulator/stats/filler-text.js");
+    for (const t of ["roasted gosh", "oof considering", "ew ack nor", "home regarding", "brightly our", "knowledgeably burly athwart"]) expect(isFiller(t), t).toBe(true);
+    for (const t of ["in stock", "home office", "clear sky", "few clouds", "milk with lemon juice", "Where is the museum?"]) expect(isFiller(t), t).toBe(false);
+  });
+});
