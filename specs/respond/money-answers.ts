@@ -72,7 +72,8 @@ export function agreeMoney(args: Json, body: unknown, write: MoneyWrite): void {
         const out: Record<string, number> = {};
         for (const c of codes) {
           const r = exchangeRate(base, c, day);
-          if (r !== undefined && c !== base) out[c] = r;
+          // The base itself only when asked for, at 1.
+          if (r !== undefined && (c !== base || asked !== undefined)) out[c] = r;
         }
         return out;
       };

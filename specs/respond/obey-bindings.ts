@@ -318,6 +318,7 @@ function applySearch(ctx: ResponseContext, out: unknown, b: Extract<Binding, { k
   const city = findCity(query) ?? query.split(",").map((p) => p.trim()).filter((p) => p.length > 1).reverse().map((p) => findCity(p)).find((c) => c !== undefined);
   const country = city ? undefined : findCountry(query);
   const airport = AIRPORTS.find((a) => a.iata === query.toUpperCase() && query.length === 3);
+  const usedKeys = new Set(naturalRecords(out).map((r) => r.value));
   for (const item of locate(out, list)) {
     if (!isObject(item.value)) continue;
     const spots: FieldSpot[] = [];
@@ -348,7 +349,7 @@ function applySearch(ctx: ResponseContext, out: unknown, b: Extract<Binding, { k
     if (!target) continue;
     // A record the episode already knows by a natural key (`symbol: NWRB`), renamed to fit the search, is
     // another record: it gets a key of its own (as a recalled record gets another id below).
-    if (edits.pinned.has(target.pointer)) renameNaturalKey(ctx, item.value, item.pointer, query, edits);
+    if (edits.pinned.has(target.pointer)) renameNaturalKey(ctx, item.value, item.pointer, query, edits, usedKeys);
     const known = city?.name ?? country?.name;
     // A place that is not the one searched for, when the world knows no place of that name: left to be dropped
     // (an empty search answers better than Berlin's airport renamed "Manchester").
@@ -364,14 +365,15 @@ function applySearch(ctx: ResponseContext, out: unknown, b: Extract<Binding, { k
 const CITY_KEY = /^(city|cityname|locality|town)$/i;
 
 /** A new natural key for a record that became another one: the query's letters (`shell` -> `SHEL`), unknown to the episode. */
-function renameNaturalKey(ctx: ResponseContext, record: Json, pointer: string, query: string, edits: Edits): void {
+function renameNaturalKey(ctx: ResponseContext, record: Json, pointer: string, query: string, edits: Edits, used: Set<string>): void {
   const hit = naturalRecords(record).find((r) => r.record === record);
   if (!hit) return;
   const letters = query.toUpperCase().replace(/[^A-Z]/g, "");
   const stem = (letters.length >= 2 ? letters : "X").slice(0, Math.max(2, Math.min(4, hit.value.length)));
   for (let i = 0; i < 50; i++) {
     const candidate = i === 0 ? stem : `${stem.slice(0, 3)}${String.fromCharCode(65 + (i % 26))}`;
-    if (candidate === hit.value || knownNatural(ctx, { ...hit, value: candidate }) !== undefined) continue;
+    if (candidate === hit.value || used.has(candidate) || knownNatural(ctx, { ...hit, value: candidate }) !== undefined) continue;
+    used.add(candidate);
     edits.writeKey(record, hit.key, `${pointer}/${escape(hit.key)}`, candidate);
     return;
   }
