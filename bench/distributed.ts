@@ -11,6 +11,11 @@
  *
  *   bench: distributed.scaling_w<n> <episodes/s with n workers / (n x episodes/s with 1)> ratio=<that / 0.9>
  *
+ * The `#` line gives per round the share of the ideal (n x 8 episodes in flight, each its model calls x the
+ * latency long) and `slots_busy`, the mean share of the workers' slots running an episode in the steady window: a
+ * queue that keeps the workers fed is near 1, and what remains below the ideal is episodes made longer by the CPU
+ * (on 2 cores, 4 workers, the coordinator, the server and Redis share them).
+ *
  * Part `overhead`: what the queue costs an offline episode. The same offline run (1000 episodes, seed 7) in one
  * process at `--concurrency 4`, and over the queue with one worker at `--concurrency 4`, interleaved:
  *
@@ -78,6 +83,11 @@ interface Measured {
   steadyEps: number;
   /** Model calls per episode (what bounds an episode's length at the server's latency). */
   callsPerEpisode: number;
+  /**
+   * The mean number of episodes running on the workers in the steady window, over the slots they have (workers x
+   * concurrency): how well the queue keeps the workers fed, whatever the machine's CPU does to episode lengths.
+   */
+  slotsBusy: number;
   wholeEps: number;
   seconds: number;
   /** Episodes per worker (from the coordinator's last line). */
@@ -96,6 +106,7 @@ async function generate(args: string[], inFlight: number): Promise<Measured> {
     const seconds = (performance.now() - t0) / 1000;
     if (code !== 0) throw new Error(`toolsim generate exited with ${code}: ${stderr.trim().split("\n").slice(-5).join("\n")}`);
     const finished: number[] = [];
+    const started: number[] = [];
     let firstStart = Infinity;
     let calls = 0;
     for (const line of readFileSync(join(out, "events.jsonl"), "utf8").trim().split("\n")) {
@@ -104,16 +115,26 @@ async function generate(args: string[], inFlight: number): Promise<Measured> {
       else if (e.type === "episode.finished") {
         if (e.outcome === "error") throw new Error(`an episode ended with an error: ${e.reason ?? "?"}`);
         finished.push(Date.parse(e.at));
-      } else if (e.type === "episode.started") firstStart = Math.min(firstStart, Date.parse(e.at));
+      } else if (e.type === "episode.started") {
+        started.push(Date.parse(e.at));
+        firstStart = Math.min(firstStart, Date.parse(e.at));
+      }
     }
     finished.sort((a, b) => a - b);
     const n = finished.length;
     const k1 = Math.min(inFlight, Math.floor(n / 4));
     const k2 = Math.max(k1 + 1, n - inFlight);
-    const span = ((finished[k2 - 1] ?? 0) - (finished[k1 - 1] ?? firstStart)) / 1000;
+    const from = finished[k1 - 1] ?? firstStart;
+    const to = finished[k2 - 1] ?? 0;
+    const span = (to - from) / 1000;
+    // Episode-milliseconds run inside the window (each episode's [start, finish] clipped to it).
+    const ends = [...finished].sort((a, b) => a - b);
+    const begins = [...started].sort((a, b) => a - b);
+    let running = 0;
+    for (let i = 0; i < begins.length; i++) running += Math.max(0, Math.min(ends[i] ?? to, to) - Math.max(begins[i] as number, from));
     const line = stderr.split("\n").reverse().find((l) => l.startsWith("toolsim: episodes per worker: ")) ?? "";
     const perWorker = Object.fromEntries(line.replace("toolsim: episodes per worker: ", "").split(", ").filter((x) => x !== "").map((x) => [x.split(" ")[0] ?? "", Number(x.split(" ")[1])]));
-    return { steadyEps: (k2 - k1) / span, callsPerEpisode: calls / Math.max(1, n), wholeEps: n / (((finished[n - 1] ?? firstStart) - firstStart) / 1000), seconds, perWorker };
+    return { steadyEps: (k2 - k1) / span, callsPerEpisode: calls / Math.max(1, n), slotsBusy: running / (span * 1000 * inFlight), wholeEps: n / (((finished[n - 1] ?? firstStart) - firstStart) / 1000), seconds, perWorker };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -177,6 +198,8 @@ async function runScaling(redis: TestRedis): Promise<void> {
         eps,
         // The share of what the server's latency allows: n x 8 episodes in flight, each (calls x latency) long.
         share_of_ideal: runs.map((r) => r.steadyEps / ((n * PER_WORKER) / (r.callsPerEpisode * (LATENCY_MS / 1000)))),
+        // What is missing from the ideal is either slots left idle (the queue's doing) or longer episodes (CPU).
+        slots_busy: runs.map((r) => r.slotsBusy),
         whole_run_eps: runs.map((r) => r.wholeEps),
         seconds: runs.map((r) => r.seconds),
       }, `(per worker in the last round: ${Object.entries(runs[runs.length - 1]?.perWorker ?? {}).map(([w, c]) => `${w} ${c}`).join(", ")})`);

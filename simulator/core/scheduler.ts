@@ -5,8 +5,12 @@ export interface ScheduleOptions<T> {
   /** One past the last index. */
   end: number;
   concurrency: number;
-  /** Runs item i. */
-  task: (index: number) => Promise<T>;
+  /**
+   * Runs item i. A task may call `release` before it resolves, once its item no longer needs a slot (a remote
+   * runner's episode has finished elsewhere and only waits to be handed back): another item starts then, while
+   * its result still commits in index order when it comes. So `concurrency` bounds the items not yet released.
+   */
+  task: (index: number, release: () => void) => Promise<T>;
   /** Receives results strictly in index order (a reorder buffer holds early finishers). */
   commit: (index: number, value: T) => void;
   /** Checked before each new item starts: true stops dispatching; items in flight still finish and commit. */
@@ -49,6 +53,31 @@ export async function schedule<T>(options: ScheduleOptions<T>): Promise<{ commit
     waiting = [];
     for (const w of ws) w();
   };
+  // Items released before their result came (see `task`): awaited before the schedule returns.
+  const released = new Set<Promise<void>>();
+  /** Buffers a result and commits every result now in order (or records the first failure). */
+  const settle = (i: number, outcome: { value: T } | { error: unknown }): void => {
+    if ("error" in outcome) {
+      failure ??= { error: outcome.error };
+      wakeAll();
+      return;
+    }
+    buffer.set(i, outcome.value);
+    const before = nextCommit;
+    try {
+      while (!failure && buffer.has(nextCommit)) {
+        const v = buffer.get(nextCommit) as T;
+        buffer.delete(nextCommit);
+        commit(nextCommit, v);
+        nextCommit++;
+      }
+    } catch (error) {
+      failure ??= { error };
+      wakeAll();
+      return;
+    }
+    if (nextCommit > before) wakeAll();
+  };
   const worker = async (): Promise<void> => {
     for (;;) {
       if (next >= end || failure) return;
@@ -64,25 +93,27 @@ export async function schedule<T>(options: ScheduleOptions<T>): Promise<{ commit
         continue;
       }
       const i = next++;
+      let release!: () => void;
+      const freed = new Promise<"released">((resolve) => (release = () => resolve("released")));
+      let done: Promise<void>;
       try {
-        const value = await task(i);
-        buffer.set(i, value);
-        const before = nextCommit;
-        while (!failure && buffer.has(nextCommit)) {
-          const v = buffer.get(nextCommit) as T;
-          buffer.delete(nextCommit);
-          commit(nextCommit, v);
-          nextCommit++;
-        }
-        if (nextCommit > before) wakeAll();
+        done = task(i, release).then(
+          (value) => settle(i, { value }),
+          (error: unknown) => settle(i, { error }),
+        );
       } catch (error) {
-        failure ??= { error };
-        wakeAll();
+        settle(i, { error });
         return;
       }
+      if ((await Promise.race([done.then(() => "done" as const), freed])) === "released") {
+        released.add(done);
+        void done.then(() => released.delete(done));
+      }
+      if (failure) return;
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, end - start)) }, () => worker()));
+  while (released.size > 0) await Promise.all([...released]);
   if (failure) throw failure.error;
   return { committed: nextCommit - start, next: nextCommit, stopped };
 }

@@ -53,8 +53,13 @@ export interface SimulationOptions {
 export interface EpisodeRunner {
   /** Called once the run folder is open, before the first episode: `start` is the first index to run. */
   begin?(run: { runId: string; dir?: string; start: number; end: number }): Promise<void>;
-  /** Runs episode `index` and resolves with its events, from `episode.started` to `episode.finished`. */
-  run(index: number): Promise<readonly SimEvent[]>;
+  /**
+   * Runs episode `index` and resolves with its events, from `episode.started` to `episode.finished`. A runner that
+   * hands results back in index order calls `finished` once the episode is over elsewhere but still waits for an
+   * earlier one: it stops counting against the run's `concurrency` (episodes queued or running), so one long
+   * episode does not leave the workers without work.
+   */
+  run(index: number, finished: () => void): Promise<readonly SimEvent[]>;
   /** Called once episode `index` is written (in index order). */
   committed?(index: number): void;
   /** Called when the run ends, whatever the outcome (`complete`: every episode is written). */
@@ -220,7 +225,7 @@ export class Simulation {
         end: this.episodes,
         concurrency: o.concurrency ?? 4,
         stopped: () => this.stopping || overBudget(),
-        task: (index) => (runner ? this.remoteEpisode(runner, index) : this.runOne(index)),
+        task: (index, release) => (runner ? this.remoteEpisode(runner, index, release) : this.runOne(index)),
         commit: (index, events) => {
           ran++;
           if (store) store.appendEpisode(events);
@@ -270,9 +275,9 @@ export class Simulation {
   }
 
   /** An episode run by the runner: its events are published here as they were recorded (subscribers, budgets). */
-  private async remoteEpisode(runner: EpisodeRunner, index: number): Promise<SimEvent[]> {
+  private async remoteEpisode(runner: EpisodeRunner, index: number, finished: () => void): Promise<SimEvent[]> {
     this.collect();
-    const events = await runner.run(index);
+    const events = await runner.run(index, finished);
     const id = episodeId(index);
     for (const e of events) this.bus.republish(e);
     this.bus.endEpisode(id);

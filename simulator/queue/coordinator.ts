@@ -45,6 +45,8 @@ export interface CoordinatorOptions {
 interface Task {
   resolve: (events: readonly SimEvent[]) => void;
   reject: (error: unknown) => void;
+  /** Tells the simulation the episode is over on the workers (it no longer takes a slot of its concurrency). */
+  finished: () => void;
   /** When the job was last added or seen waiting (0: check it now). */
   at: number;
 }
@@ -294,11 +296,14 @@ export class QueueCoordinator implements EpisodeRunner {
 
   // ------------------------------------------------------------------------------------------------ episodes
 
-  run(index: number): Promise<readonly SimEvent[]> {
+  run(index: number, finished: () => void = () => undefined): Promise<readonly SimEvent[]> {
     if (this.failed) return Promise.reject(this.failed);
     return new Promise((resolve, reject) => {
-      this.tasks.set(index, { resolve, reject, at: Date.now() });
-      if (this.results.has(index)) this.drain();
+      this.tasks.set(index, { resolve, reject, finished, at: Date.now() });
+      if (this.results.has(index)) {
+        finished();
+        this.drain();
+      }
       else if (index <= this.entered) {
         // Queued before (a resumed coordinator): look at its job now.
         const task = this.tasks.get(index);
@@ -393,6 +398,8 @@ export class QueueCoordinator implements EpisodeRunner {
       return;
     }
     this.results.set(id.index, r);
+    // Its slot goes to the next episode at once, even while an earlier episode still runs (the hand-back waits).
+    this.tasks.get(id.index)?.finished();
     this.drain();
   }
 

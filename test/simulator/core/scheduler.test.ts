@@ -137,6 +137,65 @@ describe("schedule", () => {
     expect(mostAhead).toBeLessThanOrEqual(6);
   });
 
+  it("a released item frees its slot: another starts while its result waits, commits stay in order, the schedule waits for it", async () => {
+    // Like a queue's coordinator: an item's work ends (release) before its result is handed back in order.
+    let working = 0;
+    let peakWorking = 0;
+    let peakStarted = 0;
+    let started = 0;
+    let settled = 0;
+    const committed: number[] = [];
+    const handBack: Array<() => void> = [];
+    const result = await schedule({
+      start: 0,
+      end: 40,
+      concurrency: 3,
+      window: 12,
+      task: (i, release) =>
+        new Promise<number>((resolve) => {
+          started++;
+          working++;
+          peakWorking = Math.max(peakWorking, working);
+          peakStarted = Math.max(peakStarted, started - settled);
+          void scrambled(i).then(() => {
+            working--;
+            release();
+            // Item 0's result comes last of the first dozen; the others a turn after their release.
+            const give = (): void => {
+              settled++;
+              resolve(i);
+            };
+            if (i === 0) handBack.push(give);
+            else setImmediate(give);
+            if (i === 11 || (i > 0 && started >= 40)) handBack.splice(0).forEach((g) => g());
+          });
+        }),
+      commit: (i) => void committed.push(i),
+    });
+    expect(committed).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    expect(result).toEqual({ committed: 40, next: 40, stopped: false });
+    // Never more than `concurrency` items working, but more than that started and not yet handed back.
+    expect(peakWorking).toBe(3);
+    expect(peakStarted).toBeGreaterThan(3);
+    expect(peakStarted).toBeLessThanOrEqual(12);
+  });
+
+  it("a released item that fails is still waited for and thrown", async () => {
+    const run = schedule({
+      start: 0,
+      end: 10,
+      concurrency: 2,
+      task: async (i, release) => {
+        release();
+        await scrambled(i);
+        if (i === 3) throw new Error("item 3 failed after its release");
+        return i;
+      },
+      commit: () => undefined,
+    });
+    await expect(run).rejects.toThrow("item 3 failed after its release");
+  });
+
   it("an empty range commits nothing", async () => {
     expect(await schedule({ start: 5, end: 5, concurrency: 4, task: scrambled, commit: () => undefined })).toEqual({ committed: 0, next: 5, stopped: false });
   });
