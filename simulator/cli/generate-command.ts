@@ -12,7 +12,7 @@ import { createSimulation } from "../core/simulation.js";
 import { ToolsimError } from "../../specs/toolsim-error.js";
 import { acquireRunLock } from "../runs/run-lock.js";
 import { secretPolicyOf } from "../runs/secret-policy.js";
-import { EXIT_CODES, isSystemIoError, OperationalError, operationalFailure } from "./operational-error.js";
+import { EXIT_CODES, isSystemIoError, OperationalError, operationalFailure, setExitNote } from "./operational-error.js";
 import { UsageError, UserError, type CliIO } from "./cli-io.js";
 import { parseInteger } from "./parse-options.js";
 import { CapWarnings } from "./cap-warnings.js";
@@ -180,6 +180,8 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
       const responses = responseSettings ? await attachToolResponses(toolsets, responseSettings, io) : undefined;
       // One writer per run folder, for the life of the command (the cassette is opened before the run store).
       const lock = acquireRunLock(out, opts.resume ? "generate --resume" : "generate");
+      // A closed output (`generate | head`) ends the process where it is: what was written is a resumable prefix.
+      setExitNote(`the run in ${out} stays resumable: continue with: npx toolsim generate --resume --out ${out}`);
       try {
         let llm: LlmAgents | undefined;
         if (config.queue && responseSettings) throw new UsageError("--tool-cassette and --upstream answer calls in this process, and --queue runs the episodes on workers: give one or the other");
@@ -301,6 +303,7 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
           await coordinator?.close();
         }
       } finally {
+        setExitNote(undefined);
         lock.release();
       }
     });
