@@ -8,14 +8,18 @@ import type { AssistantToolCall } from "../roles/dialogue.js";
 import type { EpisodeState } from "../roles/episode-state.js";
 import type { ToolExecutor } from "../roles/roles.js";
 
-/** Options of the simulated executor. */
-export interface SimulatedExecutorOptions {
-  /** Replace stages of the pipeline (e.g. prepend an LLM or replay responder). */
-  stages?: Partial<SimulationStages>;
+/** The synthesis caps and per-call time budget of a simulated executor (absent: the run's, else the defaults). */
+export interface ExecutorBudget {
   /** Milliseconds of synchronous work one call may take (default `DEFAULT_REQUEST_BUDGET_MS`; 0: no limit); past it, a 500 problem. */
   requestBudgetMs?: number;
   /** Caps of synthesized values (sizes, depth; defaults far above what real specs ask). */
   synthesisLimits?: Partial<SynthesisLimits>;
+}
+
+/** Options of the simulated executor. */
+export interface SimulatedExecutorOptions extends ExecutorBudget {
+  /** Replace stages of the pipeline (e.g. prepend an LLM or replay responder). */
+  stages?: Partial<SimulationStages>;
 }
 
 /** The offline tool executor: routes a call to its toolset and answers it with the OpenAPI pipeline (state, then schema). */
@@ -33,11 +37,18 @@ export class SimulatedExecutor implements ToolExecutor {
       {
         seed: ctx.seed,
         state: state.store(entry.toolset.name),
-        budget: new WorkBudget({ budgetMs: this.options.requestBudgetMs ?? DEFAULT_REQUEST_BUDGET_MS, ...(this.options.synthesisLimits ? { limits: this.options.synthesisLimits } : {}) }),
+        budget: this.budgetFor(ctx),
         ...(stages ? { stages } : {}),
       },
     );
     return { ...result, tool: call.name };
+  }
+
+  /** The budget of one call: this executor's options, else the run's (`ctx.work`), else the defaults. */
+  private budgetFor(ctx: AgentContext): WorkBudget {
+    const budgetMs = this.options.requestBudgetMs ?? ctx.work?.budgetMs ?? DEFAULT_REQUEST_BUDGET_MS;
+    const limits = ctx.work?.limits || this.options.synthesisLimits ? { ...ctx.work?.limits, ...this.options.synthesisLimits } : undefined;
+    return new WorkBudget({ budgetMs, ...(limits ? { limits } : {}) });
   }
 }
 

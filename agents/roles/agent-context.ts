@@ -1,4 +1,5 @@
 import type { Rng } from "../../specs/seed.js";
+import type { WorkSettings } from "../../specs/synthesize/work-budget.js";
 import type { Toolbox } from "./toolbox.js";
 
 /** The API-Bank levels: tools given (`call`), found through ToolSearcher (`retrieve`), several retrieve+call steps (`plan`). */
@@ -17,4 +18,6 @@ export interface AgentContext {
   level: Level;
   /** The tools of the episode's toolsets. */
   toolbox: Toolbox;
+  /** The run's synthesis caps and per-call time budget (absent: the defaults); an executor's own options win. */
+  work?: WorkSettings;
 }

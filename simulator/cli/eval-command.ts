@@ -17,6 +17,7 @@ import type { SpecCoverage } from "../stats/spec-coverage.js";
 import { readTasks, writeTasks, type Task } from "../eval/tasks/task-set.js";
 import { deadAssistant, evalPredictionsWith, formatLevels, scoresByLevel } from "./eval-predictions.js";
 import { TaskWorlds } from "../eval/tasks/task-toolsets.js";
+import { executorBudgetFromFlags, withWorkBudgetOptions, type WorkBudgetFlags } from "./work-budget-options.js";
 import { evaluateToolAlpaca, scoreToolAlpaca, type ToolAlpacaSample, type ToolAlpacaScores } from "../eval/toolalpaca/toolalpaca-eval.js";
 import { isToolAlpacaPredictions, readToolAlpacaPredictions, scoreToolAlpacaPredictions } from "../eval/toolalpaca/predictions.js";
 import { UsageError, UserError, type CliIO } from "./cli-io.js";
@@ -74,7 +75,7 @@ export function tasksCommand(io: CliIO, setExit: (code: number) => void): Comman
   return tasks;
 }
 
-interface EvalFlags extends LlmFlags {
+interface EvalFlags extends LlmFlags, WorkBudgetFlags {
   tasks?: string;
   predictions?: string;
   predictionsFormat?: string;
@@ -204,7 +205,7 @@ function checkEvalFlags(flags: EvalFlags, kinds: ReadonlyArray<TargetScores["kin
 
 /** `eval --predictions FILE --tasks ...`: scores existing model outputs (see `eval-predictions.ts`). */
 async function evalPredictions(io: CliIO, flags: EvalFlags, tasks: Task[], file: string, seed: number): Promise<void> {
-  await evalPredictionsWith(io, { tasks, file, seed, ...(flags.predictionsFormat !== undefined ? { format: flags.predictionsFormat } : {}), ...(flags.out !== undefined ? { out: flags.out } : {}), json: flags.json === true, tasksSpec: flags.tasks ?? "", format_: formatApiBank });
+  await evalPredictionsWith(io, { tasks, file, seed, ...(flags.predictionsFormat !== undefined ? { format: flags.predictionsFormat } : {}), ...(flags.out !== undefined ? { out: flags.out } : {}), json: flags.json === true, tasksSpec: flags.tasks ?? "", format_: formatApiBank, worlds: new TaskWorlds(executorBudgetFromFlags(flags)) });
 }
 
 /** ToolAlpaca's LLM judge from `--judge-model` and the call flags. */
@@ -321,9 +322,9 @@ function targetKind(target: string): TargetScores["kind"] {
   return existsSync(join(target, "samples.jsonl")) ? "eval" : "run";
 }
 
-async function scoreTarget(target: string, warn: (m: string) => void, judge?: ToolAlpacaJudge): Promise<TargetScores> {
+async function scoreTarget(target: string, warn: (m: string) => void, worlds: TaskWorlds, judge?: ToolAlpacaJudge): Promise<TargetScores> {
   const kind = targetKind(target);
-  if (kind === "tasks") return { kind: "tasks", target, gold: await goldReplayReport(await readTasks(target), new TaskWorlds()) };
+  if (kind === "tasks") return { kind: "tasks", target, gold: await goldReplayReport(await readTasks(target), worlds) };
   if (kind === "eval") {
     const samples = readSamples(target);
     const api = samples.filter((s): s is EvalSample => s.kind === "api" || s.kind === "response");
@@ -390,7 +391,7 @@ async function evalToolAlpacaPredictions(file: string, targets: readonly string[
   if (matched === 0) throw new UserError(`no prediction in ${file} matches a task of ${flags.tasks ?? file} (predictions are matched by API Name and instruction position)`);
   if (matched < tasks.length) io.err(`toolsim: warning: ${tasks.length - matched} of ${tasks.length} tasks have no prediction in ${file}: judged wrong\n`);
   const judge = judgeOf(flags);
-  const samples = await scoreToolAlpacaPredictions(tasks, predictions, new TaskWorlds(), judge ? { judge } : {});
+  const samples = await scoreToolAlpacaPredictions(tasks, predictions, new TaskWorlds(executorBudgetFromFlags(flags)), judge ? { judge } : {});
   reportToolAlpacaProblems(samples.filter((s) => !s.notRun), (m) => io.err(`toolsim: warning: ${m}\n`));
   const noSteps = samples.filter((s) => s.notRun && predictions.byTask.has(s.task));
   if (noSteps.length > 0) io.err(`toolsim: warning: ${noSteps.length} instance(s) without intermediate steps judged wrong, as ToolAlpaca's evaluation counts them (first: ${noSteps[0]?.task})\n`);
@@ -419,8 +420,10 @@ export function evalCommand(io: CliIO, setExit: (code: number) => void): Command
     .option("--seed <s>", "with --tasks: seed (default 1)")
     .option("--limit <n>", "with --tasks: evaluate the first n tasks only")
     .option("--json", "print the scores as JSON");
-  return addLlmOptions(cmd).action(async (targets: string[], flags: EvalFlags) => {
+  return withWorkBudgetOptions(addLlmOptions(cmd)).action(async (targets: string[], flags: EvalFlags) => {
     try {
+      // The caps and time budget of the executors that answer tasks' tool calls (gold replays, assistants on tasks).
+      const budget = executorBudgetFromFlags(flags);
       if (flags.predictions !== undefined && isToolAlpacaPredictionsFile(flags.predictions, flags.predictionsFormat)) return await evalToolAlpacaPredictions(flags.predictions, targets, flags, io, setExit);
       if (flags.predictions !== undefined && flags.tasks === undefined) {
         if (!existsSync(flags.predictions)) throw new UserError(`no such predictions file: ${flags.predictions}`);
@@ -431,8 +434,9 @@ export function evalCommand(io: CliIO, setExit: (code: number) => void): Command
         checkEvalFlags(flags, targets.map(targetKind), undefined);
         const warn = (m: string): void => io.err(`toolsim: warning: ${m}\n`);
         const judge = judgeOf(flags);
+        const worlds = new TaskWorlds(budget);
         const scored: TargetScores[] = [];
-        for (const t of targets) scored.push(await scoreTarget(t, warn, judge));
+        for (const t of targets) scored.push(await scoreTarget(t, warn, worlds, judge));
         const pass = passOverTargets(scored, warn);
         const dead = scored.find((t) => t.kind === "tasks" && t.gold.tasks > 0 && t.gold.failed.length === t.gold.tasks);
         if (dead && dead.kind === "tasks") setExit(1);
@@ -469,7 +473,7 @@ export function evalCommand(io: CliIO, setExit: (code: number) => void): Command
       }
       const assistantFor = (task: Task, index: number): AssistantAgent =>
         llm?.factory({ runId: "eval", episodeId: task.id, index, reportLlmCall: () => undefined }).assistant ?? new OfflineAssistant();
-      const worlds = new TaskWorlds();
+      const worlds = new TaskWorlds(budget);
       let result: Record<string, unknown>;
       let samples: Array<EvalSample | ToolAlpacaSample>;
       try {

@@ -77,6 +77,8 @@ export interface EvalPredictionsOptions {
   json: boolean;
   tasksSpec: string;
   format_: (s: ApiBankScores) => string;
+  /** The worlds that answer the gold calls (their executors' caps and time budget); default ones otherwise. */
+  worlds?: TaskWorlds;
 }
 
 /** Reads, scores and reports a prediction file against tasks; writes eval.json and samples.jsonl with `out`. */
@@ -84,7 +86,7 @@ export async function evalPredictionsWith(io: CliIO, o: EvalPredictionsOptions):
   const read = readPredictionFile(o.file, o.tasks, o.format);
   for (const u of read.unmatched.slice(0, 10)) io.err(`toolsim: warning: ${o.file}: ${u}\n`);
   if (read.unmatched.length > 10) io.err(`toolsim: warning: ${o.file}: ${read.unmatched.length - 10} more records match no gold turn\n`);
-  const { samples, unpredicted } = await scorePredictions(o.tasks, new TaskWorlds(), read.predictions, o.seed);
+  const { samples, unpredicted } = await scorePredictions(o.tasks, o.worlds ?? new TaskWorlds(), read.predictions, o.seed);
   if (samples.length === 0) throw new UserError(`no prediction of ${o.file} matches a gold turn of the tasks (${read.unmatched[0] ?? "none read"})`);
   const byLevel = scoresByLevel(samples, o.tasks.filter((t) => read.predictions.has(t.id)));
   const result = { tasks: o.tasksSpec, predictions: resolve(o.file), format: read.format, apibank: scoreSamples(samples), byLevel, unpredicted, unmatched: read.unmatched.length };

@@ -6,15 +6,17 @@ import { bundledToolsetsDir, loadToolsets } from "../../toolsets/load-toolset.js
 import { formatProblem } from "../../specs/load/spec-problem.js";
 import { formatSummary } from "../runs/format-summary.js";
 import { Progress } from "../core/progress.js";
-import { DEFAULT_RUN_CONFIG, readConfigFile, type RunConfig } from "../core/run-config.js";
+import { DEFAULT_RUN_CONFIG, readConfigFile, synthesisSettingsOf, type RunConfig } from "../core/run-config.js";
 import { RUN_FILES, type RunInfo } from "../runs/run-store.js";
 import { createSimulation } from "../core/simulation.js";
 import { ToolsimError } from "../../specs/toolsim-error.js";
 import { acquireRunLock } from "../runs/run-lock.js";
 import { secretPolicyOf } from "../runs/secret-policy.js";
-import { EXIT_CODES, isSystemIoError, OperationalError, operationalFailure } from "./operational-error.js";
+import { EXIT_CODES, isSystemIoError, OperationalError, operationalFailure, setExitNote } from "./operational-error.js";
 import { UsageError, UserError, type CliIO } from "./cli-io.js";
 import { parseInteger } from "./parse-options.js";
+import { CapWarnings } from "./cap-warnings.js";
+import { synthesisSettingsFromFlags, withWorkBudgetOptions, type WorkBudgetFlags } from "./work-budget-options.js";
 import type { Level } from "../../agents/roles/agent-context.js";
 import { isRedactedUrl, MODEL_DEFAULTS, redactModelText, redactUrl } from "../../agents/llm/model-spec.js";
 import { createLlmAgents, type LlmAgents } from "../core/llm-agents.js";
@@ -25,7 +27,7 @@ import { connectQueueCoordinator } from "../queue/entry-points.js";
 import type { QueueCoordinator } from "../queue/coordinator.js";
 import { readQueueFile } from "../queue/queue-file.js";
 
-interface GenerateOptions extends LlmFlags, ToolResponseFlags {
+interface GenerateOptions extends LlmFlags, ToolResponseFlags, WorkBudgetFlags {
   toolsets?: string[];
   episodes?: string;
   concurrency?: string;
@@ -78,6 +80,8 @@ async function recordedConfig(dir: string): Promise<Partial<RunConfig>> {
   if (Array.isArray(info.toolsetFiles) && info.toolsetFiles.length > 0 && info.toolsetFiles.every((f) => typeof f === "string")) out.toolsets = info.toolsetFiles;
   const llm = c["llm"];
   if (llm !== null && typeof llm === "object" && !Array.isArray(llm)) out.llm = llm as LlmSettings;
+  const synthesis = synthesisSettingsOf(c);
+  if (synthesis) out.synthesis = synthesis;
   return out;
 }
 
@@ -106,6 +110,10 @@ async function resolveConfig(opts: GenerateOptions, io: CliIO): Promise<RunConfi
   if (opts.level) config.level = opts.level;
   if (opts.out) config.out = opts.out;
   if (opts.queue) config.queue = opts.queue;
+  // Caps and the time budget: each one from the flag, else the run being resumed, else the config file, else the default.
+  const synthesis = { ...fromFile.synthesis, ...recorded.synthesis, ...synthesisSettingsFromFlags(opts) };
+  if (Object.keys(synthesis).length > 0) config.synthesis = synthesis;
+  else delete config.synthesis;
   // With a queue, --concurrency is how many episodes the coordinator keeps queued or running over all workers.
   if (config.queue && opts.concurrency === undefined && fromFile.concurrency === undefined && recorded.concurrency === undefined) config.concurrency = QUEUE_IN_FLIGHT;
   const llm = mergeLlmSettings(config.llm, opts);
@@ -158,7 +166,7 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
     .option("--resume", "continue the run in --out after an interruption")
     .option("--config <file>", "settings file (default ./toolsim.config.yaml when present)")
     .option("--queue <url>", `run the episodes on workers (toolsim worker) through a Redis job queue, redis://HOST:PORT[/DB]; --concurrency is then the episodes queued or running (default ${QUEUE_IN_FLIGHT})`);
-  return addToolResponseOptions(addLlmOptions(cmd), true).action(async (opts: GenerateOptions) => {
+  return withWorkBudgetOptions(addToolResponseOptions(addLlmOptions(cmd), true), "as the resumed run recorded, or the config file").action(async (opts: GenerateOptions) => {
       const config = await resolveConfig(opts, io);
       if (opts.resume && !opts.out && !config.out) throw new UsageError("--resume needs --out DIR: the run folder to continue");
       const paths = config.toolsets.length > 0 ? config.toolsets : [bundledToolsetsDir()];
@@ -172,6 +180,8 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
       const responses = responseSettings ? await attachToolResponses(toolsets, responseSettings, io) : undefined;
       // One writer per run folder, for the life of the command (the cassette is opened before the run store).
       const lock = acquireRunLock(out, opts.resume ? "generate --resume" : "generate");
+      // A closed output (`generate | head`) ends the process where it is: what was written is a resumable prefix.
+      setExitNote(`the run in ${out} stays resumable: continue with: npx toolsim generate --resume --out ${out}`);
       try {
         let llm: LlmAgents | undefined;
         if (config.queue && responseSettings) throw new UsageError("--tool-cassette and --upstream answer calls in this process, and --queue runs the episodes on workers: give one or the other");
@@ -190,7 +200,10 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
         const budget = config.llm && (config.llm.maxCost !== undefined || config.llm.maxCalls !== undefined)
           ? { ...(config.llm.maxCost !== undefined ? { maxCost: config.llm.maxCost } : {}), ...(config.llm.maxCalls !== undefined ? { maxCalls: config.llm.maxCalls } : {}) }
           : undefined;
-        const simConfig = config.llm ? { llm: contentSettings(config.llm) } : undefined;
+        // The caps and time budget are recorded in run.json and reach the executor here and on a queue's workers.
+        const simConfig = config.llm || config.synthesis
+          ? { ...(config.llm ? { llm: contentSettings(config.llm) } : {}), ...(config.synthesis ? { synthesis: config.synthesis } : {}) }
+          : undefined;
         let stopForBudget = (): void => undefined;
         const coordinator = config.queue
           ? await connectQueueCoordinator({
@@ -227,6 +240,8 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
         });
         // The secrets the run's events hold are kept out of the cassette too (a token quoted in a prompt).
         if (llm) sim.on("*", (e) => llm?.watch(e));
+        const caps = new CapWarnings();
+        sim.on("tool.result", (e) => caps.see(e.result));
         // --resume where no run was started yet starts one (so a script may always pass --resume), and says so.
         const resuming = opts.resume === true && existsSync(join(out, RUN_FILES.run));
         if (opts.resume && !resuming) io.err(`toolsim: no run in ${out} yet: starting a new one\n`);
@@ -249,6 +264,7 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
           });
           const s = result.summary;
           progress?.finish({ done: s.episodes, total: config.episodes, accepted: s.accepted, errors: s.errors });
+          io.err(caps.text());
           io.out(formatSummary(s, out));
           if (opts.replay !== undefined && (llm || coordinator)) {
             // The journal (and summary.json, its projection) equals the recorded run's: say here where the answers came from.
@@ -287,6 +303,7 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
           await coordinator?.close();
         }
       } finally {
+        setExitNote(undefined);
         lock.release();
       }
     });

@@ -95,6 +95,13 @@ export function operationalFailure(e: unknown): OperationalFailure | undefined {
 }
 
 let guarded = false;
+/** What stays of the work when the process ends on an operational failure (a resumable run folder), said after the error. */
+let exitNote: string | undefined;
+
+/** Sets (or clears) the note said after an operational failure that ends the process (`the run in X stays resumable: ...`). */
+export function setExitNote(note: string | undefined): void {
+  exitNote = note;
+}
 
 /**
  * Makes failures outside a command's own flow operational too (once per process, for the real process only):
@@ -107,7 +114,7 @@ export function guardProcess(write: (text: string) => void = (t) => void process
   const fail = (e: unknown): void => {
     const f = operationalFailure(e);
     if (f) {
-      write(`toolsim: ${f.message}\n`);
+      write(`toolsim: ${f.message}${exitNote !== undefined ? `; ${exitNote}` : ""}\n`);
       process.exit(f.exitCode);
     }
     write(`toolsim: internal error: ${(e as Error | undefined)?.stack ?? String(e)}\n`);

@@ -10,8 +10,9 @@ import { acquireRunLock } from "../runs/run-lock.js";
 import { UsageError, UserError, type CliIO } from "./cli-io.js";
 import { addLlmOptions, llmRunOptions, mergeLlmSettings, usesModels, type LlmFlags } from "./llm-options.js";
 import { parseInteger } from "./parse-options.js";
+import { synthesisSettingsFromFlags, withWorkBudgetOptions, type WorkBudgetFlags } from "./work-budget-options.js";
 
-interface ReplayFlags extends LlmFlags {
+interface ReplayFlags extends LlmFlags, WorkBudgetFlags {
   out?: string;
   results?: "recompute" | "journal";
   toolsets?: string[];
@@ -59,7 +60,9 @@ export function replayCommand(io: CliIO, setExit: (code: number) => void): Comma
     .option("--assistant <spec>", "fork: the assistant of the new turns: offline or openai:<model>[@<base-url>]")
     .option("--user <spec>", "fork: the user of the new turns: offline or openai:<model>[@<base-url>]")
     .option("--json", "print the report as JSON");
-  return addLlmOptions(cmd).action(async (run: string, flags: ReplayFlags) => {
+  return withWorkBudgetOptions(addLlmOptions(cmd), "as the replayed run recorded").action(async (run: string, flags: ReplayFlags) => {
+    // The run's recorded caps and time budget apply; these flags replace them one by one.
+    const synthesis = synthesisSettingsFromFlags(flags);
     if (!existsSync(run)) throw new UserError(`no such run folder: ${run}`);
     const forking = flags.fromEpisode !== undefined || flags.fromTurn !== undefined;
     if (!forking && (flags.assistant !== undefined || flags.user !== undefined)) throw new UsageError("--assistant and --user choose the agents of a fork: give --from-episode and --from-turn too");
@@ -96,6 +99,7 @@ export function replayCommand(io: CliIO, setExit: (code: number) => void): Comma
         ...(flags.allowSpecChange ? { allowSpecChange: true } : {}),
         ...(fork ? { fork } : {}),
         ...(llm ? { llm } : {}),
+        ...(Object.keys(synthesis).length > 0 ? { synthesis } : {}),
         });
       } finally {
         lock?.release();

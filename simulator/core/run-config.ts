@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import type { Level } from "../../agents/roles/agent-context.js";
+import type { SynthesisLimits, WorkSettings } from "../../specs/synthesize/work-budget.js";
 
 /** The settings of a generate run (CLI options, `toolsim.config.yaml`, or code). */
 export interface RunConfig {
@@ -19,6 +20,42 @@ export interface RunConfig {
   llm?: LlmSettings;
   /** `redis://HOST:PORT[/DB]`: run the episodes on workers through this Redis job queue (see `simulator/queue`). */
   queue?: string;
+  /** Synthesis caps and the per-call time budget of the executor (absent: the defaults). */
+  synthesis?: SynthesisSettings;
+}
+
+/**
+ * The synthesis caps and per-call time budget of a run, as the flags and the config file give them (only what was
+ * set; the rest keeps the defaults of `specs/synthesize/work-budget.ts`). Recorded in run.json as `synthesis`.
+ */
+export interface SynthesisSettings extends Partial<SynthesisLimits> {
+  /** Milliseconds of synthesis work one tool call may take before a 500 problem; 0: no limit. */
+  requestBudgetMs?: number;
+}
+
+const synthesisSchema = z
+  .object({
+    maxItems: z.number().int().min(1).optional(),
+    maxStringLength: z.number().int().min(1).optional(),
+    maxDepth: z.number().int().min(1).optional(),
+    maxSize: z.number().int().min(1).optional(),
+    requestBudgetMs: z.number().int().min(0).optional(),
+  })
+  .strict();
+
+/** The synthesis settings recorded in a run's config (`run.json`, a queue's run description); undefined when none or unreadable. */
+export function synthesisSettingsOf(config: Record<string, unknown> | undefined): SynthesisSettings | undefined {
+  const parsed = synthesisSchema.safeParse(config?.["synthesis"]);
+  if (!parsed.success) return undefined;
+  const out: SynthesisSettings = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined));
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** What the executor takes from a run's synthesis settings. */
+export function workOf(settings: SynthesisSettings | undefined): WorkSettings | undefined {
+  if (!settings) return undefined;
+  const { requestBudgetMs, ...limits } = settings;
+  return { ...(requestBudgetMs !== undefined ? { budgetMs: requestBudgetMs } : {}), ...(Object.keys(limits).length > 0 ? { limits } : {}) };
 }
 
 /** The model settings of a run, as the CLI flags and the config file give them (no secrets). */
@@ -64,6 +101,7 @@ const configSchema = z
     maxSteps: z.number().int().min(1).max(100).optional(),
     out: z.string().optional(),
     queue: z.string().optional(),
+    synthesis: synthesisSchema.optional(),
     llm: z
       .object({
         model: z.string().optional(),

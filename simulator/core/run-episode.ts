@@ -15,6 +15,7 @@ import type { CallTarget, Party, SimEvent } from "./events.js";
 import { redactJson, type SecretPolicy } from "../../specs/redact-secrets.js";
 import { secretPolicyOf } from "../runs/secret-policy.js";
 import { observationText } from "./observation-text.js";
+import type { WorkSettings } from "../../specs/synthesize/work-budget.js";
 
 /** The four agents of an episode. */
 export interface EpisodeAgents {
@@ -37,6 +38,8 @@ export interface EpisodeSetup {
   maxQuestions?: number;
   /** What is secret besides secret names (default: from the toolsets' security schemes and credentials). */
   secrets?: SecretPolicy;
+  /** The synthesis caps and per-call time budget of the executor (absent: the defaults). */
+  work?: WorkSettings;
 }
 
 /** How an episode ended, for the scheduler's counters. */
@@ -94,6 +97,7 @@ export async function runEpisode(setup: EpisodeSetup, agents: EpisodeAgents, bus
       rng: createRng(deriveSeed(seed, role)),
       level: setup.level,
       toolbox,
+      ...(setup.work ? { work: setup.work } : {}),
     });
     const ctx = { user: ctxFor("user"), assistant: ctxFor("assistant"), executor: ctxFor("executor"), tester: ctxFor("tester") };
     plan = await agents.user.plan(ctx.user);

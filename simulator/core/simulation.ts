@@ -13,6 +13,8 @@ import type { EventPayloads, SimEvent, SimEventType } from "./events.js";
 import { episodeId, runEpisode, type EpisodeAgents } from "./run-episode.js";
 import { schedule } from "./scheduler.js";
 import { stableStringify } from "../../specs/stable-stringify.js";
+import type { WorkSettings } from "../../specs/synthesize/work-budget.js";
+import { synthesisSettingsOf, workOf, type SynthesisSettings } from "./run-config.js";
 
 /** Options of a simulation. */
 export interface SimulationOptions {
@@ -37,7 +39,10 @@ export interface SimulationOptions {
   budget?: { maxCalls?: number; maxCost?: number };
   /** Injectable clock (event times). */
   clock?: Clock;
-  /** Extra settings recorded in run.json. */
+  /**
+   * Extra settings recorded in run.json. `synthesis` ({@link SynthesisSettings}) also sets the executor's synthesis
+   * caps and per-call time budget, in this process and on a queue's workers (which get the run's config).
+   */
   config?: Record<string, unknown>;
   /** Receives the errors of subscribers that throw (they never disturb the run); a process warning by default. */
   onListenerError?: EventBusOptions["onListenerError"];
@@ -144,8 +149,11 @@ export class Simulation {
   /** The events of the episodes running, by episode id (one subscriber for all of them). */
   private readonly pending = new Map<string, SimEvent[]>();
   private collecting = false;
+  /** The executor's caps and time budget, from `config.synthesis`. */
+  private readonly work: WorkSettings | undefined;
 
   constructor(private readonly options: SimulationOptions) {
+    this.work = workOf(synthesisSettingsOf(options.config));
     if (options.toolsets.length === 0) throw new RangeError("a simulation needs at least one toolset");
     this.bus = new EventBus(options.clock, options.onListenerError ? { onListenerError: options.onListenerError } : {});
     this.factory = typeof options.agents === "function" ? options.agents : undefined;
@@ -266,7 +274,15 @@ export class Simulation {
     this.collect();
     const cleanups: (() => void)[] = [];
     const outcome = await runEpisode(
-      { runId: this.runId, index, runSeed: this.seed, level: this.level, toolsets: this.toolsetsFor(index), ...(this.options.maxSteps !== undefined ? { maxSteps: this.options.maxSteps } : {}) },
+      {
+        runId: this.runId,
+        index,
+        runSeed: this.seed,
+        level: this.level,
+        toolsets: this.toolsetsFor(index),
+        ...(this.options.maxSteps !== undefined ? { maxSteps: this.options.maxSteps } : {}),
+        ...(this.work ? { work: this.work } : {}),
+      },
       this.agentsFor(index, cleanups),
       this.bus,
     );

@@ -350,7 +350,7 @@ export class RunContext {
  * job's lock lasts. Offline agents only: no model is called.
  */
 async function warmUp(toolsets: EpisodeToolset[], d: RunDescription): Promise<void> {
-  const warm = createSimulation({ toolsets, episodes: d.episodes, seed: d.seed, level: d.level, maxSteps: d.maxSteps });
+  const warm = createSimulation({ toolsets, episodes: d.episodes, seed: d.seed, level: d.level, maxSteps: d.maxSteps, config: d.config });
   const n = Math.min(d.level === "call" ? toolsets.length : 2, d.episodes, 32);
   for (let i = 0; i < n; i++) {
     await warm.runOne(i);

@@ -22,7 +22,7 @@ import { scriptOf, type EpisodeScript } from "./journal-script.js";
 import type { LlmRunOptions } from "../core/llm-agents.js";
 import { createRoleAgents, type RoleAgents } from "./replay-agents.js";
 import { runEpisode, type EpisodeAgents } from "../core/run-episode.js";
-import type { LlmSettings } from "../core/run-config.js";
+import { synthesisSettingsOf, workOf, type LlmSettings, type SynthesisSettings } from "../core/run-config.js";
 import { readJournal, RunStore, RUN_FILES, type RunInfo } from "../runs/run-store.js";
 import type { EpisodeBinding } from "../core/simulation.js";
 
@@ -71,6 +71,8 @@ export interface ReplayOptions {
   onEpisode?: (index: number, difference: EventDifference | undefined) => void;
   /** Differences kept in the report (the first of each diverged episode); default 50. */
   maxDifferences?: number;
+  /** Synthesis caps and per-call time budget replacing the recorded ones, key by key (absent: as recorded). */
+  synthesis?: SynthesisSettings;
 }
 
 /** The outcome of a replay. */
@@ -212,12 +214,21 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayReport> {
   const config = info.config;
   const level = (config["level"] === "retrieve" || config["level"] === "plan" ? config["level"] : "call") as Level;
   const maxSteps = Number.isSafeInteger(config["maxSteps"]) ? (config["maxSteps"] as number) : 8;
+  // The executor runs with the run's caps and time budget, except those the options replace (then recorded so).
+  const changed = options.synthesis !== undefined && Object.keys(options.synthesis).length > 0;
+  const synthesis = changed ? { ...synthesisSettingsOf(config), ...options.synthesis } : synthesisSettingsOf(config);
+  const work = workOf(synthesis);
+  const written = {
+    ...info.config,
+    ...(changed ? { synthesis } : {}),
+    ...(options.fork ? { fork: { of: options.source, episode: options.fork.episode, turn: options.fork.turn } } : {}),
+  };
 
   if (options.fork) await checkForkPoint(options.source, options.fork);
   // The journal holds secrets redacted: the replayed events are compared (and written) redacted the same way (the
   // executor takes a recorded call's placeholders for the secrets they stand for).
   const secrets = secretPolicyOf([...toolsets.values()]);
-  const store = options.out !== undefined ? await createReplayStore(options.out, options.source, { ...info, createdAt: (options.clock ?? (() => new Date()))().toISOString(), ...(options.fork ? { config: { ...info.config, fork: { of: options.source, episode: options.fork.episode, turn: options.fork.turn } } } : {}) }, secrets) : undefined;
+  const store = options.out !== undefined ? await createReplayStore(options.out, options.source, { ...info, createdAt: (options.clock ?? (() => new Date()))().toISOString(), config: written }, secrets) : undefined;
   const sourceCassette = join(options.source, "cassette.jsonl");
   let cassette: Cassette | undefined;
   let roleAgents: RoleAgents | undefined;
@@ -288,7 +299,7 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayReport> {
       if (missing.length > 0 || sets.length === 0) {
         throw new ToolsimError("replay.no-toolsets", `episode ${script.episodeId} plays in toolsets that are not loaded: ${missing.join(", ") || "(none recorded)"}`);
       }
-      await runEpisode({ runId: info.id, index, runSeed: info.seed, level, toolsets: sets, maxSteps }, agents, bus);
+      await runEpisode({ runId: info.id, index, runSeed: info.seed, level, toolsets: sets, maxSteps, ...(work ? { work } : {}) }, agents, bus);
       for (const cleanup of cleanups) cleanup();
       const replayed = [...redactEvents(published, secrets)];
       let out: SimEvent[] = replayed;

@@ -407,7 +407,8 @@ export class ServeApp {
       credential = outcome.credential;
     }
     const limited = this.limit(identity, credential, extra);
-    if (limited) return limited;
+    // In the media type the operation declares for 429 (problem details where it declares none), as our 401/422.
+    if (limited) return tool && !proxying ? this.operationProblemResponse(rt, tool, limited, extra, head) : problemResponse(limited, extra, head);
     if (this.options.faults) {
       const fault = faultAt(this.seed, this.options.faults, this.faultCounter++);
       if (fault?.kind === "latency") {
@@ -477,7 +478,8 @@ export class ServeApp {
     return this.mode !== "proxy" || rt.auth.credentials.length > 0;
   }
 
-  private limit(identity: string, credential: Credential | undefined, extra: HeaderMap): Response | undefined {
+  /** Counts the request against its rate limit and quota; the 429 problem when one is used up (`extra` gets the headers). */
+  private limit(identity: string, credential: Credential | undefined, extra: HeaderMap): ProblemDetails | undefined {
     const rate = credential?.rateLimit ?? this.options.rateLimit;
     const quota = credential?.quota ?? this.options.quota;
     if (!rate && !quota) return undefined;
@@ -500,10 +502,8 @@ export class ServeApp {
     const exceeded = r && !r.ok ? { state: r, what: "Rate limit exceeded", rate } : q && !q.ok ? { state: q, what: "Quota exceeded", rate: quota } : undefined;
     if (exceeded) {
       const retry = Math.max(1, Math.ceil(exceeded.state.resetMs / 1000));
-      return problemResponse(
-        problem(429, `${TOOLSIM}too-many-requests`, "Too Many Requests", `${exceeded.what}: ${exceeded.state.limit} requests per ${exceeded.rate?.text.split("/")[1] ?? "window"} for this credential; retry in ${retry} s.`),
-        { ...extra, "retry-after": String(retry) },
-      );
+      extra["retry-after"] = String(retry);
+      return problem(429, `${TOOLSIM}too-many-requests`, "Too Many Requests", `${exceeded.what}: ${exceeded.state.limit} requests per ${exceeded.rate?.text.split("/")[1] ?? "window"} for this credential; retry in ${retry} s.`);
     }
     if (rate) this.rateWindows.take(identity, rate);
     if (quota) this.quotaWindows.take(identity, quota);

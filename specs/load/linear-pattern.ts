@@ -1,6 +1,7 @@
 import { RE2JS } from "re2js";
 import { codePointLength, complement, escapeRanges, indexAfter, indexBeforeEnd, propertyRanges, type Range } from "./code-point-sets.js";
-import { nativeTester, simplify } from "./native-pattern.js";
+import { disjointTail, nativeSource, nativeTester, simplify } from "./native-pattern.js";
+import { isOnePassPattern } from "./one-pass.js";
 import { parsePattern, type RegexNode, type SetItem } from "./regex-syntax.js";
 
 /**
@@ -117,25 +118,47 @@ type Tester = (input: string) => boolean;
 /** The RE2 programs of the pattern being compiled, compiled by `ready()` (loading a spec only reads and translates its patterns). */
 let pending: Array<() => void> | undefined;
 
-/** A tester of an RE2 program, compiled on first use (or by `ready()`). */
-function re2Tester(source: string): Tester {
+/**
+ * A tester of alternatives written as one RE2 program, compiled on first use (or by `ready()`). Where the
+ * alternatives are one-pass as written (`one-pass.ts`: every choice decided by the next character), a
+ * backtracking engine never goes back more than one step either: they then run on the native engine, many times
+ * faster than RE2 in JavaScript on long inputs (RE2 takes over should the native engine ever throw).
+ */
+function programTester(branches: RegexNode[][]): Tester {
+  const native = nativeTester({ kind: "alt", branches });
+  if (native !== undefined) return native;
+  const source = branches.length === 1 ? emitSeq(branches[0] as RegexNode[]) : branches.map((b) => `(?:${emitSeq(b)})`).join("|");
   let re: RE2JS | undefined;
   const get = (): RE2JS => (re ??= RE2JS.compile(source));
   pending?.push(() => void get());
-  return (input) => get().test(input);
+  const onRe2: Tester = (input) => get().test(input);
+  const js = isOnePassPattern(branches) ? nativeSource(branches) : undefined;
+  let regex: RegExp | undefined;
+  try {
+    regex = js === undefined ? undefined : new RegExp(js, "u");
+  } catch {
+    regex = undefined;
+  }
+  if (regex === undefined) return onRe2;
+  const fast = regex;
+  return (input) => {
+    try {
+      return fast.test(input);
+    } catch {
+      return onRe2(input); // the native backtracking stack ran out: RE2 needs none
+    }
+  };
 }
 
 /** A tester for alternatives: plain branches in one RE2 program, translated ones each on its own. */
 function alternation(branches: RegexNode[][], notes: string[]): Tester {
-  const plain: string[] = [];
+  const plain: RegexNode[][] = [];
   const testers: Tester[] = [];
   for (const seq of branches) {
     if (seq.some((n) => n.kind === "look") || seqWeight(seq) > RE2_MAX_REPEAT) testers.push(branchTester(seq, notes));
-    else plain.push(emitSeq(seq));
+    else plain.push(disjointTail(seq));
   }
-  if (plain.length > 0) {
-    testers.unshift(re2Tester(plain.length === 1 ? (plain[0] as string) : plain.map((p) => `(?:${p})`).join("|")));
-  }
+  if (plain.length > 0) testers.unshift(programTester(plain));
   if (testers.length === 1) return testers[0] as Tester;
   return (input) => testers.some((t) => t(input));
 }
@@ -199,7 +222,7 @@ function branchTester(seq: RegexNode[], notes: string[]): Tester {
 function mainTester(seq: RegexNode[], anchoredStart: boolean, anchoredEnd: boolean, notes: string[]): { test: Tester; length?: { min: number; max: number } } {
   if (seq.some(containsLook)) throw new Refusal("a lookaround inside a group or repetition needs backtracking");
   const direct = (): { test: Tester } => {
-    return { test: re2Tester(emitSeq(seq)) };
+    return { test: programTester([seq]) };
   };
   if (seqWeight(seq) <= RE2_MAX_REPEAT) return direct();
   // The heaviest repetition of one character, as X* plus a length check: exact when everything else has a
@@ -218,7 +241,7 @@ function mainTester(seq: RegexNode[], anchoredStart: boolean, anchoredEnd: boole
   }
   const loose = seq.map((n, i): RegexNode => (i === index ? { kind: "repeat", body: big.body, min: 0, max: Infinity } : n));
   notes.push(`repetition {${big.min},${big.max === Infinity ? "" : big.max}} checked as a length`);
-  return { test: re2Tester(emitSeq(loose)), length: { min: fixed + big.min, max: fixed + big.max } };
+  return { test: programTester([loose]), length: { min: fixed + big.min, max: fixed + big.max } };
 }
 
 function containsLook(node: RegexNode): boolean {

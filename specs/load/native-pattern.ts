@@ -1,4 +1,4 @@
-import { DOT_RANGES, intersects, normalize, setRanges, type Range } from "./code-point-sets.js";
+import { complement, DOT_RANGES, intersects, normalize, setRanges, type Range } from "./code-point-sets.js";
 import type { RegexNode, SetItem } from "./regex-syntax.js";
 
 /**
@@ -121,4 +121,57 @@ function emitItem(item: SetItem): string {
 function literal(cp: number): string {
   if ((cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a)) return String.fromCharCode(cp);
   return `\\u{${cp.toString(16)}}`;
+}
+
+/**
+ * The native source (flag `u`) of alternatives without lookarounds or backreferences, with the meaning of the RE2
+ * program written for them; undefined when a node has no native form here.
+ */
+export function nativeSource(branches: readonly (readonly RegexNode[])[]): string | undefined {
+  try {
+    return branches.map((b) => b.map(emitAny).join("")).join("|");
+  } catch {
+    return undefined;
+  }
+}
+
+function emitAny(node: RegexNode): string {
+  switch (node.kind) {
+    case "char":
+    case "dot":
+    case "set":
+      return emit(node);
+    case "group":
+      return `(?:${emitAny(node.body)})`;
+    case "alt":
+      return `(?:${node.branches.map((b) => b.map(emitAny).join("")).join("|")})`;
+    case "assert":
+      return node.what === "start" ? "^" : node.what === "end" ? "$" : node.what === "word" ? "\\b" : "\\B";
+    case "repeat": {
+      const { min, max } = node;
+      return `(?:${emitAny(node.body)})${max === Infinity ? (min === 0 ? "*" : min === 1 ? "+" : `{${min},}`) : min === max ? `{${min}}` : `{${min},${max}}`}`;
+    }
+    default:
+      throw new Error(`no native form: ${node.kind}`);
+  }
+}
+
+/**
+ * A branch whose end is not anchored and that ends in `S*X` (S and X single characters: `.*[A-Z]`, the body of
+ * a lookahead `(?=.*\d)`), with `S*` replaced by `(S minus X)*`. A search for it finds the same inputs: some
+ * prefix of S-characters is followed by an X exactly when the first character outside `S minus X` is an X.
+ * The result has no choice left (the repetition and X are disjoint), which `nativeTester` runs natively.
+ */
+export function disjointTail(seq: readonly RegexNode[]): RegexNode[] {
+  const last = seq[seq.length - 1];
+  const before = seq[seq.length - 2];
+  if (last === undefined || before === undefined) return [...seq];
+  const x = atomRanges(unwrap(last));
+  const loop = unwrap(before);
+  if (x === undefined || loop.kind !== "repeat" || loop.min !== 0 || loop.max !== Infinity) return [...seq];
+  const s = atomRanges(unwrap(loop.body));
+  if (s === undefined) return [...seq];
+  const rest = complement(normalize([...complement(s), ...x]));
+  const items: SetItem[] = rest.map(([lo, hi]) => ({ kind: "range", lo, hi }));
+  return [...seq.slice(0, -2), { kind: "repeat", body: { kind: "set", negated: false, items }, min: 0, max: Infinity }, last];
 }

@@ -40,11 +40,15 @@ export class BudgetExceeded extends Error {
   }
 }
 
-/** Options of a work budget. */
-export interface WorkBudgetOptions {
-  /** Milliseconds of synchronous work allowed (synthesis, repairs); 0 or undefined: no time limit. */
+/** The caps and time budget a run or a server sets for every call it answers (defaults where absent). */
+export interface WorkSettings {
+  /** Milliseconds of synchronous work allowed (synthesis, repairs); 0: no time limit. */
   budgetMs?: number;
   limits?: Partial<SynthesisLimits>;
+}
+
+/** Options of a work budget. */
+export interface WorkBudgetOptions extends WorkSettings {
   /** The clock (tests inject one); default `performance.now`. */
   now?: () => number;
 }

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { SimulatedExecutor } from "../../../agents/executor/simulated-executor.js";
+import { SimulatedExecutor, type ExecutorBudget } from "../../../agents/executor/simulated-executor.js";
 import type { EpisodeToolset } from "../../../agents/roles/toolbox.js";
 import { buildCatalog } from "../../../specs/catalog/catalog.js";
 import { loadSpec } from "../../../specs/load/load-spec.js";
@@ -114,6 +114,6 @@ export async function apiBankToolset(corpus: ApiBankCorpus, options: ApiBankTool
 }
 
 /** The executor of the API-Bank world: the toolset's API-Bank responder over the episode's state, then the schema (external APIs). */
-export function apiBankExecutor(): SimulatedExecutor {
-  return new SimulatedExecutor({ stages: { responders: [schemaResponder] } });
+export function apiBankExecutor(budget: ExecutorBudget = {}): SimulatedExecutor {
+  return new SimulatedExecutor({ ...budget, stages: { responders: [schemaResponder] } });
 }

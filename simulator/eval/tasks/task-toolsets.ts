@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { SimulatedExecutor } from "../../../agents/executor/simulated-executor.js";
+import { SimulatedExecutor, type ExecutorBudget } from "../../../agents/executor/simulated-executor.js";
 import type { ToolExecutor } from "../../../agents/roles/roles.js";
 import type { EpisodeToolset } from "../../../agents/roles/toolbox.js";
 import { ToolsimError } from "../../../specs/toolsim-error.js";
@@ -25,6 +25,9 @@ export interface TaskWorld {
 export class TaskWorlds {
   private readonly cache = new Map<string, Promise<TaskWorld>>();
 
+  /** `budget`: the synthesis caps and per-call time budget of the worlds' executors (absent: the defaults). */
+  constructor(private readonly budget: ExecutorBudget = {}) {}
+
   /** The world of a toolset reference. */
   get(ref: string): Promise<TaskWorld> {
     let w = this.cache.get(ref);
@@ -39,15 +42,15 @@ export class TaskWorlds {
     if (ref.startsWith("apibank:")) {
       const [root, set] = ref.slice("apibank:".length).split("#");
       const toolset = await apiBankToolset(readApiBank(root as string), set ? { apiSet: set } : {});
-      return { toolset, executor: apiBankExecutor(), apibank: { set: set === "lv3_apis" ? "lv3_apis" : "apis" } };
+      return { toolset, executor: apiBankExecutor(this.budget), apibank: { set: set === "lv3_apis" ? "lv3_apis" : "apis" } };
     }
     if (ref.startsWith("toolalpaca:")) {
       const rest = ref.slice("toolalpaca:".length);
       const hash = rest.lastIndexOf("#");
-      return toolAlpacaWorld(hash >= 0 ? rest.slice(0, hash) : rest, hash >= 0 ? rest.slice(hash + 1) : "");
+      return toolAlpacaWorld(hash >= 0 ? rest.slice(0, hash) : rest, hash >= 0 ? rest.slice(hash + 1) : "", this.budget);
     }
     const loaded = await loadToolset(resolve(ref));
     if (!loaded.ok) throw new ToolsimError("tasks.no-toolset", `the toolset ${ref} does not load: ${loaded.errors.map((e) => e.message).join("; ")}`);
-    return { toolset: loaded.value, executor: new SimulatedExecutor() };
+    return { toolset: loaded.value, executor: new SimulatedExecutor(this.budget) };
   }
 }

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { SimulatedExecutor } from "../../../agents/executor/simulated-executor.js";
+import { SimulatedExecutor, type ExecutorBudget } from "../../../agents/executor/simulated-executor.js";
 import type { EpisodeToolset } from "../../../agents/roles/toolbox.js";
 import { buildCatalog } from "../../../specs/catalog/catalog.js";
 import { loadSpec } from "../../../specs/load/load-spec.js";
@@ -91,7 +91,7 @@ export function importToolAlpacaTasks(file: string): ToolAlpacaTaskImport {
  * it, over the simulated executor. A spec that still does not load after the loader's repairs is an error naming
  * the API and the problems (the caller reports it for that API's tasks and goes on with the others).
  */
-export async function toolAlpacaWorld(file: string, name: string): Promise<{ toolset: EpisodeToolset; executor: SimulatedExecutor; documentation?: string }> {
+export async function toolAlpacaWorld(file: string, name: string, budget: ExecutorBudget = {}): Promise<{ toolset: EpisodeToolset; executor: SimulatedExecutor; documentation?: string }> {
   if (!existsSync(file)) throw new ToolsimError("tasks.no-toolset", `the ToolAlpaca file ${file} of the task set is gone`);
   const entries = readEntries(file);
   const index = entries.findIndex((e) => isObject(e) && e["Name"] === name);
@@ -116,7 +116,7 @@ export async function toolAlpacaWorld(file: string, name: string): Promise<{ too
       catalog: buildCatalog(spec.value),
       ...(ts.auth ? { auth: ts.auth } : {}),
     },
-    executor: new SimulatedExecutor(),
+    executor: new SimulatedExecutor(budget),
     ...(read.value.documentation !== undefined ? { documentation: read.value.documentation } : {}),
   };
 }

@@ -81,6 +81,20 @@ describe("operational errors are one line with a documented exit code", { timeou
     expect(r.err).toBe("toolsim: the output was closed before it was complete (broken pipe); stopped\n");
   });
 
+  it("a broken pipe under generate (`generate | head -1`) -> exit 141, one line saying how to go on; the resumed run is whole", async () => {
+    const dir = join(root, "piped");
+    const r = await cli(["generate", "--episodes", "12", "--out", dir], { closeStdout: true });
+    expect(r.code).toBe(EXIT_CODES.brokenPipe);
+    expect(lastLine(r.err)).toBe(
+      `toolsim: the output was closed before it was complete (broken pipe); stopped; the run in ${dir} stays resumable: continue with: npx toolsim generate --resume --out ${dir}`,
+    );
+    const resumed = await cli(["generate", "--resume", "--out", dir]);
+    expect(resumed.code).toBe(0);
+    const finished = readFileSync(join(dir, RUN_FILES.events), "utf8").split("\n").filter((l) => l.includes('"type":"episode.finished"'));
+    expect(finished).toHaveLength(12);
+    expect(new Set(finished.map((l) => (JSON.parse(l) as { episodeId: string }).episodeId)).size).toBe(12);
+  });
+
   it("EFBIG on the standard output (spec sample > file under ulimit -f) -> exit 74, one line", async () => {
     const file = join(root, "sample.txt");
     const r = await cli(["spec", "sample", BOOKSTORE], { fileLimitKb: 2, stdoutFile: file });

@@ -10,9 +10,10 @@ import { loadServedApis } from "../../../simulator/serve/load-apis.js";
 import type { ServedApi } from "../../../simulator/serve/serve-app.js";
 import { startServe, type RunningServe, type StartServeOptions } from "../../../simulator/serve/start-serve.js";
 import { MAX_VIOLATIONS_HEADER } from "../../../simulator/serve/violations-header.js";
+import { parseRate } from "../../../simulator/serve/rate-limits.js";
 
 /**
- * HTTP answers that match the spec, each from the input a spec-driven fuzzer sent: toolsim's own 400/401/422 in
+ * HTTP answers that match the spec, each from the input a spec-driven fuzzer sent: toolsim's own 400/401/422/429 in
  * the media type the operation declares (problem+json only where it declares nothing), an `sl-violations` header
  * that stays ASCII and short (a non-Latin-1 enum, a 1,000-value enum), undeclared properties allowed where the
  * schema allows them, url-encoded, multipart and XML bodies parsed and validated, deep JSON and large bodies
@@ -127,6 +128,28 @@ describe("toolsim serve: error answers in the media type the operation declares"
     const none = await send(s, "/closed", json({}));
     expect(none.status).toBe(422);
     expect(none.type).toBe("application/problem+json");
+  });
+
+  it("a 429 of the rate limit or quota follows the same rule: the declared media type (`default`), problem+json where nothing is declared", async () => {
+    const s = await start({ rateLimit: parseRate("1/min"), quota: parseRate("100/day"), now: () => 1_000_000 });
+    expect((await send(s, "/notes")).status).toBe(200);
+    const limited = await send(s, "/notes");
+    expect(limited.status).toBe(429);
+    expect(limited.type).toBe("application/json");
+    expect(limited.body.message).toMatch(/Rate limit exceeded: 1 requests per min/);
+    expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(limited.headers.get("x-ratelimit-remaining")).toBe("0");
+    // HEAD gets the status and headers, no body.
+    const head = await send(s, "/notes", { method: "HEAD" });
+    expect(head.status).toBe(429);
+    expect(head.text).toBe("");
+    const q = await start({ quota: parseRate("1/day"), now: () => 1_000_000 });
+    expect((await send(q, "/closed", json({ name: "a" }))).status).toBe(201);
+    const none = await send(q, "/closed", json({ name: "a" }));
+    expect(none.status).toBe(429);
+    expect(none.type).toBe("application/problem+json");
+    expect(none.body).toMatchObject({ status: 429, title: "Too Many Requests" });
+    expect(none.body.detail).toMatch(/^Quota exceeded: 1 requests per day/);
   });
 });
 
