@@ -1,4 +1,4 @@
-import { readJournal } from "../runs/run-store.js";
+import { readJournal } from "../runs/read-journal.js";
 import type { SimEvent } from "../core/events.js";
 import { callContradictions, stateContradictions, type Contradiction, type ObservedCall } from "./call-contradictions.js";
 import { typedValues, type ValueKind } from "./plausible-values.js";

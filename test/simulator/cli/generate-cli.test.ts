@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Toolbox } from "../../../agents/roles/toolbox.js";
 import { main } from "../../../simulator/cli/main.js";
 import type { CorpusRecord, RejectedRecord } from "../../../simulator/runs/corpus-projection.js";
-import { RUN_FILES, type RunInfo } from "../../../simulator/runs/run-store.js";
+import { RUN_FILES, type RunInfo } from "../../../simulator/runs/run-info.js";
 import type { RunSummary } from "../../../simulator/runs/run-summary.js";
 import { validateCall } from "../../../specs/call/validate-call.js";
 import { validateResponse } from "../../../specs/call/validate-response.js";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../simulator/cli/main.js";
-import { RUN_FILES, type RunInfo } from "../../../simulator/runs/run-store.js";
+import { RUN_FILES, type RunInfo } from "../../../simulator/runs/run-info.js";
 import { loadServedApis } from "../../../simulator/serve/load-apis.js";
 import { startServe, type RunningServe } from "../../../simulator/serve/start-serve.js";
 import type { ToolResult } from "../../../specs/call/tool-result.js";

@@ -11,7 +11,8 @@ import { planPairs, type PairCandidate } from "../../../simulator/export/pairing
 import { splitPreferencePair } from "../../../simulator/export/preference-pair.js";
 import { redactRecord, redactSchemaSecrets } from "../../../simulator/export/redact-record.js";
 import type { SimEvent } from "../../../simulator/core/events.js";
-import { RUN_FILES, RunStore } from "../../../simulator/runs/run-store.js";
+import { RUN_FILES } from "../../../simulator/runs/run-info.js";
+import { RunStore } from "../../../simulator/runs/run-store.js";
 import { BOOKSHOP, FIXTURE_SECRETS, fixtureEpisodes, fixtureRunInfo, writeFixtureRun } from "../../fixtures/export-run.js";
 
 const root = mkdtempSync(join(tmpdir(), "toolsim-export-cli-"));

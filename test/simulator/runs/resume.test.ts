@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, it, type ExpectStatic } from "vitest";
 import { main } from "../../../simulator/cli/main.js";
-import { RUN_FILES } from "../../../simulator/runs/run-store.js";
+import { RUN_FILES } from "../../../simulator/runs/run-info.js";
 import { sized } from "../../support/test-mode.js";
 
 /**

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { acquireRunLock, LOCK_FILE, lockHolder } from "../../../simulator/runs/run-lock.js";
-import { RUN_FILES, RunStore, type RunInfo } from "../../../simulator/runs/run-store.js";
+import { RUN_FILES, type RunInfo } from "../../../simulator/runs/run-info.js";
+import { RunStore } from "../../../simulator/runs/run-store.js";
 import { ToolsimError } from "../../../specs/toolsim-error.js";
 
 /**

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../simulator/cli/main.js";
 import type { SimEvent } from "../../../simulator/core/events.js";
 import { readEpisodesSkippingCorrupt } from "../../../simulator/export/run-folder.js";
-import { RUN_FILES } from "../../../simulator/runs/run-store.js";
+import { RUN_FILES } from "../../../simulator/runs/run-info.js";
 import { writeFixtureRun } from "../../fixtures/export-run.js";
 
 const root = mkdtempSync(join(tmpdir(), "toolsim-corrupt-"));

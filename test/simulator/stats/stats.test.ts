@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../simulator/cli/main.js";
-import { RUN_FILES } from "../../../simulator/runs/run-store.js";
+import { RUN_FILES } from "../../../simulator/runs/run-info.js";
 import type { RunSummary } from "../../../simulator/runs/run-summary.js";
 import { Histogram } from "../../../simulator/stats/distribution.js";
 import { NearDuplicateWindow } from "../../../simulator/stats/near-duplicate-window.js";
