@@ -12,7 +12,7 @@ import { checkToolsetData, validateToolsetFile } from "../../toolsets/validate-t
 
 /**
  * The toolset validator on toolsets written for these tests: a good one, ones with warnings only, and
- * defective ones. CLI output is compared with golden files (test/fixtures/cli/toolset-*.txt, absolute paths
+ * defective ones. CLI output is compared with golden files (test/fixtures/cli/toolset/*.txt, absolute paths
  * replaced); `UPDATE_GOLDEN=1` rewrites them.
  */
 
@@ -199,17 +199,17 @@ async function readYaml(file: string): Promise<Record<string, unknown>> {
 
 describe("npx toolsim toolset validate (golden)", () => {
   it("exits 0 on a good toolset", async () => {
-    const r = await expectGolden("toolset-validate-good", ["toolset", "validate", fixture("good")]);
+    const r = await expectGolden("toolset/validate-good", ["toolset", "validate", fixture("good")]);
     expect(r.code).toBe(0);
   });
 
   it("exits 0 with warnings only", async () => {
-    const r = await expectGolden("toolset-validate-warnings", ["toolset", "validate", fixture("warnings")]);
+    const r = await expectGolden("toolset/validate-warnings", ["toolset", "validate", fixture("warnings")]);
     expect(r.code).toBe(0);
   });
 
   it("exits 1 on errors, listing every problem as file#pointer", async () => {
-    const r = await expectGolden("toolset-validate-defects", ["toolset", "validate", fixture("defects"), fixture("external-spec", "external.yaml")]);
+    const r = await expectGolden("toolset/validate-defects", ["toolset", "validate", fixture("defects"), fixture("external-spec", "external.yaml")]);
     expect(r.code).toBe(1);
   });
 
