@@ -35,6 +35,29 @@ export function wordAtEnd(words: readonly string[]): RegExp {
   return new RegExp(`\\b(?:${alternation(words)})\\s*$`);
 }
 
+/** A text that starts with one of the words or phrases, then a word boundary (`^(?:the|my)\b`); `raw` entries are patterns. */
+export function wordAtStart(words: readonly string[], flags = "i", raw = false): RegExp {
+  return new RegExp(`^(?:${alternation(words, raw)})\\b`, flags);
+}
+
+/** A text that starts with one of the words or phrases, then a space (`^(?:a|an)\s`: "an apple", not "another"). */
+export function wordThenSpace(words: readonly string[], flags = "i"): RegExp {
+  return new RegExp(`^(?:${alternation(words)})\\s`, flags);
+}
+
+/**
+ * Any of the stems anywhere in a text, not anchored (`currenc` meets "currency" and "currencies"): for stems of
+ * words that match their inflections; whole words take {@link anyWord}.
+ */
+export function anyStem(stems: readonly string[], flags = ""): RegExp {
+  return new RegExp(alternation(stems), flags);
+}
+
+/** A text that ends with one of the endings (`-tion`, `lookup`). */
+export function endsWithAny(endings: readonly string[], flags = "i"): RegExp {
+  return new RegExp(`(?:${alternation(endings)})$`, flags);
+}
+
 /** The whole text is one of the words (`^(?:name|title)$`, case-insensitive unless `flags` says otherwise). */
 export function wholeWord(words: readonly string[], flags = "i"): RegExp {
   return new RegExp(`^(?:${alternation(words)})$`, flags);

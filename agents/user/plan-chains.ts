@@ -1,4 +1,5 @@
 import type { Catalog } from "../../specs/catalog/catalog.js";
+import { LINKABLE_LAST_WORDS } from "../language/lexicon/names.js";
 import { arrayItems, objectShape } from "../../specs/catalog/object-properties.js";
 import { resourceRoute } from "../../specs/catalog/resource-routes.js";
 import { responseExamples } from "../../specs/respond/schema-responder.js";
@@ -105,7 +106,7 @@ function coordinateKey(name: string): string | undefined {
 /** Arguments whose values come from earlier results: identifiers, codes, keys and coordinates. */
 export function isLinkableName(name: string): boolean {
   const last = identifierWords(name).pop() ?? "";
-  return isIdName(name) || /^(code|key|slug|symbol|isbn|reference|ref|uuid|handle)$/.test(last) || coordinateOf(name) !== undefined;
+  return isIdName(name) || LINKABLE_LAST_WORDS.includes(last) || coordinateOf(name) !== undefined;
 }
 
 /** The noun an argument's value identifies: `recipeId` -> `recipe`; a bare `id` -> the noun of the tool's collection. */
