@@ -2,6 +2,7 @@ import { readJournal } from "../runs/read-journal.js";
 import type { SimEvent } from "../core/events.js";
 import { callContradictions, stateContradictions, type Contradiction, type ObservedCall } from "./call-contradictions.js";
 import { typedValues, type ValueKind } from "./plausible-values.js";
+import { isObject } from "../../specs/json-object.js";
 
 /**
  * The audit of a run's world: how many accepted episodes have a response that contradicts its call (or the
@@ -25,12 +26,6 @@ export interface WorldAudit {
   typed: { total: number; plausible: number; share: number; byKind: Record<string, { total: number; plausible: number }> };
   /** The most frequent implausible values by kind and field, with one example each. */
   implausible: Array<{ key: string; count: number; example: string }>;
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** The calls of one episode's events, in order, with their results. */

@@ -1,8 +1,8 @@
 import { getAt } from "../json-pointer.js";
+import { isObject } from "../json-object.js";
 
 type Json = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Sizes above this are all "huge" (and stay finite, unlike the size of a schema that has no finite value). */
 const HUGE = 1e15;

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { main } from "../../simulator/cli/main.js";
+import { runCli, type CliRun } from "../support/cli-in-process.js";
 
 // The spec commands on specs that used to crash them (see also test/simulator/cli-spec.test.ts for the goldens).
 
@@ -9,13 +9,11 @@ const FIXTURES = fileURLToPath(new URL("../fixtures/specs/", import.meta.url));
 const fixture = (name: string): string => path.join(FIXTURES, name);
 const STACK_TRACE = /\n\s+at .+[(:]\d+/;
 
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main(argv, { out: (s) => void (out += s), err: (s) => void (err += s), isTTY: false });
-  expect(out + err).not.toMatch(STACK_TRACE);
-  expect(err).not.toMatch(/internal error/);
-  return { code, out, err };
+async function run(argv: string[]): Promise<CliRun> {
+  const result = await runCli(argv);
+  expect(result.out + result.err).not.toMatch(STACK_TRACE);
+  expect(result.err).not.toMatch(/internal error/);
+  return result;
 }
 
 describe("toolsim on schemas ajv cannot compile as written", () => {

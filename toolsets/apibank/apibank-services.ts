@@ -1,6 +1,6 @@
 import { createRng } from "../../specs/seed.js";
 import { searchDocuments } from "./apibank-db.js";
-import { inputOf, sameAll, UncaughtPyError, type ApiBankApiImpl, type ApiBankResult, type ApiEnv } from "./apibank-api.js";
+import { inputOf, sameAll, UncaughtPyError, type ApiBankApiImpl, type ApiBankResult, type ApiEnv, sameOutcome, sameLowerInput } from "./apibank-api.js";
 import { apiBankCalculate } from "./calculator.js";
 import { asStr, compareDateTime, formatCheck, keyError, PyException, pyEquals, pyStr, pyStrip, strftime, strptime } from "./py.js";
 import { searchRanking } from "./search-engine.js";
@@ -84,6 +84,31 @@ function lookupKey(table: { has(k: string): boolean }, key: string, message: str
   if (!table.has(key)) throw new PyException(message);
 }
 
+
+/** The parameters of AddScene and ModifyScene. */
+const SCENE_PARAMS = [
+  { name: "name", type: "str" },
+  { name: "devices", type: "list" },
+];
+
+/** A scene's name as the Python reads it (stripped, lower case), never empty. */
+function sceneName(a: Json): string {
+  const name = pyStrip(a["name"]).toLowerCase();
+  if (name === "") throw new PyException("Scene name cannot be empty.");
+  return name;
+}
+
+/** AddScene and ModifyScene: the scene's devices written under its name, which must be new (add) or known (modify). */
+function writeScene(a: Json, env: ApiEnv, mode: "add" | "modify"): string {
+  const name = sceneName(a);
+  const devices = normalizeDevices(a["devices"]);
+  const table = env.table("Scenes");
+  if (mode === "add" && table.has(name)) throw new PyException("Scene name already exists.");
+  if (mode === "modify" && !table.has(name)) throw new PyException("The scene does not exist.");
+  table.set(name, devices);
+  return "success";
+}
+
 /** The services of the level-1/2 set. */
 export const SERVICE_APIS: ApiBankApiImpl[] = [
   {
@@ -142,7 +167,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
     check(r, g) {
       if (pyStrip(inputOf(r, "patient_name")) !== pyStrip(inputOf(g, "patient_name"))) return false;
       if (!sameChecked(formatCheck(inputOf(r, "date"), DATE), formatCheck(inputOf(g, "date"), DATE))) return false;
-      return pyEquals(r.output, g.output) && r.exception === g.exception;
+      return sameOutcome(r, g);
     },
   },
   {
@@ -190,7 +215,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
       };
       const [ri, rd, rdoc] = norm(r);
       const [gi, gd, gdoc] = norm(g);
-      return ri === gi && sameChecked(rd as string | null, gd as string | null) && rdoc === gdoc && pyEquals(r.output, g.output) && r.exception === g.exception;
+      return ri === gi && sameChecked(rd as string | null, gd as string | null) && rdoc === gdoc && sameOutcome(r, g);
     },
   },
   {
@@ -204,7 +229,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
       table.delete(id);
       return "success";
     },
-    check: (r, g) => pyStrip(inputOf(r, "appointment_id")) === pyStrip(inputOf(g, "appointment_id")) && pyEquals(r.output, g.output) && r.exception === g.exception,
+    check: (r, g) => pyStrip(inputOf(r, "appointment_id")) === pyStrip(inputOf(g, "appointment_id")) && sameOutcome(r, g),
   },
   {
     name: "QueryHealthData",
@@ -235,7 +260,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
     check(r, g) {
       const [ru, rs, re] = healthCheck(inputOf(r, "user_id"), inputOf(r, "start_time"), inputOf(r, "end_time"));
       const [gu, gs, ge] = healthCheck(inputOf(g, "user_id"), inputOf(g, "start_time"), inputOf(g, "end_time"));
-      return ru === gu && sameChecked(rs, gs) && sameChecked(re, ge) && pyEquals(r.output, g.output) && r.exception === g.exception;
+      return ru === gu && sameChecked(rs, gs) && sameChecked(re, ge) && sameOutcome(r, g);
     },
   },
   {
@@ -276,43 +301,21 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
       if (!sameChecked(formatCheck(inputOf(r, "time"), TIME), formatCheck(inputOf(g, "time"), TIME))) return false;
       inputOf(r, "health_data");
       inputOf(g, "health_data");
-      return pyEquals(r.output, g.output) && r.exception === g.exception;
+      return sameOutcome(r, g);
     },
   },
   {
     name: "AddScene",
     set: "apis",
-    params: [
-      { name: "name", type: "str" },
-      { name: "devices", type: "list" },
-    ],
-    call(a, env) {
-      const name = pyStrip(a["name"]).toLowerCase();
-      if (name === "") throw new PyException("Scene name cannot be empty.");
-      const devices = normalizeDevices(a["devices"]);
-      const table = env.table("Scenes");
-      if (table.has(name)) throw new PyException("Scene name already exists.");
-      table.set(name, devices);
-      return "success";
-    },
+    params: SCENE_PARAMS,
+    call: (a, env) => writeScene(a, env, "add"),
     check: sceneCheck(true),
   },
   {
     name: "ModifyScene",
     set: "apis",
-    params: [
-      { name: "name", type: "str" },
-      { name: "devices", type: "list" },
-    ],
-    call(a, env) {
-      const name = pyStrip(a["name"]).toLowerCase();
-      if (name === "") throw new PyException("Scene name cannot be empty.");
-      const devices = normalizeDevices(a["devices"]);
-      const table = env.table("Scenes");
-      if (!table.has(name)) throw new PyException("The scene does not exist.");
-      table.set(name, devices);
-      return "success";
-    },
+    params: SCENE_PARAMS,
+    call: (a, env) => writeScene(a, env, "modify"),
     check: sceneCheck(false),
   },
   {
@@ -320,27 +323,25 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
     set: "apis",
     params: [{ name: "name", type: "str" }],
     call(a, env) {
-      const name = pyStrip(a["name"]).toLowerCase();
-      if (name === "") throw new PyException("Scene name cannot be empty.");
+      const name = sceneName(a);
       const table = env.table("Scenes");
       if (!table.has(name)) throw new PyException("The scene does not exist.");
       table.delete(name);
       return "success";
     },
-    check: (r, g) => pyStrip(inputOf(r, "name")).toLowerCase() === pyStrip(inputOf(g, "name")).toLowerCase() && pyEquals(r.output, g.output) && r.exception === g.exception,
+    check: (r, g) => sameLowerInput(r, g, "name") && sameOutcome(r, g),
   },
   {
     name: "QueryScene",
     set: "apis",
     params: [{ name: "name", type: "str" }],
     call(a, env) {
-      const name = pyStrip(a["name"]).toLowerCase();
-      if (name === "") throw new PyException("Scene name cannot be empty.");
+      const name = sceneName(a);
       const table = env.table("Scenes");
       if (!table.has(name)) throw new PyException("Scene not found.");
       return table.get(name);
     },
-    check: (r, g) => pyStrip(inputOf(r, "name")).toLowerCase() === pyStrip(inputOf(g, "name")).toLowerCase() && pyEquals(r.output, g.output) && r.exception === g.exception,
+    check: (r, g) => sameLowerInput(r, g, "name") && sameOutcome(r, g),
   },
   {
     name: "TimedSwitch",
@@ -363,9 +364,9 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
       return "success";
     },
     check(r, g) {
-      if (pyStrip(inputOf(r, "name")).toLowerCase() !== pyStrip(inputOf(g, "name")).toLowerCase()) return false;
+      if (!sameLowerInput(r, g, "name")) return false;
       if (!sameChecked(formatCheck(inputOf(r, "time"), TIME), formatCheck(inputOf(g, "time"), TIME))) return false;
-      return pyEquals(inputOf(r, "on"), inputOf(g, "on")) && pyEquals(r.output, g.output) && r.exception === g.exception;
+      return pyEquals(inputOf(r, "on"), inputOf(g, "on")) && sameOutcome(r, g);
     },
   },
   {
@@ -389,9 +390,9 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
       return "success";
     },
     check(r, g) {
-      if (pyStrip(inputOf(r, "name")).toLowerCase() !== pyStrip(inputOf(g, "name")).toLowerCase()) return false;
+      if (!sameLowerInput(r, g, "name")) return false;
       if (!sameChecked(formatCheck(inputOf(r, "time"), TIME), formatCheck(inputOf(g, "time"), TIME))) return false;
-      return pyEquals(r.output, g.output) && r.exception === g.exception;
+      return sameOutcome(r, g);
     },
   },
   {
@@ -435,7 +436,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
       lookupKey(table, date, "The date is not in the database.");
       return (table.get(date) as Json[]).map((h) => `Title: ${pyStrip(h["Title"])}, Date: ${pyStrip(h["Date"])}, Description: ${pyStrip(h["Description"])}`);
     },
-    check: (r, g) => sameChecked(historyDate(inputOf(r, "date")), historyDate(inputOf(g, "date"))) && pyEquals(r.output, g.output) && r.exception === g.exception,
+    check: (r, g) => sameChecked(historyDate(inputOf(r, "date")), historyDate(inputOf(g, "date"))) && sameOutcome(r, g),
   },
   {
     name: "QueryStock",
@@ -457,7 +458,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
     check(r, g) {
       const [rc, rd] = stockCheck(inputOf(r, "stock_code"), inputOf(r, "date"));
       const [gc, gd] = stockCheck(inputOf(g, "stock_code"), inputOf(g, "date"));
-      return rc === gc && sameChecked(rd, gd) && pyEquals(r.output, g.output) && r.exception === g.exception;
+      return rc === gc && sameChecked(rd, gd) && sameOutcome(r, g);
     },
   },
   {
@@ -473,7 +474,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
       if (!("summary" in item)) throw keyError("summary");
       return { url: item["url"], summary: item["summary"] };
     },
-    check: (r, g) => r.api_name === g.api_name && pyEquals(r.output, g.output) && r.exception === g.exception,
+    check: (r, g) => r.api_name === g.api_name && sameOutcome(r, g),
   },
   ...(["SymptomSearch", "EmergencyKnowledge"] as const).map(
     (name): ApiBankApiImpl => ({
@@ -498,7 +499,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
           if (v === "" && name === "SymptomSearch") throw new PyException("The symptom cannot be empty.");
           return v;
         };
-        return s(r) === s(g) && pyEquals(r.output, g.output) && r.exception === g.exception;
+        return s(r) === s(g) && sameOutcome(r, g);
       },
     }),
   ),
@@ -519,7 +520,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
       if (!(question in qa)) return "The question is too difficult to answer.";
       return qa[question];
     },
-    check: (r, g) => pyStrip(inputOf(r, "url")) === pyStrip(inputOf(g, "url")) && pyStrip(inputOf(r, "question")) === pyStrip(inputOf(g, "question")) && pyEquals(r.output, g.output) && r.exception === g.exception,
+    check: (r, g) => pyStrip(inputOf(r, "url")) === pyStrip(inputOf(g, "url")) && pyStrip(inputOf(r, "question")) === pyStrip(inputOf(g, "question")) && sameOutcome(r, g),
   },
   {
     name: "SpeechRecognition",
@@ -565,7 +566,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
     set: "apis",
     params: [{ name: "formula", type: "str" }],
     call: (a) => apiBankCalculate(a["formula"]),
-    check: (r, g) => asStr(inputOf(r, "formula"), "replace").replace(/ /g, "") === asStr(inputOf(g, "formula"), "replace").replace(/ /g, "") && pyEquals(r.output, g.output) && r.exception === g.exception,
+    check: (r, g) => asStr(inputOf(r, "formula"), "replace").replace(/ /g, "") === asStr(inputOf(g, "formula"), "replace").replace(/ /g, "") && sameOutcome(r, g),
   },
   {
     name: "GetToday",
@@ -604,7 +605,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
     },
     check(r, g) {
       const s = (x: ApiBankResult, k: string): string => pyStrip(inputOf(x, k));
-      return s(r, "receiver").toLowerCase() === s(g, "receiver").toLowerCase() && s(r, "subject") === s(g, "subject") && s(r, "content") === s(g, "content") && pyEquals(r.output, g.output) && r.exception === g.exception;
+      return s(r, "receiver").toLowerCase() === s(g, "receiver").toLowerCase() && s(r, "subject") === s(g, "subject") && s(r, "content") === s(g, "content") && sameOutcome(r, g);
     },
   },
 ];

@@ -3,11 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { main } from "../../../simulator/cli/main.js";
 import type { Catalog } from "../../../specs/catalog/catalog.js";
 import { loadCatalog } from "../../../specs/catalog/load-catalog.js";
 import { formatProblem } from "../../../specs/load/spec-problem.js";
 import { validateResponse } from "../../../specs/call/validate-response.js";
+import { runCli as run } from "../../support/cli-in-process.js";
 
 /**
  * Golden tests of the spec commands (Prism's test-harness style): each case is a command line and the
@@ -24,13 +24,6 @@ interface Run {
   code: number;
   out: string;
   err: string;
-}
-
-async function run(argv: string[]): Promise<Run> {
-  let out = "";
-  let err = "";
-  const code = await main(argv, { out: (s) => void (out += s), err: (s) => void (err += s), isTTY: false });
-  return { code, out, err };
 }
 
 const spec = (name: string): string => path.join(SPECS, name);
