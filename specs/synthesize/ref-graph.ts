@@ -31,20 +31,7 @@ export class RefGraph {
   private refsOf(pointer: string): Set<string> {
     let refs = this.refsInside.get(pointer);
     if (!refs) {
-      const found = new Set<string>();
-      const walk = (n: unknown, depth: number): void => {
-        if (typeof n !== "object" || n === null || depth > 64) return;
-        if (Array.isArray(n)) {
-          for (const x of n) walk(x, depth + 1);
-          return;
-        }
-        for (const [k, v] of Object.entries(n)) {
-          if (k === "$ref" && typeof v === "string" && v.startsWith("#")) found.add(decodeURIComponent(v.slice(1)));
-          else if (k !== "example" && k !== "examples" && k !== "default" && k !== "enum" && k !== "const") walk(v, depth + 1);
-        }
-      };
-      walk(getAt(this.doc, pointer), 0);
-      refs = found;
+      refs = refsIn(getAt(this.doc, pointer));
       this.refsInside.set(pointer, refs);
     }
     return refs;
@@ -63,4 +50,22 @@ export class RefGraph {
     }
     return false;
   }
+}
+
+/** The internal `$ref` targets written directly inside a node (not through other `$ref`s). */
+export function refsIn(node: unknown): Set<string> {
+  const found = new Set<string>();
+  const walk = (n: unknown, depth: number): void => {
+    if (typeof n !== "object" || n === null || depth > 64) return;
+    if (Array.isArray(n)) {
+      for (const x of n) walk(x, depth + 1);
+      return;
+    }
+    for (const [k, v] of Object.entries(n)) {
+      if (k === "$ref" && typeof v === "string" && v.startsWith("#")) found.add(v === "#" ? "" : decodeURIComponent(v.slice(1)));
+      else if (k !== "example" && k !== "examples" && k !== "default" && k !== "enum" && k !== "const") walk(v, depth + 1);
+    }
+  };
+  walk(node, 0);
+  return found;
 }

@@ -76,6 +76,20 @@ function throwNoItem(noun: string, a: Json, key: string, time: string): void {
   if (truthy(a[time])) throw new PyException(`You have no ${noun} at time : ${String(a[time])}`);
 }
 
+/**
+ * DeleteAgenda and DeleteMeeting: the token user's first matching item deleted; "success" also when the call names
+ * nothing (both Pythons say "meeting" when nothing matches).
+ */
+function deleteOwned(env: ApiEnv, db: string, a: Json, key: string, time: string): string {
+  const { hit } = ownedItem(env, db, a, key, time);
+  if (hit) {
+    env.table(db).delete(hit[0]);
+    return "success";
+  }
+  throwNoItem("meeting", a, key, time);
+  return "success";
+}
+
 /** The reminders' input checks: a valid time and some content. */
 function reminderInput(a: Json): void {
   strptime(a["time"], TIME);
@@ -111,13 +125,7 @@ export const SCHEDULE_APIS: ApiBankApiImpl[] = [
     params: AGENDA,
     call(a, env) {
       if (truthy(a["time"])) strptime(a["time"], TIME);
-      const { hit } = ownedItem(env, "Agenda", a, "content", "time");
-      if (hit) {
-        env.table("Agenda").delete(hit[0]);
-        return "success";
-      }
-      throwNoItem("meeting", a, "content", "time");
-      return "success";
+      return deleteOwned(env, "Agenda", a, "content", "time");
     },
     check: deleteCheck,
   },
@@ -280,13 +288,7 @@ export const SCHEDULE_APIS: ApiBankApiImpl[] = [
     params: MEETING,
     call(a, env) {
       meetingTimes(a);
-      const { hit } = ownedItem(env, "Meeting", a, "meeting_topic", "start_time");
-      if (hit) {
-        env.table("Meeting").delete(hit[0]);
-        return "success";
-      }
-      throwNoItem("meeting", a, "meeting_topic", "start_time");
-      return "success";
+      return deleteOwned(env, "Meeting", a, "meeting_topic", "start_time");
     },
     check: deleteCheck,
   },
