@@ -96,6 +96,14 @@ function reminderInput(a: Json): void {
   if (pyStrip(a["content"]) === "") throw new PyException("Content should not be null");
 }
 
+/** The reminder a Delete, Modify or Query call is about (its input checked first); the Python's error when there is none. */
+function ownedReminder(env: ApiEnv, a: Json): [string, Json] {
+  reminderInput(a);
+  const { hit } = ownedItem(env, "Reminder", a, "content", "time");
+  if (!hit) throw new PyException(`You have no reminder about ${String(a["content"])} or at time : ${String(a["time"])}`);
+  return hit;
+}
+
 function meetingTimes(a: Json): void {
   if (truthy(a["start_time"])) strptime(a["start_time"], TIME);
   if (truthy(a["end_time"])) strptime(a["end_time"], TIME);
@@ -233,9 +241,7 @@ export const SCHEDULE_APIS: ApiBankApiImpl[] = [
     set: "apis",
     params: REMINDER,
     call(a, env) {
-      reminderInput(a);
-      const { hit } = ownedItem(env, "Reminder", a, "content", "time");
-      if (!hit) throw new PyException(`You have no reminder about ${String(a["content"])} or at time : ${String(a["time"])}`);
+      const hit = ownedReminder(env, a);
       env.table("Reminder").delete(hit[0]);
       return "success";
     },
@@ -246,9 +252,7 @@ export const SCHEDULE_APIS: ApiBankApiImpl[] = [
     set: "apis",
     params: REMINDER,
     call(a, env) {
-      reminderInput(a);
-      const { hit } = ownedItem(env, "Reminder", a, "content", "time");
-      if (!hit) throw new PyException(`You have no reminder about ${String(a["content"])} or at time : ${String(a["time"])}`);
+      const hit = ownedReminder(env, a);
       env.table("Reminder").set(hit[0], { ...hit[1], content: a["content"], time: a["time"] });
       return "success";
     },
@@ -259,9 +263,7 @@ export const SCHEDULE_APIS: ApiBankApiImpl[] = [
     set: "apis",
     params: REMINDER,
     call(a, env) {
-      reminderInput(a);
-      const { hit } = ownedItem(env, "Reminder", a, "content", "time");
-      if (!hit) throw new PyException(`You have no reminder about ${String(a["content"])} or at time : ${String(a["time"])}`);
+      const hit = ownedReminder(env, a);
       return hit[1];
     },
     check: reminderCheck,
