@@ -19,6 +19,14 @@ function alternation(words: readonly string[], raw = false): string {
   return [...words].sort((a, b) => b.length - a.length).map((w) => entryPattern(w, raw)).join("|");
 }
 
+/**
+ * The words or phrases as the body of an alternation (escaped, longest first, spaces as `\\s+`), for patterns that
+ * put words of the lexicon in a larger shape (`^(?:use|call)\\s+(?:the\\s+)?`).
+ */
+export function wordsPattern(words: readonly string[]): string {
+  return alternation(words);
+}
+
 /** Any of the words or phrases, as whole words (`\b(?:look up|find)\b`, case-insensitive). */
 export function anyWord(words: readonly string[], flags = "i"): RegExp {
   return new RegExp(`\\b(?:${alternation(words)})\\b`, flags);
@@ -51,6 +59,11 @@ export function wordThenSpace(words: readonly string[], flags = "i"): RegExp {
  */
 export function anyStem(stems: readonly string[], flags = ""): RegExp {
   return new RegExp(alternation(stems), flags);
+}
+
+/** A text that starts with one of the stems (`partial` meets "partially"). */
+export function stemAtStart(stems: readonly string[], flags = ""): RegExp {
+  return new RegExp(`^(?:${alternation(stems)})`, flags);
 }
 
 /** A text that ends with one of the endings (`-tion`, `lookup`). */
