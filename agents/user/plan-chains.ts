@@ -1,5 +1,6 @@
 import type { Catalog } from "../../specs/catalog/catalog.js";
-import { LINKABLE_LAST_WORDS } from "../language/lexicon/names.js";
+import { LINKABLE_LAST_WORDS, RECORD_ID_FIELDS } from "../language/lexicon/names.js";
+import { wholeWord } from "../language/word-patterns.js";
 import { arrayItems, objectShape } from "../../specs/catalog/object-properties.js";
 import { resourceRoute } from "../../specs/catalog/resource-routes.js";
 import { responseExamples } from "../../specs/respond/schema-responder.js";
@@ -10,6 +11,9 @@ import type { Toolbox, ToolboxEntry } from "../roles/toolbox.js";
 import { coordinateOf, isIdName } from "../language/value-phrase.js";
 import { humanize, identifierWords, singular } from "../language/words.js";
 import { isObject, type Json } from "../../specs/json-object.js";
+
+/** A record's id field (`id`, `slug`), any case. */
+const RECORD_ID = wholeWord(RECORD_ID_FIELDS);
 
 /** How the earlier step of a chain produces the value: a search or list result, a created resource, or a looked-up one. */
 export type ChainKind = "search" | "create" | "lookup";
@@ -161,7 +165,7 @@ function sourceOf(catalog: Catalog, tool: Tool): Source | undefined {
     const list = byKey.get(indexed.key);
     if (list) list.push(indexed);
     else byKey.set(indexed.key, [indexed]);
-    if (/^(id|uuid|key|slug)$/i.test(field.name)) idFields.push(indexed);
+    if (RECORD_ID.test(field.name)) idFields.push(indexed);
   }
   return { tool, method, argKeys: new Set(toolArguments(catalog, tool).map((a) => norm(a.name))), byKey, idFields };
 }
@@ -178,7 +182,7 @@ function bestField(source: Source, arg: string, stem: string, argType: string | 
     let score = 0;
     if (fieldKey === argKey) score = 2.5;
     const ownerMatches = stemKey !== "" && owner !== "" && (owner.includes(stemKey) || stemKey.includes(owner));
-    if (idArg && /^(id|uuid|key|slug)$/i.test(f.name) && ownerMatches) score = Math.max(score, 3);
+    if (idArg && RECORD_ID.test(f.name) && ownerMatches) score = Math.max(score, 3);
     if (score === 0) continue;
     // Shallow fields first: `items.0.id` rather than `items.0.tracks.0.id`.
     score -= f.path.length * 0.1;

@@ -126,3 +126,29 @@ export const CONVERSION_NAMES = {
   amount: ["amount", "sum", "value"],
   from: ["from", "source", "fromcurrency", "from_currency", "sourcecurrency", "source_currency", "base"],
 } as const;
+
+/**
+ * Names (lower case, words joined by `_`) whose values the offline user knows by meaning: the person's details,
+ * places, texts people type, counts and settings.
+ */
+export const VALUE_NAMES = {
+  personFullName: ["display_name", "full_name", "contact_name", "customer_name", "candidate_name", "passenger_name"],
+  leafFullName: ["full_name", "display_name"],
+  personRoles: ["contact", "candidate", "passenger", "shipping", "billing", "customer", "recipient"],
+  latitude: ["lat", "latitude"],
+  coordinate: ["lat", "latitude", "lon", "lng", "long", "longitude"],
+  city: ["city", "city_name", "town"],
+  routeEnd: ["origin", "destination"],
+  currencyEnd: ["base", "from", "to", "symbols"],
+  title: ["title", "name", "summary", "subject"],
+  noteText: ["text", "message", "note", "content", "body"],
+  searchText: ["q", "query", "search", "keyword", "keywords", "term"],
+  idLast: ["id", "ids", "uuid", "reference", "number", "code"],
+  country: ["country", "country_code"],
+  quantity: ["quantity", "qty", "count", "copies"],
+  level: ["brightness", "volume", "position", "level"],
+  switch: ["on", "locked", "enabled", "active"],
+} as const;
+
+/** Names of the id field of a record (`id`, `slug`), any case. */
+export const RECORD_ID_FIELDS: readonly string[] = ["id", "uuid", "key", "slug"];
