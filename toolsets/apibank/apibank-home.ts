@@ -1,5 +1,5 @@
-import { inputOf, sameLowerInput, sameOutcome, type ApiBankApiImpl, type ApiBankResult, type ApiEnv } from "./apibank-api.js";
-import { formatCheck, PyException, pyEquals, pyStrip, raiseIf, sameChecked } from "./py.js";
+import { inputOf, sameLowerInput, sameOutcome, type ApiBankApiImpl, type ApiBankResult, type ApiEnv, sameCheckedInput } from "./apibank-api.js";
+import { formatCheck, PyException, pyEquals, pyStrip, raiseIf } from "./py.js";
 
 /*
  * API-Bank's smart-home APIs as its Python implementation behaves: scenes (named lists of devices) and timed
@@ -59,6 +59,11 @@ function writeScene(a: Json, env: ApiEnv, mode: "add" | "modify"): string {
   if (mode === "modify" && !table.has(name)) throw new PyException("The scene does not exist.");
   table.set(name, devices);
   return "success";
+}
+
+/** The timed-switch checks' common part: the same device name and the same time. */
+function sameSwitch(r: ApiBankResult, g: ApiBankResult): boolean {
+  return sameLowerInput(r, g, "name") && sameCheckedInput(r, g, "time", TIME);
 }
 
 /** The smart-home APIs of the level-1/2 set, in API-Bank's order. */
@@ -123,9 +128,7 @@ export const HOME_APIS: ApiBankApiImpl[] = [
       return "success";
     },
     check(r, g) {
-      if (!sameLowerInput(r, g, "name")) return false;
-      if (!sameChecked(formatCheck(inputOf(r, "time"), TIME), formatCheck(inputOf(g, "time"), TIME))) return false;
-      return pyEquals(inputOf(r, "on"), inputOf(g, "on")) && sameOutcome(r, g);
+      return sameSwitch(r, g) && pyEquals(inputOf(r, "on"), inputOf(g, "on")) && sameOutcome(r, g);
     },
   },
   {
@@ -149,9 +152,7 @@ export const HOME_APIS: ApiBankApiImpl[] = [
       return "success";
     },
     check(r, g) {
-      if (!sameLowerInput(r, g, "name")) return false;
-      if (!sameChecked(formatCheck(inputOf(r, "time"), TIME), formatCheck(inputOf(g, "time"), TIME))) return false;
-      return sameOutcome(r, g);
+      return sameSwitch(r, g) && sameOutcome(r, g);
     },
   },
 ];

@@ -1,6 +1,6 @@
 import { createRng } from "../../specs/seed.js";
 import { searchDocuments } from "./apibank-db.js";
-import { inputOf, sameAll, UncaughtPyError, type ApiBankApiImpl, type ApiBankResult, type ApiEnv, sameOutcome } from "./apibank-api.js";
+import { inputOf, sameAll, UncaughtPyError, type ApiBankApiImpl, type ApiBankResult, type ApiEnv, sameOutcome, sameCheckedInput } from "./apibank-api.js";
 import { apiBankCalculate } from "./calculator.js";
 import { asStr, compareDateTime, formatCheck, keyError, PyException, pyEquals, pyStr, pyStrip, raiseIf, sameChecked, strftime, strptime } from "./py.js";
 import { searchRanking } from "./search-engine.js";
@@ -81,7 +81,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
     check(r, g) {
       const same = (k: string): boolean => pyStrip(inputOf(r, k)) === pyStrip(inputOf(g, k));
       if (!same("patient_name") || !same("doctor_name")) return false;
-      if (!sameChecked(formatCheck(inputOf(r, "date"), DATE), formatCheck(inputOf(g, "date"), DATE))) return false;
+      if (!sameCheckedInput(r, g, "date", DATE)) return false;
       if (g.output === null && r.output !== null) return false;
       return r.exception === g.exception;
     },
@@ -106,7 +106,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
     },
     check(r, g) {
       if (pyStrip(inputOf(r, "patient_name")) !== pyStrip(inputOf(g, "patient_name"))) return false;
-      if (!sameChecked(formatCheck(inputOf(r, "date"), DATE), formatCheck(inputOf(g, "date"), DATE))) return false;
+      if (!sameCheckedInput(r, g, "date", DATE)) return false;
       return sameOutcome(r, g);
     },
   },
@@ -238,7 +238,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
       const ru = pyStr(inputOf(r, "user_id")).toUpperCase().trim();
       const gu = asStr(inputOf(g, "user_id"), "upper").toUpperCase().trim();
       if (ru !== gu) return false;
-      if (!sameChecked(formatCheck(inputOf(r, "time"), TIME), formatCheck(inputOf(g, "time"), TIME))) return false;
+      if (!sameCheckedInput(r, g, "time", TIME)) return false;
       inputOf(r, "health_data");
       inputOf(g, "health_data");
       return sameOutcome(r, g);
