@@ -14,7 +14,9 @@ export { applyHeapPolicy, HEAP_GROWING_PERCENT } from "./core/heap-policy.js";
 export { EventBus, type Clock, type EventBusOptions, type Listener } from "./core/event-bus.js";
 export { EVENT_TYPES, type EventPayloads, type Party, type SimEvent, type SimEventOf, type SimEventType } from "./core/events.js";
 export { episodeId, episodeSeed, runEpisode, type EpisodeAgents, type EpisodeOutcome, type EpisodeSetup } from "./core/run-episode.js";
-export { readJournal, RUN_FILES, RunStore, type RunInfo } from "./runs/run-store.js";
+export { readJournal } from "./runs/read-journal.js";
+export { RUN_FILES, type RunInfo } from "./runs/run-info.js";
+export { RunStore } from "./runs/run-store.js";
 export type { RunSummary } from "./runs/run-summary.js";
 export { projectEpisode, type CorpusRecord, type RejectedRecord } from "./runs/corpus-projection.js";
 

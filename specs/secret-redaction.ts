@@ -6,14 +6,11 @@
  */
 
 import { isSecretName as holdsSecret, REDACTED } from "./redact-secrets.js";
+import { isObject } from "./json-object.js";
 
 export { REDACTED };
 
 type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** JSON keys whose values are secrets: every spelling of a secret name (`redact-secrets.ts`), and these compact forms. */
 export function isSecretKey(key: string): boolean {

@@ -5,6 +5,7 @@ import type { SpecProblem } from "../specs/load/spec-problem.js";
 import { bindingArgs, bindingFields, bindingProblems, BINDING_KINDS, type Binding, type DeclaredBindings } from "../specs/respond/bindings.js";
 import { selectedResponse } from "../specs/respond/response-cache.js";
 import type { WorldSettings } from "../specs/respond/world-settings.js";
+import { isObject } from "../specs/json-object.js";
 
 /**
  * A toolset's `bindings:` (what a request says about its response, by tool name or operationId) and
@@ -13,10 +14,6 @@ import type { WorldSettings } from "../specs/respond/world-settings.js";
  */
 
 type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** The declared bindings of toolset data (entries that are not bindings are left out: validation reports them). */
 export function readDeclaredBindings(data: Json): DeclaredBindings | undefined {

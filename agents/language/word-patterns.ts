@@ -19,6 +19,14 @@ function alternation(words: readonly string[], raw = false): string {
   return [...words].sort((a, b) => b.length - a.length).map((w) => entryPattern(w, raw)).join("|");
 }
 
+/**
+ * The words or phrases as the body of an alternation (escaped, longest first, spaces as `\\s+`), for patterns that
+ * put words of the lexicon in a larger shape (`^(?:use|call)\\s+(?:the\\s+)?`).
+ */
+export function wordsPattern(words: readonly string[]): string {
+  return alternation(words);
+}
+
 /** Any of the words or phrases, as whole words (`\b(?:look up|find)\b`, case-insensitive). */
 export function anyWord(words: readonly string[], flags = "i"): RegExp {
   return new RegExp(`\\b(?:${alternation(words)})\\b`, flags);
@@ -33,6 +41,34 @@ export function wordBeforeEnd(words: readonly string[], options: { raw?: boolean
 /** One of the words or phrases at the very end of a text, after a word boundary (`... at least`). */
 export function wordAtEnd(words: readonly string[]): RegExp {
   return new RegExp(`\\b(?:${alternation(words)})\\s*$`);
+}
+
+/** A text that starts with one of the words or phrases, then a word boundary (`^(?:the|my)\b`); `raw` entries are patterns. */
+export function wordAtStart(words: readonly string[], flags = "i", raw = false): RegExp {
+  return new RegExp(`^(?:${alternation(words, raw)})\\b`, flags);
+}
+
+/** A text that starts with one of the words or phrases, then a space (`^(?:a|an)\s`: "an apple", not "another"). */
+export function wordThenSpace(words: readonly string[], flags = "i"): RegExp {
+  return new RegExp(`^(?:${alternation(words)})\\s`, flags);
+}
+
+/**
+ * Any of the stems anywhere in a text, not anchored (`currenc` meets "currency" and "currencies"): for stems of
+ * words that match their inflections; whole words take {@link anyWord}.
+ */
+export function anyStem(stems: readonly string[], flags = ""): RegExp {
+  return new RegExp(alternation(stems), flags);
+}
+
+/** A text that starts with one of the stems (`partial` meets "partially"). */
+export function stemAtStart(stems: readonly string[], flags = ""): RegExp {
+  return new RegExp(`^(?:${alternation(stems)})`, flags);
+}
+
+/** A text that ends with one of the endings (`-tion`, `lookup`). */
+export function endsWithAny(endings: readonly string[], flags = "i"): RegExp {
+  return new RegExp(`(?:${alternation(endings)})$`, flags);
 }
 
 /** The whole text is one of the words (`^(?:name|title)$`, case-insensitive unless `flags` says otherwise). */

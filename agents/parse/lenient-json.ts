@@ -1,5 +1,7 @@
 import { fail, ok, type Result } from "../../specs/result.js";
 import { isObject, type Json } from "../../specs/json-object.js";
+import { EMPTY_INPUT_WORDS } from "../language/lexicon/function-words.js";
+import { wordsPattern } from "../language/word-patterns.js";
 
 /*
  * A forgiving reader for the JSON-like text language models write into tool arguments: JSON, JSON5-ish and
@@ -437,12 +439,15 @@ const KEY_VALUE_START = /^\s*(?:"[^"\n]+"|'[^'\n]+'|[A-Za-z_$][\w$.\-]*)\s*[:=]/
  * braces were left out (`"city": "Paris"`, `city=Paris, days=3`), a value after chatter (`Sure: {...}`), or
  * a lone scalar for a one-parameter tool. Empty text, `None` and `{}` give `{}`.
  */
+/** A whole answer that gives no input ("None", "N/A", "{}"), with an optional final period. */
+const EMPTY_INPUT = new RegExp(`^(?:${wordsPattern(EMPTY_INPUT_WORDS)}|\\{\\s*\\})\\.?$`, "i");
+
 export function parseLenientObject(text: string, options: LenientObjectOptions = {}): Result<Lenient<Json>, LenientJsonError> {
   const fenced = stripCodeFence(text);
   const t = fenced.text;
   const repairs: string[] = fenced.stripped ? ["removed a code fence"] : [];
   const done = (value: Json, more: readonly string[]): Result<Lenient<Json>, LenientJsonError> => ok({ value, repairs: [...repairs, ...more.filter((r) => !repairs.includes(r))] });
-  if (t === "" || /^(?:none|null|n\/a|no input|nothing|\{\s*\})\.?$/i.test(t)) return done({}, t === "" || t.startsWith("{") ? [] : ["read an empty input as {}"]);
+  if (t === "" || EMPTY_INPUT.test(t)) return done({}, t === "" || t.startsWith("{") ? [] : ["read an empty input as {}"]);
   const first = t[0] ?? "";
   if (first === "{" || first === "[" || first === "(" || first === '"' || first === "'") {
     if (KEY_VALUE_START.test(t) && (first === '"' || first === "'")) return membersOf(t, repairs);

@@ -4,6 +4,7 @@ import { answerRecords, nounOfPath, singularNoun } from "../../specs/respond/ent
 import { sameValue } from "../../specs/respond/binding-values.js";
 import type { AgentContext } from "../roles/agent-context.js";
 import type { CallRecord, EpisodeTranscript } from "../roles/roles.js";
+import { isObject } from "../../specs/json-object.js";
 
 /**
  * The tester's `consistency` stage: a checker, written apart from the responders, of whether the world an
@@ -21,10 +22,6 @@ import type { CallRecord, EpisodeTranscript } from "../roles/roles.js";
  */
 
 type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 const q = (v: unknown): string => {
   const s = JSON.stringify(v === undefined ? null : v) ?? "null";

@@ -8,6 +8,8 @@ import type { EpisodeTranscript, Tester } from "../roles/roles.js";
 import type { Toolbox } from "../roles/toolbox.js";
 import type { StageVerdict, Verdict } from "../roles/verdict.js";
 import { isObject, type Json } from "../../specs/json-object.js";
+import { JUDGE_ANSWERS, VERDICT_WORDS } from "../language/lexicon/judgements.js";
+import { stemAtStart, wordAtStart } from "../language/word-patterns.js";
 
 const q = (v: unknown): string => JSON.stringify(typeof v === "string" ? v : v === undefined ? null : v) ?? "null";
 
@@ -38,13 +40,20 @@ export interface JudgeVote {
   reason: string;
 }
 
+const ANSWER_YES = wordAtStart(JUDGE_ANSWERS.yes, "");
+const ANSWER_NO = wordAtStart(JUDGE_ANSWERS.no, "");
+const ANSWER_UNCERTAIN = stemAtStart(JUDGE_ANSWERS.uncertain);
+const VERDICT_PASS = wordAtStart(VERDICT_WORDS.pass, "");
+const VERDICT_FAIL = wordAtStart(VERDICT_WORDS.fail, "");
+const VERDICT_UNSURE = wordAtStart(VERDICT_WORDS.unsure, "");
+
 function yesNo(v: unknown): "yes" | "no" | "uncertain" | undefined {
   if (typeof v === "boolean") return v ? "yes" : "no";
   if (typeof v !== "string") return undefined;
   const s = v.trim().toLowerCase();
-  if (/^(yes|true|correct|y)\b/.test(s)) return "yes";
-  if (/^(no|false|incorrect|n)\b/.test(s)) return "no";
-  if (/^(uncertain|unsure|unknown|maybe|partial)/.test(s)) return "uncertain";
+  if (ANSWER_YES.test(s)) return "yes";
+  if (ANSWER_NO.test(s)) return "no";
+  if (ANSWER_UNCERTAIN.test(s)) return "uncertain";
   return undefined;
 }
 
@@ -52,9 +61,9 @@ function verdictWord(v: unknown): "pass" | "fail" | "unsure" | undefined {
   if (typeof v === "boolean") return v ? "pass" : "fail";
   if (typeof v !== "string") return undefined;
   const s = v.trim().toLowerCase();
-  if (/^(pass|passed|accept|accepted|yes|good|correct)\b/.test(s)) return "pass";
-  if (/^(fail|failed|reject|rejected|no|bad|incorrect)\b/.test(s)) return "fail";
-  if (/^(unsure|uncertain|unknown|undecided)\b/.test(s)) return "unsure";
+  if (VERDICT_PASS.test(s)) return "pass";
+  if (VERDICT_FAIL.test(s)) return "fail";
+  if (VERDICT_UNSURE.test(s)) return "unsure";
   return undefined;
 }
 

@@ -17,7 +17,7 @@ import { toolArguments, type ArgumentInfo } from "../assistant/tool-arguments.js
 import type { Toolbox, ToolboxEntry } from "../roles/toolbox.js";
 import { coordinateOf, valueText } from "../language/value-phrase.js";
 import { identifierWords } from "../language/words.js";
-import { PLUMBING_NAMES } from "../language/lexicon/names.js";
+import { PAIR_END_WORDS, PLUMBING_NAMES, SEARCH_PARAMETER_NAMES, TRANSLATION_LANGUAGE_NAMES } from "../language/lexicon/names.js";
 import { wholeWord } from "../language/word-patterns.js";
 import { isObject } from "../../specs/json-object.js";
 
@@ -209,7 +209,9 @@ function withoutRepeats(value: unknown): unknown {
   return value;
 }
 
-const SEARCH_TEXT = /^(q|query|search|keyword|keywords|term|text)$/;
+const SEARCH_TEXT = wholeWord(SEARCH_PARAMETER_NAMES, "");
+const SOURCE_LANGUAGE = wholeWord(TRANSLATION_LANGUAGE_NAMES.source);
+const TARGET_LANGUAGE = wholeWord(TRANSLATION_LANGUAGE_NAMES.target);
 
 /**
  * Makes a search's filters find a given item of the initial state (the state answers from its fixtures,
@@ -230,10 +232,10 @@ function matchItem(infos: readonly ArgumentInfo[], args: Record<string, unknown>
   }
 }
 
-const START = /^(start|from|since|after|begin|begins|check_in|departure|depart|min|earliest)$/;
-const END = /^(end|to|until|before|ends|check_out|return|max|latest)$/;
-const SOURCE = /^(from|source|origin|departure|src|sender)$/;
-const TARGET = /^(to|target|destination|arrival|dest|recipient)$/;
+const START = wholeWord(PAIR_END_WORDS.start, "");
+const END = wholeWord(PAIR_END_WORDS.end, "");
+const SOURCE = wholeWord(PAIR_END_WORDS.source, "");
+const TARGET = wholeWord(PAIR_END_WORDS.target, "");
 
 /** The argument's words without the one that says which end it is (`startDate` -> `date`). */
 function pairKey(name: string, end: RegExp): string | undefined {
@@ -288,14 +290,14 @@ function makeConsistent(entry: ToolboxEntry, infos: readonly ArgumentInfo[], arg
     if (!info?.enum || info.enum.includes(wanted)) args[country] = wanted;
   }
   // A word is looked up in its own language; English sentences are translated from English.
-  const source = names.find((k) => /^(source|source_?lang(uage)?|from_?lang(uage)?)$/i.test(k));
+  const source = names.find((k) => SOURCE_LANGUAGE.test(k));
   if (source !== undefined && typeof args[source] === "string") {
     const word = names.find((k) => k === "word");
     const pool = wordsOfLanguage(args[source] as string);
     if (word !== undefined && pool !== undefined && pool.length > 0) args[word] = rng.pick(pool);
     else if (word !== undefined && pool === undefined) args[source] = "en";
     if (names.includes("texts") && entry.tool.operation.method === "post" && !/detect/i.test(entry.name)) args[source] = "en";
-    const target = names.find((k) => /^(target|target_?lang(uage)?|to_?lang(uage)?)$/i.test(k));
+    const target = names.find((k) => TARGET_LANGUAGE.test(k));
     if (target !== undefined && typeof args[target] === "string" && (args[target] as string).slice(0, 2) === (args[source] as string).slice(0, 2)) {
       const info = infos.find((x) => x.name === target);
       for (let i = 0; i < 6 && info && (args[target] as string).slice(0, 2) === (args[source] as string).slice(0, 2); i++) args[target] = chooseValue(entry, info, rng, ctx).value;

@@ -1,8 +1,42 @@
 import type { Tool } from "../../specs/catalog/tool.js";
 import { articleFor, identifierWords, isPlural, singular } from "../language/words.js";
 
-/** What kind of thing an operation does for a user, as far as phrasing a request goes. */
-export type GoalKind = "get" | "list" | "search" | "create" | "update" | "delete" | "check" | "action";
+import {
+  type GoalKind,
+  ACTION_VERBS,
+  API_VERB_SYNONYMS,
+  FRESH_WORDS,
+  GOAL_DETERMINERS,
+  LIST_ARTICLE_STARTS,
+  NOUN_PHRASE_ARTICLES,
+  OBJECT_ARTICLE_STARTS,
+  OBJECT_HEAD_BREAKS,
+  PARTICLE_VERBS,
+  PARTICLES,
+  POSSESSIVE_STARTS,
+  PROCESS_NOUN_ENDINGS,
+  THIRD_PERSON_BREAKS,
+  VERB_KINDS,
+  VERB_VARIANTS,
+} from "../language/lexicon/goal-words.js";
+import { endsWithAny, wholeWord, wordAtStart, wordThenSpace } from "../language/word-patterns.js";
+
+export type { GoalKind };
+
+const DETERMINERS = wholeWord(GOAL_DETERMINERS);
+const PROCESS_NOUNS = endsWithAny(PROCESS_NOUN_ENDINGS);
+const THIRD_PERSON_BREAK = wholeWord(THIRD_PERSON_BREAKS);
+const PARTICLE = wholeWord(PARTICLES);
+const HEAD_BREAK = wholeWord([...OBJECT_HEAD_BREAKS, "matching", "that", "whose", "nearest"]);
+const ARTICLE_HEAD_BREAK = wholeWord(OBJECT_HEAD_BREAKS);
+/** An object that already starts with an article, a possessive, a number or a preposition. */
+const HAS_ARTICLE = wordAtStart([...OBJECT_ARTICLE_STARTS, "\\d"], "i", true);
+const POSSESSIVE = wordThenSpace(POSSESSIVE_STARTS);
+const INDEFINITE = wordThenSpace(["a", "an", "one"]);
+const LIST_ARTICLE = wordThenSpace(LIST_ARTICLE_STARTS);
+const DEFINITE_SEARCH = wordThenSpace(["the", "my"]);
+const FRESH = wordAtStart(FRESH_WORDS);
+const NOUN_PHRASE_ARTICLE = wordThenSpace(NOUN_PHRASE_ARTICLES);
 
 /** An operation turned into a user's goal: a verb, its object, and the noun it is about. */
 export interface OperationGoal {
@@ -18,51 +52,6 @@ export interface OperationGoal {
   /** A definite noun phrase for "what's ...?" questions (reads of one thing), when the goal has one. */
   definite?: string;
 }
-
-const VERB_KINDS: Record<string, GoalKind> = {
-  get: "get", retrieve: "get", fetch: "get", obtain: "get", read: "get", return: "get", show: "get", view: "get", "look up": "get", describe: "get", load: "get",
-  list: "list", browse: "list", enumerate: "list",
-  search: "search", find: "search", query: "search", discover: "search", locate: "search",
-  create: "create", add: "create", new: "create", make: "create", register: "create", post: "create", submit: "create", place: "create",
-  apply: "create", book: "create", send: "create", upload: "create", schedule: "create", define: "create", insert: "create", invite: "create", open: "create",
-  update: "update", edit: "update", modify: "update", change: "update", replace: "update", patch: "update", set: "update", rename: "update", mark: "update", move: "update",
-  delete: "delete", remove: "delete", cancel: "delete", withdraw: "delete", archive: "delete", revoke: "delete", unsubscribe: "delete", close: "delete",
-  check: "check", verify: "check", validate: "check", test: "check",
-};
-
-/** Verbs that are not CRUD but read naturally as a user's request. */
-const ACTION_VERBS = new Set([
-  "convert", "translate", "detect", "activate", "deactivate", "sign", "refresh", "calculate", "compute", "estimate", "suggest", "rank", "compare",
-  "summarize", "summarise", "generate", "play", "pause", "stop", "start", "turn", "lock", "unlock", "reprice", "re-price", "confirm", "approve",
-  "reject", "subscribe", "follow", "unfollow", "like", "share", "download", "export", "import", "sync", "reset", "log", "track", "transfer", "pay",
-  "order", "reserve", "rate", "review", "tag", "assign", "resolve", "reply", "forward", "archive", "restore", "shorten", "analyze", "analyse",
-  "classify", "recognize", "identify", "predict", "recommend", "lookup", "look", "run", "execute", "perform", "trigger", "invoke", "process",
-  "publish", "unpublish", "enable", "disable", "attach", "detach", "request", "issue", "merge", "split", "copy", "clone", "duplicate", "count",
-  "render", "print", "scan", "decode", "encode", "parse", "authenticate", "authorize", "login", "logout", "scrape", "crawl", "append", "grant",
-  "notify", "ping", "upgrade", "downgrade", "renew", "extend", "accept", "decline", "submit", "mute", "unmute", "block", "unblock", "star",
-  "unstar", "pin", "unpin", "watch", "unwatch", "bookmark", "vote", "register", "deploy", "build", "install", "uninstall", "save", "sort", "filter",
-]);
-
-/** Determiners that show the word before them is a verb ("Returns a list", "Book an offer"). */
-const DETERMINERS = /^(a|an|the|my|your|our|their|its|all|one|some|every|each|any|this|that|these|those|multiple|several|new|existing|specific|given|current)$/i;
-
-const PROCESS_NOUNS = /(ing|lookup|search|conversion|translation|detection|recognition|analysis|classification|prediction|recommendation|completion|autocomplete|suggestion)$/i;
-
-const API_VERBS: Record<string, string> = { retrieve: "get", fetch: "get", obtain: "get", return: "get", read: "get", query: "search", post: "create", patch: "update", new: "create", lookup: "look up", view: "get", load: "get" };
-
-const VARIANTS: Partial<Record<string, string[]>> = {
-  get: ["get", "look up", "pull up", "fetch", "show me"],
-  list: ["list", "show me"],
-  find: ["find", "search for", "look for"],
-  search: ["find", "search for", "look for"],
-  create: ["create", "make", "set up"],
-  update: ["update", "change", "edit"],
-  modify: ["update", "change"],
-  edit: ["edit", "update"],
-  delete: ["delete", "remove"],
-  remove: ["remove", "delete"],
-  check: ["check", "find out"],
-};
 
 /** The base form of a third-person verb (`Returns` -> `return`, `Searches` -> `search`, `Applies` -> `apply`). */
 function baseForm(word: string): string {
@@ -103,7 +92,7 @@ function isVerbLike(first: string, second: string | undefined): boolean {
 /** The base form of a summary's first word when it is a verb in the third person ("Returns", "Deletes", "Revalidates a"). */
 function thirdPerson(first: string, second: string | undefined): string | undefined {
   if (!/^[A-Za-z-]+s$/.test(first) || /(ss|us|is)$/i.test(first)) return undefined;
-  if (second !== undefined && /^(of|for|in|at|by|between|from|to|on|with|per|and|or)$/i.test(second)) return undefined;
+  if (second !== undefined && THIRD_PERSON_BREAK.test(second)) return undefined;
   const base = baseForm(first);
   if (base in VERB_KINDS) return base;
   return second !== undefined && DETERMINERS.test(second) && base.length > 2 ? base : undefined;
@@ -119,7 +108,7 @@ function splitVerb(text: string): { verb: string; object: string } | undefined {
   else if (!isVerbLike(first, words[1])) return undefined;
   let verb = first.toLowerCase();
   let rest = words.slice(1);
-  if (rest[0] !== undefined && /^(up|out|in|off|on)$/i.test(rest[0]) && ["look", "sign", "log", "check", "find", "turn", "set", "pick", "clean", "opt"].includes(verb)) {
+  if (rest[0] !== undefined && PARTICLE.test(rest[0]) && PARTICLE_VERBS.includes(verb)) {
     verb = `${verb} ${rest[0].toLowerCase()}`;
     rest = rest.slice(1);
   }
@@ -140,17 +129,17 @@ function fromDescription(description: string): { verb: string; object: string } 
 
 function headNoun(object: string): string {
   const words = object.replace(/[^\w\s'’-]/g, " ").trim().split(/\s+/);
-  const cut = words.findIndex((w, i) => i > 0 && /^(of|for|in|at|between|by|on|from|to|with|near|about|matching|that|whose|nearest)$/i.test(w));
+  const cut = words.findIndex((w, i) => i > 0 && HEAD_BREAK.test(w));
   const head = (cut > 0 ? words[cut - 1] : words[words.length - 1]) ?? "";
   return singular(head.replace(/['’]s$/, "").toLowerCase());
 }
 
 /** "Get weather forecast" -> "the weather forecast", "Create event" -> "an event": summaries often drop articles. */
 function withArticle(object: string, kind: GoalKind): string {
-  if (object === "" || /^(a|an|the|my|your|our|their|its|all|some|any|every|each|one|two|\d|whether|to|for|on|from|with|into|at|in)\b/i.test(object)) return object;
+  if (object === "" || HAS_ARTICLE.test(object)) return object;
   if (kind === "list" || kind === "search" || kind === "check") return object;
   const words = object.split(/\s+/);
-  const head = words.findIndex((w, i) => i > 0 && /^(of|for|in|at|between|by|on|from|to|with|near|about)$/i.test(w));
+  const head = words.findIndex((w, i) => i > 0 && ARTICLE_HEAD_BREAK.test(w));
   const noun = (head > 0 ? words[head - 1] : words[words.length - 1]) ?? "";
   if (kind === "action") return object;
   if (kind === "create") return isPlural(noun) || /^[A-Z]/.test(object) ? object : `${articleFor(object)} ${object}`;
@@ -158,8 +147,8 @@ function withArticle(object: string, kind: GoalKind): string {
 }
 
 function definiteOf(object: string): string {
-  if (/^(the|my|your|our|their|its)\s/i.test(object)) return object;
-  if (/^(a|an|one)\s/i.test(object)) return object.replace(/^(a|an|one)\s/i, "the ");
+  if (POSSESSIVE.test(object)) return object;
+  if (INDEFINITE.test(object)) return object.replace(INDEFINITE, "the ");
   return `the ${object}`;
 }
 
@@ -209,12 +198,12 @@ function goalOf(tool: Tool): OperationGoal {
 
   // "Forward geocoding", "Dictionary lookup": the description says what it does better than the summary.
   const imperative = splitVerb(summary.replace(/\?$/, ""));
-  const processNoun = PROCESS_NOUNS.test(summary) && summary.split(/\s+/).length <= 3 && !/^(a|an|the|my|your)\s/i.test(imperative?.object ?? "");
+  const processNoun = PROCESS_NOUNS.test(summary) && summary.split(/\s+/).length <= 3 && !LIST_ARTICLE.test(imperative?.object ?? "");
   const described = processNoun || !hasSummary ? (fromDescription(rest) ?? fromDescription(summary)) : undefined;
   const split = described ?? imperative;
   if (split) {
     const raw = split.verb.toLowerCase();
-    let verb = API_VERBS[raw] ?? raw;
+    let verb = API_VERB_SYNONYMS[raw] ?? raw;
     let kind: GoalKind = VERB_KINDS[raw] ?? VERB_KINDS[verb] ?? (ACTION_VERBS.has(raw) || method !== "get" ? "action" : "get");
     let object = stripGenericQualifiers(lowerWords(split.object.trim())).replace(/^one\s/i, "a ");
     // "List or search offices" -> "offices"; "Search for airports" -> "airports".
@@ -229,12 +218,12 @@ function goalOf(tool: Tool): OperationGoal {
     }
     // A description's object carries its own filters ("places matching a free-form address"): the values say them.
     if (described !== undefined) object = object.replace(/\s+(matching|that|whose|which|with|where)\s.*$/i, "");
-    if (kind === "search" && /^(the|my)\s/i.test(object)) {
+    if (kind === "search" && DEFINITE_SEARCH.test(object)) {
       return { kind, verb: "search", verbs: ["search", "look through"], object, noun: headNoun(object) };
     }
     if (kind === "get" && object === "") object = "the details";
     object = withArticle(object, kind);
-    const verbs = [...new Set([verb, ...(VARIANTS[verb] ?? [])])];
+    const verbs = [...new Set([verb, ...(VERB_VARIANTS[verb] ?? [])])];
     const goal: OperationGoal = { kind, verb, verbs, object, noun: headNoun(object) };
     if (kind === "get" && object !== "" && described === undefined) goal.definite = definiteOf(object);
     return goal;
@@ -242,13 +231,13 @@ function goalOf(tool: Tool): OperationGoal {
 
   // A noun phrase ("Latest exchange rates", "Daily forecast for a city"): get it.
   let object = stripGenericQualifiers(lowerWords(summary.replace(/\?$/, "")));
-  if (/^(random|new)\b/i.test(object)) object = `a ${object}`;
-  else if (!/^(the|my|your|a|an|all|every|each|some)\s/i.test(object)) object = `the ${object}`;
+  if (FRESH.test(object)) object = `a ${object}`;
+  else if (!NOUN_PHRASE_ARTICLE.test(object)) object = `the ${object}`;
   if (method === "get") {
     return { kind: "get", verb: "get", verbs: ["get", "look up", "check", "show me"], object, noun: headNoun(object), ...(/^a\s|^an\s/.test(object) ? {} : { definite: object }) };
   }
   const byMethod: Record<string, GoalKind> = { post: "create", put: "update", patch: "update", delete: "delete" };
   const kind = byMethod[method] ?? "action";
   const verb = kind === "create" ? "create" : kind === "update" ? "update" : kind === "delete" ? "delete" : "run";
-  return { kind, verb, verbs: VARIANTS[verb] ?? [verb], object, noun: headNoun(object) };
+  return { kind, verb, verbs: [...(VERB_VARIANTS[verb] ?? [verb])], object, noun: headNoun(object) };
 }

@@ -1,4 +1,6 @@
 import type { Catalog } from "../../specs/catalog/catalog.js";
+import { LINKABLE_LAST_WORDS, RECORD_ID_FIELDS } from "../language/lexicon/names.js";
+import { wholeWord } from "../language/word-patterns.js";
 import { arrayItems, objectShape } from "../../specs/catalog/object-properties.js";
 import { resourceRoute } from "../../specs/catalog/resource-routes.js";
 import { responseExamples } from "../../specs/respond/schema-responder.js";
@@ -9,6 +11,9 @@ import type { Toolbox, ToolboxEntry } from "../roles/toolbox.js";
 import { coordinateOf, isIdName } from "../language/value-phrase.js";
 import { humanize, identifierWords, singular } from "../language/words.js";
 import { isObject, type Json } from "../../specs/json-object.js";
+
+/** A record's id field (`id`, `slug`), any case. */
+const RECORD_ID = wholeWord(RECORD_ID_FIELDS);
 
 /** How the earlier step of a chain produces the value: a search or list result, a created resource, or a looked-up one. */
 export type ChainKind = "search" | "create" | "lookup";
@@ -105,7 +110,7 @@ function coordinateKey(name: string): string | undefined {
 /** Arguments whose values come from earlier results: identifiers, codes, keys and coordinates. */
 export function isLinkableName(name: string): boolean {
   const last = identifierWords(name).pop() ?? "";
-  return isIdName(name) || /^(code|key|slug|symbol|isbn|reference|ref|uuid|handle)$/.test(last) || coordinateOf(name) !== undefined;
+  return isIdName(name) || LINKABLE_LAST_WORDS.includes(last) || coordinateOf(name) !== undefined;
 }
 
 /** The noun an argument's value identifies: `recipeId` -> `recipe`; a bare `id` -> the noun of the tool's collection. */
@@ -160,7 +165,7 @@ function sourceOf(catalog: Catalog, tool: Tool): Source | undefined {
     const list = byKey.get(indexed.key);
     if (list) list.push(indexed);
     else byKey.set(indexed.key, [indexed]);
-    if (/^(id|uuid|key|slug)$/i.test(field.name)) idFields.push(indexed);
+    if (RECORD_ID.test(field.name)) idFields.push(indexed);
   }
   return { tool, method, argKeys: new Set(toolArguments(catalog, tool).map((a) => norm(a.name))), byKey, idFields };
 }
@@ -177,7 +182,7 @@ function bestField(source: Source, arg: string, stem: string, argType: string | 
     let score = 0;
     if (fieldKey === argKey) score = 2.5;
     const ownerMatches = stemKey !== "" && owner !== "" && (owner.includes(stemKey) || stemKey.includes(owner));
-    if (idArg && /^(id|uuid|key|slug)$/i.test(f.name) && ownerMatches) score = Math.max(score, 3);
+    if (idArg && RECORD_ID.test(f.name) && ownerMatches) score = Math.max(score, 3);
     if (score === 0) continue;
     // Shallow fields first: `items.0.id` rather than `items.0.tracks.0.id`.
     score -= f.path.length * 0.1;

@@ -1,4 +1,6 @@
 import { resourceRoute } from "../../specs/catalog/resource-routes.js";
+import { ITEM_TEXT_FIELDS, SEARCH_PARAMETER_NAMES, USER_TEXT_NAMES } from "../language/lexicon/names.js";
+import { wholeWord } from "../language/word-patterns.js";
 import { guessIdField } from "../../specs/respond/resource-store.js";
 import { deriveSeed, type Rng } from "../../specs/seed.js";
 import { realisticValue } from "../../specs/synthesize/realistic-value.js";
@@ -68,7 +70,7 @@ function pickEnum(arg: ArgumentInfo, values: readonly unknown[], rng: Rng): unkn
   return [first, second];
 }
 
-const FREE_TEXT = /^(text|texts|title|name|description|message|note|notes|comment|content|body|summary|bio|subject|q|query|search|keywords?)$/;
+const FREE_TEXT = wholeWord(USER_TEXT_NAMES, "");
 
 /** Whether the realistic generator knows what an argument's name means (its value differs from an unknown name's). */
 function knowsName(arg: ArgumentInfo, seed: number): boolean {
@@ -111,11 +113,11 @@ export function fixtureFieldValues(entry: ToolboxEntry, arg: ArgumentInfo): unkn
   const add = (v: unknown): void => {
     if ((typeof v === "string" && v.trim() !== "") || typeof v === "number") if (!out.some((x) => x === v)) out.push(v);
   };
-  const search = /^(q|query|search|keywords?|term|text)$/.test(arg.name);
+  const search = SEARCH_PARAMETER_NAMES.includes(arg.name);
   for (const item of items as Json[]) {
     for (const [field, v] of Object.entries(item)) {
       const f = norm(field);
-      if (search && /^(title|name|displayname|label|summary)$/.test(f) && typeof v === "string") {
+      if (search && ITEM_TEXT_FIELDS.includes(f) && typeof v === "string") {
         for (const w of v.split(/[^\p{L}\p{N}'-]+/u)) if (w.length >= 4 && !STOP.has(w.toLowerCase())) add(w.toLowerCase());
       } else if (f === key || norm(singular(field)) === key) {
         if (Array.isArray(v)) v.forEach(add);

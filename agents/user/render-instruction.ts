@@ -8,6 +8,14 @@ import { toolArguments } from "../assistant/tool-arguments.js";
 import type { Toolbox, ToolboxEntry } from "../roles/toolbox.js";
 import { changePair, coordinateOf, coordinatePhrase, isIdName, quoteIfText, settingPhrase, valuePhrase, valueText } from "../language/value-phrase.js";
 import { capitalize, decapitalize, gerundPhrase, identifierWords, joinList, singular } from "../language/words.js";
+import { CONVERSION_NAMES } from "../language/lexicon/names.js";
+import { wholeWord, wordAtStart, wordThenSpace } from "../language/word-patterns.js";
+
+const INDEFINITE_ARTICLE = wordThenSpace(["a", "an"]);
+const INDEFINITE = wordThenSpace(["a", "an", "one"]);
+const DETERMINED = wordAtStart(["the", "my", "a", "an", "your", "our"], "");
+const AMOUNT_NAME = wholeWord(CONVERSION_NAMES.amount);
+const FROM_CURRENCY_NAME = wholeWord(CONVERSION_NAMES.from);
 
 /** A clause of a request: a verb (`show me`, `find`) and what follows it. */
 interface Clause {
@@ -84,7 +92,7 @@ function identifies(entry: ToolboxEntry, step: PlanStep, hidden: ReadonlySet<str
 }
 
 function withObject(goal: OperationGoal, definite: boolean): string {
-  return definite ? goal.object.replace(/^(a|an)\s/i, "the ") : goal.object;
+  return definite ? goal.object.replace(INDEFINITE_ARTICLE, "the ") : goal.object;
 }
 
 /** The clause of a step that stands on its own (no value from an earlier step). */
@@ -124,9 +132,9 @@ function foldedObject(entry: ToolboxEntry, step: PlanStep, hidden: ReadonlySet<s
   }
   const amount = /^(an?|the)\s+(amount|sum)$/i.exec(goal.object);
   if (amount) {
-    const value = names.find((n) => /^(amount|sum|value)$/i.test(n) && has(n) && typeof step.args[n] === "number");
+    const value = names.find((n) => AMOUNT_NAME.test(n) && has(n) && typeof step.args[n] === "number");
     if (value !== undefined) {
-      const from = names.find((n) => /^(from|source|from_?currency|source_?currency|base)$/i.test(n) && has(n) && typeof step.args[n] === "string");
+      const from = names.find((n) => FROM_CURRENCY_NAME.test(n) && has(n) && typeof step.args[n] === "string");
       const object = from !== undefined ? `${valueText(step.args[value])} ${valueText(step.args[from])}` : valueText(step.args[value]);
       return { object, hidden: new Set([...hidden, value, ...(from !== undefined ? [from] : [])]) };
     }
@@ -151,7 +159,7 @@ const GENERIC_LISTS = /^(|items|results|data|records|entries|hits|list|content|v
 /** What one item of a search's or list's results is called (`books` -> `book`, `job postings` -> `job posting`), if plain. */
 function itemNounOf(from: ToolboxEntry): string | undefined {
   const object = operationGoal(from.tool).object;
-  if (!/^[a-z]+(?: [a-z]+)?$/.test(object) || /^(the|my|a|an|your|our)\b/.test(object)) return undefined;
+  if (!/^[a-z]+(?: [a-z]+)?$/.test(object) || DETERMINED.test(object)) return undefined;
   const words = object.split(" ");
   return [...words.slice(0, -1), singular(words[words.length - 1] ?? "")].join(" ");
 }
@@ -255,7 +263,7 @@ export function hasNounPhrase(request: PlanRequest, toolbox: Toolbox): boolean {
 
 /** Goals about one definite thing ("the daily forecast", "my profile"), which read well as "What's ...?". */
 function nounPhraseGoal(goal: OperationGoal): goal is OperationGoal & { definite: string } {
-  return goal.definite !== undefined && !/^(a|an|one)\s/i.test(goal.object);
+  return goal.definite !== undefined && !INDEFINITE.test(goal.object);
 }
 
 /**

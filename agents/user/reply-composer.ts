@@ -4,6 +4,8 @@ import { toolArguments, type ArgumentInfo } from "../assistant/tool-arguments.js
 import type { Toolbox } from "../roles/toolbox.js";
 import { coordinateOf, isIdName, quoteIfText, valueText } from "../language/value-phrase.js";
 import { booleanClause, beFor } from "../language/field-clauses.js";
+import { CONFIRMATION_OPENINGS, CONFIRMATION_WORDS, QUESTION_CUES, QUESTION_STOP_WORDS, type QuestionCueKind } from "../language/lexicon/questions.js";
+import { anyWord, wordAtStart } from "../language/word-patterns.js";
 import { capitalize, editDistance, humanize, identifierWords, joinList, singular, tokens } from "../language/words.js";
 
 /** One value of the user's plan that a question may be about. */
@@ -17,21 +19,27 @@ export interface PlannedValue {
   link?: PlanLink;
 }
 
-const STOP = new Set(["the", "a", "an", "of", "for", "to", "in", "on", "at", "and", "or", "is", "are", "be", "you", "your", "me", "my", "i", "it", "this", "that", "what", "which", "please", "could", "would", "can", "do", "does", "want", "like", "need", "tell", "give", "provide", "know", "let", "should", "with", "from", "by", "as", "parameter", "value", "required", "missing", "field", "argument", "use", "we", "us", "our", "have", "has", "just", "also", "so", "if", "any", "some", "then"]);
+const STOP: ReadonlySet<string> = new Set(QUESTION_STOP_WORDS);
+
+/** How a planned value is of each kind of value a question may point at (see `QUESTION_CUES`). */
+const CUE_MATCHES: Record<QuestionCueKind, (v: PlannedValue, words: string[], names: readonly string[]) => boolean> = {
+  date: (v, w, names) => v.info?.format === "date" || v.info?.format === "date-time" || w.some((x) => names.includes(x)),
+  place: (_v, w, names) => w.some((x) => names.includes(x)),
+  email: (_v, w, names) => w.some((x) => names.includes(x)),
+  count: (v) => v.info?.type === "integer" || v.info?.type === "number",
+  amount: (_v, w, names) => w.some((x) => names.includes(x)),
+  search: (_v, w, names) => w.some((x) => names.includes(x)),
+  id: (v) => isIdName(v.arg),
+  name: (_v, w, names) => w.some((x) => names.includes(x)),
+  language: (_v, w, names) => w.some((x) => names.includes(x)),
+  currency: (_v, w, names) => w.some((x) => names.includes(x)),
+};
 
 /** Question words that point at a kind of value. */
-const CUES: { cue: RegExp; matches: (v: PlannedValue, words: string[]) => boolean }[] = [
-  { cue: /\bwhen\b|\bdate\b|\bday\b|\btime\b/, matches: (v, w) => v.info?.format === "date" || v.info?.format === "date-time" || w.some((x) => /^(date|day|time|start|end|from|to|until|since|due|at)$/.test(x)) },
-  { cue: /\bwhere\b|\bcity\b|\blocation\b|\bplace\b|\bcountry\b/, matches: (_v, w) => w.some((x) => /^(city|location|place|country|region|address|town|destination|origin|lat|lon|latitude|longitude|area|code)$/.test(x)) },
-  { cue: /\be-?mail\b/, matches: (_v, w) => w.includes("email") },
-  { cue: /\bhow many\b|\bhow long\b|\bnumber of\b/, matches: (v) => v.info?.type === "integer" || v.info?.type === "number" },
-  { cue: /\bhow much\b|\bamount\b|\bprice\b|\bcost\b/, matches: (_v, w) => w.some((x) => /^(amount|price|cost|budget|sum|value|total|salary)$/.test(x)) },
-  { cue: /\bsearch\b|\blooking for\b|\bkeywords?\b|\bquery\b|\bterm\b/, matches: (_v, w) => w.some((x) => /^(q|query|search|keyword|keywords|term|text)$/.test(x)) },
-  { cue: /\bwhich\b|\bid\b|\bidentifier\b|\bnumber\b/, matches: (v) => isIdName(v.arg) },
-  { cue: /\bname\b|\btitle\b|\bcalled\b/, matches: (_v, w) => w.some((x) => /^(name|title)$/.test(x)) },
-  { cue: /\blanguage\b/, matches: (_v, w) => w.some((x) => /^(lang|language|locale|target|source)$/.test(x)) },
-  { cue: /\bcurrenc(y|ies)\b/, matches: (_v, w) => w.some((x) => /^(from|to|base|currency|symbols|target|source)$/.test(x)) },
-];
+const CUES: { cue: RegExp; matches: (v: PlannedValue, words: string[]) => boolean }[] = QUESTION_CUES.map(({ kind, cues, names = [] }) => ({
+  cue: anyWord(cues, ""),
+  matches: (v: PlannedValue, words: string[]) => CUE_MATCHES[kind](v, words, names),
+}));
 
 /** The planned values of a request (linked arguments included, with their link). */
 export function plannedValues(request: PlanRequest, toolbox: Toolbox): PlannedValue[] {
@@ -141,7 +149,8 @@ export function focusOf(question: string): { focus: string; rest: string } {
   return { focus, rest: question.slice(0, m.index) + (end >= 0 ? after.slice(end) : "") };
 }
 
-const CONFIRMATION = /^(shall|should) i\b|^do you want me\b|^would you like me\b|^(can|may) i go ahead\b|^is (it|that) (ok|okay|alright|fine)\b|^ok(ay)? to\b|\bconfirm\b/i;
+const CONFIRMATION_START = wordAtStart(CONFIRMATION_OPENINGS);
+const CONFIRMATION_WORD = anyWord(CONFIRMATION_WORDS);
 
 /**
  * The user's answer to the assistant's question, from the plan: the planned value(s) the question is
@@ -180,7 +189,7 @@ export function composeReply(question: string, request: PlanRequest, toolbox: To
   const withheld = distinct.filter((v) => v.withheld);
   if (withheld.length === 1) return answerOne(withheld[0] as PlannedValue, rng);
   if (withheld.length > 1) return answerMany(withheld, rng);
-  if (CONFIRMATION.test(question.trim())) return rng.pick(["Yes, please go ahead.", "Yes, go ahead.", "Sure, do it."]);
+  if (CONFIRMATION_START.test(question.trim()) || CONFIRMATION_WORD.test(question.trim())) return rng.pick(["Yes, please go ahead.", "Yes, go ahead.", "Sure, do it."]);
   const known = distinct.filter((v) => !v.link && v.value !== undefined && (typeof v.value !== "object" || Array.isArray(v.value))).slice(0, 3);
   if (known.length === 0) return rng.pick(["I don't have anything more specific, so whatever you think is best.", "No preference from me, go ahead with the defaults."]);
   const given = joinList(known.map((v) => statement(v)));

@@ -6,6 +6,19 @@ import type { ToolboxEntry } from "../roles/toolbox.js";
 import { identifierWords, singular } from "../language/words.js";
 import { patternTest } from "../../specs/load/linear-pattern.js";
 import { isObject, type Json } from "../../specs/json-object.js";
+import { DOMAIN_STEMS, PLACE_QUERY_WORDS, SEARCH_DOMAINS } from "../language/lexicon/value-domains.js";
+import { VALUE_NAMES } from "../language/lexicon/names.js";
+import { anyStem, anyWord } from "../language/word-patterns.js";
+
+/** The domain tests of the lexicon, compiled once. */
+const DOMAIN = Object.fromEntries(Object.entries(DOMAIN_STEMS).map(([k, stems]) => [k, anyStem(stems)])) as Record<keyof typeof DOMAIN_STEMS, RegExp>;
+const PLACE_QUERY = anyWord(PLACE_QUERY_WORDS, "");
+const PERSON_ROLE = anyStem(VALUE_NAMES.personRoles);
+
+/** Whether a name is one of a list of the lexicon. */
+function has(names: readonly string[], name: string): boolean {
+  return names.includes(name);
+}
 
 /*
  * Realistic values for the offline user's plans, by what an argument means (its name, description, pattern,
@@ -100,15 +113,18 @@ const TEXTS: Record<string, readonly string[]> = {
 };
 
 /** Search words by the domain of the search. */
-const SEARCHES: Array<{ test: RegExp; words: readonly string[] }> = [
-  { test: /symbol|stock|ticker|quote|equit/, words: COMPANIES },
-  { test: /article|news|headline/, words: ["heat wave AND Spain", "electric cars", "interest rates", "World Cup", "housing prices", "climate summit", "AI regulation", "wildfires", "rail strike", "election", "space telescope", "inflation"] },
-  { test: /recipe|dish|meal|food/, words: ["curry", "lasagna", "pancakes", "ramen", "risotto", "chili", "tacos", "lentil soup", "banana bread", "paella"] },
-  { test: /job|posting|vacanc|career/, words: ["data analyst", "nurse", "software engineer", "product manager", "accountant", "barista", "electrician", "teacher", "ux designer"] },
-  { test: /music|song|track|album|artist|catalogue/, words: ["night ferry", "blue in green", "jazz piano", "moonlight", "summer", "harbour lights", "slow dance", "northern lights"] },
-  { test: /event|calendar|agenda|appointment/, words: ["dentist", "lunch", "standup", "review", "gym", "birthday", "dinner", "meeting"] },
-  { test: /book|title|library/, words: ["lighthouse", "birds", "garden", "history", "ocean", "mountains", "science", "cooking"] },
-];
+const SEARCH_WORDS: Readonly<Record<string, readonly string[]>> = {
+  stocks: COMPANIES,
+  news: ["heat wave AND Spain", "electric cars", "interest rates", "World Cup", "housing prices", "climate summit", "AI regulation", "wildfires", "rail strike", "election", "space telescope", "inflation"],
+  food: ["curry", "lasagna", "pancakes", "ramen", "risotto", "chili", "tacos", "lentil soup", "banana bread", "paella"],
+  jobs: ["data analyst", "nurse", "software engineer", "product manager", "accountant", "barista", "electrician", "teacher", "ux designer"],
+  music: ["night ferry", "blue in green", "jazz piano", "moonlight", "summer", "harbour lights", "slow dance", "northern lights"],
+  events: ["dentist", "lunch", "standup", "review", "gym", "birthday", "dinner", "meeting"],
+  books: ["lighthouse", "birds", "garden", "history", "ocean", "mountains", "science", "cooking"],
+};
+
+/** Search words by the domain of the search (its stems in the lexicon), in the lexicon's order. */
+const SEARCHES: ReadonlyArray<{ test: RegExp; words: readonly string[] }> = SEARCH_DOMAINS.map(({ domain, stems }) => ({ test: anyStem(stems), words: SEARCH_WORDS[domain] ?? [] }));
 
 const INGREDIENTS = ["buttermilk", "eggs", "butter", "sour cream", "heavy cream", "honey", "cornstarch", "baking powder", "yogurt", "brown sugar", "white wine", "shallots"];
 const COOKING = ["chickpeas", "spinach", "tomatoes", "rice", "chicken", "mushrooms", "lentils", "garlic", "coconut milk", "potatoes", "tofu", "salmon"];
@@ -175,7 +191,7 @@ function isoDate(ms: number): string {
 
 /** Whether a date argument looks back (a history, published articles, a birth) rather than ahead (a trip, an event, a due date). */
 function looksBack(text: string): boolean {
-  return /histor|series|past|oldest|newest|publish|since|rates of|birth|born|created/.test(text);
+  return DOMAIN.past.test(text);
 }
 
 function dateTime(ms: number, example: unknown, rng: Rng): string {
@@ -186,7 +202,7 @@ function dateTime(ms: number, example: unknown, rng: Rng): string {
 }
 
 function dateValue(arg: ArgumentInfo, text: string, rng: Rng, persona: Persona): string {
-  if (/birth|dob/.test(text)) return persona.birthDate;
+  if (DOMAIN.birth.test(text)) return persona.birthDate;
   const offset = looksBack(text) ? -rng.int(3, 400) : rng.int(1, 200);
   const ms = REFERENCE + offset * DAY;
   return arg.format === "date-time" ? dateTime(ms, arg.examples[0], rng) : isoDate(ms);
@@ -290,7 +306,7 @@ function placeFor(ctx: ValueContext, key: string, rng: Rng): Place {
 
 function coordinatePrefix(words: readonly string[]): string | undefined {
   const last = words[words.length - 1] ?? "";
-  if (!/^(lat|latitude|lon|lng|long|longitude)$/.test(last)) return undefined;
+  if (!has(VALUE_NAMES.coordinate, last)) return undefined;
   return words.slice(0, -1).join(" ");
 }
 
@@ -330,7 +346,7 @@ export function personaValue(arg: ArgumentInfo, p: Persona): unknown {
   if (arg.type !== undefined && arg.type !== "string") return undefined;
   if (arg.format === "email" || last === "email") return p.email;
   if (arg.format === "password" || /password$/.test(key)) return /^(new)/.test(key) ? p.newPassword : p.password;
-  if (/^(display|full)_name$|^(contact|customer|candidate|passenger)_name$/.test(key)) return p.full;
+  if (has(VALUE_NAMES.personFullName, key)) return p.full;
   if (key === "first_name" || key === "given_name") return p.first;
   if (key === "last_name" || key === "family_name" || key === "surname") return p.last;
   if (/(^|_)(phone|mobile)(_number)?$/.test(key)) return p.phone;
@@ -359,19 +375,19 @@ export function meaningfulValue(entry: ToolboxEntry, arg: ArgumentInfo, rng: Rng
   const prefix = coordinatePrefix(words);
   if (prefix !== undefined && (arg.type === "number" || arg.type === undefined)) {
     const place = placeFor(ctx, `coord:${prefix}`, rng);
-    return /^(lat|latitude)$/.test(last) ? place.lat : place.lon;
+    return has(VALUE_NAMES.latitude, last) ? place.lat : place.lon;
   }
-  if (key === "q" && /address/.test(text)) return placeFor(ctx, "city", rng).address;
-  if (/^(city|city_name|town)$/.test(key) || (key === "q" && /\b(location|city|place|town)s?\b/.test(text))) return placeFor(ctx, "city", rng).city;
-  if (key === "location" && /city|region|country/.test(text)) return rng.chance(0.6) ? placeFor(ctx, "city", rng).city : placeFor(ctx, "city", rng).countryName;
-  if (key === "q" && /airport|iata/.test(text + domain)) return placeFor(ctx, "city", rng).city;
-  if (/iata|airport/.test(text) || /^(origin|destination)$/.test(key)) {
-    if (/^\^?\[A-Z\]\{3\}\$?$/.test(pattern) || /iata/.test(text)) return placeFor(ctx, key === "destination" ? "to" : "from", rng).airport;
+  if (key === "q" && DOMAIN.address.test(text)) return placeFor(ctx, "city", rng).address;
+  if (has(VALUE_NAMES.city, key) || (key === "q" && PLACE_QUERY.test(text))) return placeFor(ctx, "city", rng).city;
+  if (key === "location" && DOMAIN.cityOrRegion.test(text)) return rng.chance(0.6) ? placeFor(ctx, "city", rng).city : placeFor(ctx, "city", rng).countryName;
+  if (key === "q" && DOMAIN.airport.test(text + domain)) return placeFor(ctx, "city", rng).city;
+  if (DOMAIN.airport.test(text) || has(VALUE_NAMES.routeEnd, key)) {
+    if (/^\^?\[A-Z\]\{3\}\$?$/.test(pattern) || DOMAIN.iata.test(text)) return placeFor(ctx, key === "destination" ? "to" : "from", rng).airport;
   }
   if (/flight_number$/.test(key)) return rng.pick(FLIGHT_NUMBERS);
   if (/time_?zone$|^tz$/.test(key)) return ctx.places.get("city")?.timezone ?? rng.pick(PLACES).timezone;
-  if (/subdivision|iso 3166-2/.test(text)) return rng.pick(SUBDIVISIONS);
-  if (/(^|_)country(_code)?s?$|countries$/.test(key) || /iso 3166-1|alpha-2/.test(text)) {
+  if (DOMAIN.subdivision.test(text)) return rng.pick(SUBDIVISIONS);
+  if (/(^|_)country(_code)?s?$|countries$/.test(key) || DOMAIN.countryCode.test(text)) {
     const city = ctx.places.get("city");
     if (list) return pickSome(rng, [...new Set(PLACES.map((x) => x.country))], 2);
     return city && rng.chance(0.8) ? city.country : rng.pick(PLACES).country;
@@ -379,14 +395,14 @@ export function meaningfulValue(entry: ToolboxEntry, arg: ArgumentInfo, rng: Rng
 
   // Codes (a number that talks about a currency, "amount of the source currency", is no code).
   const numeric = arg.type === "integer" || arg.type === "number";
-  if (!numeric && /currenc|iso 4217/.test(text) || (/^(base|from|to|symbols)$/.test(key) && /currency|exchange|rate/.test(domain))) return list ? pickSome(rng, CURRENCIES, 3) : rng.pick(CURRENCIES);
+  if (!numeric && DOMAIN.currencyCode.test(text) || (has(VALUE_NAMES.currencyEnd, key) && DOMAIN.exchange.test(domain))) return list ? pickSome(rng, CURRENCIES, 3) : rng.pick(CURRENCIES);
   if (/locale/.test(key)) return rng.pick(LOCALES.filter((l) => pattern === "" || patternTest(pattern, l)));
-  if (/(^|_)(lang|language)$|display_language|^(source|target)$/.test(key) && (/language|iso 639|lang/.test(text) || pattern.includes("[a-z]{2}"))) {
+  if (/(^|_)(lang|language)$|display_language|^(source|target)$/.test(key) && (DOMAIN.language.test(text) || pattern.includes("[a-z]{2}"))) {
     const options = LANGUAGES.filter((l) => pattern === "" || patternTest(pattern, l));
     return options.length > 0 ? one(options) : undefined;
   }
-  if (/(^|_)(symbol|ticker)s?$/.test(key) && /stock|ticker|symbol|quote|compan/.test(domain + text)) return one(TICKERS);
-  if (key === "isbn" || /isbn/.test(text)) return isbn13(rng);
+  if (/(^|_)(symbol|ticker)s?$/.test(key) && DOMAIN.stock.test(domain + text)) return one(TICKERS);
+  if (key === "isbn" || DOMAIN.isbn.test(text)) return isbn13(rng);
 
   // Dates.
   if (arg.format === "date" || arg.format === "date-time") return dateValue(arg, `${text} ${domain}`, rng, p);
@@ -407,36 +423,36 @@ export function meaningfulValue(entry: ToolboxEntry, arg: ArgumentInfo, rng: Rng
   // Texts people type.
   const texts = (pool: string): unknown => one(TEXTS[pool] ?? []);
   if (/ingredient/.test(key)) return /exclude/.test(key) ? pickSome(rng, ALLERGENS, 2) : /include/.test(key) ? pickSome(rng, COOKING, 3) : list ? pickSome(rng, COOKING, 2) : rng.pick(INGREDIENTS);
-  if (key === "genre" && /music|song|album|artist/.test(domain)) return rng.pick(GENRES);
-  if (key === "word" && /dictionar|translat/.test(domain)) return rng.pick(WORDS["en"] ?? []);
-  if (key === "texts" || (key === "text" && /translat|language/.test(domain))) {
-    const pool = /detect/.test(domain) ? FOREIGN_SENTENCES : SENTENCES;
+  if (key === "genre" && DOMAIN.music.test(domain)) return rng.pick(GENRES);
+  if (key === "word" && DOMAIN.dictionary.test(domain)) return rng.pick(WORDS["en"] ?? []);
+  if (key === "texts" || (key === "text" && DOMAIN.translation.test(domain))) {
+    const pool = DOMAIN.detection.test(domain) ? FOREIGN_SENTENCES : SENTENCES;
     return list ? pickSome(rng, pool, 2) : rng.pick(pool);
   }
-  if (/^(title|name|summary|subject)$/.test(key)) {
-    if (/event|calendar|agenda|appointment/.test(domain)) return texts("eventTitle");
-    if (/glossar/.test(domain)) return texts("glossary");
-    if (/playlist/.test(domain)) return texts("playlist");
-    if (/scene/.test(domain)) return texts("scene");
-    if (/book/.test(domain)) return seededFaker(rng.int(0, 0x7fffffff)).book.title();
+  if (has(VALUE_NAMES.title, key)) {
+    if (DOMAIN.appointment.test(domain)) return texts("eventTitle");
+    if (DOMAIN.glossary.test(domain)) return texts("glossary");
+    if (DOMAIN.playlist.test(domain)) return texts("playlist");
+    if (DOMAIN.scene.test(domain)) return texts("scene");
+    if (DOMAIN.book.test(domain)) return seededFaker(rng.int(0, 0x7fffffff)).book.title();
   }
-  if (/^(text|message|note|content|body)$/.test(key) && /remind|task|todo/.test(domain)) return texts("reminder");
+  if (has(VALUE_NAMES.noteText, key) && DOMAIN.reminder.test(domain)) return texts("reminder");
   if (key === "description") {
-    if (/event|calendar|agenda/.test(domain)) return texts("eventDescription");
-    if (/playlist/.test(domain)) return texts("playlistDescription");
-    if (/book/.test(domain)) return texts("bookDescription");
+    if (DOMAIN.calendar.test(domain)) return texts("eventDescription");
+    if (DOMAIN.playlist.test(domain)) return texts("playlistDescription");
+    if (DOMAIN.book.test(domain)) return texts("bookDescription");
   }
-  if (key === "location" && /event|calendar|agenda/.test(domain)) return texts("eventLocation");
+  if (key === "location" && DOMAIN.calendar.test(domain)) return texts("eventLocation");
   if (/cover_letter/.test(key)) return texts("coverLetter");
   if (key === "publisher") return texts("publisher");
   if (key === "subtitle") return texts("bookSubtitle");
-  if (/^(q|query|search|keywords?|term)$/.test(key)) {
+  if (has(VALUE_NAMES.searchText, key)) {
     for (const s of SEARCHES) if (s.test.test(domain)) return rng.pick(s.words);
     return undefined;
   }
   // Ids with a recognisable shape and no state to point into: another id of the same shape.
   const example = arg.examples.find((e): e is string => typeof e === "string");
-  if (example !== undefined && /^(id|ids|uuid|reference|number|code)$/.test(last) && !/\s/.test(example) && /\d/.test(example)) return sameShape(example, rng);
+  if (example !== undefined && has(VALUE_NAMES.idLast, last) && !/\s/.test(example) && /\d/.test(example)) return sameShape(example, rng);
   if (example !== undefined && pattern !== "" && !/\s/.test(example) && /\d/.test(example)) return sameShape(example, rng);
   return undefined;
 }
@@ -445,7 +461,7 @@ export function meaningfulValue(entry: ToolboxEntry, arg: ArgumentInfo, rng: Rng
 function personLeaf(name: string, parents: readonly string[], p: Persona): unknown {
   const key = identifierWords(name).join("_");
   if (key === "email") return p.email;
-  if (/^(full_name|display_name)$/.test(key) || (key === "name" && parents.some((x) => /contact|candidate|passenger|shipping|billing|customer|recipient/.test(x.toLowerCase())))) return p.full;
+  if (has(VALUE_NAMES.leafFullName, key) || (key === "name" && parents.some((x) => PERSON_ROLE.test(x.toLowerCase())))) return p.full;
   if (key === "first_name" || key === "given_name") return p.first;
   if (key === "last_name" || key === "family_name") return p.last;
   if (/(^|_)(phone|mobile)(_number)?$/.test(key)) return p.phone;
@@ -476,7 +492,7 @@ export function variedExample(entry: ToolboxEntry, argName: string, example: unk
     if (typeof v === "string") {
       if (/^(line1|line_1|street|address_line1|address)$/.test(key)) return place.address.split(",")[0];
       if (key === "city") return place.city;
-      if (/^(country|country_code)$/.test(key) && /^[A-Z]{2}$/.test(v)) return place.country;
+      if (has(VALUE_NAMES.country, key) && /^[A-Z]{2}$/.test(v)) return place.country;
       if (/^(postal_code|zip|zip_code|postcode)$/.test(key)) return sameShape(v, rng);
       if (/passport/.test(key)) return sameShape(v, rng);
       if (/(^|_)id$/.test(key)) {
@@ -485,12 +501,12 @@ export function variedExample(entry: ToolboxEntry, argName: string, example: unk
       }
     }
     if (typeof v === "number") {
-      if (/^(quantity|qty|count|copies)$/.test(key)) return rng.int(1, 3);
-      if (/^(brightness|volume|position|level)$/.test(key)) return 10 * rng.int(1, 10);
+      if (has(VALUE_NAMES.quantity, key)) return rng.int(1, 3);
+      if (has(VALUE_NAMES.level, key)) return 10 * rng.int(1, 10);
       if (/color_temperature/.test(key)) return 100 * rng.int(22, 65);
       if (/target_temperature|temperature/.test(key)) return 17 + 0.5 * rng.int(0, 14);
     }
-    if (typeof v === "boolean" && /^(on|locked|enabled|active)$/.test(key)) return rng.chance(0.7);
+    if (typeof v === "boolean" && has(VALUE_NAMES.switch, key)) return rng.chance(0.7);
     return v;
   };
   return walk(example, argName, [entry.name]);

@@ -7,7 +7,7 @@ import { formatProblem } from "../../specs/load/spec-problem.js";
 import { formatSummary } from "../runs/format-summary.js";
 import { Progress } from "../core/progress.js";
 import { DEFAULT_RUN_CONFIG, readConfigFile, synthesisSettingsOf, type RunConfig } from "../core/run-config.js";
-import { RUN_FILES, type RunInfo } from "../runs/run-store.js";
+import { RUN_FILES, type RunInfo } from "../runs/run-info.js";
 import { createSimulation } from "../core/simulation.js";
 import { ToolsimError } from "../../specs/toolsim-error.js";
 import { acquireRunLock } from "../runs/run-lock.js";

@@ -21,7 +21,7 @@ import { TextProtocolAssistant } from "../../agents/assistant/text/text-protocol
 import { schemaResponder } from "../../specs/respond/schema-responder.js";
 import { stateResponder } from "../../specs/respond/state-responder.js";
 import type { EpisodeAgents } from "./run-episode.js";
-import { readJournal } from "../runs/run-store.js";
+import { readJournal } from "../runs/read-journal.js";
 import type { AgentFactory, EpisodeBinding } from "./simulation.js";
 
 /** The assistant's calling convention when it is an LLM. */

@@ -8,6 +8,7 @@ import { recordedApiFor, replayResponder } from "../../specs/respond/replay-resp
 import type { Responder } from "../../specs/respond/responder.js";
 import type { UpstreamCredentials } from "../../specs/respond/upstream-credentials.js";
 import { displayUrl } from "../../specs/respond/upstream.js";
+import { isObject } from "../../specs/json-object.js";
 
 /*
  * Where a run's tool calls are answered besides the simulator (opt-in; offline by default): recorded responses
@@ -54,12 +55,6 @@ export interface ToolResponses {
   config?: Record<string, unknown>;
   /** What will not work as the user may think (a cassette with no recording of a toolset). */
   warnings: string[];
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function stringMap(value: unknown, where: string, errors: string[]): Record<string, string> | undefined {

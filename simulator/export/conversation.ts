@@ -95,3 +95,51 @@ export function conversationOf(record: Pick<CorpusRecord, "dialogue" | "steps" |
   }
   return turns;
 }
+
+/** A chat message of an export format: system, user, or assistant (text, or tool calls in the format's shape). */
+export type ChatMessage<Call> =
+  | { role: "system"; content: string }
+  | { role: "user"; content: string }
+  | { role: "assistant"; content?: string; tool_calls?: Call[] };
+
+/** How a chat format writes calls: a call in the assistant's `tool_calls`, and the message of its result. */
+export interface ChatCallShape<Call, Result> {
+  toolCall(call: ConversationCall): Call;
+  result(call: ConversationCall): Result;
+}
+
+/**
+ * The turns as chat messages in a format's shape: user messages, assistant messages with `tool_calls` (their
+ * thought as the content when thoughts are kept) each followed by one result message per call, and the
+ * assistant's questions and answers (a give-up as `GIVE UP: reason`). Calls whose result never came (an episode
+ * that broke off) are left out, so every tool call has its result.
+ */
+export function chatMessages<Call, Result>(
+  turns: readonly ConversationTurn[],
+  options: { system: string; thoughts: boolean },
+  shape: ChatCallShape<Call, Result>,
+): Array<ChatMessage<Call> | Result> {
+  const out: Array<ChatMessage<Call> | Result> = [];
+  if (options.system !== "") out.push({ role: "system", content: options.system });
+  for (const t of turns) {
+    switch (t.kind) {
+      case "instruction":
+      case "reply":
+        out.push({ role: "user", content: t.text });
+        break;
+      case "calls": {
+        const answered = t.calls.filter((c) => c.result !== undefined);
+        if (answered.length === 0) break;
+        out.push({ role: "assistant", ...(options.thoughts && t.thought !== undefined ? { content: t.thought } : {}), tool_calls: answered.map((c) => shape.toolCall(c)) });
+        for (const c of answered) out.push(shape.result(c));
+        break;
+      }
+      case "give-up":
+        out.push({ role: "assistant", content: giveUpText(t.text) });
+        break;
+      default:
+        out.push({ role: "assistant", content: t.text });
+    }
+  }
+  return out;
+}

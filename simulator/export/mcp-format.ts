@@ -2,9 +2,10 @@ import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/
 import { Toolbox } from "../../agents/roles/toolbox.js";
 import { callToolResult } from "../serve/mcp/call-tool-result.js";
 import { mcpToolDefinition } from "../serve/mcp/mcp-tool-definition.js";
-import { giveUpText, type ConversationCall } from "./conversation.js";
+import { chatMessages, type ConversationCall } from "./conversation.js";
 import { lineMeta, type EpisodeFormat, type ExportEpisode, type ResolvedExportOptions } from "./export-format.js";
 import { redactSchemaSecrets } from "./redact-record.js";
+import { isObject } from "../../specs/json-object.js";
 
 /** A tool call as MCP carries it: a `tools/call` request's params, with the model's call id. */
 export interface McpToolCall {
@@ -19,10 +20,6 @@ export type McpMessage =
   | { role: "user"; content: string }
   | { role: "assistant"; content?: string; tool_calls?: McpToolCall[] }
   | { role: "tool"; tool_call_id: string; name: string; result: CallToolResult };
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** The episode's tools as MCP `tools/list` entries (output schemas and annotations from the toolsets' specs). */
 export function mcpTools(episode: ExportEpisode): McpTool[] {
@@ -57,42 +54,19 @@ function callParams(call: ConversationCall): McpToolCall["params"] {
 export function mcpMessages(episode: ExportEpisode, tools: readonly McpTool[], options: Pick<ResolvedExportOptions, "system" | "thoughts">): McpMessage[] {
   const withOutput = new Set(tools.filter((t) => t.outputSchema !== undefined).map((t) => t.name));
   const contentTypes = new Map(episode.record.steps.map((s) => [s.call.id, s.observation?.contentType]));
-  const out: McpMessage[] = [];
-  if (options.system !== "") out.push({ role: "system", content: options.system });
-  for (const t of episode.turns) {
-    switch (t.kind) {
-      case "instruction":
-      case "reply":
-        out.push({ role: "user", content: t.text });
-        break;
-      case "calls": {
-        const answered = t.calls.filter((c) => c.result !== undefined);
-        if (answered.length === 0) break;
-        out.push({
-          role: "assistant",
-          ...(options.thoughts && t.thought !== undefined ? { content: t.thought } : {}),
-          tool_calls: answered.map((c) => ({ id: c.id, method: "tools/call", params: callParams(c) })),
-        });
-        for (const c of answered) {
-          const r = c.result;
-          const contentType = contentTypes.get(c.id);
-          const status = r?.status ?? 0;
-          const result = callToolResult(
-            { status, body: r?.body, ...(contentType !== undefined ? { contentType } : {}), ...(r?.source !== undefined ? { source: r.source } : {}) },
-            { outputSchema: withOutput.has(c.name) && status >= 200 && status < 400 },
-          );
-          out.push({ role: "tool", tool_call_id: c.id, name: c.name, result });
-        }
-        break;
-      }
-      case "give-up":
-        out.push({ role: "assistant", content: giveUpText(t.text) });
-        break;
-      default:
-        out.push({ role: "assistant", content: t.text });
-    }
-  }
-  return out;
+  return chatMessages(episode.turns, options, {
+    toolCall: (c): McpToolCall => ({ id: c.id, method: "tools/call", params: callParams(c) }),
+    result(c): McpMessage {
+      const r = c.result;
+      const contentType = contentTypes.get(c.id);
+      const status = r?.status ?? 0;
+      const result = callToolResult(
+        { status, body: r?.body, ...(contentType !== undefined ? { contentType } : {}), ...(r?.source !== undefined ? { source: r.source } : {}) },
+        { outputSchema: withOutput.has(c.name) && status >= 200 && status < 400 },
+      );
+      return { role: "tool", tool_call_id: c.id, name: c.name, result };
+    },
+  });
 }
 
 /**

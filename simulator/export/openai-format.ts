@@ -1,5 +1,5 @@
 import type { AgentTool } from "../../agents/roles/roles.js";
-import { giveUpText, type ConversationTurn } from "./conversation.js";
+import { chatMessages, type ConversationTurn } from "./conversation.js";
 import { lineMeta, type EpisodeFormat, type ExportEpisode, type ResolvedExportOptions } from "./export-format.js";
 
 /** A tool call in OpenAI's chat format: arguments are a JSON string. */
@@ -39,33 +39,10 @@ export function openaiTools(tools: readonly AgentTool[]): OpenAITool[] {
  * off) are left out, so every `tool_call` has its `tool` message.
  */
 export function openaiMessages(turns: readonly ConversationTurn[], options: Pick<ResolvedExportOptions, "system" | "thoughts">): OpenAIMessage[] {
-  const out: OpenAIMessage[] = [];
-  if (options.system !== "") out.push({ role: "system", content: options.system });
-  for (const t of turns) {
-    switch (t.kind) {
-      case "instruction":
-      case "reply":
-        out.push({ role: "user", content: t.text });
-        break;
-      case "calls": {
-        const answered = t.calls.filter((c) => c.result !== undefined);
-        if (answered.length === 0) break;
-        out.push({
-          role: "assistant",
-          ...(options.thoughts && t.thought !== undefined ? { content: t.thought } : {}),
-          tool_calls: answered.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: argumentsString(c.arguments) } })),
-        });
-        for (const c of answered) out.push({ role: "tool", tool_call_id: c.id, content: c.result?.content ?? "" });
-        break;
-      }
-      case "give-up":
-        out.push({ role: "assistant", content: giveUpText(t.text) });
-        break;
-      default:
-        out.push({ role: "assistant", content: t.text });
-    }
-  }
-  return out;
+  return chatMessages(turns, options, {
+    toolCall: (c): OpenAIToolCall => ({ id: c.id, type: "function", function: { name: c.name, arguments: argumentsString(c.arguments) } }),
+    result: (c): OpenAIMessage => ({ role: "tool", tool_call_id: c.id, content: c.result?.content ?? "" }),
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { CorpusRecord } from "../runs/corpus-projection.js";
-import { contentHash } from "../runs/run-store.js";
+import { contentHash } from "../runs/run-info.js";
 import { stableStringify } from "../../specs/stable-stringify.js";
 
 /** Why two episodes were paired: the same instruction text, or the same plan. */

@@ -3,7 +3,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ToolsimError } from "../../specs/toolsim-error.js";
 import type { SimEvent } from "../core/events.js";
-import { readJournal, RUN_FILES, type RunInfo } from "../runs/run-store.js";
+import { readJournal } from "../runs/read-journal.js";
+import { RUN_FILES, type RunInfo } from "../runs/run-info.js";
 
 /** Reads a run folder's `run.json`, after checking the folder holds a journal. */
 export async function readRunInfo(dir: string): Promise<RunInfo> {

@@ -7,7 +7,7 @@ import { formatProblem } from "../../specs/load/spec-problem.js";
 import { bundledToolsetsDir, loadToolsets } from "../../toolsets/load-toolset.js";
 import type { LoadedToolset } from "../../toolsets/toolset.js";
 import type { CorpusRecord } from "../runs/corpus-projection.js";
-import type { RunInfo } from "../runs/run-store.js";
+import type { RunInfo } from "../runs/run-info.js";
 import { redactSchemaSecrets } from "./redact-record.js";
 import { isObject } from "../../specs/json-object.js";
 

@@ -7,7 +7,7 @@ import type { Level } from "../../agents/roles/agent-context.js";
 import type { EpisodeToolset } from "../../agents/roles/toolbox.js";
 import { ToolsimError } from "../../specs/toolsim-error.js";
 import { episodeId } from "../core/run-episode.js";
-import { currentVersions } from "../runs/run-store.js";
+import { currentVersions } from "../runs/run-info.js";
 import type { SimEvent } from "../core/events.js";
 import type { EpisodeRunner } from "../core/simulation.js";
 import { CoordinatorStatus } from "./coordinator-status.js";

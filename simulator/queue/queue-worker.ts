@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { hostname } from "node:os";
-import { currentVersions } from "../runs/run-store.js";
+import { currentVersions } from "../runs/run-info.js";
 import { Capacity } from "./episode-worker.js";
 import { BULL_PREFIX, KEYS, type WorkerBeat } from "./protocol.js";
 import { parseRedisUrl, redisOptions, type RedisTarget } from "./redis-url.js";

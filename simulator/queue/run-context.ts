@@ -12,7 +12,7 @@ import { roleModels } from "../cli/llm-options.js";
 import { createLlmRoleAgents } from "../core/llm-agents.js";
 import type { LlmSettings } from "../core/run-config.js";
 import { episodeId } from "../core/run-episode.js";
-import { currentVersions } from "../runs/run-store.js";
+import { currentVersions } from "../runs/run-info.js";
 import { createSimulation, type AgentFactory, type Simulation } from "../core/simulation.js";
 import { Capacity, EpisodeWorker } from "./episode-worker.js";
 import { LogReader } from "./log-reader.js";

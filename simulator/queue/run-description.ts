@@ -1,7 +1,7 @@
 import type { EpisodeToolset } from "../../agents/roles/toolbox.js";
 import type { Result } from "../../specs/result.js";
 import { stableStringify } from "../../specs/stable-stringify.js";
-import { contentHash } from "../runs/run-store.js";
+import { contentHash } from "../runs/run-info.js";
 import type { LlmSettings } from "../core/run-config.js";
 import { PROTOCOL_VERSION, type RunDescription } from "./protocol.js";
 

@@ -1,7 +1,8 @@
 import { closeSync, existsSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { readRunMemory, RUN_CACHE_FILE, runCacheLine } from "../core/llm-agents.js";
-import { readLines, RUN_FILES } from "../runs/run-store.js";
+import { readLines } from "../runs/journal-lines.js";
+import { RUN_FILES } from "../runs/run-info.js";
 import type { EpisodeResult } from "./protocol.js";
 import type { LogEntry } from "./state-log.js";
 

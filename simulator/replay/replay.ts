@@ -23,7 +23,9 @@ import type { LlmRunOptions } from "../core/llm-agents.js";
 import { createRoleAgents, type RoleAgents } from "./replay-agents.js";
 import { runEpisode, type EpisodeAgents } from "../core/run-episode.js";
 import { synthesisSettingsOf, workOf, type LlmSettings, type SynthesisSettings } from "../core/run-config.js";
-import { readJournal, RunStore, RUN_FILES, type RunInfo } from "../runs/run-store.js";
+import { readJournal } from "../runs/read-journal.js";
+import { RunStore } from "../runs/run-store.js";
+import { RUN_FILES, type RunInfo } from "../runs/run-info.js";
 import type { EpisodeBinding } from "../core/simulation.js";
 
 /** Where a replayed run's tool results and verdicts come from. */

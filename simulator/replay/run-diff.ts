@@ -1,6 +1,6 @@
 import type { SimEvent } from "../core/events.js";
 import { firstDifference, showValue } from "./journal-compare.js";
-import { readJournal } from "../runs/run-store.js";
+import { readJournal } from "../runs/read-journal.js";
 
 /** One tool call of an episode as the diff compares it: name, arguments and the status and body it got. */
 export interface DiffCall {

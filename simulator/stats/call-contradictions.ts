@@ -1,4 +1,5 @@
 import { countryCode, fold, languageCode } from "../../specs/synthesize/world-data.js";
+import { isObject } from "../../specs/json-object.js";
 
 /**
  * An independent judge of whether tool responses contradict their calls, for the audit of a run's journal.
@@ -40,10 +41,6 @@ export interface ObservedCall {
   bodyArgs: ReadonlySet<string>;
   status: number;
   body: unknown;
-}
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function snake(name: string): string {

@@ -1,9 +1,10 @@
-import { readJournal } from "../runs/run-store.js";
+import { readJournal } from "../runs/read-journal.js";
 import type { SimEvent } from "../core/events.js";
 import { callContradictions, stateContradictions, type Contradiction, type ObservedCall } from "./call-contradictions.js";
 import { entityContradictions } from "./entity-contradictions.js";
 import { phrasesOf } from "./filler-text.js";
 import { typedValues, type ValueKind } from "./plausible-values.js";
+import { isObject } from "../../specs/json-object.js";
 
 /**
  * The audit of a run's world: how many accepted episodes have a response that contradicts its call (or the
@@ -29,12 +30,6 @@ export interface WorldAudit {
   implausible: Array<{ key: string; count: number; example: string }>;
   /** Short lowercase phrases in arguments and answers, and those that read as filler (`filler-text.ts`). */
   phrases: { total: number; filler: number; share: number; top: Array<{ key: string; count: number; example: string }> };
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** The calls of one episode's events, in order, with their results. */

@@ -1,3 +1,4 @@
+import { isObject } from "../json-object.js";
 /**
  * Paths to fields of JSON values, as bindings write them: names joined by dots, `[]` for every item of a
  * list, `[0]` for the first, `[-1]` for the last. `location.name`, `holidays[].date`, `[].region` (items of
@@ -6,10 +7,6 @@
  */
 
 type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** One step of a path: a property (optional for a leading list) and the list selectors after it. */
 export interface PathStep {

@@ -1,6 +1,7 @@
 import type { SchemaFlavor } from "../load/schema-flavor.js";
 import { arrayItems, objectShape } from "./object-properties.js";
 import type { SchemaRegistry } from "./schema-registry.js";
+import { isObject } from "../json-object.js";
 
 /**
  * The fields of a schema as paths (`location.name`, `holidays[].date`, `[].region`): what bindings are
@@ -9,10 +10,6 @@ import type { SchemaRegistry } from "./schema-registry.js";
  */
 
 type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** One field of a schema. */
 export interface SchemaField {

@@ -2,6 +2,7 @@ import { deriveSeed } from "../seed.js";
 import { fixedHolidays } from "./world-holidays.js";
 import { findExchange, offsetOn } from "./world-exchanges.js";
 import { AIRPORTS, CITIES, COUNTRIES, countryCode, currencyName, findCity, findCountry, fold, languageCode, type City, type Country } from "./world-data.js";
+import { isObject } from "../json-object.js";
 
 /**
  * Entities that hang together inside one answer: a country's code, name, region, capital and currency from
@@ -13,10 +14,6 @@ import { AIRPORTS, CITIES, COUNTRIES, countryCode, currencyName, findCity, findC
  */
 
 type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** One change to a value: where, and what it was and became. */
 export interface ValueEdit {

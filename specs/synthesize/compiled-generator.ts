@@ -1,13 +1,11 @@
 import { toPointer } from "../json-pointer.js";
-import { codePointLength } from "../load/code-point-sets.js";
-import { patternTest } from "../load/linear-pattern.js";
-import { patternString as buildPatternString } from "./pattern-string.js";
-import type { SynthesisMeter } from "./synthesis-meter.js";
-import { realisticGenerator, type FieldHint } from "./realistic-value.js";
 import type { SchemaFlavor } from "../load/schema-flavor.js";
+import { realisticGenerator } from "./realistic-value.js";
+import { enter, type Generator, type GenerationRun } from "./generation-run.js";
+import { NO_NAMES, namesHint, pickFrom, stringGenerator, type Names } from "./compiled-leaves.js";
+import { disjointBranches, isBare, ofTypes, sameShape, typesOf } from "./schema-shape.js";
 import {
   cloneJson,
-  FORMAT_VALUES,
   HARD_LEVEL,
   isNested,
   isNullSchema,
@@ -43,72 +41,6 @@ export interface GeneratorHost {
   minimalSize(node: unknown): number | undefined;
 }
 
-/**
- * The state of one generation: a seeded mulberry32 stream, the optional-property probability, the meter of
- * its work (caps and time budget), the nesting depth and the recursive schemas being generated.
- */
-export class GenerationRun {
-  private a: number;
-  /** Nesting depth of the value being built. */
-  depth = 0;
-  private inside: Map<string, number> | undefined;
-
-  constructor(
-    seed: number,
-    readonly optionals: number,
-    readonly meter: SynthesisMeter,
-  ) {
-    this.a = seed >>> 0;
-  }
-
-  /** Runs `fn` as the value of a recursive schema: inside it, that schema generates its smallest value. */
-  within<T>(target: string, fn: () => T): T {
-    const inside = (this.inside ??= new Map());
-    inside.set(target, (inside.get(target) ?? 0) + 1);
-    try {
-      return fn();
-    } finally {
-      inside.set(target, (inside.get(target) ?? 1) - 1);
-    }
-  }
-
-  /** Whether a value of the schema at `target` is being generated (the schema recursed). */
-  isInside(target: string): boolean {
-    return (this.inside?.get(target) ?? 0) > 0;
-  }
-
-  /** A number in [0, 1). */
-  next(): number {
-    this.a = (this.a + 0x6d2b79f5) >>> 0;
-    let t = this.a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-
-  /** A 32-bit seed for a sub-generator (faker, json-schema-faker). */
-  seed(): number {
-    return (this.next() * 4294967296) >>> 0;
-  }
-
-  /** An integer in [lo, hi]. */
-  int(lo: number, hi: number): number {
-    return hi <= lo ? lo : lo + Math.floor(this.next() * (hi - lo + 1));
-  }
-}
-
-/** A compiled generator: one value per call (undefined: none could be made). */
-export type Generator = (run: GenerationRun) => unknown;
-
-/** The names around a value: its own (field or parameter) name and its two innermost parents. */
-interface Names {
-  name?: string;
-  p1?: string;
-  p2?: string;
-}
-
-const NO_NAMES: Names = {};
-
 /** Keywords the compiled generators do not handle: nodes with them go to the general generator. */
 const GENERAL_ONLY = new Set([
   "not", "if", "then", "else", "patternProperties", "dependentSchemas", "dependentRequired", "propertyNames",
@@ -116,18 +48,7 @@ const GENERAL_ONLY = new Set([
   "unevaluatedItems", "dependencies",
 ]);
 
-/** Formats whose values ajv checks: a string of such a format needs a generator that knows it. */
-const CHECKED_FORMATS = new Set([
-  "date", "time", "date-time", "iso-time", "iso-date-time", "duration", "uri", "uri-reference", "uri-template", "url",
-  "email", "hostname", "ipv4", "ipv6", "regex", "uuid", "json-pointer", "json-pointer-uri-fragment",
-  "relative-json-pointer", "byte", "int32", "int64", "float", "double",
-]);
-
-/** Checked formats that realistic values are made for. */
-const REALISTIC_FORMATS = new Set(["date", "time", "date-time", "duration", "uri", "uri-reference", "url", "email", "hostname", "ipv4", "ipv6", "uuid", "byte", "int32", "int64", "float", "double"]);
-
 const MAX_COMPILE_DEPTH = 48;
-
 /**
  * Generators compiled once per schema node (pointer, ref level and the names around it), like ajv compiles
  * validators: plain closures for the common shapes (objects, arrays, strings, numbers, booleans, enums,
@@ -254,7 +175,7 @@ export class CompiledGenerators {
       case "number":
         return this.numberLeaf(node["type"] === type ? node : { ...node, type }, pointer, level, names);
       case "boolean": {
-        const realistic = realisticGenerator({ type: "boolean" }, hintOf(names));
+        const realistic = realisticGenerator({ type: "boolean" }, namesHint(names));
         if (realistic === undefined) return (run) => run.next() < 0.5;
         return (run) => realistic(run.seed());
       }
@@ -264,60 +185,12 @@ export class CompiledGenerators {
   }
 
   // ------------------------------------------------------------ leaves
-
   private stringLeaf(schema: Json, pointer: string, level: number, names: Names): Generator {
-    const format = typeof schema["format"] === "string" ? schema["format"] : undefined;
-    const pattern = typeof schema["pattern"] === "string" ? schema["pattern"] : undefined;
-    const minLength = typeof schema["minLength"] === "number" ? schema["minLength"] : 0;
-    const maxLength = typeof schema["maxLength"] === "number" ? schema["maxLength"] : Infinity;
-    if (minLength > maxLength) return this.toGeneral(pointer, level, names);
-    const checked = format !== undefined && CHECKED_FORMATS.has(format);
-    // An unchecked format (`phone`, `binary`, a vendor's own) constrains nothing: realistic by name then. A
-    // checked format realistic values do not know (`json-pointer`, `regex`...) takes its known-good value.
-    const realistic =
-      checked && !REALISTIC_FORMATS.has(format)
-        ? undefined
-        : realisticGenerator(format !== undefined && !checked && !isLooseFormat(format) ? withoutFormat(schema) : schema, hintOf(names));
-    // Without a format or pattern, any words of the right length do.
-    const generic = !checked && pattern === undefined ? realisticGenerator({ type: "string", ...(minLength > 0 ? { minLength } : {}), ...(maxLength < Infinity ? { maxLength } : {}) }, NO_NAMES) : undefined;
-    const known = format !== undefined ? FORMAT_VALUES[format] : undefined;
-    const formatValue = known !== undefined && known.length >= minLength && known.length <= maxLength && (pattern === undefined || safeTest(pattern, known)) ? known : undefined;
-    const where = `#${pointer}`;
-    const lastResort: Generator =
-      pattern !== undefined
-        ? patternString(pattern, minLength, maxLength, this.toGeneral(pointer, level, names), where)
-        : checked && formatValue === undefined
-          ? this.toGeneral(pointer, level, names)
-          : () => formatValue ?? fill(minLength, maxLength);
-    const make = (run: GenerationRun): unknown => {
-      const seed = run.seed();
-      if (realistic !== undefined) {
-        const v = realistic(seed);
-        if (typeof v === "string") return v;
-      }
-      if (generic !== undefined) {
-        const v = generic(seed);
-        if (typeof v === "string") return v;
-      }
-      if (formatValue !== undefined) return formatValue;
-      return lastResort(run);
-    };
-    return (run) => {
-      const cap = run.meter.limits.maxStringLength;
-      if (minLength > cap) {
-        // Built as long as the cap allows: too short for the schema, which the validation then says.
-        run.meter.capped("maxStringLength", `${where} asks for at least ${minLength} characters; ${cap} generated`, minLength);
-        run.meter.spend(cap);
-        return fill(cap, cap);
-      }
-      const v = make(run);
-      if (typeof v === "string") run.meter.spend(v.length + 2);
-      return v;
-    };
+    return stringGenerator(schema, pointer, names, () => this.toGeneral(pointer, level, names));
   }
 
   private numberLeaf(schema: Json, pointer: string, level: number, names: Names): Generator {
-    const realistic = realisticGenerator(schema, hintOf(names));
+    const realistic = realisticGenerator(schema, namesHint(names));
     const general = this.toGeneral(pointer, level, names);
     if (realistic === undefined) return general;
     return (run) => {
@@ -621,7 +494,7 @@ export class CompiledGenerators {
       };
     }
     if (gens.length === 1) return gens[0] as Generator;
-    if (key === "anyOf" || this.disjoint(others.map(([s]) => s))) return (run) => (gens[Math.floor(run.next() * gens.length)] as Generator)(run);
+    if (key === "anyOf" || disjointBranches(others.map(([s]) => s), (p) => this.host.nodeAt(p))) return (run) => (gens[Math.floor(run.next() * gens.length)] as Generator)(run);
     // Branches that may overlap: a value is kept when exactly one branch accepts it (each branch tried in turn).
     const host = this.host;
     const pointers = list.map((_, i) => `${pointer}/${key}/${i}`);
@@ -637,188 +510,10 @@ export class CompiledGenerators {
       return undefined;
     };
   }
-
-  /**
-   * Whether no value can match two of these schemas: each has one plain type, all different (integer counts
-   * as number), or all are objects told apart by a required property with disjoint `enum`/`const` values.
-   */
-  private disjoint(schemas: readonly unknown[]): boolean {
-    const resolved: Json[] = [];
-    for (let s of schemas) {
-      for (let guard = 0; isObject(s) && typeof s["$ref"] === "string" && guard < 8; guard++) {
-        const ref = s["$ref"];
-        if (!ref.startsWith("#")) return false;
-        s = this.host.nodeAt(ref === "#" ? "" : decodeURIComponent(ref.slice(1)));
-      }
-      if (!isObject(s)) return false;
-      resolved.push(s);
-    }
-    const types = new Set<string>();
-    let distinctTypes = true;
-    for (const s of resolved) {
-      const type = s["type"] === "integer" ? "number" : s["type"];
-      if (typeof type !== "string" || types.has(type)) {
-        distinctTypes = false;
-        break;
-      }
-      types.add(type);
-    }
-    return distinctTypes || this.discriminated(resolved);
-  }
-
-  /** Objects with a common required property whose allowed values (`enum`/`const`, through `$ref`s) never overlap. */
-  private discriminated(schemas: readonly Json[]): boolean {
-    const first = schemas[0];
-    if (first === undefined || !Array.isArray(first["required"])) return false;
-    for (const name of first["required"]) {
-      if (typeof name !== "string") continue;
-      const seen = new Set<string>();
-      let ok = true;
-      for (const s of schemas) {
-        const values = Array.isArray(s["required"]) && s["required"].includes(name) && isObject(s["properties"]) ? this.allowedValues(s["properties"][name]) : undefined;
-        if (values === undefined) {
-          ok = false;
-          break;
-        }
-        for (const v of values) {
-          const key = JSON.stringify(v);
-          if (seen.has(key)) ok = false;
-          seen.add(key);
-        }
-        if (!ok) break;
-      }
-      if (ok) return true;
-    }
-    return false;
-  }
-
-  private allowedValues(schema: unknown): unknown[] | undefined {
-    for (let guard = 0; isObject(schema) && typeof schema["$ref"] === "string" && guard < 8; guard++) {
-      const ref = schema["$ref"];
-      if (!ref.startsWith("#/")) return undefined;
-      schema = this.host.nodeAt(decodeURIComponent(ref.slice(1)));
-    }
-    if (!isObject(schema)) return undefined;
-    if (schema["const"] !== undefined) return [schema["const"]];
-    if (Array.isArray(schema["enum"]) && schema["enum"].length > 0) return schema["enum"];
-    return undefined;
-  }
-}
-
-/** Steps one level deeper into the value; false (with a warning) past the `maxDepth` cap. */
-function enter(run: GenerationRun, where: string): boolean {
-  if (run.depth >= run.meter.limits.maxDepth) {
-    run.meter.capped("maxDepth", `the value nests deeper than that at ${where}`);
-    return false;
-  }
-  run.depth++;
-  return true;
 }
 
 interface Part {
   node: Json;
   pointer: string;
   level: number;
-}
-
-function hintOf(names: Names): FieldHint {
-  if (names.name === undefined) return {};
-  const parents: string[] = [];
-  if (names.p2 !== undefined) parents.push(names.p2);
-  if (names.p1 !== undefined) parents.push(names.p1);
-  return { name: names.name, parents };
-}
-
-/** The types a node allows, stated or inferred from its keywords; undefined when nothing says. */
-function typesOf(node: Json): string[] | undefined {
-  const t = node["type"];
-  if (typeof t === "string") return [t];
-  if (Array.isArray(t)) return t.every((x) => typeof x === "string") && t.length > 0 ? (t as string[]) : undefined;
-  if (t !== undefined) return undefined;
-  if (node["properties"] !== undefined || node["required"] !== undefined || node["additionalProperties"] !== undefined) return ["object"];
-  if (node["items"] !== undefined || node["minItems"] !== undefined || node["maxItems"] !== undefined) return ["array"];
-  if (node["pattern"] !== undefined || node["format"] !== undefined || node["minLength"] !== undefined || node["maxLength"] !== undefined) return ["string"];
-  if (node["minimum"] !== undefined || node["maximum"] !== undefined || node["exclusiveMinimum"] !== undefined || node["exclusiveMaximum"] !== undefined || node["multipleOf"] !== undefined) {
-    return ["number"];
-  }
-  return ["string"];
-}
-
-/** Whether a value's JSON type is one of these (an integer is a number). */
-function ofTypes(types: readonly string[], v: unknown): boolean {
-  const actual = v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "number" ? (Number.isInteger(v) ? "integer" : "number") : typeof v;
-  return types.some((t) => t === actual || (t === "number" && actual === "integer"));
-}
-
-/** A schema that says nothing about its value (beside a description): generated as a string. */
-function isBare(node: unknown): boolean {
-  if (!isObject(node)) return false;
-  for (const key in node) if (KEYWORDS.has(key) && key !== "description") return false;
-  return true;
-}
-
-/** Two property schemas that generate alike: equal once descriptions, examples and vendor keys are set aside. */
-function sameShape(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  return JSON.stringify(shapeOf(a)) === JSON.stringify(shapeOf(b));
-}
-
-function shapeOf(node: unknown): unknown {
-  if (!isObject(node)) return node;
-  const out: Json = {};
-  for (const key of Object.keys(node).sort()) if (KEYWORDS.has(key) && !NON_GENERATIVE.has(key)) out[key] = node[key];
-  return out;
-}
-
-function isLooseFormat(format: string): boolean {
-  return format === "binary" || format === "text" || format === "textarea" || format === "html" || format === "markdown";
-}
-
-function withoutFormat(schema: Json): Json {
-  const out = { ...schema };
-  delete out["format"];
-  return out;
-}
-
-function pickFrom(values: readonly unknown[]): Generator {
-  const objects = values.some((v) => typeof v === "object" && v !== null);
-  if (values.length === 1) {
-    const only = values[0];
-    return objects ? () => cloneJson(only) : () => only;
-  }
-  return (run) => {
-    const v = values[Math.floor(run.next() * values.length)];
-    return objects ? cloneJson(v) : v;
-  };
-}
-
-function safeTest(pattern: string, s: string): boolean {
-  return patternTest(pattern, s);
-}
-
-/** A string of the given lengths (words, repeated or cut). */
-function fill(minLength: number, maxLength: number): string {
-  let s = "sample";
-  while (s.length < minLength) s += " sample";
-  return maxLength < s.length ? s.slice(0, Math.max(minLength, maxLength)) : s;
-}
-
-/**
- * A string matching a pattern (built from the pattern, bounded by the string cap, checked by the linear-time
- * matcher), else the general generator's value if it matches; undefined when neither does (an optional
- * property is then left out).
- */
-function patternString(pattern: string, minLength: number, maxLength: number, fallback: Generator, where: string): Generator {
-  const fits = (s: unknown): s is string => {
-    if (typeof s !== "string") return false;
-    const n = codePointLength(s);
-    return n >= minLength && n <= maxLength && patternTest(pattern, s);
-  };
-  return (run) => {
-    const made = buildPatternString(pattern, { seed: run.seed(), minLength, maxLength, cap: run.meter.limits.maxStringLength });
-    if (made.ok) return made.value;
-    if (made.reason === "cap") run.meter.capped("maxStringLength", `the pattern at ${where} matches no string shorter than ${made.minimum ?? minLength} characters`);
-    const s = fallback(run);
-    return fits(s) ? s : undefined;
-  };
 }

@@ -1,8 +1,9 @@
 import { getAt } from "../json-pointer.js";
+import { isObject } from "../json-object.js";
+import { refsIn } from "./ref-graph.js";
 
 type Json = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Sizes above this are all "huge" (and stay finite, unlike the size of a schema that has no finite value). */
 const HUGE = 1e15;
@@ -154,22 +155,4 @@ export class MinimalSizes {
     }
     return best;
   }
-}
-
-/** The internal `$ref` targets written directly inside a node (not through other `$ref`s). */
-function refsIn(node: unknown): Set<string> {
-  const found = new Set<string>();
-  const walk = (n: unknown, depth: number): void => {
-    if (typeof n !== "object" || n === null || depth > 64) return;
-    if (Array.isArray(n)) {
-      for (const x of n) walk(x, depth + 1);
-      return;
-    }
-    for (const [k, v] of Object.entries(n)) {
-      if (k === "$ref" && typeof v === "string" && v.startsWith("#")) found.add(v === "#" ? "" : decodeURIComponent(v.slice(1)));
-      else if (k !== "example" && k !== "examples" && k !== "default" && k !== "enum" && k !== "const") walk(v, depth + 1);
-    }
-  };
-  walk(node, 0);
-  return found;
 }

@@ -1,4 +1,5 @@
-import { DEFAULT_SYNTHESIS_LIMITS, LIMIT_OPTIONS, type SynthesisLimits, type WorkBudget } from "./work-budget.js";
+import { toPointer } from "../json-pointer.js";
+import { BudgetExceeded, DEFAULT_SYNTHESIS_LIMITS, LIMIT_OPTIONS, type SynthesisLimits, type WorkBudget } from "./work-budget.js";
 
 /** Thrown by a generator when one value (or one synthesis, over all its attempts) grows past `maxSize`. */
 export class CapReached extends Error {
@@ -6,6 +7,16 @@ export class CapReached extends Error {
     super(`synthesis cap ${cap} reached`);
     this.name = "CapReached";
   }
+}
+
+/** Control-flow errors that no fallback may swallow: the time budget, and a value grown past its size cap. */
+export function rethrowControl(err: unknown): void {
+  if (err instanceof BudgetExceeded || err instanceof CapReached) throw err;
+}
+
+/** A value's place in messages: `the value at /items/0` (the root: `the value`). */
+export function valuePlace(path: readonly string[]): string {
+  return path.length === 0 ? "the value" : `the value at ${toPointer(path)}`;
 }
 
 /** How many values' worth of work one synthesis may spend over all its attempts (repairs, fallbacks). */

@@ -1,4 +1,5 @@
 import { isObject, type Json } from "../json-object.js";
+import type { FieldHint } from "./realistic-value.js";
 /**
  * The rules every synthesis path shares: how deep a value grows (ref levels), which keywords generate,
  * and small checks on schema nodes.
@@ -104,4 +105,16 @@ function copy(value: object, depth: number): unknown {
     else out[key] = typeof v === "object" && v !== null ? copy(v, depth + 1) : v;
   }
   return out;
+}
+
+/**
+ * The field hint of a value from the names on its path (array indexes are skipped): its own name and the
+ * names around it, the root's name (a parameter's) first. A value with no name on its path is named `rootName`.
+ */
+export function fieldHint(segments: readonly string[], rootName: string | undefined): FieldHint {
+  const names = segments.filter((s) => !/^\d+$/.test(s));
+  if (names.length === 0) return rootName !== undefined ? { name: rootName } : {};
+  const name = names[names.length - 1] as string;
+  const parents = rootName !== undefined ? [rootName, ...names.slice(0, -1)] : names.slice(0, -1);
+  return { name, parents };
 }

@@ -50,6 +50,35 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = process.env): 
   return { child, output: () => out, exit, waitFor };
 }
 
+/** How a script child ended, with its stdout and stderr apart. */
+export interface ScriptExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  out: string;
+  err: string;
+}
+
+/**
+ * Starts a script as a child (`node --import tsx <script> ...args`; the CLI entry unless `script` says
+ * otherwise), keeping its stdout and stderr apart; `output()` is its stdout so far.
+ */
+export function startScript(args: string[], options: { script?: string; stdin?: "ignore" | "pipe" } = {}): { child: ChildProcess; exit: Promise<ScriptExit>; output: () => string } {
+  const child = spawn(process.execPath, ["--import", "tsx", options.script ?? ENTRY, ...args], { cwd: ROOT, stdio: [options.stdin ?? "ignore", "pipe", "pipe"] });
+  running.add(child);
+  let out = "";
+  let err = "";
+  child.stdout?.on("data", (d: Buffer) => void (out += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => void (err += d.toString()));
+  const exit = new Promise<ScriptExit>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      running.delete(child);
+      resolve({ code, signal, out, err });
+    });
+  });
+  return { child, exit, output: () => out };
+}
+
 /** Kills every child still running (after a failed test). */
 export function stopAll(): void {
   for (const child of running) child.kill("SIGKILL");

@@ -4,8 +4,10 @@
  * helpers to compare the runs it produces. Shared by the tests of LLM runs whose result must not depend on
  * completion order (generate, replay, fork).
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, afterEach } from "vitest";
 import type { CliIO } from "../../simulator/cli/cli-io.js";
 import { startOpenAIServer, type OpenAIServer, type ReceivedRequest, type ScriptedReply } from "./openai-server.js";
 
@@ -238,4 +240,39 @@ export function summaryOf(dir: string): { episodes: number; errors: number; acce
 
 export function countIn(dir: string, needle: string): number {
   return readFileSync(join(dir, "events.jsonl"), "utf8").split(needle).length - 1;
+}
+
+/** What {@link llmRunScope} gives the tests of a `describe`. */
+export interface LlmRunScope {
+  /** A fresh temporary folder (removed after all the tests). */
+  tmp(): string;
+  /** The role server of the test in progress (closed after each test). */
+  server: OpenAIServer | undefined;
+}
+
+/**
+ * Called inside a `describe` of LLM runs: temporary folders named `prefix...` removed after all its tests, the
+ * role server closed after each test, and `OPENAI_API_KEY` put back as it was.
+ */
+export function llmRunScope(prefix: string): LlmRunScope {
+  const dirs: string[] = [];
+  const savedKey = process.env["OPENAI_API_KEY"];
+  const scope: LlmRunScope = {
+    server: undefined,
+    tmp: () => {
+      const d = mkdtempSync(join(tmpdir(), prefix));
+      dirs.push(d);
+      return d;
+    },
+  };
+  afterEach(async () => {
+    await scope.server?.close();
+    scope.server = undefined;
+    if (savedKey === undefined) delete process.env["OPENAI_API_KEY"];
+    else process.env["OPENAI_API_KEY"] = savedKey;
+  });
+  afterAll(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  return scope;
 }

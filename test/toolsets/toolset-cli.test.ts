@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../../simulator/cli/main.js";
 import type { CorpusRecord } from "../../simulator/runs/corpus-projection.js";
 import type { RunSummary } from "../../simulator/runs/run-summary.js";
 import type { ToolsetDocumentation } from "../../toolsets/toolset-documentation.js";
+import { runCli as cli } from "../support/cli-in-process.js";
 
 /** `toolset list` and `toolset show`, and corpora generated over imported toolsets. */
 
@@ -16,13 +16,6 @@ const SPECS = fileURLToPath(new URL("../fixtures/specs/core/", import.meta.url))
 const CORPORA = path.resolve(ROOT, process.env["TOOLSIM_CORPORA"] ?? "../shared/corpora");
 const root = mkdtempSync(path.join(tmpdir(), "toolsim-toolset-cli-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main(argv, { out: (s) => void (out += s), err: (s) => void (err += s), isTTY: false });
-  return { code, out, err };
-}
 
 describe("npx toolsim toolset list", () => {
   it("lists the bundled toolsets with category, operations, auth and fixtures", async () => {

@@ -2,17 +2,17 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { main } from "../../simulator/cli/main.js";
 import type { SpecProblem } from "../../specs/load/spec-problem.js";
 import { findToolsetFiles, loadToolset } from "../../toolsets/load-toolset.js";
 import { bundledToolsetsDir } from "../../toolsets/load-toolset.js";
 import { renderDocumentation, toolsetDocumentation } from "../../toolsets/toolset-documentation.js";
 import { checkToolsetSchema, TOOLSET_SCHEMA } from "../../toolsets/toolset-schema.js";
 import { checkToolsetData, validateToolsetFile } from "../../toolsets/validate-toolset.js";
+import { runCli as run } from "../support/cli-in-process.js";
 
 /**
  * The toolset validator on toolsets written for these tests: a good one, ones with warnings only, and
- * defective ones. CLI output is compared with golden files (test/fixtures/cli/toolset-*.txt, absolute paths
+ * defective ones. CLI output is compared with golden files (test/fixtures/cli/toolset/*.txt, absolute paths
  * replaced); `UPDATE_GOLDEN=1` rewrites them.
  */
 
@@ -21,13 +21,6 @@ const FIXTURES = fileURLToPath(new URL("../fixtures/toolsets/", import.meta.url)
 const GOLDEN = fileURLToPath(new URL("../fixtures/cli/", import.meta.url));
 const UPDATE = process.env["UPDATE_GOLDEN"] === "1";
 const fixture = (...parts: string[]): string => path.join(FIXTURES, ...parts);
-
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main(argv, { out: (s) => void (out += s), err: (s) => void (err += s), isTTY: false });
-  return { code, out, err };
-}
 
 function normalize(text: string): string {
   return text.split(FIXTURES.replace(/\/$/, "")).join("<TOOLSETS>").split(ROOT.replace(/\/$/, "")).join("<ROOT>");
@@ -199,17 +192,17 @@ async function readYaml(file: string): Promise<Record<string, unknown>> {
 
 describe("npx toolsim toolset validate (golden)", () => {
   it("exits 0 on a good toolset", async () => {
-    const r = await expectGolden("toolset-validate-good", ["toolset", "validate", fixture("good")]);
+    const r = await expectGolden("toolset/validate-good", ["toolset", "validate", fixture("good")]);
     expect(r.code).toBe(0);
   });
 
   it("exits 0 with warnings only", async () => {
-    const r = await expectGolden("toolset-validate-warnings", ["toolset", "validate", fixture("warnings")]);
+    const r = await expectGolden("toolset/validate-warnings", ["toolset", "validate", fixture("warnings")]);
     expect(r.code).toBe(0);
   });
 
   it("exits 1 on errors, listing every problem as file#pointer", async () => {
-    const r = await expectGolden("toolset-validate-defects", ["toolset", "validate", fixture("defects"), fixture("external-spec", "external.yaml")]);
+    const r = await expectGolden("toolset/validate-defects", ["toolset", "validate", fixture("defects"), fixture("external-spec", "external.yaml")]);
     expect(r.code).toBe(1);
   });
 

@@ -1,5 +1,5 @@
 import { createRng } from "../../specs/seed.js";
-import { sameAll, type ApiBankApiImpl } from "./apibank-api.js";
+import { sameAll, type ApiBankApiImpl, sameOutcome } from "./apibank-api.js";
 import { asStr, PyException, pyEquals } from "./py.js";
 
 /*
@@ -163,7 +163,7 @@ export const ACCOUNT_APIS: ApiBankApiImpl[] = [
     check: (r, g) => {
       const rt = asStr(r.input?.["token"], "strip").trim();
       const gt = asStr(g.input?.["token"], "strip").trim();
-      return rt === gt && pyEquals(r.output, g.output) && r.exception === g.exception;
+      return rt === gt && sameOutcome(r, g);
     },
   },
   {

@@ -1,6 +1,6 @@
 import type { ResourceStore } from "../../specs/respond/resource-store.js";
 import { InstanceState, PyTable } from "./apibank-db.js";
-import { PyException, pyEquals } from "./py.js";
+import { formatCheck, PyException, pyEquals, pyStrip, sameChecked } from "./py.js";
 import type { ToolSearchIndex } from "./tool-searcher.js";
 
 type Json = Record<string, unknown>;
@@ -123,7 +123,22 @@ export function runApi(api: ApiBankApiImpl, args: Json, env: ApiEnv): ApiBankRes
 
 /** The default check of most APIs: same input, output and exception. */
 export function sameAll(r: ApiBankResult, g: ApiBankResult): boolean {
-  return pyEquals(r.input, g.input) && pyEquals(r.output, g.output) && r.exception === g.exception;
+  return pyEquals(r.input, g.input) && sameOutcome(r, g);
+}
+
+/** The end of most checks: the same output and the same exception. */
+export function sameOutcome(r: ApiBankResult, g: ApiBankResult): boolean {
+  return pyEquals(r.output, g.output) && r.exception === g.exception;
+}
+
+/** Whether a date or time input is the same in both as Python's `format_check` reads it (a failed check equals only itself). */
+export function sameCheckedInput(r: ApiBankResult, g: ApiBankResult, field: string, format: string): boolean {
+  return sameChecked(formatCheck(inputOf(r, field), format), formatCheck(inputOf(g, field), format));
+}
+
+/** Whether an input field is the same in both once stripped and lower-cased (Python's `.strip().lower()`). */
+export function sameLowerInput(r: ApiBankResult, g: ApiBankResult, field: string): boolean {
+  return pyStrip(inputOf(r, field)).toLowerCase() === pyStrip(inputOf(g, field)).toLowerCase();
 }
 
 /** Python's `assert response['api_name'] == groundtruth['api_name']` of many checks. */

@@ -1,10 +1,10 @@
 import type { ResourceStore } from "../../specs/respond/resource-store.js";
 import { ACCOUNT_APIS } from "./apibank-account.js";
-import { ApiEnv, runApi, UncaughtPyError, type ApiBankApiImpl, type ApiBankResult, type ApiBankSet } from "./apibank-api.js";
+import { ApiEnv, runApi, UncaughtPyError, type ApiBankApiImpl, type ApiBankResult, type ApiBankSet, sameOutcome } from "./apibank-api.js";
 import { LV3_APIS } from "./apibank-lv3.js";
 import { SCHEDULE_APIS } from "./apibank-schedule.js";
 import { EXTERNAL_APIS, SERVICE_APIS } from "./apibank-services.js";
-import { PyException, pyEquals } from "./py.js";
+import { PyException } from "./py.js";
 import type { ToolSearchIndex } from "./tool-searcher.js";
 
 /*
@@ -21,7 +21,7 @@ const TOOL_SEARCHER = (set: ApiBankSet): ApiBankApiImpl => ({
     if (!env.searchIndex) throw new PyException("ToolSearcher has no APIs to search");
     return env.searchIndex.search(a["keywords"]);
   },
-  check: (r, g) => pyEquals(r.output, g.output) && r.exception === g.exception,
+  check: (r, g) => sameOutcome(r, g),
 });
 
 const REGISTRY = new Map<string, ApiBankApiImpl>();

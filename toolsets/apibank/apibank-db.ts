@@ -1,10 +1,7 @@
 import type { ResourceStore } from "../../specs/respond/resource-store.js";
+import { isObject } from "../../specs/json-object.js";
 
 type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /**
  * How API-Bank's databases (`init_database/<Name>.json`, each a dict keyed by entry) are laid out as toolset

@@ -1,4 +1,4 @@
-import { assertSameName, inputOf, inputWithout, sameAll, UncaughtPyError, type ApiBankApiImpl, type ApiBankResult } from "./apibank-api.js";
+import { assertSameName, inputOf, inputWithout, sameAll, UncaughtPyError, type ApiBankApiImpl, type ApiBankResult, sameOutcome } from "./apibank-api.js";
 import { apiBankCalculate } from "./calculator.js";
 import { asStr, compareDateTime, contentSatisfied, keyError, PyException, pyEquals, pyStrip, pyTypeName, strftime, strptime, type PyDateTime } from "./py.js";
 
@@ -152,7 +152,7 @@ export const LV3_APIS: ApiBankApiImpl[] = [
     },
     check(r, g) {
       const ok = contentSatisfied(asStr(inputOf(r, "meeting_topic"), "split"), asStr(inputOf(g, "meeting_topic"), "split"));
-      return ok && pyEquals(inputWithout(r, "meeting_topic"), inputWithout(g, "meeting_topic")) && pyEquals(r.output, g.output) && r.exception === g.exception;
+      return ok && pyEquals(inputWithout(r, "meeting_topic"), inputWithout(g, "meeting_topic")) && sameOutcome(r, g);
     },
   },
   {
@@ -191,7 +191,7 @@ export const LV3_APIS: ApiBankApiImpl[] = [
       if (pyStrip(a["content"]) === "") throw new PyException("Content should not be empty");
       return "success";
     },
-    check: (r, g) => (assertSameName(r, g), pyEquals(r.output, g.output) && r.exception === g.exception && pyEquals(inputWithout(r, "content"), inputWithout(g, "content"))),
+    check: (r, g) => (assertSameName(r, g), sameOutcome(r, g) && pyEquals(inputWithout(r, "content"), inputWithout(g, "content"))),
   },
   {
     name: "FlightSearch",
@@ -374,7 +374,7 @@ export const LV3_APIS: ApiBankApiImpl[] = [
     set: "lv3_apis",
     params: [S("formula")],
     call: (a) => apiBankCalculate(a["formula"]),
-    check: (r, g) => asStr(inputOf(r, "formula"), "replace").replace(/ /g, "") === asStr(inputOf(g, "formula"), "replace").replace(/ /g, "") && pyEquals(r.output, g.output) && r.exception === g.exception,
+    check: (r, g) => asStr(inputOf(r, "formula"), "replace").replace(/ /g, "") === asStr(inputOf(g, "formula"), "replace").replace(/ /g, "") && sameOutcome(r, g),
   },
 ];
 

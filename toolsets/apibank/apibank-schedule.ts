@@ -1,4 +1,4 @@
-import { assertSameName, inputOf, inputWithout, sameAll, type ApiBankApiImpl, type ApiBankResult, type ApiEnv } from "./apibank-api.js";
+import { assertSameName, inputOf, inputWithout, sameAll, type ApiBankApiImpl, type ApiBankResult, type ApiEnv, sameOutcome } from "./apibank-api.js";
 import { asStr, contentSatisfied, PyException, pyEquals, pyStrip, strptime } from "./py.js";
 
 /*
@@ -17,25 +17,25 @@ function truthy(v: unknown): boolean {
 /** The content check of the agenda APIs: word overlap on the content, same time, location, output and exception. */
 function agendaCheck(r: ApiBankResult, g: ApiBankResult): boolean {
   const ok = contentSatisfied(asStr(inputOf(r, "content"), "split"), asStr(inputOf(g, "content"), "split"));
-  return ok && pyEquals(inputOf(r, "time"), inputOf(g, "time")) && pyEquals(inputOf(r, "location"), inputOf(g, "location")) && pyEquals(r.output, g.output) && r.exception === g.exception;
+  return ok && pyEquals(inputOf(r, "time"), inputOf(g, "time")) && pyEquals(inputOf(r, "location"), inputOf(g, "location")) && sameOutcome(r, g);
 }
 
 /** The content check of the reminder APIs: lower-cased word overlap, same time, output and exception. */
 function reminderCheck(r: ApiBankResult, g: ApiBankResult): boolean {
   const ok = contentSatisfied(asStr(inputOf(r, "content"), "lower").toLowerCase(), asStr(inputOf(g, "content"), "lower").toLowerCase());
-  return ok && pyEquals(inputOf(r, "time"), inputOf(g, "time")) && pyEquals(r.output, g.output) && r.exception === g.exception;
+  return ok && pyEquals(inputOf(r, "time"), inputOf(g, "time")) && sameOutcome(r, g);
 }
 
 /** The meeting check: overlap on the topic, the rest of the input equal, same output and exception. */
 function meetingCheck(r: ApiBankResult, g: ApiBankResult): boolean {
   const ok = contentSatisfied(asStr(inputOf(r, "meeting_topic"), "split"), asStr(inputOf(g, "meeting_topic"), "split"));
-  return ok && pyEquals(inputWithout(r, "meeting_topic"), inputWithout(g, "meeting_topic")) && pyEquals(r.output, g.output) && r.exception === g.exception;
+  return ok && pyEquals(inputWithout(r, "meeting_topic"), inputWithout(g, "meeting_topic")) && sameOutcome(r, g);
 }
 
 /** The check of the delete APIs: both succeeded at the same `time` (a meeting has none: KeyError), else same output and exception. */
 function deleteCheck(r: ApiBankResult, g: ApiBankResult): boolean {
   if (g.output === "success" && r.output === "success") return pyEquals(inputOf(r, "time"), inputOf(g, "time"));
-  return pyEquals(r.output, g.output) && r.exception === g.exception;
+  return sameOutcome(r, g);
 }
 
 /** `max(int(i) for i in keys) + 1`, or 0 for an empty table, as a str key. */
@@ -58,6 +58,50 @@ const MEETING = [TOKEN, { name: "meeting_topic", type: "str" }, { name: "start_t
 
 function own(env: ApiEnv, db: string, username: string): Array<[string, Json]> {
   return env.table(db).entries().filter(([, v]) => (v as Json)["username"] === username) as Array<[string, Json]>;
+}
+
+/**
+ * The token's user and the first of their items in a table that matches the call on its `key` field or on its
+ * time (the Python's `or`); `time` names the item's time field, `callTime` the call's (default the same).
+ */
+function ownedItem(env: ApiEnv, db: string, a: Json, key: string | undefined, time: string, callTime = time): { username: string; hit: [string, Json] | undefined } {
+  const username = env.checkToken(a["token"]);
+  const hit = own(env, db, username).find(([, v]) => (key !== undefined && pyEquals(v[key], a[key])) || pyEquals(v[time], a[callTime]));
+  return { username, hit };
+}
+
+/** The Python's "You have no <noun> about ..." (when the call names the item) or "... at time : ..." (when it gives a time). */
+function throwNoItem(noun: string, a: Json, key: string, time: string): void {
+  if (truthy(a[key])) throw new PyException(`You have no ${noun} about ${String(a[key])}`);
+  if (truthy(a[time])) throw new PyException(`You have no ${noun} at time : ${String(a[time])}`);
+}
+
+/**
+ * DeleteAgenda and DeleteMeeting: the token user's first matching item deleted; "success" also when the call names
+ * nothing (both Pythons say "meeting" when nothing matches).
+ */
+function deleteOwned(env: ApiEnv, db: string, a: Json, key: string, time: string): string {
+  const { hit } = ownedItem(env, db, a, key, time);
+  if (hit) {
+    env.table(db).delete(hit[0]);
+    return "success";
+  }
+  throwNoItem("meeting", a, key, time);
+  return "success";
+}
+
+/** The reminders' input checks: a valid time and some content. */
+function reminderInput(a: Json): void {
+  strptime(a["time"], TIME);
+  if (pyStrip(a["content"]) === "") throw new PyException("Content should not be null");
+}
+
+/** The reminder a Delete, Modify or Query call is about (its input checked first); the Python's error when there is none. */
+function ownedReminder(env: ApiEnv, a: Json): [string, Json] {
+  reminderInput(a);
+  const { hit } = ownedItem(env, "Reminder", a, "content", "time");
+  if (!hit) throw new PyException(`You have no reminder about ${String(a["content"])} or at time : ${String(a["time"])}`);
+  return hit;
 }
 
 function meetingTimes(a: Json): void {
@@ -89,15 +133,7 @@ export const SCHEDULE_APIS: ApiBankApiImpl[] = [
     params: AGENDA,
     call(a, env) {
       if (truthy(a["time"])) strptime(a["time"], TIME);
-      const username = env.checkToken(a["token"]);
-      const hit = own(env, "Agenda", username).find(([, v]) => pyEquals(v["content"], a["content"]) || pyEquals(v["time"], a["time"]));
-      if (hit) {
-        env.table("Agenda").delete(hit[0]);
-        return "success";
-      }
-      if (truthy(a["content"])) throw new PyException(`You have no meeting about ${String(a["content"])}`);
-      if (truthy(a["time"])) throw new PyException(`You have no meeting at time : ${String(a["time"])}`);
-      return "success";
+      return deleteOwned(env, "Agenda", a, "content", "time");
     },
     check: deleteCheck,
   },
@@ -107,14 +143,12 @@ export const SCHEDULE_APIS: ApiBankApiImpl[] = [
     params: AGENDA,
     call(a, env) {
       if (truthy(a["time"])) strptime(a["time"], TIME);
-      const username = env.checkToken(a["token"]);
-      const hit = own(env, "Agenda", username).find(([, v]) => pyEquals(v["content"], a["content"]) || pyEquals(v["time"], a["time"]));
+      const { username, hit } = ownedItem(env, "Agenda", a, "content", "time");
       if (hit) {
         env.table("Agenda").set(hit[0], { username, content: a["content"], time: a["time"], location: a["location"] });
         return "success";
       }
-      if (truthy(a["content"])) throw new PyException(`You have no agenda about ${String(a["content"])}`);
-      if (truthy(a["time"])) throw new PyException(`You have no agenda at time : ${String(a["time"])}`);
+      throwNoItem("agenda", a, "content", "time");
       return "Error"; // the Python returns Exception('Error') without raising it
     },
     check: agendaCheck,
@@ -125,11 +159,9 @@ export const SCHEDULE_APIS: ApiBankApiImpl[] = [
     params: AGENDA,
     call(a, env) {
       if (truthy(a["time"])) strptime(a["time"], TIME);
-      const username = env.checkToken(a["token"]);
-      const hit = own(env, "Agenda", username).find(([, v]) => pyEquals(v["content"], a["content"]) || pyEquals(v["time"], a["time"]));
+      const { hit } = ownedItem(env, "Agenda", a, "content", "time");
       if (hit) return hit[1];
-      if (truthy(a["content"])) throw new PyException(`You have no agenda about ${String(a["content"])}`);
-      if (truthy(a["time"])) throw new PyException(`You have no agenda at time : ${String(a["time"])}`);
+      throwNoItem("agenda", a, "content", "time");
       throw new PyException("Error");
     },
     check: agendaCheck,
@@ -154,8 +186,7 @@ export const SCHEDULE_APIS: ApiBankApiImpl[] = [
     params: ALARM,
     call(a, env) {
       strptime(a["time"], TIME);
-      const username = env.checkToken(a["token"]);
-      const hit = own(env, "Alarm", username).find(([, v]) => pyEquals(v["time"], a["time"]));
+      const { hit } = ownedItem(env, "Alarm", a, undefined, "time");
       if (hit) {
         env.table("Alarm").delete(hit[0]);
         return "success";
@@ -172,8 +203,7 @@ export const SCHEDULE_APIS: ApiBankApiImpl[] = [
     call(a, env) {
       strptime(a["from_time"], TIME);
       strptime(a["to_time"], TIME);
-      const username = env.checkToken(a["token"]);
-      const hit = own(env, "Alarm", username).find(([, v]) => pyEquals(v["time"], a["from_time"]));
+      const { username, hit } = ownedItem(env, "Alarm", a, undefined, "time", "from_time");
       if (!hit) throw new PyException(`You have no agenda at time : ${String(a["from_time"])}`);
       env.table("Alarm").set(hit[0], { username, time: a["to_time"] });
       return "success";
@@ -186,8 +216,7 @@ export const SCHEDULE_APIS: ApiBankApiImpl[] = [
     params: ALARM,
     call(a, env) {
       strptime(a["time"], TIME);
-      const username = env.checkToken(a["token"]);
-      const hit = own(env, "Alarm", username).find(([, v]) => pyEquals(v["time"], a["time"]));
+      const { hit } = ownedItem(env, "Alarm", a, undefined, "time");
       if (!hit) throw new PyException(`You have no alarm clock at time : ${String(a["time"])}`);
       return hit[1];
     },
@@ -198,8 +227,7 @@ export const SCHEDULE_APIS: ApiBankApiImpl[] = [
     set: "apis",
     params: REMINDER,
     call(a, env) {
-      strptime(a["time"], TIME);
-      if (pyStrip(a["content"]) === "") throw new PyException("Content should not be null");
+      reminderInput(a);
       const table = env.table("Reminder");
       const id = nextStrKey(table.keys());
       const username = env.checkToken(a["token"]);
@@ -213,11 +241,7 @@ export const SCHEDULE_APIS: ApiBankApiImpl[] = [
     set: "apis",
     params: REMINDER,
     call(a, env) {
-      strptime(a["time"], TIME);
-      if (pyStrip(a["content"]) === "") throw new PyException("Content should not be null");
-      const username = env.checkToken(a["token"]);
-      const hit = own(env, "Reminder", username).find(([, v]) => pyEquals(v["content"], a["content"]) || pyEquals(v["time"], a["time"]));
-      if (!hit) throw new PyException(`You have no reminder about ${String(a["content"])} or at time : ${String(a["time"])}`);
+      const hit = ownedReminder(env, a);
       env.table("Reminder").delete(hit[0]);
       return "success";
     },
@@ -228,11 +252,7 @@ export const SCHEDULE_APIS: ApiBankApiImpl[] = [
     set: "apis",
     params: REMINDER,
     call(a, env) {
-      strptime(a["time"], TIME);
-      if (pyStrip(a["content"]) === "") throw new PyException("Content should not be null");
-      const username = env.checkToken(a["token"]);
-      const hit = own(env, "Reminder", username).find(([, v]) => pyEquals(v["content"], a["content"]) || pyEquals(v["time"], a["time"]));
-      if (!hit) throw new PyException(`You have no reminder about ${String(a["content"])} or at time : ${String(a["time"])}`);
+      const hit = ownedReminder(env, a);
       env.table("Reminder").set(hit[0], { ...hit[1], content: a["content"], time: a["time"] });
       return "success";
     },
@@ -243,11 +263,7 @@ export const SCHEDULE_APIS: ApiBankApiImpl[] = [
     set: "apis",
     params: REMINDER,
     call(a, env) {
-      strptime(a["time"], TIME);
-      if (pyStrip(a["content"]) === "") throw new PyException("Content should not be null");
-      const username = env.checkToken(a["token"]);
-      const hit = own(env, "Reminder", username).find(([, v]) => pyEquals(v["content"], a["content"]) || pyEquals(v["time"], a["time"]));
-      if (!hit) throw new PyException(`You have no reminder about ${String(a["content"])} or at time : ${String(a["time"])}`);
+      const hit = ownedReminder(env, a);
       return hit[1];
     },
     check: reminderCheck,
@@ -274,15 +290,7 @@ export const SCHEDULE_APIS: ApiBankApiImpl[] = [
     params: MEETING,
     call(a, env) {
       meetingTimes(a);
-      const username = env.checkToken(a["token"]);
-      const hit = own(env, "Meeting", username).find(([, v]) => pyEquals(v["meeting_topic"], a["meeting_topic"]) || pyEquals(v["start_time"], a["start_time"]));
-      if (hit) {
-        env.table("Meeting").delete(hit[0]);
-        return "success";
-      }
-      if (truthy(a["meeting_topic"])) throw new PyException(`You have no meeting about ${String(a["meeting_topic"])}`);
-      if (truthy(a["start_time"])) throw new PyException(`You have no meeting at time : ${String(a["start_time"])}`);
-      return "success";
+      return deleteOwned(env, "Meeting", a, "meeting_topic", "start_time");
     },
     check: deleteCheck,
   },
@@ -292,8 +300,7 @@ export const SCHEDULE_APIS: ApiBankApiImpl[] = [
     params: MEETING,
     call(a, env) {
       meetingTimes(a);
-      const username = env.checkToken(a["token"]);
-      const hit = own(env, "Meeting", username).find(([, v]) => pyEquals(v["meeting_topic"], a["meeting_topic"]) || pyEquals(v["start_time"], a["start_time"]));
+      const { hit } = ownedItem(env, "Meeting", a, "meeting_topic", "start_time");
       if (hit) {
         const item = { ...hit[1] };
         if (truthy(a["meeting_topic"])) item["meeting_topic"] = a["meeting_topic"];
@@ -304,8 +311,7 @@ export const SCHEDULE_APIS: ApiBankApiImpl[] = [
         env.table("Meeting").set(hit[0], item);
         return "success";
       }
-      if (truthy(a["meeting_topic"])) throw new PyException(`You have no meeting about ${String(a["meeting_topic"])}`);
-      if (truthy(a["start_time"])) throw new PyException(`You have no meeting at time : ${String(a["start_time"])}`);
+      throwNoItem("meeting", a, "meeting_topic", "start_time");
       return "success";
     },
     check: meetingCheck,
@@ -316,11 +322,9 @@ export const SCHEDULE_APIS: ApiBankApiImpl[] = [
     params: MEETING,
     call(a, env) {
       meetingTimes(a);
-      const username = env.checkToken(a["token"]);
-      const hit = own(env, "Meeting", username).find(([, v]) => pyEquals(v["meeting_topic"], a["meeting_topic"]) || pyEquals(v["start_time"], a["start_time"]));
+      const { hit } = ownedItem(env, "Meeting", a, "meeting_topic", "start_time");
       if (hit) return hit[1];
-      if (truthy(a["meeting_topic"])) throw new PyException(`You have no meeting about ${String(a["meeting_topic"])}`);
-      if (truthy(a["start_time"])) throw new PyException(`You have no meeting at time : ${String(a["start_time"])}`);
+      throwNoItem("meeting", a, "meeting_topic", "start_time");
       return "Error"; // the Python returns Exception('Error') without raising it
     },
     check: meetingCheck,

@@ -1,13 +1,14 @@
 import { createRng } from "../../specs/seed.js";
 import { searchDocuments } from "./apibank-db.js";
-import { inputOf, sameAll, UncaughtPyError, type ApiBankApiImpl, type ApiBankResult, type ApiEnv } from "./apibank-api.js";
+import { inputOf, sameAll, UncaughtPyError, type ApiBankApiImpl, type ApiBankResult, type ApiEnv, sameOutcome, sameCheckedInput } from "./apibank-api.js";
 import { apiBankCalculate } from "./calculator.js";
-import { asStr, compareDateTime, formatCheck, keyError, PyException, pyEquals, pyStr, pyStrip, strftime, strptime } from "./py.js";
+import { asStr, compareDateTime, formatCheck, keyError, PyException, pyEquals, pyStr, pyStrip, raiseIf, sameChecked, strftime, strptime } from "./py.js";
 import { searchRanking } from "./search-engine.js";
+import { HOME_APIS } from "./apibank-home.js";
 
 /*
  * API-Bank's other level-1/2 APIs as its Python implementation behaves: hospital registrations, health data,
- * smart-home scenes and timed switches, hotel bookings, the knowledge lookups over the databases (history,
+ * the smart-home APIs (`apibank-home.ts`), hotel bookings, the knowledge lookups over the databases (history,
  * stocks, wiki, symptoms, documents, speech, search engine), Calculator, GetToday, PlayMusic, SendEmail.
  * Dictionary, Translate and ImageCaption call external services in API-Bank (`external`): they are described
  * here and answered by the next responder.
@@ -16,38 +17,6 @@ import { searchRanking } from "./search-engine.js";
 type Json = Record<string, unknown>;
 const DATE = "%Y-%m-%d";
 const TIME = "%Y-%m-%d %H:%M:%S";
-
-function raiseIf(v: string | PyException): string {
-  if (v instanceof PyException) throw v;
-  return v;
-}
-
-/** Devices of a scene normalized in place (names lower-cased, descriptions stripped, no duplicates), then sorted by name. */
-function normalizeDevices(devices: unknown): Json[] {
-  if (!Array.isArray(devices)) throw new PyException(`'${typeof devices}' object is not iterable`, "TypeError");
-  const names = new Set<string>();
-  for (const d of devices as Json[]) {
-    if (d === null || typeof d !== "object" || !("name" in d) || !("description" in d)) throw new PyException("Invalid device format.");
-    d["name"] = pyStrip(d["name"]).toLowerCase();
-    d["description"] = pyStrip(d["description"]);
-    if (names.has(d["name"] as string)) throw new PyException("Device name cannot be duplicated.");
-    names.add(d["name"] as string);
-  }
-  (devices as Json[]).sort((a, b) => ((a["name"] as string) < (b["name"] as string) ? -1 : (a["name"] as string) > (b["name"] as string) ? 1 : 0));
-  return devices as Json[];
-}
-
-function sceneCheck(withOutputNone: boolean) {
-  return (r: ApiBankResult, g: ApiBankResult): boolean => {
-    const rn = pyStrip(inputOf(r, "name")).toLowerCase();
-    const gn = pyStrip(inputOf(g, "name")).toLowerCase();
-    const rd = normalizeDevices(structuredClone(inputOf(r, "devices")));
-    const gd = normalizeDevices(structuredClone(inputOf(g, "devices")));
-    if (rn !== gn || !pyEquals(rd, gd)) return false;
-    if (withOutputNone ? g.output === null && r.output !== null : !pyEquals(r.output, g.output)) return false;
-    return r.exception === g.exception;
-  };
-}
 
 function historyDate(date: unknown): string | PyException {
   const s = pyStrip(date);
@@ -70,11 +39,6 @@ function stockCheck(code: unknown, date: unknown): [string | null, string | PyEx
   return [c === "" ? null : c, formatCheck(date, DATE)];
 }
 
-/** Python's `==` between two format_check results (an exception equals only itself). */
-function sameChecked(a: string | PyException | null, b: string | PyException | null): boolean {
-  return a instanceof PyException || b instanceof PyException ? a === b : a === b;
-}
-
 function healthCheck(userId: unknown, start: unknown, end: unknown): [string | null, string | PyException, string | PyException] {
   const u = asStr(userId, "upper").toUpperCase().trim();
   return [u === "" ? null : u, formatCheck(start, TIME), formatCheck(end, TIME)];
@@ -83,6 +47,7 @@ function healthCheck(userId: unknown, start: unknown, end: unknown): [string | n
 function lookupKey(table: { has(k: string): boolean }, key: string, message: string): void {
   if (!table.has(key)) throw new PyException(message);
 }
+
 
 /** The services of the level-1/2 set. */
 export const SERVICE_APIS: ApiBankApiImpl[] = [
@@ -116,7 +81,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
     check(r, g) {
       const same = (k: string): boolean => pyStrip(inputOf(r, k)) === pyStrip(inputOf(g, k));
       if (!same("patient_name") || !same("doctor_name")) return false;
-      if (!sameChecked(formatCheck(inputOf(r, "date"), DATE), formatCheck(inputOf(g, "date"), DATE))) return false;
+      if (!sameCheckedInput(r, g, "date", DATE)) return false;
       if (g.output === null && r.output !== null) return false;
       return r.exception === g.exception;
     },
@@ -141,8 +106,8 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
     },
     check(r, g) {
       if (pyStrip(inputOf(r, "patient_name")) !== pyStrip(inputOf(g, "patient_name"))) return false;
-      if (!sameChecked(formatCheck(inputOf(r, "date"), DATE), formatCheck(inputOf(g, "date"), DATE))) return false;
-      return pyEquals(r.output, g.output) && r.exception === g.exception;
+      if (!sameCheckedInput(r, g, "date", DATE)) return false;
+      return sameOutcome(r, g);
     },
   },
   {
@@ -190,7 +155,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
       };
       const [ri, rd, rdoc] = norm(r);
       const [gi, gd, gdoc] = norm(g);
-      return ri === gi && sameChecked(rd as string | null, gd as string | null) && rdoc === gdoc && pyEquals(r.output, g.output) && r.exception === g.exception;
+      return ri === gi && sameChecked(rd as string | null, gd as string | null) && rdoc === gdoc && sameOutcome(r, g);
     },
   },
   {
@@ -204,7 +169,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
       table.delete(id);
       return "success";
     },
-    check: (r, g) => pyStrip(inputOf(r, "appointment_id")) === pyStrip(inputOf(g, "appointment_id")) && pyEquals(r.output, g.output) && r.exception === g.exception,
+    check: (r, g) => pyStrip(inputOf(r, "appointment_id")) === pyStrip(inputOf(g, "appointment_id")) && sameOutcome(r, g),
   },
   {
     name: "QueryHealthData",
@@ -235,7 +200,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
     check(r, g) {
       const [ru, rs, re] = healthCheck(inputOf(r, "user_id"), inputOf(r, "start_time"), inputOf(r, "end_time"));
       const [gu, gs, ge] = healthCheck(inputOf(g, "user_id"), inputOf(g, "start_time"), inputOf(g, "end_time"));
-      return ru === gu && sameChecked(rs, gs) && sameChecked(re, ge) && pyEquals(r.output, g.output) && r.exception === g.exception;
+      return ru === gu && sameChecked(rs, gs) && sameChecked(re, ge) && sameOutcome(r, g);
     },
   },
   {
@@ -273,127 +238,13 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
       const ru = pyStr(inputOf(r, "user_id")).toUpperCase().trim();
       const gu = asStr(inputOf(g, "user_id"), "upper").toUpperCase().trim();
       if (ru !== gu) return false;
-      if (!sameChecked(formatCheck(inputOf(r, "time"), TIME), formatCheck(inputOf(g, "time"), TIME))) return false;
+      if (!sameCheckedInput(r, g, "time", TIME)) return false;
       inputOf(r, "health_data");
       inputOf(g, "health_data");
-      return pyEquals(r.output, g.output) && r.exception === g.exception;
+      return sameOutcome(r, g);
     },
   },
-  {
-    name: "AddScene",
-    set: "apis",
-    params: [
-      { name: "name", type: "str" },
-      { name: "devices", type: "list" },
-    ],
-    call(a, env) {
-      const name = pyStrip(a["name"]).toLowerCase();
-      if (name === "") throw new PyException("Scene name cannot be empty.");
-      const devices = normalizeDevices(a["devices"]);
-      const table = env.table("Scenes");
-      if (table.has(name)) throw new PyException("Scene name already exists.");
-      table.set(name, devices);
-      return "success";
-    },
-    check: sceneCheck(true),
-  },
-  {
-    name: "ModifyScene",
-    set: "apis",
-    params: [
-      { name: "name", type: "str" },
-      { name: "devices", type: "list" },
-    ],
-    call(a, env) {
-      const name = pyStrip(a["name"]).toLowerCase();
-      if (name === "") throw new PyException("Scene name cannot be empty.");
-      const devices = normalizeDevices(a["devices"]);
-      const table = env.table("Scenes");
-      if (!table.has(name)) throw new PyException("The scene does not exist.");
-      table.set(name, devices);
-      return "success";
-    },
-    check: sceneCheck(false),
-  },
-  {
-    name: "DeleteScene",
-    set: "apis",
-    params: [{ name: "name", type: "str" }],
-    call(a, env) {
-      const name = pyStrip(a["name"]).toLowerCase();
-      if (name === "") throw new PyException("Scene name cannot be empty.");
-      const table = env.table("Scenes");
-      if (!table.has(name)) throw new PyException("The scene does not exist.");
-      table.delete(name);
-      return "success";
-    },
-    check: (r, g) => pyStrip(inputOf(r, "name")).toLowerCase() === pyStrip(inputOf(g, "name")).toLowerCase() && pyEquals(r.output, g.output) && r.exception === g.exception,
-  },
-  {
-    name: "QueryScene",
-    set: "apis",
-    params: [{ name: "name", type: "str" }],
-    call(a, env) {
-      const name = pyStrip(a["name"]).toLowerCase();
-      if (name === "") throw new PyException("Scene name cannot be empty.");
-      const table = env.table("Scenes");
-      if (!table.has(name)) throw new PyException("Scene not found.");
-      return table.get(name);
-    },
-    check: (r, g) => pyStrip(inputOf(r, "name")).toLowerCase() === pyStrip(inputOf(g, "name")).toLowerCase() && pyEquals(r.output, g.output) && r.exception === g.exception,
-  },
-  {
-    name: "TimedSwitch",
-    set: "apis",
-    params: [
-      { name: "name", type: "str" },
-      { name: "time", type: "str" },
-      { name: "on", type: "bool" },
-    ],
-    call(a, env) {
-      const name = pyStrip(a["name"]).toLowerCase();
-      if (name === "") throw new PyException("Name cannot be empty.");
-      const time = raiseIf(formatCheck(a["time"], TIME));
-      const table = env.table("TimeSwitch");
-      const list = table.has(name) ? (table.get(name) as Json[]) : [];
-      const hit = list.find((s) => s["time"] === time);
-      if (hit) hit["on"] = a["on"];
-      else list.push({ time, on: a["on"] });
-      table.set(name, list);
-      return "success";
-    },
-    check(r, g) {
-      if (pyStrip(inputOf(r, "name")).toLowerCase() !== pyStrip(inputOf(g, "name")).toLowerCase()) return false;
-      if (!sameChecked(formatCheck(inputOf(r, "time"), TIME), formatCheck(inputOf(g, "time"), TIME))) return false;
-      return pyEquals(inputOf(r, "on"), inputOf(g, "on")) && pyEquals(r.output, g.output) && r.exception === g.exception;
-    },
-  },
-  {
-    name: "CancelTimedSwitch",
-    set: "apis",
-    params: [
-      { name: "name", type: "str" },
-      { name: "time", type: "str" },
-    ],
-    call(a, env) {
-      const name = pyStrip(a["name"]).toLowerCase();
-      if (name === "") throw new PyException("name cannot be empty.");
-      const time = raiseIf(formatCheck(a["time"], TIME));
-      const table = env.table("TimeSwitch");
-      if (!table.has(name)) throw new PyException("device name does not exist.");
-      const list = table.get(name) as Json[];
-      const i = list.findIndex((s) => s["time"] === time);
-      if (i < 0) throw new PyException("time does not exist.");
-      list.splice(i, 1);
-      table.set(name, list);
-      return "success";
-    },
-    check(r, g) {
-      if (pyStrip(inputOf(r, "name")).toLowerCase() !== pyStrip(inputOf(g, "name")).toLowerCase()) return false;
-      if (!sameChecked(formatCheck(inputOf(r, "time"), TIME), formatCheck(inputOf(g, "time"), TIME))) return false;
-      return pyEquals(r.output, g.output) && r.exception === g.exception;
-    },
-  },
+  ...HOME_APIS,
   {
     name: "BookHotel",
     set: "apis",
@@ -435,7 +286,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
       lookupKey(table, date, "The date is not in the database.");
       return (table.get(date) as Json[]).map((h) => `Title: ${pyStrip(h["Title"])}, Date: ${pyStrip(h["Date"])}, Description: ${pyStrip(h["Description"])}`);
     },
-    check: (r, g) => sameChecked(historyDate(inputOf(r, "date")), historyDate(inputOf(g, "date"))) && pyEquals(r.output, g.output) && r.exception === g.exception,
+    check: (r, g) => sameChecked(historyDate(inputOf(r, "date")), historyDate(inputOf(g, "date"))) && sameOutcome(r, g),
   },
   {
     name: "QueryStock",
@@ -457,7 +308,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
     check(r, g) {
       const [rc, rd] = stockCheck(inputOf(r, "stock_code"), inputOf(r, "date"));
       const [gc, gd] = stockCheck(inputOf(g, "stock_code"), inputOf(g, "date"));
-      return rc === gc && sameChecked(rd, gd) && pyEquals(r.output, g.output) && r.exception === g.exception;
+      return rc === gc && sameChecked(rd, gd) && sameOutcome(r, g);
     },
   },
   {
@@ -473,7 +324,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
       if (!("summary" in item)) throw keyError("summary");
       return { url: item["url"], summary: item["summary"] };
     },
-    check: (r, g) => r.api_name === g.api_name && pyEquals(r.output, g.output) && r.exception === g.exception,
+    check: (r, g) => r.api_name === g.api_name && sameOutcome(r, g),
   },
   ...(["SymptomSearch", "EmergencyKnowledge"] as const).map(
     (name): ApiBankApiImpl => ({
@@ -498,7 +349,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
           if (v === "" && name === "SymptomSearch") throw new PyException("The symptom cannot be empty.");
           return v;
         };
-        return s(r) === s(g) && pyEquals(r.output, g.output) && r.exception === g.exception;
+        return s(r) === s(g) && sameOutcome(r, g);
       },
     }),
   ),
@@ -519,7 +370,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
       if (!(question in qa)) return "The question is too difficult to answer.";
       return qa[question];
     },
-    check: (r, g) => pyStrip(inputOf(r, "url")) === pyStrip(inputOf(g, "url")) && pyStrip(inputOf(r, "question")) === pyStrip(inputOf(g, "question")) && pyEquals(r.output, g.output) && r.exception === g.exception,
+    check: (r, g) => pyStrip(inputOf(r, "url")) === pyStrip(inputOf(g, "url")) && pyStrip(inputOf(r, "question")) === pyStrip(inputOf(g, "question")) && sameOutcome(r, g),
   },
   {
     name: "SpeechRecognition",
@@ -565,7 +416,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
     set: "apis",
     params: [{ name: "formula", type: "str" }],
     call: (a) => apiBankCalculate(a["formula"]),
-    check: (r, g) => asStr(inputOf(r, "formula"), "replace").replace(/ /g, "") === asStr(inputOf(g, "formula"), "replace").replace(/ /g, "") && pyEquals(r.output, g.output) && r.exception === g.exception,
+    check: (r, g) => asStr(inputOf(r, "formula"), "replace").replace(/ /g, "") === asStr(inputOf(g, "formula"), "replace").replace(/ /g, "") && sameOutcome(r, g),
   },
   {
     name: "GetToday",
@@ -604,7 +455,7 @@ export const SERVICE_APIS: ApiBankApiImpl[] = [
     },
     check(r, g) {
       const s = (x: ApiBankResult, k: string): string => pyStrip(inputOf(x, k));
-      return s(r, "receiver").toLowerCase() === s(g, "receiver").toLowerCase() && s(r, "subject") === s(g, "subject") && s(r, "content") === s(g, "content") && pyEquals(r.output, g.output) && r.exception === g.exception;
+      return s(r, "receiver").toLowerCase() === s(g, "receiver").toLowerCase() && s(r, "subject") === s(g, "subject") && s(r, "content") === s(g, "content") && sameOutcome(r, g);
     },
   },
 ];

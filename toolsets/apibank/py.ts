@@ -230,3 +230,14 @@ export function contentSatisfied(a: string, b: string): boolean {
   const union = new Set([...x, ...y]).size;
   return union > 0 && inter / union > 0.5;
 }
+
+/** A `format_check` result as Python uses it: the exception it returned raised, else the value. */
+export function raiseIf(v: string | PyException): string {
+  if (v instanceof PyException) throw v;
+  return v;
+}
+
+/** Python's `==` between two format_check results (an exception equals only itself). */
+export function sameChecked(a: string | PyException | null, b: string | PyException | null): boolean {
+  return a instanceof PyException || b instanceof PyException ? a === b : a === b;
+}

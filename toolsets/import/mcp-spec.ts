@@ -4,12 +4,9 @@ import { plainText } from "../plain-text.js";
 import type { ImportedToolset } from "./import-toolalpaca.js";
 import { slugify } from "../slug.js";
 import type { ToolsetFile } from "../toolset.js";
+import { isObject } from "../../specs/json-object.js";
 
 type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** What an MCP server says about itself (its `initialize` answer). */
 export interface McpServerInfo {

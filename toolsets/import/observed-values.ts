@@ -1,10 +1,7 @@
 import { isIdName } from "../id-chains.js";
+import { isObject } from "../../specs/json-object.js";
 
 type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function norm(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, "");

@@ -1,6 +1,7 @@
 import { slugify } from "../slug.js";
 import type { ToolsetAuth } from "../toolset.js";
 import { parseActionInput } from "./toolalpaca-golden.js";
+import { isObject } from "../../specs/json-object.js";
 
 /*
  * ToolAlpaca's `Authentication` field (`{"access_key": "***"}`) names the parameter that carries an API's key; its
@@ -11,10 +12,6 @@ import { parseActionInput } from "./toolalpaca-golden.js";
  */
 
 type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** What an `Authentication` value looks like when the source masked its key (`***`, `<your key>`, `YOUR_API_KEY`). */
 function isMasked(v: string): boolean {

@@ -1,4 +1,5 @@
 import type { ToolsetTask, ToolsetTaskCall } from "../toolset.js";
+import { isObject } from "../../specs/json-object.js";
 
 /*
  * ToolAlpaca's golden answers: per instruction, the steps `{Action, Action_Input}` of a reference solution.
@@ -8,10 +9,6 @@ import type { ToolsetTask, ToolsetTaskCall } from "../toolset.js";
  */
 
 type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** ToolAlpaca's pseudo-action for asking the user (`{"Question": "..."}`). */
 export const ASK_USER = "getDetails";

@@ -1,5 +1,6 @@
 import { HTTP_METHODS, toolNameFor } from "../../specs/catalog/catalog.js";
 import type { HttpMethod } from "../../specs/catalog/tool.js";
+import { isObject } from "../../specs/json-object.js";
 
 /*
  * ToolAlpaca names its functions in `Function_Projection`: `{functionName: [path, method]}`. The golden answers call
@@ -9,10 +10,6 @@ import type { HttpMethod } from "../../specs/catalog/tool.js";
  */
 
 type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** What naming the operations by `Function_Projection` did. */
 export interface ProjectionReport {

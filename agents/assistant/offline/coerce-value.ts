@@ -2,6 +2,8 @@ import { isObject, type Json } from "../../../specs/json-object.js";
 import { compileLinear } from "../../../specs/load/linear-pattern.js";
 import type { OfflineToolbox } from "./offline-types.js";
 import { effectiveSchema, enumOf, schemaType } from "./tool-params.js";
+import { BOOLEAN_WORDS } from "../../language/lexicon/judgements.js";
+import { wholeWord } from "../../language/word-patterns.js";
 
 /*
  * Values checked against the schema they are for, and coerced where the text form differs: numbers from "$1,200",
@@ -29,8 +31,8 @@ export function testPattern(_box: OfflineToolbox, pattern: unknown, value: strin
   return !compiled.ok || compiled.pattern.test(value);
 }
 
-const TRUE_WORDS = /^(true|yes|y|1)$/i;
-const FALSE_WORDS = /^(false|no|n|0)$/i;
+const TRUE_WORDS = wholeWord(BOOLEAN_WORDS.true);
+const FALSE_WORDS = wholeWord(BOOLEAN_WORDS.false);
 
 /** A value coerced to a schema, or undefined when it cannot be one. */
 export function coerce(box: OfflineToolbox, raw: string | number | boolean, schema: Json): unknown {

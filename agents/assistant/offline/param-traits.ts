@@ -19,12 +19,13 @@ import {
 } from "../../language/lexicon/names.js";
 import { VALUE_CUES } from "../../language/lexicon/value-cues.js";
 import type { SpanKind } from "../../language/text-facts.js";
-import { anyWord, nameMatches, nameWords, wordBeforeEnd } from "../../language/word-patterns.js";
+import { anyWord, nameMatches, nameWords, wordBeforeEnd, wordsPattern } from "../../language/word-patterns.js";
 import { testPattern } from "./coerce-value.js";
 import type { OfflineToolbox } from "./offline-types.js";
 import { enumOf, schemaType } from "./tool-params.js";
 import type { Param } from "./offline-types.js";
 import type { CueRule, ParamTraits } from "./offline-types.js";
+import { COUNT_WORDS } from "../../language/lexicon/verbs.js";
 
 export type { CueRule, ParamTraits };
 
@@ -143,7 +144,7 @@ function testPatternOnly(box: OfflineToolbox, s: Json, sample: string): boolean 
   return typeof s["pattern"] === "string" && testPattern(box, s["pattern"], sample) && !testPattern(box, s["pattern"], sample.toLowerCase() + "zz9");
 }
 
-const COUNT_OF = /(?:number|count|amount) of ([a-z]+)/i;
+const COUNT_OF = new RegExp(`(?:${wordsPattern(COUNT_WORDS)}) of ([a-z]+)`, "i");
 const LAT = anyWord(COORDINATE_WORDS.lat.filter((w) => w !== "latitude"));
 const LON = anyWord(COORDINATE_WORDS.lon.filter((w) => w !== "longitude"));
 

@@ -6,6 +6,8 @@ import { tokenize } from "../../language/tokenize.js";
 import type { OfflineToolbox } from "./offline-types.js";
 import type { OfflineToolSpec } from "./offline-types.js";
 import type { ToolTraits } from "./offline-types.js";
+import { LIST_NAME_WORDS, LISTER_VERBS } from "../../language/lexicon/verbs.js";
+import { anyWord } from "../../language/word-patterns.js";
 
 export type { ToolTraits };
 
@@ -15,9 +17,9 @@ export type { ToolTraits };
  */
 
 
-const LIST_WORDS = new Set(["list", "search", "find", "query", "browse", "lookup", "filter", "all"]);
+const LIST_WORDS: ReadonlySet<string> = new Set(LIST_NAME_WORDS);
 const LISTER_NAME = /^(list|search|find|query|browse|lookup|filter|get(?:all|many)?[A-Z_]\w*s$)|(?:^|_)(search|list|find)(?:_|$)/;
-const LISTER_DESCRIPTION = /\b(search|list|lists|find|finds|searches)\b/i;
+const LISTER_DESCRIPTION = anyWord(LISTER_VERBS);
 const SEARCHER_NAME = /tool[_-]?search|search[_-]?tools?|tool[_-]?retriev|find[_-]?tools?/i;
 
 /** Whether a tool is a ToolSearcher: a tool that finds other tools (API-Bank's retrieve and plan levels). */

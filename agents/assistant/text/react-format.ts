@@ -20,6 +20,8 @@ import {
   type TextProtocol,
   renderTextDialogue,
 } from "./text-protocol.js";
+import { ACTION_NAME_VERBS } from "../../language/lexicon/verbs.js";
+import { wordsPattern } from "../../language/word-patterns.js";
 
 /*
  * The ReAct text format (Yao et al. 2022) as ToolAlpaca's assistant uses it (Tang et al. 2023, appendix
@@ -212,12 +214,15 @@ function segmentsOf(text: string): { segments: Segment[]; lead: string } {
   return { segments, lead };
 }
 
+/** A verb before an action's name ("use the getWeather"). */
+const ACTION_VERB = new RegExp(`^(?:${wordsPattern(ACTION_NAME_VERBS)})\\s+(?:the\\s+)?`, "i");
+
 /** Strips decoration from an action name: markdown, quotes, brackets, `functions.` and a trailing period. */
 function cleanActionName(raw: string): string {
   let n = raw.trim().split("\n")[0]?.trim() ?? "";
   n = n.replace(/^[*_`"'[\s]+|[*_`"'\]\s.,;:]+$/g, "");
   n = n.replace(/^(?:functions?|tools?)\s*[.:/]\s*/i, "");
-  n = n.replace(/^(?:use|call|using|calling|invoke)\s+(?:the\s+)?/i, "");
+  n = n.replace(ACTION_VERB, "");
   n = n.replace(/\s+(?:tool|function|api)$/i, "");
   return n.trim();
 }

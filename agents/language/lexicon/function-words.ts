@@ -89,3 +89,6 @@ export const PHRASE_BREAKS: readonly string[] = [
   "and", "then", "but", "or", "with", "for", "from", "to", "in", "on", "at", "by", "please", "so", "that", "which", "who", "whose", "where",
   "when", "while", "if", "because", "since", "until", "sorted", "under", "over", "below", "above", "between", "before", "after", "also", "using",
 ];
+
+/** Whole answers that give no input at all ("None", "N/A"): read as an empty argument object. */
+export const EMPTY_INPUT_WORDS: readonly string[] = ["none", "null", "n/a", "no input", "nothing"];

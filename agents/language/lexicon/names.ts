@@ -91,3 +91,64 @@ export const PLUMBING_NAMES: readonly string[] = [
   "access_token", "sig", "signature", "nonce", "idempotency_key", "request_id", "trace_id", "correlation_id", "version", "api_version", "v",
   "debug", "dir", "direction", "timestamp", "ts", "client_id", "session", "session_id",
 ];
+
+/** Names of a search's free-text parameter as the offline user fills it (`q`, `keywords`). */
+export const SEARCH_PARAMETER_NAMES: readonly string[] = ["q", "query", "search", "keyword", "keywords", "term", "text"];
+
+/** Names of parameters whose value is free text the user writes (never a value taken from a result). */
+export const USER_TEXT_NAMES: readonly string[] = [
+  "text", "texts", "title", "name", "description", "message", "note", "notes", "comment", "content", "body", "summary", "bio", "subject", "q",
+  "query", "search", "keyword", "keywords",
+];
+
+/** Fields of a result item whose words a search text may take (`title`, `displayname`, lower case without separators). */
+export const ITEM_TEXT_FIELDS: readonly string[] = ["title", "name", "displayname", "label", "summary"];
+
+/** Last words of names whose values come from earlier results besides ids (`isbn`, `slug`, `symbol`). */
+export const LINKABLE_LAST_WORDS: readonly string[] = ["code", "key", "slug", "symbol", "isbn", "reference", "ref", "uuid", "handle"];
+
+/** Words of names that say which end of a pair an argument is (`startDate` / `endDate`, `origin` / `destination`). */
+export const PAIR_END_WORDS = {
+  start: ["start", "from", "since", "after", "begin", "begins", "check_in", "departure", "depart", "min", "earliest"],
+  end: ["end", "to", "until", "before", "ends", "check_out", "return", "max", "latest"],
+  source: ["from", "source", "origin", "departure", "src", "sender"],
+  target: ["to", "target", "destination", "arrival", "dest", "recipient"],
+} as const;
+
+/** Names of the source and target language of a translation (`source_lang`, `toLanguage`). */
+export const TRANSLATION_LANGUAGE_NAMES = {
+  source: ["source", "sourcelang", "source_lang", "sourcelanguage", "source_language", "fromlang", "from_lang", "fromlanguage", "from_language"],
+  target: ["target", "targetlang", "target_lang", "targetlanguage", "target_language", "tolang", "to_lang", "tolanguage", "to_language"],
+} as const;
+
+/** Names of the amount of a conversion (`amount: 250`), and of the currency it is converted from. */
+export const CONVERSION_NAMES = {
+  amount: ["amount", "sum", "value"],
+  from: ["from", "source", "fromcurrency", "from_currency", "sourcecurrency", "source_currency", "base"],
+} as const;
+
+/**
+ * Names (lower case, words joined by `_`) whose values the offline user knows by meaning: the person's details,
+ * places, texts people type, counts and settings.
+ */
+export const VALUE_NAMES = {
+  personFullName: ["display_name", "full_name", "contact_name", "customer_name", "candidate_name", "passenger_name"],
+  leafFullName: ["full_name", "display_name"],
+  personRoles: ["contact", "candidate", "passenger", "shipping", "billing", "customer", "recipient"],
+  latitude: ["lat", "latitude"],
+  coordinate: ["lat", "latitude", "lon", "lng", "long", "longitude"],
+  city: ["city", "city_name", "town"],
+  routeEnd: ["origin", "destination"],
+  currencyEnd: ["base", "from", "to", "symbols"],
+  title: ["title", "name", "summary", "subject"],
+  noteText: ["text", "message", "note", "content", "body"],
+  searchText: ["q", "query", "search", "keyword", "keywords", "term"],
+  idLast: ["id", "ids", "uuid", "reference", "number", "code"],
+  country: ["country", "country_code"],
+  quantity: ["quantity", "qty", "count", "copies"],
+  level: ["brightness", "volume", "position", "level"],
+  switch: ["on", "locked", "enabled", "active"],
+} as const;
+
+/** Names of the id field of a record (`id`, `slug`), any case. */
+export const RECORD_ID_FIELDS: readonly string[] = ["id", "uuid", "key", "slug"];

@@ -139,3 +139,15 @@ export const SENSE_DETERMINERS = {
   /** Words after which a verb is an imperative ("please book", "and book"). */
   imperative: ["to", "please", "you", "and", "then", "also", "me"],
 } as const;
+
+/** Verbs of a tool's description that make it a lister ("Searches books", "Lists events"). */
+export const LISTER_VERBS: readonly string[] = ["search", "list", "lists", "find", "finds", "searches"];
+
+/** Words of a tool's name that make it a lister (`listBooks`, `search_flights`), and "all". */
+export const LIST_NAME_WORDS: readonly string[] = ["list", "search", "find", "query", "browse", "lookup", "filter", "all"];
+
+/** Verbs a model writes before an action's name ("Action: use the getWeather tool"). */
+export const ACTION_NAME_VERBS: readonly string[] = ["use", "call", "using", "calling", "invoke"];
+
+/** Words before a parameter's noun that count it ("number of guests"). */
+export const COUNT_WORDS: readonly string[] = ["number", "count", "amount"];

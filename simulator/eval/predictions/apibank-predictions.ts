@@ -1,6 +1,7 @@
 import type { Task, TaskTurn } from "../tasks/task-set.js";
 import { parseApiCallText } from "./apibank-call-text.js";
 import { registerPredictionReader, type PredictedTurn, type Predictions, type PredictionReader } from "./prediction-readers.js";
+import { isObject } from "../../../specs/json-object.js";
 
 /*
  * API-Bank's prediction files, as its evaluators read them:
@@ -14,10 +15,6 @@ import { registerPredictionReader, type PredictedTurn, type Predictions, type Pr
  */
 
 type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** The gold turns a task scores: its API calls, and the AI responses that follow an API call. */
 function scoredTurns(task: Task): { calls: number[]; responses: number[] } {

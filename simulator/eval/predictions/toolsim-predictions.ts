@@ -1,4 +1,5 @@
 import { registerPredictionReader, type Predictions, type PredictionReader } from "./prediction-readers.js";
+import { isObject } from "../../../specs/json-object.js";
 
 /*
  * toolsim's own export of predictions: the `samples.jsonl` that `eval --tasks ... --out DIR` writes, one scored
@@ -7,10 +8,6 @@ import { registerPredictionReader, type Predictions, type PredictionReader } fro
  */
 
 type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** toolsim's eval samples (see the module comment). */
 export const toolsimPredictionReader: PredictionReader = {

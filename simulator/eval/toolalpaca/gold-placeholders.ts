@@ -3,6 +3,7 @@ import type { Tool } from "../../../specs/catalog/tool.js";
 import { deriveSeed } from "../../../specs/seed.js";
 import { synthesizeArguments } from "../../../specs/synthesize/synthesize-call.js";
 import { isPlaceholder, placeholderSource } from "../../../toolsets/import/toolalpaca-golden.js";
+import { isObject } from "../../../specs/json-object.js";
 
 /*
  * ToolAlpaca's golden answers leave some values open: a placeholder for a value an earlier call returns
@@ -13,10 +14,6 @@ import { isPlaceholder, placeholderSource } from "../../../toolsets/import/toola
  */
 
 type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** A result of an earlier call of the same task. */
 export interface EarlierResult {

@@ -5,6 +5,7 @@ import type { Task } from "../tasks/task-set.js";
 import type { TaskWorld, TaskWorlds } from "../tasks/task-toolsets.js";
 import { solutionFromSteps, type SolutionStep } from "./judge-text.js";
 import { judgeSolution, type ToolAlpacaSample } from "./toolalpaca-eval.js";
+import { isObject } from "../../../specs/json-object.js";
 
 /*
  * A model's outputs in ToolAlpaca's own format, scored without running an assistant. ToolAlpaca's generation script
@@ -15,10 +16,6 @@ import { judgeSolution, type ToolAlpacaSample } from "./toolalpaca-eval.js";
  */
 
 type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** The entries of a predictions file: a JSON array of APIs, or an object of them. */
 function entriesOf(data: unknown): unknown[] {

@@ -8,6 +8,7 @@ import { formatProblem } from "../../../specs/load/spec-problem.js";
 import { ToolsimError } from "../../../specs/toolsim-error.js";
 import { readToolAlpacaEntry, type ImportedToolset } from "../../../toolsets/import/import-toolalpaca.js";
 import { goldOf, type Task, type TaskTurn } from "../tasks/task-set.js";
+import { isObject } from "../../../specs/json-object.js";
 
 /*
  * ToolAlpaca's evaluation sets as task sets and task worlds. Both read an entry through the toolset importer
@@ -15,12 +16,6 @@ import { goldOf, type Task, type TaskTurn } from "../tasks/task-set.js";
  * is the toolset's placeholder credential (the source's key is replaced before anything is read or written), and
  * the world an evaluation plays in is exactly the toolset `toolset import toolalpaca` writes.
  */
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** What an import of a ToolAlpaca eval set produced, with the entries it skipped and what it changed. */
 export interface ToolAlpacaTaskImport {

@@ -1,17 +1,10 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { main } from "../../../simulator/cli/main.js";
+import { runCli as run } from "../../support/cli-in-process.js";
 
 /** `toolsim call`, `spec sample` and `spec check` on the schemas that froze them (issue 14). */
 
 const HOSTILE = fileURLToPath(new URL("../../fixtures/specs/hostile/hostile.yaml", import.meta.url));
-
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main(argv, { out: (s) => void (out += s), err: (s) => void (err += s), isTTY: false });
-  return { code, out, err };
-}
 
 describe("toolsim on hostile specs", () => {
   it("call: validates a ReDoS pattern on a 100,000-character argument at once", async () => {

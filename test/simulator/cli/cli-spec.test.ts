@@ -3,16 +3,16 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { main } from "../../../simulator/cli/main.js";
 import type { Catalog } from "../../../specs/catalog/catalog.js";
 import { loadCatalog } from "../../../specs/catalog/load-catalog.js";
 import { formatProblem } from "../../../specs/load/spec-problem.js";
 import { validateResponse } from "../../../specs/call/validate-response.js";
+import { runCli as run } from "../../support/cli-in-process.js";
 
 /**
  * Golden tests of the spec commands (Prism's test-harness style): each case is a command line and the
- * expected exit code, stdout and stderr, stored in test/fixtures/cli/<case>.txt with absolute paths
- * replaced by placeholders. `UPDATE_GOLDEN=1 npx vitest run test/simulator/cli-spec.test.ts` rewrites them.
+ * expected exit code, stdout and stderr, stored in test/fixtures/cli/<command>/<case>.txt with absolute paths
+ * replaced by placeholders. `UPDATE_GOLDEN=1 npx vitest run test/simulator/cli/cli-spec.test.ts` rewrites them.
  */
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
@@ -24,13 +24,6 @@ interface Run {
   code: number;
   out: string;
   err: string;
-}
-
-async function run(argv: string[]): Promise<Run> {
-  let out = "";
-  let err = "";
-  const code = await main(argv, { out: (s) => void (out += s), err: (s) => void (err += s), isTTY: false });
-  return { code, out, err };
 }
 
 const spec = (name: string): string => path.join(SPECS, name);
@@ -50,7 +43,7 @@ async function expectGolden(name: string, argv: string[], result: Run): Promise<
   const file = path.join(GOLDEN, `${name}.txt`);
   const actual = render(argv, result);
   if (UPDATE) {
-    await fs.mkdir(GOLDEN, { recursive: true });
+    await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(file, actual);
     return;
   }
@@ -68,24 +61,24 @@ interface GoldenCase {
 }
 
 const goldenCases: GoldenCase[] = [
-  { name: "spec-check-folder", argv: ["spec", "check", spec("check")], exit: 1 },
-  { name: "spec-check-folder-json", argv: ["spec", "check", "--json", spec("check")], exit: 1 },
-  { name: "spec-check-good", argv: ["spec", "check", spec("check/good.yaml"), spec("petstore-swagger2.json")], exit: 0 },
-  { name: "spec-check-missing-file", argv: ["spec", "check", spec("check/nope.yaml")], exit: 1 },
-  { name: "spec-tools", argv: ["spec", "tools", spec("petstore.yaml")], exit: 0 },
-  { name: "spec-tools-json", argv: ["spec", "tools", "--json", spec("naming.yaml")], exit: 0 },
-  { name: "spec-tools-bad-spec", argv: ["spec", "tools", spec("check/dangling-ref.yaml")], exit: 1 },
-  { name: "call-valid-example", argv: ["call", spec("responses.yaml"), "getWeather", "--args", '{"city": "Lyon"}'], exit: 0 },
-  { name: "call-valid-no-content", argv: ["call", spec("responses.yaml"), "deleteItem", "--args", '{"itemId": "7"}', "--json"], exit: 0 },
-  { name: "call-invalid", argv: ["call", spec("petstore.yaml"), "createPet", "--args", '{"name": "", "status": "lost", "weightKg": "5"}'], exit: 1 },
-  { name: "call-invalid-json", argv: ["call", spec("petstore.yaml"), "getPet", "--args", '{"petId": "x"}', "--json"], exit: 1 },
-  { name: "call-unknown-tool", argv: ["call", spec("petstore.yaml"), "listPet", "--json"], exit: 1 },
-  { name: "call-broken-args", argv: ["call", spec("petstore.yaml"), "getPet", "--args", '{"petId":'], exit: 2 },
-  { name: "call-bad-seed", argv: ["call", spec("petstore.yaml"), "getPet", "--seed", "abc"], exit: 2 },
-  { name: "call-missing-spec", argv: ["call", spec("nope.yaml"), "getPet"], exit: 1 },
-  { name: "call-missing-argument", argv: ["call", spec("petstore.yaml")], exit: 2 },
-  { name: "unknown-command", argv: ["frobnicate"], exit: 2 },
-  { name: "unknown-option", argv: ["spec", "tools", "--yaml", spec("petstore.yaml")], exit: 2 },
+  { name: "spec/check-folder", argv: ["spec", "check", spec("check")], exit: 1 },
+  { name: "spec/check-folder-json", argv: ["spec", "check", "--json", spec("check")], exit: 1 },
+  { name: "spec/check-good", argv: ["spec", "check", spec("check/good.yaml"), spec("petstore-swagger2.json")], exit: 0 },
+  { name: "spec/check-missing-file", argv: ["spec", "check", spec("check/nope.yaml")], exit: 1 },
+  { name: "spec/tools", argv: ["spec", "tools", spec("petstore.yaml")], exit: 0 },
+  { name: "spec/tools-json", argv: ["spec", "tools", "--json", spec("naming.yaml")], exit: 0 },
+  { name: "spec/tools-bad-spec", argv: ["spec", "tools", spec("check/dangling-ref.yaml")], exit: 1 },
+  { name: "call/valid-example", argv: ["call", spec("responses.yaml"), "getWeather", "--args", '{"city": "Lyon"}'], exit: 0 },
+  { name: "call/valid-no-content", argv: ["call", spec("responses.yaml"), "deleteItem", "--args", '{"itemId": "7"}', "--json"], exit: 0 },
+  { name: "call/invalid", argv: ["call", spec("petstore.yaml"), "createPet", "--args", '{"name": "", "status": "lost", "weightKg": "5"}'], exit: 1 },
+  { name: "call/invalid-json", argv: ["call", spec("petstore.yaml"), "getPet", "--args", '{"petId": "x"}', "--json"], exit: 1 },
+  { name: "call/unknown-tool", argv: ["call", spec("petstore.yaml"), "listPet", "--json"], exit: 1 },
+  { name: "call/broken-args", argv: ["call", spec("petstore.yaml"), "getPet", "--args", '{"petId":'], exit: 2 },
+  { name: "call/bad-seed", argv: ["call", spec("petstore.yaml"), "getPet", "--seed", "abc"], exit: 2 },
+  { name: "call/missing-spec", argv: ["call", spec("nope.yaml"), "getPet"], exit: 1 },
+  { name: "call/missing-argument", argv: ["call", spec("petstore.yaml")], exit: 2 },
+  { name: "usage/unknown-command", argv: ["frobnicate"], exit: 2 },
+  { name: "usage/unknown-option", argv: ["spec", "tools", "--yaml", spec("petstore.yaml")], exit: 2 },
 ];
 
 describe("toolsim CLI: golden outputs", () => {

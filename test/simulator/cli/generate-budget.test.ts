@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../../simulator/cli/main.js";
 import { createSimulation } from "../../../simulator/core/simulation.js";
 import type { SimEvent } from "../../../simulator/core/events.js";
-import { RUN_FILES, type RunInfo } from "../../../simulator/runs/run-store.js";
+import { RUN_FILES, type RunInfo } from "../../../simulator/runs/run-info.js";
 import { loadToolsets } from "../../../toolsets/load-toolset.js";
 
 /**

@@ -3,14 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Toolbox } from "../../../agents/roles/toolbox.js";
-import { main } from "../../../simulator/cli/main.js";
 import type { CorpusRecord, RejectedRecord } from "../../../simulator/runs/corpus-projection.js";
-import { RUN_FILES, type RunInfo } from "../../../simulator/runs/run-store.js";
+import { RUN_FILES, type RunInfo } from "../../../simulator/runs/run-info.js";
 import type { RunSummary } from "../../../simulator/runs/run-summary.js";
 import { validateCall } from "../../../specs/call/validate-call.js";
 import { validateResponse } from "../../../specs/call/validate-response.js";
 import { bundledToolsetsDir, loadToolsets } from "../../../toolsets/load-toolset.js";
 import type { LoadedToolset } from "../../../toolsets/toolset.js";
+import { runCli as cli } from "../../support/cli-in-process.js";
 
 const root = mkdtempSync(join(tmpdir(), "toolsim-generate-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -22,13 +22,6 @@ interface Ran {
   code: number;
   out: string;
   err: string;
-}
-
-async function cli(argv: string[]): Promise<Ran> {
-  let out = "";
-  let err = "";
-  const code = await main(argv, { out: (s) => void (out += s), err: (s) => void (err += s), isTTY: false });
-  return { code, out, err };
 }
 
 const STACK = /\n\s+at .+:\d+:\d+/;

@@ -4,48 +4,31 @@
  * request, so episodes overtake each other; the user's near-duplicate check and the executor's run cache
  * are the run-wide memory whose use must not depend on completion order.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { main } from "../../../simulator/cli/main.js";
-import { capture, countIn, journalWithoutTimes, startRoleServer as startServer, summaryOf } from "../../support/llm-roles.js";
-import type { OpenAIServer } from "../../support/openai-server.js";
+import { capture, llmRunScope, countIn, journalWithoutTimes, startRoleServer as startServer, summaryOf } from "../../support/llm-roles.js";
 
 const TOOLSETS = ["toolsets/bundled/holidays.yaml", "toolsets/bundled/weather.yaml", "toolsets/bundled/currency.yaml"];
 
 describe("LLM runs do not depend on the order episodes finish in", () => {
-  const dirs: string[] = [];
-  const tmp = (): string => {
-    const d = mkdtempSync(join(tmpdir(), "toolsim-llm-order-"));
-    dirs.push(d);
-    return d;
-  };
-  const savedKey = process.env["OPENAI_API_KEY"];
-  let server: OpenAIServer | undefined;
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-    if (savedKey === undefined) delete process.env["OPENAI_API_KEY"];
-    else process.env["OPENAI_API_KEY"] = savedKey;
-  });
-  afterAll(() => {
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  });
+  const scope = llmRunScope("toolsim-llm-order-");
+  const tmp = scope.tmp;
 
   const base = ["generate", "--toolsets", ...TOOLSETS, "--episodes", "12", "--seed", "5"];
 
   /** Records a run at concurrency 6 against a sampling, flaky server with variable latency; replays it with the server closed. */
   async function recordThenReplay(extra: string[]): Promise<{ recorded: string; replayed: string; replayOut: string }> {
     process.env["OPENAI_API_KEY"] = "sk-test-order-0123456789";
-    server = await startServer({ sampling: true, flaky: true });
+    scope.server = await startServer({ sampling: true, flaky: true });
     const recorded = join(tmp(), "recorded");
     const io = capture();
-    const code = await main([...base, "--concurrency", "6", "--model", "openai:test-model", "--base-url", server.baseURL, "--retries", "6", ...extra, "--out", recorded], io);
+    const code = await main([...base, "--concurrency", "6", "--model", "openai:test-model", "--base-url", scope.server.baseURL, "--retries", "6", ...extra, "--out", recorded], io);
     expect(io.stderr).not.toContain("internal error");
     expect(code, io.stderr).toBe(0);
-    await server.close();
-    server = undefined;
+    await scope.server.close();
+    scope.server = undefined;
     delete process.env["OPENAI_API_KEY"];
     // No --model, no --base-url: the models come from the recorded run.json, and the run id is the same.
     const replayed = join(tmp(), "replayed");
@@ -81,11 +64,11 @@ describe("LLM runs do not depend on the order episodes finish in", () => {
 
   it("gives the same journal and corpus at concurrency 1 and 8 (answers a function of the request, latency varying)", async () => {
     process.env["OPENAI_API_KEY"] = "sk-test-order-0123456789";
-    server = await startServer({ sampling: false });
+    scope.server = await startServer({ sampling: false });
     const run = async (concurrency: number): Promise<string> => {
       const dir = join(tmp(), `c${concurrency}`);
       const io = capture();
-      const code = await main([...base, "--concurrency", String(concurrency), "--model", "openai:test-model", "--base-url", server?.baseURL ?? "", "--run-cache", "--out", dir], io);
+      const code = await main([...base, "--concurrency", String(concurrency), "--model", "openai:test-model", "--base-url", scope.server?.baseURL ?? "", "--run-cache", "--out", dir], io);
       expect(io.stderr).not.toContain("internal error");
       expect(code, io.stderr).toBe(0);
       return dir;
@@ -99,19 +82,19 @@ describe("LLM runs do not depend on the order episodes finish in", () => {
 
   it("resumes an interrupted --run-cache run as the uninterrupted one goes on: its replay is the same journal", async () => {
     process.env["OPENAI_API_KEY"] = "sk-test-order-0123456789";
-    server = await startServer({ sampling: true });
+    scope.server = await startServer({ sampling: true });
     const dir = join(tmp(), "interrupted");
-    const args = [...base, "--concurrency", "4", "--model", "openai:test-model", "--base-url", server.baseURL, "--run-cache", "--out", dir];
+    const args = [...base, "--concurrency", "4", "--model", "openai:test-model", "--base-url", scope.server.baseURL, "--run-cache", "--out", dir];
     const first = capture();
     expect(await main([...args, "--max-calls", "40"], first), first.stderr).toBe(3);
     const partial = summaryOf(dir).episodes;
     expect(partial).toBeGreaterThan(0);
     expect(partial).toBeLessThan(12);
     const resumed = capture();
-    expect(await main(["generate", "--resume", "--out", dir, "--base-url", server.baseURL, "--max-calls", "100000"], resumed)).toBe(0);
+    expect(await main(["generate", "--resume", "--out", dir, "--base-url", scope.server.baseURL, "--max-calls", "100000"], resumed)).toBe(0);
     expect(summaryOf(dir).episodes).toBe(12);
-    await server.close();
-    server = undefined;
+    await scope.server.close();
+    scope.server = undefined;
     delete process.env["OPENAI_API_KEY"];
     // The replay runs all 12 episodes in one go: equal only if the resumed part saw what the first part decided.
     const replayed = join(tmp(), "replayed");

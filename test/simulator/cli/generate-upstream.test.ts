@@ -5,12 +5,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../../simulator/cli/main.js";
-import { RUN_FILES, type RunInfo } from "../../../simulator/runs/run-store.js";
+import { RUN_FILES, type RunInfo } from "../../../simulator/runs/run-info.js";
 import { loadServedApis } from "../../../simulator/serve/load-apis.js";
 import { startServe, type RunningServe } from "../../../simulator/serve/start-serve.js";
 import type { ToolResult } from "../../../specs/call/tool-result.js";
 import { startPetsApi, type PetsApi } from "../../support/pets-api.js";
+import { runCli as cli } from "../../support/cli-in-process.js";
 
 const TOOLSET = fileURLToPath(new URL("../../fixtures/serve/petshop.yaml", import.meta.url));
 const SPEC = fileURLToPath(new URL("../../fixtures/serve/pets.openapi.yaml", import.meta.url));
@@ -28,19 +28,6 @@ afterAll(async () => {
   await api.close();
   rmSync(root, { recursive: true, force: true });
 });
-
-interface Ran {
-  code: number;
-  out: string;
-  err: string;
-}
-
-async function cli(argv: string[]): Promise<Ran> {
-  let out = "";
-  let err = "";
-  const code = await main(argv, { out: (s) => void (out += s), err: (s) => void (err += s), isTTY: false });
-  return { code, out, err };
-}
 
 /** The tool results of a run's journal, in order. */
 function toolResults(dir: string): ToolResult[] {

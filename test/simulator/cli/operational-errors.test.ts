@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../simulator/cli/main.js";
 import { EXIT_CODES, operationalFailure } from "../../../simulator/cli/operational-error.js";
-import { RUN_FILES } from "../../../simulator/runs/run-store.js";
+import { RUN_FILES } from "../../../simulator/runs/run-info.js";
 
 /**
  * Operational errors (a missing file, a closed pipe, a file-size limit or a full disk) end the CLI with one

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Level } from "../../../agents/roles/agent-context.js";
-import { RUN_FILES } from "../../../simulator/runs/run-store.js";
+import { RUN_FILES } from "../../../simulator/runs/run-info.js";
 import { createSimulation } from "../../../simulator/core/simulation.js";
 import { bundledToolsetsDir, loadToolsets } from "../../../toolsets/load-toolset.js";
 import type { LoadedToolset } from "../../../toolsets/toolset.js";

@@ -7,7 +7,6 @@ import { CredentialMask, credentialPlaceholder, isCredentialPlaceholder } from "
 import type { AssistantToolCall } from "../../../agents/roles/dialogue.js";
 import { SimulatedExecutor } from "../../../agents/executor/simulated-executor.js";
 import { Toolbox } from "../../../agents/roles/toolbox.js";
-import { main } from "../../../simulator/cli/main.js";
 import type { SimEvent } from "../../../simulator/core/events.js";
 import { createSimulation } from "../../../simulator/core/simulation.js";
 import { suppliedArguments, withoutSuppliedArguments } from "../../../simulator/export/supplied-arguments.js";
@@ -15,6 +14,7 @@ import { projectEpisode, type CorpusRecord } from "../../../simulator/runs/corpu
 import { loadToolset } from "../../../toolsets/load-toolset.js";
 import { startOpenAIServer } from "../../support/openai-server.js";
 import type { LoadedToolset } from "../../../toolsets/toolset.js";
+import { runCli as cli } from "../../support/cli-in-process.js";
 
 /*
  * A toolset's API keys (auth `name` and `keys`, passed by the harness as ordinary arguments, as ToolAlpaca's real
@@ -35,13 +35,6 @@ beforeAll(async () => {
   if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join("; "));
   toolset = loaded.value;
 });
-
-async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main(argv, { out: (s) => void (out += s), err: (s) => void (err += s), isTTY: false });
-  return { code, out, err };
-}
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? filesUnder(path.join(dir, d.name)) : [path.join(dir, d.name)]));

@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DfsdtTrajectory } from "../../../agents/assistant/text/dfsdt-assistant.js";
-import { main } from "../../../simulator/cli/main.js";
 import { splitDraw, splitFileNames, validationCount, validationThreshold } from "../../../simulator/export/dataset-split.js";
 import { dfsdtPreferencePairs } from "../../../simulator/export/dfsdt-pairs.js";
 import type { OpenAIMessage } from "../../../simulator/export/openai-format.js";
@@ -11,8 +10,10 @@ import { planPairs, type PairCandidate } from "../../../simulator/export/pairing
 import { splitPreferencePair } from "../../../simulator/export/preference-pair.js";
 import { redactRecord, redactSchemaSecrets } from "../../../simulator/export/redact-record.js";
 import type { SimEvent } from "../../../simulator/core/events.js";
-import { RUN_FILES, RunStore } from "../../../simulator/runs/run-store.js";
+import { RUN_FILES } from "../../../simulator/runs/run-info.js";
+import { RunStore } from "../../../simulator/runs/run-store.js";
 import { BOOKSHOP, FIXTURE_SECRETS, fixtureEpisodes, fixtureRunInfo, writeFixtureRun } from "../../fixtures/export-run.js";
+import { runCli as cli } from "../../support/cli-in-process.js";
 
 const root = mkdtempSync(join(tmpdir(), "toolsim-export-cli-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -21,12 +22,6 @@ beforeAll(async () => {
   run = await writeFixtureRun(join(root, "run"));
 });
 
-async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main(argv, { out: (s) => void (out += s), err: (s) => void (err += s), isTTY: false });
-  return { code, out, err };
-}
 const jsonLines = (path: string): Record<string, unknown>[] =>
   readFileSync(path, "utf8")
     .split("\n")

@@ -6,42 +6,25 @@
  * (every one answered from the cassette) and write the recorded journal, whatever the concurrency the run
  * was recorded at; a replay of a --run-cache or configured-price run is equal to it.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { main } from "../../../simulator/cli/main.js";
-import { capture, countIn, journalWithoutTimes, startRoleServer, summaryOf } from "../../support/llm-roles.js";
-import type { OpenAIServer } from "../../support/openai-server.js";
+import { capture, llmRunScope, countIn, journalWithoutTimes, startRoleServer, summaryOf } from "../../support/llm-roles.js";
 
 const TOOLSETS = ["toolsets/bundled/holidays.yaml", "toolsets/bundled/weather.yaml", "toolsets/bundled/currency.yaml"];
 const KEY = "sk-test-replay-order-0123456789";
 
 describe("replay and fork of LLM runs follow the run's order-independent rules", () => {
-  const dirs: string[] = [];
-  const tmp = (): string => {
-    const d = mkdtempSync(join(tmpdir(), "toolsim-replay-llm-"));
-    dirs.push(d);
-    return d;
-  };
-  const savedKey = process.env["OPENAI_API_KEY"];
-  let server: OpenAIServer | undefined;
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-    if (savedKey === undefined) delete process.env["OPENAI_API_KEY"];
-    else process.env["OPENAI_API_KEY"] = savedKey;
-  });
-  afterAll(() => {
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  });
+  const scope = llmRunScope("toolsim-replay-llm-");
+  const tmp = scope.tmp;
 
   const base = ["--toolsets", ...TOOLSETS, "--episodes", "12", "--seed", "5"];
 
   async function generate(concurrency: number, extra: string[] = []): Promise<string> {
     const dir = join(tmp(), `c${concurrency}`);
     const io = capture();
-    const code = await main(["generate", ...base, "--concurrency", String(concurrency), "--model", "openai:test-model", "--base-url", server?.baseURL ?? "", ...extra, "--out", dir], io);
+    const code = await main(["generate", ...base, "--concurrency", String(concurrency), "--model", "openai:test-model", "--base-url", scope.server?.baseURL ?? "", ...extra, "--out", dir], io);
     expect(io.stderr).not.toContain("internal error");
     expect(code, io.stderr).toBe(0);
     return dir;
@@ -58,7 +41,7 @@ describe("replay and fork of LLM runs follow the run's order-independent rules",
   it("forks with the run's own LLM user and assistant (from turn 0, and from turn 3 with the kept instructions) make only the recorded calls and write the recorded journal, for a run recorded at concurrency 6 as at 1", async () => {
     process.env["OPENAI_API_KEY"] = KEY;
     // Answers a function of the request; latency varying per request, so that at concurrency 6 episodes overtake each other.
-    server = await startRoleServer({ sampling: false, chatty: true });
+    scope.server = await startRoleServer({ sampling: false, chatty: true });
     const six = await generate(6);
     const one = await generate(1);
     expect(summaryOf(six).episodes).toBe(12);
@@ -67,12 +50,12 @@ describe("replay and fork of LLM runs follow the run's order-independent rules",
     const recorded = journalWithoutTimes(six);
     // From turn 3 on, the new user sees the instructions kept as recorded (its own earlier ones, earlier episodes').
     for (const [run, turn] of [[six, 0], [one, 0], [six, 3]] as const) {
-      const asked = server.requests.length;
+      const asked = scope.server.requests.length;
       // The endpoint stays up: a call the cassette cannot answer would go to it (and be counted).
       const fork = await replay(run, ["--from-episode", "all", "--from-turn", String(turn)]);
       expect(fork.code, fork.stdout).toBe(0);
       expect(fork.stdout).toContain(`12 forked at turn ${turn}`);
-      expect(server.requests.length - asked, `fork of ${run} at turn ${turn}`).toBe(0);
+      expect(scope.server.requests.length - asked, `fork of ${run} at turn ${turn}`).toBe(0);
       expect(countIn(fork.out, "cassette has no answer")).toBe(0);
       expect(journalWithoutTimes(fork.out), `fork of ${run} at turn ${turn}`).toEqual(recorded);
     }
@@ -80,7 +63,7 @@ describe("replay and fork of LLM runs follow the run's order-independent rules",
 
   it("replays a --run-cache run recorded at concurrency 6 into the same journal (answers shared across episodes as recorded)", async () => {
     process.env["OPENAI_API_KEY"] = KEY;
-    server = await startRoleServer({ sampling: true, chatty: true });
+    scope.server = await startRoleServer({ sampling: true, chatty: true });
     const recorded = await generate(6, ["--run-cache"]);
     // The cache did share a model answer between episodes (a call's key in two episodes' records).
     const episodesOfKey = new Map<string, Set<number>>();
@@ -89,8 +72,8 @@ describe("replay and fork of LLM runs follow the run's order-independent rules",
       for (const a of answers) episodesOfKey.set(a.key, (episodesOfKey.get(a.key) ?? new Set()).add(episode));
     }
     expect([...episodesOfKey.values()].some((e) => e.size > 1)).toBe(true);
-    await server.close();
-    server = undefined;
+    await scope.server.close();
+    scope.server = undefined;
     delete process.env["OPENAI_API_KEY"];
     const replayed = await replay(recorded);
     expect(replayed.stdout).toContain("equal");
@@ -100,13 +83,13 @@ describe("replay and fork of LLM runs follow the run's order-independent rules",
 
   it("replays a run priced with a configured price on a local endpoint into the same journal (costs included)", async () => {
     process.env["OPENAI_API_KEY"] = KEY;
-    server = await startRoleServer({ sampling: true });
+    scope.server = await startRoleServer({ sampling: true });
     const root = tmp();
     const config = join(root, "toolsim.config.yaml");
     writeFileSync(config, "llm:\n  prices:\n    test-model: {input: 100000, output: 100000}\n");
     const dir = join(root, "priced");
     const io = capture();
-    const code = await main(["generate", "--toolsets", TOOLSETS[1]!, "--episodes", "3", "--concurrency", "2", "--seed", "5", "--model", "openai:test-model", "--base-url", server.baseURL, "--config", config, "--out", dir], io);
+    const code = await main(["generate", "--toolsets", TOOLSETS[1]!, "--episodes", "3", "--concurrency", "2", "--seed", "5", "--model", "openai:test-model", "--base-url", scope.server.baseURL, "--config", config, "--out", dir], io);
     expect(code, io.stderr).toBe(0);
     const costs = readFileSync(join(dir, "events.jsonl"), "utf8")
       .trim()
@@ -115,8 +98,8 @@ describe("replay and fork of LLM runs follow the run's order-independent rules",
       .filter((e) => e.type === "llm.call");
     // The executor and tester, whose calls a replay makes again, were priced.
     expect(costs.some((e) => (e.from === "executor" || e.from === "tester") && (e.cost ?? 0) > 0)).toBe(true);
-    await server.close();
-    server = undefined;
+    await scope.server.close();
+    scope.server = undefined;
     delete process.env["OPENAI_API_KEY"];
     const replayed = await replay(dir);
     expect(replayed.code, replayed.stdout).toBe(0);

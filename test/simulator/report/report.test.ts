@@ -8,7 +8,7 @@ import { main } from "../../../simulator/cli/main.js";
 import type { ReportData } from "../../../simulator/report/report-data.js";
 import { jsonForScript } from "../../../simulator/report/html-escape.js";
 import { writeReport } from "../../../simulator/report/write-report.js";
-import { RUN_FILES } from "../../../simulator/runs/run-store.js";
+import { RUN_FILES } from "../../../simulator/runs/run-info.js";
 import type { RunSummary } from "../../../simulator/runs/run-summary.js";
 import { DUNE_INSTRUCTION, FIXTURE_SECRETS, HOSTILE_TEXT, writeFixtureRun } from "../../fixtures/export-run.js";
 

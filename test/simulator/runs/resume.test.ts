@@ -1,12 +1,11 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, it, type ExpectStatic } from "vitest";
 import { main } from "../../../simulator/cli/main.js";
-import { RUN_FILES } from "../../../simulator/runs/run-store.js";
+import { RUN_FILES } from "../../../simulator/runs/run-info.js";
 import { sized } from "../../support/test-mode.js";
+import { finishedEpisodes, startScript, stopAll } from "../../support/cli-children.js";
 
 /**
  * A run killed mid-way (`kill -9`, or Ctrl-C) and resumed with `generate --resume` ends with the same corpus,
@@ -14,51 +13,17 @@ import { sized } from "../../support/test-mode.js";
  * process, as a user would run it.
  */
 
-const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
-const ENTRY = fileURLToPath(new URL("../../fixtures/cli-entry.ts", import.meta.url));
 /** Episodes of each run (the reference, the killed one, the interrupted one): 80 quick, 400 full; `TOOLSIM_RESUME_EPISODES` overrides. */
 const EPISODES = Number(process.env["TOOLSIM_RESUME_EPISODES"] ?? sized(80, 400));
 const ARGS = ["generate", "--episodes", String(EPISODES), "--concurrency", "4", "--seed", "11"];
 
 const root = mkdtempSync(join(tmpdir(), "toolsim-resume-"));
-/** Children still running when the tests end (a failed wait) are stopped, each by its own handle. */
-const running = new Set<ChildProcess>();
 afterAll(() => {
-  for (const child of running) child.kill("SIGKILL");
+  stopAll();
   rmSync(root, { recursive: true, force: true });
 });
 
-interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  out: string;
-  err: string;
-}
-
-function start(args: string[]): { child: ChildProcess; exit: Promise<Exit> } {
-  const child = spawn(process.execPath, ["--import", "tsx", ENTRY, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-  running.add(child);
-  let out = "";
-  let err = "";
-  child.stdout?.on("data", (d: Buffer) => void (out += d.toString()));
-  child.stderr?.on("data", (d: Buffer) => void (err += d.toString()));
-  const exit = new Promise<Exit>((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code, signal) => {
-      running.delete(child);
-      resolve({ code, signal, out, err });
-    });
-  });
-  return { child, exit };
-}
-
-/** Finished episodes in a journal so far (complete lines only). */
-function finishedEpisodes(dir: string): number {
-  const path = join(dir, RUN_FILES.events);
-  if (!existsSync(path)) return 0;
-  const text = readFileSync(path, "utf8");
-  return text.split('"type":"episode.finished"').length - 1;
-}
+const start = (args: string[]): ReturnType<typeof startScript> => startScript(args);
 
 async function waitFor(condition: () => boolean, what: string, timeoutMs = 120_000): Promise<void> {
   const until = Date.now() + timeoutMs;

@@ -5,8 +5,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { acquireRunLock, LOCK_FILE, lockHolder } from "../../../simulator/runs/run-lock.js";
-import { RUN_FILES, RunStore, type RunInfo } from "../../../simulator/runs/run-store.js";
+import { RUN_FILES, type RunInfo } from "../../../simulator/runs/run-info.js";
+import { RunStore } from "../../../simulator/runs/run-store.js";
 import { ToolsimError } from "../../../specs/toolsim-error.js";
+import { startScript, stopAll } from "../../support/cli-children.js";
 
 /**
  * One writer per run folder: a second process (two `generate --resume` on one folder) refuses with the holder's
@@ -14,39 +16,17 @@ import { ToolsimError } from "../../../specs/toolsim-error.js";
  * nothing duplicated, that `export` and `replay` read as usual.
  */
 
-const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const ENTRY = fileURLToPath(new URL("../../fixtures/cli-entry.ts", import.meta.url));
 const HOLDER = fileURLToPath(new URL("../../fixtures/runs/lock-holder.ts", import.meta.url));
 const root = mkdtempSync(join(tmpdir(), "toolsim-lock-"));
 const running = new Set<ChildProcess>();
 afterAll(() => {
   for (const child of running) child.kill("SIGKILL");
+  stopAll();
   rmSync(root, { recursive: true, force: true });
 });
 
-interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  out: string;
-  err: string;
-}
-
-function start(script: string, args: string[], stdin: "ignore" | "pipe" = "ignore"): { child: ChildProcess; exit: Promise<Exit>; output: () => string } {
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { cwd: ROOT, stdio: [stdin, "pipe", "pipe"] });
-  running.add(child);
-  let out = "";
-  let err = "";
-  child.stdout?.on("data", (d: Buffer) => void (out += d.toString()));
-  child.stderr?.on("data", (d: Buffer) => void (err += d.toString()));
-  const exit = new Promise<Exit>((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code, signal) => {
-      running.delete(child);
-      resolve({ code, signal, out, err });
-    });
-  });
-  return { child, exit, output: () => out };
-}
+const start = (script: string, args: string[], stdin: "ignore" | "pipe" = "ignore"): ReturnType<typeof startScript> => startScript(args, { script, stdin });
 
 async function waitFor(condition: () => boolean, what: string, timeoutMs = 120_000): Promise<void> {
   const until = Date.now() + timeoutMs;

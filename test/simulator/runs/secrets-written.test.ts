@@ -7,7 +7,7 @@ import { main } from "../../../simulator/cli/main.js";
 import type { CliIO } from "../../../simulator/cli/cli-io.js";
 import { loadServedApis } from "../../../simulator/serve/load-apis.js";
 import { startServe } from "../../../simulator/serve/start-serve.js";
-import { RUN_FILES } from "../../../simulator/runs/run-store.js";
+import { RUN_FILES } from "../../../simulator/runs/run-info.js";
 import { startOpenAIServer, type OpenAIServer, type ReceivedRequest, type ScriptedReply } from "../../support/openai-server.js";
 
 /**

@@ -2,21 +2,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../../simulator/cli/main.js";
 import type { SimEvent } from "../../../simulator/core/events.js";
 import { readEpisodesSkippingCorrupt } from "../../../simulator/export/run-folder.js";
-import { RUN_FILES } from "../../../simulator/runs/run-store.js";
+import { RUN_FILES } from "../../../simulator/runs/run-info.js";
 import { writeFixtureRun } from "../../fixtures/export-run.js";
+import { runCli as cli } from "../../support/cli-in-process.js";
 
 const root = mkdtempSync(join(tmpdir(), "toolsim-corrupt-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main(argv, { out: (s) => void (out += s), err: (s) => void (err += s), isTTY: false });
-  return { code, out, err };
-}
 
 /** Writes the fixture run and replaces one journal line (1-based) chosen by `pick` with garbage; returns the run and the line. */
 async function damagedRun(name: string, pick: (events: SimEvent[]) => number): Promise<{ dir: string; line: number; path: string }> {

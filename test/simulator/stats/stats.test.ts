@@ -3,23 +3,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../simulator/cli/main.js";
-import { RUN_FILES } from "../../../simulator/runs/run-store.js";
+import { RUN_FILES } from "../../../simulator/runs/run-info.js";
 import type { RunSummary } from "../../../simulator/runs/run-summary.js";
 import { Histogram } from "../../../simulator/stats/distribution.js";
 import { NearDuplicateWindow } from "../../../simulator/stats/near-duplicate-window.js";
 import { runStats, wordCount, type RunStats } from "../../../simulator/stats/run-stats.js";
 import { bundledToolsetsDir } from "../../../toolsets/load-toolset.js";
 import { DUNE_INSTRUCTION, FIXTURE_SECRETS, HOSTILE_TEXT, writeFixtureRun } from "../../fixtures/export-run.js";
+import { runCli as cli } from "../../support/cli-in-process.js";
 
 const root = mkdtempSync(join(tmpdir(), "toolsim-stats-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main(argv, { out: (s) => void (out += s), err: (s) => void (err += s), isTTY: false });
-  return { code, out, err };
-}
 const summaryOf = (dir: string): RunSummary => JSON.parse(readFileSync(join(dir, RUN_FILES.summary), "utf8")) as RunSummary;
 
 /** The figures the stats share with summary.json. */

@@ -1,20 +1,9 @@
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Catalog } from "../../../specs/catalog/catalog.js";
 import { bodyOf, toHttpRequest } from "../../../specs/call/http-request.js";
-import { loadCatalog } from "../../../specs/catalog/load-catalog.js";
-import { formatProblem } from "../../../specs/load/spec-problem.js";
 import type { ParameterBinding, Tool } from "../../../specs/catalog/tool.js";
 import { validateCall } from "../../../specs/call/validate-call.js";
-
-const CORE = fileURLToPath(new URL("../../fixtures/specs/core", import.meta.url));
-
-async function catalogOf(name: string): Promise<Catalog> {
-  const loaded = await loadCatalog(path.join(CORE, name));
-  if (!loaded.ok) throw new Error(`${name} does not load:\n${loaded.errors.map(formatProblem).join("\n")}`);
-  return loaded.value;
-}
+import { coreCatalog as catalogOf } from "../../support/core-catalog.js";
 
 function toolOf(catalog: Catalog, name: string): Tool {
   const t = catalog.get(name);

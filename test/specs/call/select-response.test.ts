@@ -1,20 +1,9 @@
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Catalog } from "../../../specs/catalog/catalog.js";
-import { loadCatalog } from "../../../specs/catalog/load-catalog.js";
 import { isJsonMediaType, selectResponse } from "../../../specs/call/select-response.js";
-import { formatProblem } from "../../../specs/load/spec-problem.js";
 import type { Tool } from "../../../specs/catalog/tool.js";
 import { validateResponse } from "../../../specs/call/validate-response.js";
-
-const CORE = fileURLToPath(new URL("../../fixtures/specs/core", import.meta.url));
-
-async function catalogOf(name: string): Promise<Catalog> {
-  const loaded = await loadCatalog(path.join(CORE, name));
-  if (!loaded.ok) throw new Error(`${name} does not load:\n${loaded.errors.map(formatProblem).join("\n")}`);
-  return loaded.value;
-}
+import { coreCatalog as catalogOf } from "../../support/core-catalog.js";
 
 let catalog: Catalog;
 const tool = (name: string): Tool => {

@@ -1,19 +1,8 @@
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Catalog } from "../../../specs/catalog/catalog.js";
-import { loadCatalog } from "../../../specs/catalog/load-catalog.js";
 import type { ProblemDetails, ValidationIssue } from "../../../specs/call/problem-details.js";
-import { formatProblem } from "../../../specs/load/spec-problem.js";
 import { validateCall, type CallValidation, type ValidatedCall } from "../../../specs/call/validate-call.js";
-
-const CORE = fileURLToPath(new URL("../../fixtures/specs/core", import.meta.url));
-
-async function catalogOf(name: string): Promise<Catalog> {
-  const loaded = await loadCatalog(path.join(CORE, name));
-  if (!loaded.ok) throw new Error(`${name} does not load:\n${loaded.errors.map(formatProblem).join("\n")}`);
-  return loaded.value;
-}
+import { coreCatalog as catalogOf } from "../../support/core-catalog.js";
 
 function valid(result: CallValidation): ValidatedCall {
   if (!result.ok) throw new Error(`expected a valid call, got ${JSON.stringify(result.problem, null, 2)}`);

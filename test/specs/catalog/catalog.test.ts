@@ -1,5 +1,3 @@
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { buildCatalog, toolNameFor, type Catalog } from "../../../specs/catalog/catalog.js";
 import { loadCatalog } from "../../../specs/catalog/load-catalog.js";
@@ -7,14 +5,7 @@ import { simulateCall } from "../../../specs/call/simulate-call.js";
 import { formatProblem } from "../../../specs/load/spec-problem.js";
 import { toOpenAIFunctions, toolArgumentsSchema } from "../../../specs/catalog/tool-schema.js";
 import type { Tool } from "../../../specs/catalog/tool.js";
-
-const CORE = fileURLToPath(new URL("../../fixtures/specs/core", import.meta.url));
-
-async function catalogOf(name: string): Promise<Catalog> {
-  const loaded = await loadCatalog(path.join(CORE, name));
-  if (!loaded.ok) throw new Error(`${name} does not load:\n${loaded.errors.map(formatProblem).join("\n")}`);
-  return loaded.value;
-}
+import { coreCatalog as catalogOf } from "../../support/core-catalog.js";
 
 function tool(catalog: Catalog, name: string): Tool {
   const t = catalog.get(name);

@@ -78,7 +78,7 @@ describe("loadSpec: versions and formats", () => {
   });
 
   it("reports what the Swagger 2.0 converter patched", async () => {
-    const spec = await loaded("defects/swagger2-patches.yaml");
+    const spec = await loaded("defects/document/swagger2-patches.yaml");
     expect(warningsOf(spec)).toEqual(["swagger2-patched @ ", "swagger2-conversion @ /paths/~1pets/get/parameters/0"]);
     expect(JSON.stringify(spec.document)).not.toContain("x-s2o-warning");
   });
@@ -231,7 +231,7 @@ describe("loadSpec: bad input is a problem, never an exception", () => {
   });
 
   it("reports a structure toolsim cannot use, all problems at once", async () => {
-    expect(errorsOf(await problems("defects/invalid-structure.yaml"))).toEqual([
+    expect(errorsOf(await problems("defects/document/invalid-structure.yaml"))).toEqual([
       "parameter-invalid @ /paths/~1pets/get/parameters/0",
       "parameter-invalid @ /paths/~1pets/get/parameters/1",
       "response-invalid @ /paths/~1pets/get/responses/200",
@@ -267,30 +267,30 @@ describe("loadSpec: bad input is a problem, never an exception", () => {
 
 describe("loadSpec: repairs defects with warnings", () => {
   const cases: Array<[file: string, warnings: string[]]> = [
-    ["path-leading-slash.yaml", ["path-leading-slash @ /paths/pets"]],
-    ["path-template-colon.yaml", ["path-template-colon @ /paths/~1pets~1:petId"]],
-    ["path-param-required.yaml", ["path-param-required @ /paths/~1pets~1{petId}/get/parameters/0", "path-param-required @ /components/parameters/OwnerId"]],
-    ["path-param-undeclared.yaml", ["path-param-undeclared @ /paths/~1pets~1{petId}~1toys~1{toyId}/get"]],
-    ["path-param-renamed.yaml", ["path-param-renamed @ /paths/~1pets~1{petId}/get/parameters/0"]],
-    ["path-param-not-in-template.yaml", ["path-param-not-in-template @ /paths/~1pets/get/parameters/1"]],
-    ["parameter-schema-missing.yaml", ["parameter-schema-missing @ /paths/~1pets/get/parameters/0", "parameter-schema-missing @ /paths/~1pets/get/parameters/1"]],
-    ["parameter-name-empty.yaml", ["parameter-name-empty @ /paths/~1pets/get/parameters/1"]],
-    ["parameter-in-body.yaml", ["parameter-in-body @ /paths/~1pets/post/parameters/0", "parameter-in-body @ /paths/~1pets~1{petId}~1photo/post/parameters"]],
-    ["duplicate-parameter.yaml", ["duplicate-parameter @ /paths/~1pets/get/parameters/1"]],
-    ["response-schema-without-content.yaml", ["response-schema-without-content @ /paths/~1pets/get/responses/200"]],
+    ["paths/path-leading-slash.yaml", ["path-leading-slash @ /paths/pets"]],
+    ["paths/path-template-colon.yaml", ["path-template-colon @ /paths/~1pets~1:petId"]],
+    ["paths/path-param-required.yaml", ["path-param-required @ /paths/~1pets~1{petId}/get/parameters/0", "path-param-required @ /components/parameters/OwnerId"]],
+    ["paths/path-param-undeclared.yaml", ["path-param-undeclared @ /paths/~1pets~1{petId}~1toys~1{toyId}/get"]],
+    ["paths/path-param-renamed.yaml", ["path-param-renamed @ /paths/~1pets~1{petId}/get/parameters/0"]],
+    ["paths/path-param-not-in-template.yaml", ["path-param-not-in-template @ /paths/~1pets/get/parameters/1"]],
+    ["parameters/parameter-schema-missing.yaml", ["parameter-schema-missing @ /paths/~1pets/get/parameters/0", "parameter-schema-missing @ /paths/~1pets/get/parameters/1"]],
+    ["parameters/parameter-name-empty.yaml", ["parameter-name-empty @ /paths/~1pets/get/parameters/1"]],
+    ["parameters/parameter-in-body.yaml", ["parameter-in-body @ /paths/~1pets/post/parameters/0", "parameter-in-body @ /paths/~1pets~1{petId}~1photo/post/parameters"]],
+    ["parameters/duplicate-parameter.yaml", ["duplicate-parameter @ /paths/~1pets/get/parameters/1"]],
+    ["operations/response-schema-without-content.yaml", ["response-schema-without-content @ /paths/~1pets/get/responses/200"]],
     [
-      "request-body-schema-without-content.yaml",
+      "operations/request-body-schema-without-content.yaml",
       ["request-body-schema-without-content @ /paths/~1pets/post/requestBody", "request-body-without-content @ /paths/~1pets/put/requestBody"],
     ],
-    ["root-parameters.yaml", ["root-parameters @ /parameters", "root-definitions @ /definitions"]],
-    ["root-parameters-unused.yaml", ["root-parameters @ /parameters"]],
-    ["paths-components.yaml", ["paths-section @ /paths/components"]],
-    ["operation-without-responses.yaml", ["operation-without-responses @ /paths/~1pets/get", "operation-without-responses @ /paths/~1pets/delete"]],
-    ["duplicate-operation-id.yaml", ["duplicate-operation-id @ /paths/~1animals/get/operationId"]],
-    ["operation-id-invalid.yaml", ["operation-id-invalid @ /paths/~1pets/get/operationId"]],
-    ["response-description-missing.yaml", ["response-description-missing @ /paths/~1pets/get/responses/200", "response-description-missing @ /components/responses/NotFound"]],
+    ["parameters/root-parameters.yaml", ["root-parameters @ /parameters", "root-definitions @ /definitions"]],
+    ["parameters/root-parameters-unused.yaml", ["root-parameters @ /parameters"]],
+    ["paths/paths-components.yaml", ["paths-section @ /paths/components"]],
+    ["operations/operation-without-responses.yaml", ["operation-without-responses @ /paths/~1pets/get", "operation-without-responses @ /paths/~1pets/delete"]],
+    ["operations/duplicate-operation-id.yaml", ["duplicate-operation-id @ /paths/~1animals/get/operationId"]],
+    ["operations/operation-id-invalid.yaml", ["operation-id-invalid @ /paths/~1pets/get/operationId"]],
+    ["operations/response-description-missing.yaml", ["response-description-missing @ /paths/~1pets/get/responses/200", "response-description-missing @ /components/responses/NotFound"]],
     [
-      "schema-type-array.yaml",
+      "schemas/schema-type-array.yaml",
       [
         "schema-type-array @ /components/schemas/Single/type",
         "schema-type-array @ /components/schemas/Nullable/type",
@@ -299,7 +299,7 @@ describe("loadSpec: repairs defects with warnings", () => {
       ],
     ],
     [
-      "schema-type-alias.yaml",
+      "schemas/schema-type-alias.yaml",
       [
         "schema-type-alias @ /components/schemas/Pet/properties/age/type",
         "schema-type-alias @ /components/schemas/Pet/properties/weight/type",
@@ -312,15 +312,15 @@ describe("loadSpec: repairs defects with warnings", () => {
       ],
     ],
     [
-      "schema-required-boolean.yaml",
+      "schemas/schema-required-boolean.yaml",
       ["schema-required-boolean @ /components/schemas/Pet/properties/name/required", "schema-required-boolean @ /components/schemas/Pet/properties/tag/required"],
     ],
     [
-      "schema-exclusive-bound.yaml",
+      "schemas/schema-exclusive-bound.yaml",
       ["schema-exclusive-bound @ /components/schemas/Positive/exclusiveMinimum", "schema-array-without-items @ /components/schemas/List"],
     ],
     [
-      "schema-pattern-invalid.yaml",
+      "schemas/schema-pattern-invalid.yaml",
       [
         "schema-pattern-invalid @ /paths/~1users/get/parameters/0/schema/pattern",
         "schema-pattern-invalid @ /components/schemas/User/properties/username/pattern",
@@ -329,7 +329,7 @@ describe("loadSpec: repairs defects with warnings", () => {
       ],
     ],
     [
-      "schema-keyword-type.yaml",
+      "schemas/schema-keyword-type.yaml",
       [
         "schema-keyword-type @ /paths/~1items/get/parameters/0/schema/minimum",
         "schema-keyword-type @ /paths/~1items/get/parameters/0/schema/maximum",
@@ -346,7 +346,7 @@ describe("loadSpec: repairs defects with warnings", () => {
       ],
     ],
     [
-      "schema-keyword-type-3.1.yaml",
+      "schemas/schema-keyword-type-3.1.yaml",
       [
         "schema-keyword-type @ /components/schemas/Pair/items",
         "schema-keyword-type @ /components/schemas/List/minItems",
@@ -355,15 +355,15 @@ describe("loadSpec: repairs defects with warnings", () => {
       ],
     ],
     [
-      "schema-enum-type.yaml",
+      "schemas/schema-enum-type.yaml",
       ["schema-enum-type @ /components/schemas/Shards/enum", "schema-enum-type @ /components/schemas/Severity/enum", "schema-enum-type @ /components/schemas/Flag/enum"],
     ],
-    ["schema-required-undeclared.yaml", ["schema-required-undeclared @ /components/schemas/EditTemplate/required"]],
-    ["schema-null-type-alternatives.yaml", ["schema-null-type-alternatives @ /components/schemas/NamespaceId/type"]],
-    ["schema-oneof-overlap.yaml", ["schema-oneof-overlap @ /paths/~1users~1{id}/get/responses/200/content/application~1json/schema/oneOf"]],
-    ["schema-nullable-in-3.1.yaml", ["schema-nullable-in-3.1 @ /components/schemas/Tag/nullable", "schema-exclusive-bound @ /components/schemas/Flag/exclusiveMinimum"]],
-    ["envelope.yaml", ["spec-version-format @ /openapi", "paths-missing @ /paths", "servers-shape @ /servers", "swagger2-fields @ "]],
-    ["no-version.json", ["spec-version-missing @ "]],
+    ["schemas/schema-required-undeclared.yaml", ["schema-required-undeclared @ /components/schemas/EditTemplate/required"]],
+    ["schemas/schema-null-type-alternatives.yaml", ["schema-null-type-alternatives @ /components/schemas/NamespaceId/type"]],
+    ["schemas/schema-oneof-overlap.yaml", ["schema-oneof-overlap @ /paths/~1users~1{id}/get/responses/200/content/application~1json/schema/oneOf"]],
+    ["schemas/schema-nullable-in-3.1.yaml", ["schema-nullable-in-3.1 @ /components/schemas/Tag/nullable", "schema-exclusive-bound @ /components/schemas/Flag/exclusiveMinimum"]],
+    ["document/envelope.yaml", ["spec-version-format @ /openapi", "paths-missing @ /paths", "servers-shape @ /servers", "swagger2-fields @ "]],
+    ["document/no-version.json", ["spec-version-missing @ "]],
   ];
 
   it.each(cases)("%s", async (file, expected) => {
@@ -377,24 +377,24 @@ describe("loadSpec: repairs defects with warnings", () => {
   });
 
   it("repairs paths and path parameters as announced", async () => {
-    expect(Object.keys((await loaded("defects/path-leading-slash.yaml")).document.paths ?? {})).toEqual(["/pets"]);
-    expect(Object.keys((await loaded("defects/path-template-colon.yaml")).document.paths ?? {})).toEqual(["/pets/{petId}"]);
-    const required = (await loaded("defects/path-param-required.yaml")).document;
+    expect(Object.keys((await loaded("defects/paths/path-leading-slash.yaml")).document.paths ?? {})).toEqual(["/pets"]);
+    expect(Object.keys((await loaded("defects/paths/path-template-colon.yaml")).document.paths ?? {})).toEqual(["/pets/{petId}"]);
+    const required = (await loaded("defects/paths/path-param-required.yaml")).document;
     expect(getAt(required, "/paths/~1pets~1{petId}/get/parameters/0/required")).toBe(true);
     expect(getAt(required, "/components/parameters/OwnerId/required")).toBe(true);
-    const undeclared = (await loaded("defects/path-param-undeclared.yaml")).document;
+    const undeclared = (await loaded("defects/paths/path-param-undeclared.yaml")).document;
     expect(getAt(undeclared, "/paths/~1pets~1{petId}~1toys~1{toyId}/get/parameters")).toEqual([{ name: "toyId", in: "path", required: true, schema: { type: "string" } }]);
-    expect(getAt((await loaded("defects/path-param-renamed.yaml")).document, "/paths/~1pets~1{petId}/get/parameters/0/name")).toBe("petId");
-    expect(getAt((await loaded("defects/path-param-not-in-template.yaml")).document, "/paths/~1pets/get/parameters")).toEqual([{ name: "limit", in: "query", schema: { type: "integer" } }]);
+    expect(getAt((await loaded("defects/paths/path-param-renamed.yaml")).document, "/paths/~1pets~1{petId}/get/parameters/0/name")).toBe("petId");
+    expect(getAt((await loaded("defects/paths/path-param-not-in-template.yaml")).document, "/paths/~1pets/get/parameters")).toEqual([{ name: "limit", in: "query", schema: { type: "integer" } }]);
   });
 
   it("repairs parameters as announced", async () => {
-    const schemaless = (await loaded("defects/parameter-schema-missing.yaml")).document;
+    const schemaless = (await loaded("defects/parameters/parameter-schema-missing.yaml")).document;
     expect(getAt(schemaless, "/paths/~1pets/get/parameters")).toEqual([
       { name: "limit", in: "query", schema: { type: "integer", minimum: 1 } },
       { name: "q", in: "query", schema: { type: "string" } },
     ]);
-    const body = (await loaded("defects/parameter-in-body.yaml")).document;
+    const body = (await loaded("defects/parameters/parameter-in-body.yaml")).document;
     expect(getAt(body, "/paths/~1pets/post/parameters")).toEqual([]);
     expect(getAt(body, "/paths/~1pets/post/requestBody")).toEqual({
       required: true,
@@ -410,51 +410,51 @@ describe("loadSpec: repairs defects with warnings", () => {
       },
     });
     expect(getAt(body, "/paths/~1pets~1{petId}~1photo/post/parameters")).toHaveLength(1);
-    expect(getAt((await loaded("defects/duplicate-parameter.yaml")).document, "/paths/~1pets/get/parameters")).toEqual([{ name: "limit", in: "query", schema: { type: "integer" } }]);
-    expect(getAt((await loaded("defects/parameter-name-empty.yaml")).document, "/paths/~1pets/get/parameters")).toHaveLength(1);
+    expect(getAt((await loaded("defects/parameters/duplicate-parameter.yaml")).document, "/paths/~1pets/get/parameters")).toEqual([{ name: "limit", in: "query", schema: { type: "integer" } }]);
+    expect(getAt((await loaded("defects/parameters/parameter-name-empty.yaml")).document, "/paths/~1pets/get/parameters")).toHaveLength(1);
   });
 
   it("repairs responses, request bodies and root sections as announced", async () => {
-    const response = (await loaded("defects/response-schema-without-content.yaml")).document;
+    const response = (await loaded("defects/operations/response-schema-without-content.yaml")).document;
     expect(getAt(response, "/paths/~1pets/get/responses/200")).toEqual({
       description: "Pets",
       content: { "application/json": { schema: { type: "array", items: { type: "string" } }, example: ["rex", "tom"] } },
     });
-    const bodies = (await loaded("defects/request-body-schema-without-content.yaml")).document;
+    const bodies = (await loaded("defects/operations/request-body-schema-without-content.yaml")).document;
     expect(getAt(bodies, "/paths/~1pets/post/requestBody/content/application~1json/schema/type")).toBe("object");
     expect(getAt(bodies, "/paths/~1pets/put/requestBody/content")).toEqual({ "application/json": { schema: {} } });
-    const root = (await loaded("defects/root-parameters.yaml")).document as unknown as Record<string, unknown>;
+    const root = (await loaded("defects/parameters/root-parameters.yaml")).document as unknown as Record<string, unknown>;
     expect(root["parameters"]).toBeUndefined();
     expect(root["definitions"]).toBeUndefined();
     expect(getAt(root, "/paths/~1pets/get/parameters/0")).toEqual({ $ref: "#/components/parameters/Limit" });
     expect(getAt(root, "/paths/~1pets/get/responses/200/content/application~1json/schema/items")).toEqual({ $ref: "#/components/schemas/Pet" });
     expect(Object.keys(getAt(root, "/components/parameters") as object)).toEqual(["Limit", "Unused"]);
-    const nested = (await loaded("defects/paths-components.yaml")).document;
+    const nested = (await loaded("defects/paths/paths-components.yaml")).document;
     expect(Object.keys(getAt(nested, "/paths") as object)).toEqual(["/current"]);
     expect(getAt(nested, "/components/parameters/Query/name")).toBe("query");
     expect(getAt(nested, "/components/schemas/Weather/properties/temperature/type")).toBe("integer");
     // A name the root already defines keeps the root's definition.
     expect(getAt(nested, "/components/schemas/Place/properties/name/type")).toBe("string");
-    const unused = (await loaded("defects/root-parameters-unused.yaml")).document as unknown as Record<string, unknown>;
+    const unused = (await loaded("defects/parameters/root-parameters-unused.yaml")).document as unknown as Record<string, unknown>;
     expect(unused["parameters"]).toBeUndefined();
     expect(unused["components"]).toBeUndefined();
-    const noResponses = (await loaded("defects/operation-without-responses.yaml")).document;
+    const noResponses = (await loaded("defects/operations/operation-without-responses.yaml")).document;
     expect(getAt(noResponses, "/paths/~1pets/get/responses")).toEqual({ default: { description: "Response" } });
-    const described = (await loaded("defects/response-description-missing.yaml")).document;
+    const described = (await loaded("defects/operations/response-description-missing.yaml")).document;
     expect(getAt(described, "/components/responses/NotFound/description")).toBe("Response");
-    const ids = (await loaded("defects/duplicate-operation-id.yaml")).document;
+    const ids = (await loaded("defects/operations/duplicate-operation-id.yaml")).document;
     expect(getAt(ids, "/paths/~1animals/get/operationId")).toBe("getPets");
   });
 
   it("repairs schemas as announced", async () => {
-    const arrays = (await loaded("defects/schema-type-array.yaml")).document;
+    const arrays = (await loaded("defects/schemas/schema-type-array.yaml")).document;
     expect(getAt(arrays, "/components/schemas")).toEqual({
       Single: { type: "string" },
       Nullable: { type: "string", nullable: true, maxLength: 10 },
       Union: { anyOf: [{ type: "string" }, { type: "integer" }] },
       Null: { nullable: true, enum: [null] },
     });
-    const aliases = (await loaded("defects/schema-type-alias.yaml")).document;
+    const aliases = (await loaded("defects/schemas/schema-type-alias.yaml")).document;
     expect(getAt(aliases, "/components/schemas/Pet/properties")).toEqual({
       age: { type: "integer" },
       weight: { type: "number", format: "float" },
@@ -464,19 +464,19 @@ describe("loadSpec: repairs defects with warnings", () => {
       tags: { type: "array", items: { type: "string" } },
       misc: {},
     });
-    expect(getAt((await loaded("defects/schema-required-boolean.yaml")).document, "/components/schemas/Pet")).toEqual({
+    expect(getAt((await loaded("defects/schemas/schema-required-boolean.yaml")).document, "/components/schemas/Pet")).toEqual({
       type: "object",
       required: ["id", "name"],
       properties: { id: { type: "integer" }, name: { type: "string" }, tag: { type: "string" } },
     });
-    const bounds = (await loaded("defects/schema-exclusive-bound.yaml")).document;
+    const bounds = (await loaded("defects/schemas/schema-exclusive-bound.yaml")).document;
     expect(getAt(bounds, "/components/schemas")).toEqual({ Positive: { type: "number", minimum: 0, exclusiveMinimum: true }, List: { type: "array", items: {} } });
-    const nullable31 = (await loaded("defects/schema-nullable-in-3.1.yaml")).document;
+    const nullable31 = (await loaded("defects/schemas/schema-nullable-in-3.1.yaml")).document;
     expect(getAt(nullable31, "/components/schemas")).toEqual({ Tag: { type: ["string", "null"] }, Flag: { type: "number", exclusiveMinimum: 0 } });
   });
 
   it("repairs patterns JavaScript cannot compile as announced, and every schema then compiles", async () => {
-    const spec = await loaded("defects/schema-pattern-invalid.yaml");
+    const spec = await loaded("defects/schemas/schema-pattern-invalid.yaml");
     expect(getAt(spec.document, "/paths/~1users/get/parameters/0/schema/pattern")).toBe("^[a-zA-Z]+$");
     expect(getAt(spec.document, "/components/schemas/User/properties")).toEqual({
       username: { type: "string", pattern: "^[a-z0-9._]+$" },
@@ -487,7 +487,7 @@ describe("loadSpec: repairs defects with warnings", () => {
   });
 
   it("repairs keyword values of the wrong type as announced: converted when clear, else removed", async () => {
-    const spec = await loaded("defects/schema-keyword-type.yaml");
+    const spec = await loaded("defects/schemas/schema-keyword-type.yaml");
     expect(getAt(spec.document, "/paths/~1items/get/parameters/0/schema")).toEqual({ type: "integer", maximum: 100 });
     expect(getAt(spec.document, "/paths/~1items/get/parameters/1/schema")).toEqual({ type: "string" });
     expect(getAt(spec.document, "/components/schemas/Item")).toEqual({
@@ -503,7 +503,7 @@ describe("loadSpec: repairs defects with warnings", () => {
       },
     });
     expect(checkSchemasCompile(buildCatalog(spec))).toEqual([]);
-    const spec31 = await loaded("defects/schema-keyword-type-3.1.yaml");
+    const spec31 = await loaded("defects/schemas/schema-keyword-type-3.1.yaml");
     expect(getAt(spec31.document, "/components/schemas")).toEqual({
       Pair: { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }] },
       List: { type: "array", items: { type: "string" }, minItems: 1 },
@@ -512,20 +512,20 @@ describe("loadSpec: repairs defects with warnings", () => {
   });
 
   it("repairs schemas nothing could satisfy as announced", async () => {
-    expect(getAt((await loaded("defects/schema-enum-type.yaml")).document, "/components/schemas")).toEqual({
+    expect(getAt((await loaded("defects/schemas/schema-enum-type.yaml")).document, "/components/schemas")).toEqual({
       Shards: { type: "integer", enum: [1, 2, 4] },
       Severity: { type: "string", enum: ["10", "20", "30"] },
       Flag: { type: "boolean", enum: [true] },
       Fine: { type: "string", enum: ["a", "b"] },
     });
-    const undeclared = (await loaded("defects/schema-required-undeclared.yaml")).document;
+    const undeclared = (await loaded("defects/schemas/schema-required-undeclared.yaml")).document;
     expect(getAt(undeclared, "/components/schemas/EditTemplate/properties")).toEqual({ Name: { type: "string" }, Subject: { type: "string" }, TemplateId: {} });
     // Inside a composition another part may declare it: left alone.
     expect(getAt(undeclared, "/components/schemas/Derived/allOf/1/properties")).toEqual({ extra: { type: "string" } });
-    expect(getAt((await loaded("defects/schema-null-type-alternatives.yaml")).document, "/components/schemas/NamespaceId")).toEqual({
+    expect(getAt((await loaded("defects/schemas/schema-null-type-alternatives.yaml")).document, "/components/schemas/NamespaceId")).toEqual({
       oneOf: [{ type: "string" }, { type: "number" }, { type: "null" }],
     });
-    const overlap = await loaded("defects/schema-oneof-overlap.yaml");
+    const overlap = await loaded("defects/schemas/schema-oneof-overlap.yaml");
     expect(getAt(overlap.document, "/paths/~1users~1{id}/get/responses/200/content/application~1json/schema")).toEqual({
       anyOf: [{ $ref: "#/components/schemas/User" }, { $ref: "#/components/schemas/UserWithStats" }],
     });
@@ -536,7 +536,7 @@ describe("loadSpec: repairs defects with warnings", () => {
   });
 
   it("repairs the envelope as announced", async () => {
-    const spec = await loaded("defects/envelope.yaml");
+    const spec = await loaded("defects/document/envelope.yaml");
     expect(spec.document).toMatchObject({ openapi: "3.0.3", info: { version: "1.2" }, paths: {}, servers: [{ url: "https://api.example.com" }] });
     expect((spec.document as unknown as Record<string, unknown>)["host"]).toBeUndefined();
   });
@@ -549,7 +549,7 @@ describe("findSpecFiles", () => {
     expect(files).toContain(fixture("petstore-3.0.yaml"));
     expect(files).toContain(fixture("petstore-3.1.json"));
     expect(files).toContain(fixture("external/schemas/pet.yaml"));
-    expect(files).toContain(fixture("defects/no-version.json"));
+    expect(files).toContain(fixture("defects/document/no-version.json"));
     expect(files.every((f) => /\.(json|ya?ml)$/.test(f) && path.isAbsolute(f))).toBe(true);
   });
 

@@ -1,4 +1,3 @@
-import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Catalog } from "../../../specs/catalog/catalog.js";
@@ -8,14 +7,7 @@ import { ResourceStore } from "../../../specs/respond/resource-store.js";
 import { simulateCall, type SimulateOptions } from "../../../specs/call/simulate-call.js";
 import { formatProblem } from "../../../specs/load/spec-problem.js";
 import type { ToolResult } from "../../../specs/call/tool-result.js";
-
-const CORE = fileURLToPath(new URL("../../fixtures/specs/core", import.meta.url));
-
-async function catalogOf(name: string): Promise<Catalog> {
-  const loaded = await loadCatalog(path.join(CORE, name));
-  if (!loaded.ok) throw new Error(`${name} does not load:\n${loaded.errors.map(formatProblem).join("\n")}`);
-  return loaded.value;
-}
+import { coreCatalog as catalogOf } from "../../support/core-catalog.js";
 
 type Json = Record<string, any>;
 

@@ -2,12 +2,12 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../../simulator/cli/main.js";
 import type { BuildMessage } from "../../../toolsets/build/build-prompts.js";
 import { buildToolset, type BuildModel, type BuildStage } from "../../../toolsets/build/build-toolset.js";
 import { loadToolset } from "../../../toolsets/load-toolset.js";
 import { validateToolsetFile } from "../../../toolsets/validate-toolset.js";
 import { startOpenAIServer, type OpenAIServer, type ReceivedRequest, type ScriptedReply } from "../../support/openai-server.js";
+import { runCli as cli } from "../../support/cli-in-process.js";
 
 /**
  * `toolset build` end to end through the local OpenAI-protocol server: a scripted model answers the three
@@ -119,13 +119,6 @@ const LIST = {
     { API: "Other API", Description: "Another category", Auth: "", HTTPS: true, Cors: "no", Link: "https://other.example.com", Category: "Elsewhere" },
   ],
 };
-
-async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main(argv, { out: (s) => void (out += s), err: (s) => void (err += s), isTTY: false });
-  return { code, out, err };
-}
 
 const jsonLines = (path: string): Json[] =>
   readFileSync(path, "utf8")

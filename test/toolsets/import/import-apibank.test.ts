@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../../simulator/cli/main.js";
 import { createSimulation } from "../../../simulator/core/simulation.js";
 import { ResourceStore } from "../../../specs/respond/resource-store.js";
 import { deriveSeed } from "../../../specs/seed.js";
@@ -16,19 +15,13 @@ import { apiBankSchema, importApiBank, summaryOf, type ApiBankApi } from "../../
 import { loadToolsets } from "../../../toolsets/load-toolset.js";
 import type { LoadedToolset } from "../../../toolsets/toolset.js";
 import { checkToolsetData } from "../../../toolsets/validate-toolset.js";
+import { runCli as cli } from "../../support/cli-in-process.js";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const CORPORA = path.resolve(ROOT, process.env["TOOLSIM_CORPORA"] ?? "../shared/corpora");
 const APIBANK = path.join(CORPORA, "apibank");
 const DESCRIPTIONS = path.join(APIBANK, "api_descriptions.json");
 const DIALOGUES = path.join(APIBANK, "level-1-dialogues");
-
-async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main(argv, { out: (s) => void (out += s), err: (s) => void (err += s), isTTY: false });
-  return { code, out, err };
-}
 
 describe("API-Bank import (units)", () => {
   it("maps API-Bank's Python types to JSON Schema", () => {

@@ -5,26 +5,19 @@ import { fileURLToPath } from "node:url";
 import { sampled } from "../../support/test-mode.js";
 import { parse } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../../../simulator/cli/main.js";
 import { parseFunctionDocs } from "../../../toolsets/function-docs.js";
 import { importOpenApi, plainText } from "../../../toolsets/import/import-openapi.js";
 import { joinSentences } from "../../../toolsets/plain-text.js";
 import { loadToolset } from "../../../toolsets/load-toolset.js";
 import { validateToolsetFile } from "../../../toolsets/validate-toolset.js";
 import { toolsetYaml } from "../../../toolsets/write-toolset.js";
+import { runCli as cli } from "../../support/cli-in-process.js";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const SPECS = fileURLToPath(new URL("../../fixtures/specs/core", import.meta.url));
 const CORPORA = path.resolve(ROOT, process.env["TOOLSIM_CORPORA"] ?? "../shared/corpora");
 const root = mkdtempSync(path.join(tmpdir(), "toolsim-import-openapi-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main(argv, { out: (s) => void (out += s), err: (s) => void (err += s), isTTY: false });
-  return { code, out, err };
-}
 
 describe("toolset import openapi", () => {
   it("derives a description and function documentation from the spec, with no model", async () => {

@@ -11,8 +11,8 @@ import {
 } from "../../../../agents/assistant/text/apibank-format.js";
 import type { DialogueMessage } from "../../../../agents/roles/dialogue.js";
 import type { AgentTool } from "../../../../agents/roles/roles.js";
-import type { TextDecision } from "../../../../agents/assistant/text/text-protocol.js";
 import type { ToolResult } from "../../../../specs/call/tool-result.js";
+import { parseHarness } from "../../../support/text-parse-harness.js";
 
 const TOOLS: AgentTool[] = [
   {
@@ -51,23 +51,7 @@ const TOOLS: AgentTool[] = [
   },
 ];
 
-function parsed(text: string): TextDecision {
-  const r = parseApiBank(text, { tools: TOOLS });
-  if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r.errors)}`);
-  return r.value;
-}
-
-function calls(text: string): Array<{ name: string; arguments: Record<string, unknown> }> {
-  const d = parsed(text);
-  if (d.kind !== "calls") throw new Error(`expected calls, got ${JSON.stringify(d)}`);
-  return d.calls.map((c) => ({ name: c.name, arguments: c.arguments }));
-}
-
-function errors(text: string) {
-  const r = parseApiBank(text, { tools: TOOLS });
-  if (r.ok) throw new Error(`expected errors, got ${JSON.stringify(r.value)}`);
-  return r.errors;
-}
+const { parsed, calls, errors } = parseHarness(parseApiBank, TOOLS);
 
 describe("parseApiBank: requests as API-Bank's figures write them", () => {
   it("reads the canonical request (figure 6)", () => {

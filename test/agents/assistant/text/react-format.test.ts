@@ -3,8 +3,8 @@ import type { DialogueMessage } from "../../../../agents/roles/dialogue.js";
 import { parseLenientJson, parseLenientObject } from "../../../../agents/parse/lenient-json.js";
 import { ASK_USER_ACTION, parseReact, reactFeedback, reactProtocol, reactSystemPrompt, renderReactDialogue } from "../../../../agents/assistant/text/react-format.js";
 import type { AgentTool } from "../../../../agents/roles/roles.js";
-import type { TextDecision } from "../../../../agents/assistant/text/text-protocol.js";
 import type { ToolResult } from "../../../../specs/call/tool-result.js";
+import { parseHarness } from "../../../support/text-parse-harness.js";
 
 const TOOLS: AgentTool[] = [
   {
@@ -25,23 +25,7 @@ const TOOLS: AgentTool[] = [
   },
 ];
 
-function parsed(text: string): TextDecision {
-  const r = parseReact(text, { tools: TOOLS });
-  if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r.errors)}`);
-  return r.value;
-}
-
-function calls(text: string): Array<{ name: string; arguments: Record<string, unknown> }> {
-  const d = parsed(text);
-  if (d.kind !== "calls") throw new Error(`expected calls, got ${JSON.stringify(d)}`);
-  return d.calls.map((c) => ({ name: c.name, arguments: c.arguments }));
-}
-
-function errors(text: string) {
-  const r = parseReact(text, { tools: TOOLS });
-  if (r.ok) throw new Error(`expected errors, got ${JSON.stringify(r.value)}`);
-  return r.errors;
-}
+const { parsed, calls, errors } = parseHarness(parseReact, TOOLS);
 
 describe("parseReact: well-formed and realistic outputs", () => {
   it("reads the canonical Thought / Action / Action Input (ToolAlpaca figure 10)", () => {
