@@ -10,6 +10,7 @@ import { enforcedRequirements, type ApiAuth, type Credential } from "../auth.js"
 import type { ServeApp, ServedApi, ServeOptions } from "../serve-app.js";
 import { operationProblem, validationStatus } from "../spec-problem.js";
 import { callToolResult, isErrorStatus } from "./call-tool-result.js";
+import { inProcessRequest } from "./in-process-request.js";
 import { mcpToolDefinition, preferredMcpName } from "./mcp-tool-definition.js";
 import { ProtocolError } from "./protocol-error.js";
 
@@ -31,7 +32,7 @@ export interface McpCallContext {
   /** The toolsim state session of the MCP session. */
   session: string;
   /** Headers of the MCP HTTP request; those an API reads (auth, `Prefer`) are passed on. */
-  headers?: Record<string, string | string[] | undefined>;
+  headers?: Headers | Record<string, string | string[] | undefined>;
 }
 
 /** One served operation as an MCP tool. */
@@ -68,6 +69,9 @@ function cachedBody(response: Response): string | undefined {
 /** The base URL of in-process requests (only the path is routed). */
 const LOCAL = "http://toolsim.mcp";
 const PLACEHOLDER = "toolsim-mcp";
+/** A request target a URL keeps as it is (as @hono/node-server checks it), and the dot segments it would resolve. */
+const PLAIN_TARGET = /^\/[!#$&-;=?-\[\]_a-z~]*$/;
+const DOT_SEGMENT = /\/\.\.?(?:[/?#]|$)/;
 
 function encodeForm(body: unknown): string {
   const out = new URLSearchParams();
@@ -239,10 +243,17 @@ export class McpBridge {
     const search = new URLSearchParams();
     for (const [k, v] of Object.entries(http.query)) for (const x of Array.isArray(v) ? v : [v]) search.append(k, x);
     const headers = new Headers();
-    for (const [k, v] of Object.entries(context.headers ?? {})) {
-      const key = k.toLowerCase();
-      if (v === undefined || NOT_FORWARDED.has(key)) continue;
-      headers.set(key, Array.isArray(v) ? v.join(", ") : v);
+    const given = context.headers;
+    if (given instanceof Headers) {
+      given.forEach((v, key) => {
+        if (!NOT_FORWARDED.has(key)) headers.set(key, v);
+      });
+    } else {
+      for (const [k, v] of Object.entries(given ?? {})) {
+        const key = k.toLowerCase();
+        if (v === undefined || NOT_FORWARDED.has(key)) continue;
+        headers.set(key, Array.isArray(v) ? v.join(", ") : v);
+      }
     }
     for (const [k, v] of Object.entries(http.headers)) {
       if (k === "cookie" && headers.has("cookie")) headers.set("cookie", `${headers.get("cookie")}; ${v}`);
@@ -260,7 +271,10 @@ export class McpBridge {
     // The app reads a body by its length, as a client sends it over the network.
     if (body !== undefined) headers.set("content-length", String(Buffer.byteLength(body)));
     const qs = search.toString();
-    return new Request(`${LOCAL}${entry.prefix}${http.path}${qs !== "" ? `?${qs}` : ""}`, { method: http.method, headers, ...(body !== undefined ? { body } : {}) });
+    const target = `${entry.prefix}${http.path}${qs !== "" ? `?${qs}` : ""}`;
+    // A target of plain URL characters is the URL as it is; any other is normalized as a Request would do it.
+    const url = PLAIN_TARGET.test(target) && !DOT_SEGMENT.test(target) ? `${LOCAL}${target}` : new URL(`${LOCAL}${target}`).href;
+    return inProcessRequest(http.method.toUpperCase(), url, headers, body);
   }
 
   /** Adds the server-held credential where the operation's first satisfiable security alternative wants it. */
