@@ -11,6 +11,7 @@ import type { ServeApp, ServedApi, ServeOptions } from "../serve-app.js";
 import { operationProblem, validationStatus } from "../spec-problem.js";
 import { callToolResult, isErrorStatus } from "./call-tool-result.js";
 import { inProcessRequest } from "./in-process-request.js";
+import { responseParts } from "./light-response.js";
 import { mcpToolDefinition, preferredMcpName } from "./mcp-tool-definition.js";
 import { ProtocolError } from "./protocol-error.js";
 
@@ -52,19 +53,6 @@ const NOT_FORWARDED = new Set([
   "host", "connection", "content-length", "content-type", "accept", "accept-encoding", "transfer-encoding", "keep-alive",
   "mcp-session-id", "mcp-protocol-version", "last-event-id", "x-toolsim-session", "origin", "upgrade", "te", "trailer",
 ]);
-
-/**
- * The text of a response with a string body, as @hono/node-server's light `Response` keeps it (under its `cache`
- * symbol), read without building a stream; undefined for any other response (then read with `text()`).
- */
-function cachedBody(response: Response): string | undefined {
-  for (const symbol of Object.getOwnPropertySymbols(response)) {
-    if (symbol.description !== "cache") continue;
-    const cached = (response as unknown as Record<symbol, unknown>)[symbol];
-    if (Array.isArray(cached) && typeof cached[1] === "string") return cached[1];
-  }
-  return undefined;
-}
 
 /** The base URL of in-process requests (only the path is routed). */
 const LOCAL = "http://toolsim.mcp";
@@ -198,14 +186,15 @@ export class McpBridge {
       const problem = { type: "https://toolsim.dev/problems/internal-error", title: "Internal Server Error", status: 500, detail: "toolsim failed to answer this call; see the server log." };
       return callToolResult({ status: 500, body: problem, contentType: "application/problem+json" });
     }
-    const contentType = response.headers.get("content-type") ?? undefined;
-    const source = response.headers.get("x-toolsim-source") ?? undefined;
+    const parts = responseParts(response);
+    const contentType = parts.header("content-type") ?? undefined;
+    const source = parts.header("x-toolsim-source") ?? undefined;
     const textual = contentType === undefined || /json|^text\/|xml|javascript|x-www-form-urlencoded|yaml|csv/i.test(contentType);
     let body: unknown;
     let binary = false;
     let raw: string | undefined;
     if (textual) {
-      const text = cachedBody(response) ?? (await response.text());
+      const text = parts.text ?? (await response.text());
       body = text;
       if (text !== "" && (contentType === undefined || /json/i.test(contentType))) {
         try {
@@ -222,7 +211,7 @@ export class McpBridge {
     }
     const hasOutput = entry.definition.outputSchema !== undefined && !isErrorStatus(response.status);
     let violations: unknown[] | undefined;
-    const header = isErrorStatus(response.status) ? response.headers.get("sl-violations") : null;
+    const header = isErrorStatus(response.status) ? parts.header("sl-violations") : null;
     if (header !== null) {
       try {
         const parsed: unknown = JSON.parse(header);
