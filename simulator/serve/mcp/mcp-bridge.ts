@@ -82,6 +82,8 @@ export class McpBridge {
   private readonly entries: Entry[] = [];
   private readonly byName = new Map<string, Entry>();
   private readonly placements = new WeakMap<Tool, Array<{ scheme: SecurityScheme; value: string }>>();
+  /** Serialized `tools/list` pages by cursor (only valid cursors: at most one page per page size step). */
+  private readonly listPages = new Map<string, string>();
 
   constructor(
     private readonly app: ServeApp,
@@ -138,6 +140,17 @@ export class McpBridge {
     if (!Number.isInteger(start) || start < 0 || start > this.entries.length) throw new ProtocolError(ErrorCode.InvalidParams, `Invalid cursor: ${cursor}`);
     const end = Math.min(this.entries.length, start + size);
     return { tools: this.entries.slice(start, end).map((e) => e.definition), ...(end < this.entries.length ? { nextCursor: String(end) } : {}) };
+  }
+
+  /** A `tools/list` page as JSON (serialized once per cursor); an invalid cursor throws as `list` does. */
+  listJson(cursor?: string): string {
+    const key = cursor ?? "";
+    let json = this.listPages.get(key);
+    if (json === undefined) {
+      json = JSON.stringify(this.list(cursor));
+      this.listPages.set(key, json);
+    }
+    return json;
   }
 
   /** The catalog and tool behind an MCP tool name. */

@@ -4,7 +4,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { ErrorCode, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { McpBridge } from "./mcp-bridge.js";
 import { createMcpServer } from "./mcp-server.js";
-import { plainHeaders, plainToolCall, type PlainToolCall } from "./plain-tool-call.js";
+import { plainHeaders, plainRequest, type PlainRequest } from "./plain-request.js";
 import { readStreamLimited } from "../../../specs/read-limited.js";
 
 /** Options of the Streamable HTTP endpoint. */
@@ -22,8 +22,8 @@ export interface McpHttpOptions {
   /** A session ended (closed by its client, evicted or idle): its state can go. */
   onSessionClosed?: (sessionId: string) => void;
   /**
-   * Answer plain `tools/call` requests directly (default true): the SDK's transport and server answer every
-   * other message, and answer these the same way, only slower (tests compare the two).
+   * Answer plain `tools/call` and `tools/list` requests directly (default true): the SDK's transport and server
+   * answer every other message, and answer these the same way, only slower (tests compare the two).
    */
   directToolCalls?: boolean;
   log?: (line: string) => void;
@@ -102,8 +102,8 @@ export class McpHttpEndpoint {
       const parsed = await this.readMessage(req);
       if (parsed instanceof Response) return parsed;
       if (this.direct && plainHeaders(req.headers)) {
-        const call = plainToolCall(parsed.message);
-        if (call) return this.callTool(id, call, req.headers);
+        const plain = plainRequest(parsed.message);
+        if (plain) return this.answerDirectly(id, plain, req.headers);
       }
       return session.transport.handleRequest(req, { parsedBody: parsed.message });
     }
@@ -119,21 +119,26 @@ export class McpHttpEndpoint {
   };
 
   /**
-   * A plain `tools/call` of a live session, answered as the SDK's server answers it in JSON response mode (the
-   * result, or a JSON-RPC error from the code, message and data of what the call threw), without the transport's
-   * and the protocol layer's per-message work: the hot path of every MCP client.
+   * A plain `tools/call` or `tools/list` of a live session, answered as the SDK's server answers it in JSON
+   * response mode (the result, or a JSON-RPC error from the code, message and data of what the handler threw),
+   * without the transport's and the protocol layer's per-message work: the hot path of every MCP client. A list
+   * page is serialized once and kept.
    */
-  private async callTool(sessionId: string, call: PlainToolCall, headers: Headers): Promise<Response> {
+  private async answerDirectly(sessionId: string, request: PlainRequest, headers: Headers): Promise<Response> {
     let body: string;
     try {
-      const result = await this.bridge.call(call.name, call.arguments, { session: sessionId, headers });
-      body = JSON.stringify({ result, jsonrpc: "2.0", id: call.id });
+      if (request.method === "tools/list") {
+        body = `{"result":${this.bridge.listJson(request.cursor)},"jsonrpc":"2.0","id":${JSON.stringify(request.id)}}`;
+      } else {
+        const result = await this.bridge.call(request.name, request.arguments, { session: sessionId, headers });
+        body = JSON.stringify({ result, jsonrpc: "2.0", id: request.id });
+      }
     } catch (e) {
       const error = (e ?? {}) as { code?: unknown; message?: unknown; data?: unknown };
       const code = typeof error.code === "number" && Number.isSafeInteger(error.code) ? error.code : ErrorCode.InternalError;
-      if (code === ErrorCode.InternalError) this.options.log?.(`toolsim serve: MCP ${call.name}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      if (code === ErrorCode.InternalError) this.options.log?.(`toolsim serve: MCP ${request.method}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       const message = typeof error.message === "string" ? error.message : "Internal error";
-      body = JSON.stringify({ jsonrpc: "2.0", id: call.id, error: { code, message, ...(error.data !== undefined ? { data: error.data } : {}) } });
+      body = JSON.stringify({ jsonrpc: "2.0", id: request.id, error: { code, message, ...(error.data !== undefined ? { data: error.data } : {}) } });
     }
     return new Response(body, { status: 200, headers: { "content-type": "application/json", "mcp-session-id": sessionId } });
   }

@@ -8,8 +8,8 @@ import { deriveSeed } from "../../../../specs/seed.js";
 import { synthesizeArguments } from "../../../../specs/synthesize/synthesize-call.js";
 import { bundledToolsetsDir } from "../../../../toolsets/load-toolset.js";
 
-// Plain `tools/call` requests are answered without the SDK's Streamable HTTP transport and protocol layer (the
-// hot path). The answers must be the SDK's own: the same requests, sent to a server answering directly and to
+// Plain `tools/call` and `tools/list` requests are answered without the SDK's Streamable HTTP transport and
+// protocol layer (the hot path). The answers must be the SDK's own: the same requests, sent to a server answering directly and to
 // one answering every message through the SDK, get the same status, headers and JSON-RPC bodies; and every
 // request that is not plain (other shapes, headers, versions) still goes to the SDK.
 
@@ -77,34 +77,57 @@ function requests(): Array<{ body: unknown; headers?: Record<string, string>; pl
     { body: { ...(call(n++, "getBook", { bookId: "bk-1001" }) as object), extra: true }, plain: false },
     { body: call(n++, "getBook", { bookId: "bk-1001" }, { _meta: { progressToken: { not: "a token" } } }), plain: false },
     { body: [call(n++, "getBook", { bookId: "bk-1001" })], plain: false },
-    { body: { jsonrpc: "2.0", id: n++, method: "tools/list" }, plain: false },
+    { body: { jsonrpc: "2.0", id: n++, method: "tools/list" }, plain: true },
+    { body: { jsonrpc: "2.0", id: "list", method: "tools/list", params: { _meta: { progressToken: 1 } } }, plain: true },
+    { body: { jsonrpc: "2.0", id: n++, method: "tools/list", params: { cursor: "3" } }, plain: true },
+    { body: { jsonrpc: "2.0", id: n++, method: "tools/list", params: { cursor: 3 } }, plain: false },
+    { body: { jsonrpc: "2.0", id: n++, method: "resources/list" }, plain: false },
   );
   return out;
 }
 
-describe("serve --mcp-http: plain tools/call answered directly", () => {
-  it("answers every request as the SDK's transport and server answer it, and only plain calls skip them", async () => {
-    const handled = vi.spyOn(WebStandardStreamableHTTPServerTransport.prototype, "handleRequest");
+type Answer = { status: number; type: string | null; json: unknown };
+
+/** The same requests to a server answering directly and to one answering through the SDK: both sides' answers. */
+async function bothSides(all: Array<{ body: unknown; headers?: Record<string, string>; plain: boolean }>, pageSize?: number): Promise<Answer[]> {
+  const handled = vi.spyOn(WebStandardStreamableHTTPServerTransport.prototype, "handleRequest");
+  const answers: Record<"direct" | "sdk", Answer[]> = { direct: [], sdk: [] };
+  const throughSdk: Record<"direct" | "sdk", number> = { direct: 0, sdk: 0 };
+  for (const side of ["direct", "sdk"] as const) {
+    const server = await startServe({ apis: [bookstore], port: 0, log: () => undefined, stateless: true, mcp: { directToolCalls: side === "direct", ...(pageSize ? { pageSize } : {}) } });
+    running.push(server);
+    const post = await session(server);
+    const before = handled.mock.calls.length;
+    for (const r of all) answers[side].push(await post(r.body, r.headers));
+    throughSdk[side] = handled.mock.calls.length - before;
+  }
+  expect(throughSdk.sdk).toBe(all.length);
+  expect(throughSdk.direct).toBe(all.filter((r) => !r.plain).length);
+  for (let i = 0; i < all.length; i++) expect({ request: all[i]?.body, ...answers.direct[i] }).toEqual({ request: all[i]?.body, ...answers.sdk[i] });
+  return answers.direct;
+}
+
+describe("serve --mcp-http: plain tools/call and tools/list answered directly", () => {
+  it("answers every request as the SDK's transport and server answer it, and only plain requests skip them", async () => {
     const all = requests();
-    const answers: Record<"direct" | "sdk", Array<{ status: number; type: string | null; json: unknown }>> = { direct: [], sdk: [] };
-    const throughSdk: Record<"direct" | "sdk", number> = { direct: 0, sdk: 0 };
-    for (const side of ["direct", "sdk"] as const) {
-      const server = await startServe({ apis: [bookstore], port: 0, log: () => undefined, stateless: true, mcp: { directToolCalls: side === "direct" } });
-      running.push(server);
-      const post = await session(server);
-      const before = handled.mock.calls.length;
-      for (const r of all) answers[side].push(await post(r.body, r.headers));
-      throughSdk[side] = handled.mock.calls.length - before;
-    }
-    expect(throughSdk.sdk).toBe(all.length);
-    expect(throughSdk.direct).toBe(all.filter((r) => !r.plain).length);
-    for (let i = 0; i < all.length; i++) expect({ request: all[i]?.body, ...answers.direct[i] }).toEqual({ request: all[i]?.body, ...answers.sdk[i] });
+    const direct = await bothSides(all);
     // The requests are what they claim: successful calls, isError results, a protocol error, HTTP refusals.
-    const results = answers.direct.map((a) => a.json as { result?: { isError?: boolean; structuredContent?: unknown }; error?: { code: number } });
+    const results = direct.map((a) => a.json as { result?: { isError?: boolean; structuredContent?: unknown }; error?: { code: number } });
     expect(results.filter((r) => r.result !== undefined && r.result.isError !== true).length).toBeGreaterThanOrEqual(bookstore.catalog.tools.length);
     expect(results.filter((r) => r.result?.isError === true).length).toBeGreaterThanOrEqual(2);
     expect(results.some((r) => r.error?.code === -32602)).toBe(true);
-    expect(answers.direct.map((a) => a.status)).toEqual(expect.arrayContaining([400, 406]));
+    expect(direct.map((a) => a.status)).toEqual(expect.arrayContaining([400, 406]));
+  });
+
+  it("pages tools/list as the SDK does, cursors and invalid cursors alike", async () => {
+    const list = (id: number, cursor?: unknown): unknown => ({ jsonrpc: "2.0", id, method: "tools/list", ...(cursor !== undefined ? { params: { cursor } } : {}) });
+    const all = [list(1), list(2, "3"), list(3, "6"), list(4, "3"), list(5, "99"), list(6, "abc"), list(7, "-3")].map((body) => ({ body, plain: true }));
+    const direct = await bothSides(all, 3);
+    const pages = direct.slice(0, 3).map((a) => a.json as { result: { tools: Array<{ name: string }>; nextCursor?: string } });
+    expect(pages.flatMap((p) => p.result.tools.map((t) => t.name))).toEqual(bookstore.catalog.tools.map((t) => t.name));
+    expect(pages.map((p) => p.result.nextCursor)).toEqual(["3", "6", undefined]);
+    expect((direct[3]?.json as { result: unknown }).result).toEqual(pages[1]?.result);
+    for (const bad of direct.slice(4)) expect((bad.json as { error: { code: number } }).error.code).toBe(-32602);
   });
 
   it("keeps state per session on the direct path (a created book is found again in the same session only)", async () => {
