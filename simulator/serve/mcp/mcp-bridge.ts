@@ -10,6 +10,8 @@ import { enforcedRequirements, type ApiAuth, type Credential } from "../auth.js"
 import type { ServeApp, ServedApi, ServeOptions } from "../serve-app.js";
 import { operationProblem, validationStatus } from "../spec-problem.js";
 import { callToolResult, isErrorStatus } from "./call-tool-result.js";
+import { inProcessRequest } from "./in-process-request.js";
+import { responseParts } from "./light-response.js";
 import { mcpToolDefinition, preferredMcpName } from "./mcp-tool-definition.js";
 import { ProtocolError } from "./protocol-error.js";
 
@@ -31,7 +33,7 @@ export interface McpCallContext {
   /** The toolsim state session of the MCP session. */
   session: string;
   /** Headers of the MCP HTTP request; those an API reads (auth, `Prefer`) are passed on. */
-  headers?: Record<string, string | string[] | undefined>;
+  headers?: Headers | Record<string, string | string[] | undefined>;
 }
 
 /** One served operation as an MCP tool. */
@@ -52,22 +54,12 @@ const NOT_FORWARDED = new Set([
   "mcp-session-id", "mcp-protocol-version", "last-event-id", "x-toolsim-session", "origin", "upgrade", "te", "trailer",
 ]);
 
-/**
- * The text of a response with a string body, as @hono/node-server's light `Response` keeps it (under its `cache`
- * symbol), read without building a stream; undefined for any other response (then read with `text()`).
- */
-function cachedBody(response: Response): string | undefined {
-  for (const symbol of Object.getOwnPropertySymbols(response)) {
-    if (symbol.description !== "cache") continue;
-    const cached = (response as unknown as Record<symbol, unknown>)[symbol];
-    if (Array.isArray(cached) && typeof cached[1] === "string") return cached[1];
-  }
-  return undefined;
-}
-
 /** The base URL of in-process requests (only the path is routed). */
 const LOCAL = "http://toolsim.mcp";
 const PLACEHOLDER = "toolsim-mcp";
+/** A request target a URL keeps as it is (as @hono/node-server checks it), and the dot segments it would resolve. */
+const PLAIN_TARGET = /^\/[!#$&-;=?-\[\]_a-z~]*$/;
+const DOT_SEGMENT = /\/\.\.?(?:[/?#]|$)/;
 
 function encodeForm(body: unknown): string {
   const out = new URLSearchParams();
@@ -90,6 +82,8 @@ export class McpBridge {
   private readonly entries: Entry[] = [];
   private readonly byName = new Map<string, Entry>();
   private readonly placements = new WeakMap<Tool, Array<{ scheme: SecurityScheme; value: string }>>();
+  /** Serialized `tools/list` pages by cursor (only valid cursors: at most one page per page size step). */
+  private readonly listPages = new Map<string, string>();
 
   constructor(
     private readonly app: ServeApp,
@@ -148,6 +142,17 @@ export class McpBridge {
     return { tools: this.entries.slice(start, end).map((e) => e.definition), ...(end < this.entries.length ? { nextCursor: String(end) } : {}) };
   }
 
+  /** A `tools/list` page as JSON (serialized once per cursor); an invalid cursor throws as `list` does. */
+  listJson(cursor?: string): string {
+    const key = cursor ?? "";
+    let json = this.listPages.get(key);
+    if (json === undefined) {
+      json = JSON.stringify(this.list(cursor));
+      this.listPages.set(key, json);
+    }
+    return json;
+  }
+
   /** The catalog and tool behind an MCP tool name. */
   resolve(name: string): { catalog: Catalog; tool: Tool; api: string } | undefined {
     const e = this.byName.get(name);
@@ -194,14 +199,15 @@ export class McpBridge {
       const problem = { type: "https://toolsim.dev/problems/internal-error", title: "Internal Server Error", status: 500, detail: "toolsim failed to answer this call; see the server log." };
       return callToolResult({ status: 500, body: problem, contentType: "application/problem+json" });
     }
-    const contentType = response.headers.get("content-type") ?? undefined;
-    const source = response.headers.get("x-toolsim-source") ?? undefined;
+    const parts = responseParts(response);
+    const contentType = parts.header("content-type") ?? undefined;
+    const source = parts.header("x-toolsim-source") ?? undefined;
     const textual = contentType === undefined || /json|^text\/|xml|javascript|x-www-form-urlencoded|yaml|csv/i.test(contentType);
     let body: unknown;
     let binary = false;
     let raw: string | undefined;
     if (textual) {
-      const text = cachedBody(response) ?? (await response.text());
+      const text = parts.text ?? (await response.text());
       body = text;
       if (text !== "" && (contentType === undefined || /json/i.test(contentType))) {
         try {
@@ -218,7 +224,7 @@ export class McpBridge {
     }
     const hasOutput = entry.definition.outputSchema !== undefined && !isErrorStatus(response.status);
     let violations: unknown[] | undefined;
-    const header = isErrorStatus(response.status) ? response.headers.get("sl-violations") : null;
+    const header = isErrorStatus(response.status) ? parts.header("sl-violations") : null;
     if (header !== null) {
       try {
         const parsed: unknown = JSON.parse(header);
@@ -239,10 +245,17 @@ export class McpBridge {
     const search = new URLSearchParams();
     for (const [k, v] of Object.entries(http.query)) for (const x of Array.isArray(v) ? v : [v]) search.append(k, x);
     const headers = new Headers();
-    for (const [k, v] of Object.entries(context.headers ?? {})) {
-      const key = k.toLowerCase();
-      if (v === undefined || NOT_FORWARDED.has(key)) continue;
-      headers.set(key, Array.isArray(v) ? v.join(", ") : v);
+    const given = context.headers;
+    if (given instanceof Headers) {
+      given.forEach((v, key) => {
+        if (!NOT_FORWARDED.has(key)) headers.set(key, v);
+      });
+    } else {
+      for (const [k, v] of Object.entries(given ?? {})) {
+        const key = k.toLowerCase();
+        if (v === undefined || NOT_FORWARDED.has(key)) continue;
+        headers.set(key, Array.isArray(v) ? v.join(", ") : v);
+      }
     }
     for (const [k, v] of Object.entries(http.headers)) {
       if (k === "cookie" && headers.has("cookie")) headers.set("cookie", `${headers.get("cookie")}; ${v}`);
@@ -260,7 +273,10 @@ export class McpBridge {
     // The app reads a body by its length, as a client sends it over the network.
     if (body !== undefined) headers.set("content-length", String(Buffer.byteLength(body)));
     const qs = search.toString();
-    return new Request(`${LOCAL}${entry.prefix}${http.path}${qs !== "" ? `?${qs}` : ""}`, { method: http.method, headers, ...(body !== undefined ? { body } : {}) });
+    const target = `${entry.prefix}${http.path}${qs !== "" ? `?${qs}` : ""}`;
+    // A target of plain URL characters is the URL as it is; any other is normalized as a Request would do it.
+    const url = PLAIN_TARGET.test(target) && !DOT_SEGMENT.test(target) ? `${LOCAL}${target}` : new URL(`${LOCAL}${target}`).href;
+    return inProcessRequest(http.method.toUpperCase(), url, headers, body);
   }
 
   /** Adds the server-held credential where the operation's first satisfiable security alternative wants it. */

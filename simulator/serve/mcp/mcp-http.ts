@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { McpBridge } from "./mcp-bridge.js";
 import { createMcpServer } from "./mcp-server.js";
+import { plainHeaders, plainRequest, type PlainRequest } from "./plain-request.js";
 import { readStreamLimited } from "../../../specs/read-limited.js";
 
 /** Options of the Streamable HTTP endpoint. */
@@ -20,6 +21,11 @@ export interface McpHttpOptions {
   anyOrigin?: boolean;
   /** A session ended (closed by its client, evicted or idle): its state can go. */
   onSessionClosed?: (sessionId: string) => void;
+  /**
+   * Answer plain `tools/call` and `tools/list` requests directly (default true): the SDK's transport and server
+   * answer every other message, and answer these the same way, only slower (tests compare the two).
+   */
+  directToolCalls?: boolean;
   log?: (line: string) => void;
 }
 
@@ -58,6 +64,7 @@ export class McpHttpEndpoint {
   private readonly maxSessions: number;
   private readonly idleMs: number;
   private readonly bodyLimit: number;
+  private readonly direct: boolean;
   private closed = false;
 
   constructor(
@@ -67,6 +74,7 @@ export class McpHttpEndpoint {
     this.maxSessions = options.maxSessions ?? 1000;
     this.idleMs = options.idleMs ?? 30 * 60_000;
     this.bodyLimit = options.bodyLimit ?? 1024 * 1024;
+    this.direct = options.directToolCalls !== false;
   }
 
   /** The live MCP session ids, least recently used first. */
@@ -92,7 +100,12 @@ export class McpHttpEndpoint {
       if (req.method !== "POST") return session.transport.handleRequest(req);
       // The body read here, in one go (the server's fast path), rather than streamed by the transport.
       const parsed = await this.readMessage(req);
-      return parsed instanceof Response ? parsed : session.transport.handleRequest(req, { parsedBody: parsed.message });
+      if (parsed instanceof Response) return parsed;
+      if (this.direct && plainHeaders(req.headers)) {
+        const plain = plainRequest(parsed.message);
+        if (plain) return this.answerDirectly(id, plain, req.headers);
+      }
+      return session.transport.handleRequest(req, { parsedBody: parsed.message });
     }
     if (req.method !== "POST") {
       return rpcError(400, -32000, `Bad Request: ${req.method} /mcp needs an Mcp-Session-Id header (start a session with a POST of initialize)`, req.method === "GET" || req.method === "DELETE" ? {} : { allow: "GET, POST, DELETE" });
@@ -104,6 +117,31 @@ export class McpHttpEndpoint {
     if (!initialize) return rpcError(400, -32000, "Bad Request: no Mcp-Session-Id header; the first request of a session must be initialize");
     return this.start(req, message);
   };
+
+  /**
+   * A plain `tools/call` or `tools/list` of a live session, answered as the SDK's server answers it in JSON
+   * response mode (the result, or a JSON-RPC error from the code, message and data of what the handler threw),
+   * without the transport's and the protocol layer's per-message work: the hot path of every MCP client. A list
+   * page is serialized once and kept.
+   */
+  private async answerDirectly(sessionId: string, request: PlainRequest, headers: Headers): Promise<Response> {
+    let body: string;
+    try {
+      if (request.method === "tools/list") {
+        body = `{"result":${this.bridge.listJson(request.cursor)},"jsonrpc":"2.0","id":${JSON.stringify(request.id)}}`;
+      } else {
+        const result = await this.bridge.call(request.name, request.arguments, { session: sessionId, headers });
+        body = JSON.stringify({ result, jsonrpc: "2.0", id: request.id });
+      }
+    } catch (e) {
+      const error = (e ?? {}) as { code?: unknown; message?: unknown; data?: unknown };
+      const code = typeof error.code === "number" && Number.isSafeInteger(error.code) ? error.code : ErrorCode.InternalError;
+      if (code === ErrorCode.InternalError) this.options.log?.(`toolsim serve: MCP ${request.method}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      const message = typeof error.message === "string" ? error.message : "Internal error";
+      body = JSON.stringify({ jsonrpc: "2.0", id: request.id, error: { code, message, ...(error.data !== undefined ? { data: error.data } : {}) } });
+    }
+    return new Response(body, { status: 200, headers: { "content-type": "application/json", "mcp-session-id": sessionId } });
+  }
 
   /** A POST's JSON-RPC message (size-limited, JSON-parsed), or the error response that refuses it. */
   private async readMessage(req: Request): Promise<{ message: unknown } | Response> {

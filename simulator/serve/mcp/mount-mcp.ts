@@ -11,6 +11,8 @@ export interface McpServeOptions extends McpBridgeOptions {
   maxSessions?: number;
   /** An MCP session unused this long is closed when another starts (default 30 minutes). */
   idleMs?: number;
+  /** Answer plain `tools/call` requests without the SDK's transport (default true; see `McpHttpOptions`). */
+  directToolCalls?: boolean;
 }
 
 /**
@@ -23,6 +25,7 @@ export function mountMcp(app: ServeApp, options: ServeOptions, mcp: McpServeOpti
     mode: app.mode,
     ...(mcp.maxSessions !== undefined || options.maxSessions !== undefined ? { maxSessions: mcp.maxSessions ?? options.maxSessions } : {}),
     ...(mcp.idleMs !== undefined ? { idleMs: mcp.idleMs } : {}),
+    ...(mcp.directToolCalls !== undefined ? { directToolCalls: mcp.directToolCalls } : {}),
     ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
     ...(options.cors ? { anyOrigin: true } : {}),
     onSessionClosed: (id) => void app.sessions.reset(id),
