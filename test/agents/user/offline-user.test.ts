@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
@@ -15,44 +15,14 @@ import { toolArguments } from "../../../agents/assistant/tool-arguments.js";
 import { Toolbox, type EpisodeToolset } from "../../../agents/roles/toolbox.js";
 import { valuePhrase, valueText } from "../../../agents/language/value-phrase.js";
 import { humanize } from "../../../agents/language/words.js";
-import { buildCatalog } from "../../../specs/catalog/catalog.js";
-import { loadSpec } from "../../../specs/load/load-spec.js";
 import { createRng, deriveSeed } from "../../../specs/seed.js";
 import { simulateCall } from "../../../specs/call/simulate-call.js";
+import { bundledToolsets, toolsetFromSpec } from "../../support/spec-toolsets.js";
 import { countryCode, findCity } from "../../../specs/synthesize/world-data.js";
 import { validateCall } from "../../../specs/call/validate-call.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const FIXTURES = join(here, "..", "..", "fixtures", "agents");
-const BUNDLED = join(here, "..", "..", "..", "toolsets", "bundled");
-
-async function toolsetFromSpec(name: string, document: object, extra: Partial<EpisodeToolset> = {}): Promise<EpisodeToolset> {
-  const loaded = await loadSpec(document, { label: name });
-  if (!loaded.ok) throw new Error(`${name}: ${loaded.errors.map((e) => e.message).join("; ")}`);
-  return { name, title: name, introduction: "", description: "", functions: "", catalog: buildCatalog(loaded.value), ...extra };
-}
-
-/** The bundled toolsets that load (they are data written elsewhere: any that does not load is skipped). */
-async function bundledToolsets(): Promise<EpisodeToolset[]> {
-  let files: string[] = [];
-  try {
-    files = readdirSync(BUNDLED).filter((f) => /\.ya?ml$/.test(f)).sort();
-  } catch {
-    return [];
-  }
-  const out: EpisodeToolset[] = [];
-  for (const file of files) {
-    try {
-      const data = parseYaml(readFileSync(join(BUNDLED, file), "utf8")) as Record<string, unknown>;
-      if (typeof data["openapi"] !== "object" || data["openapi"] === null) continue;
-      const fixtures = data["fixtures"] as EpisodeToolset["fixtures"];
-      out.push(await toolsetFromSpec(file.replace(/\.ya?ml$/, ""), data["openapi"] as object, fixtures ? { fixtures } : {}));
-    } catch {
-      // A toolset being edited may not load: it is not what this test is about.
-    }
-  }
-  return out;
-}
 
 function contextFor(toolbox: Toolbox, runSeed: number, index: number): AgentContext {
   const seed = deriveSeed(runSeed, index);
