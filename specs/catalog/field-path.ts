@@ -56,7 +56,7 @@ export interface FieldSpot {
 }
 
 function escape(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+  return segment.includes("~") || segment.includes("/") ? segment.replace(/~/g, "~0").replace(/\//g, "~1") : segment;
 }
 
 /** Every place a path names in a value (present fields only; lists expanded by their selectors). */

@@ -38,10 +38,30 @@ export interface CohereOptions {
 }
 
 function norm(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]/g, "");
+  let hit = norms.get(name);
+  if (hit === undefined) {
+    hit = name.toLowerCase().replace(/[^a-z0-9]/g, "");
+    if (norms.size > 10_000) norms.clear();
+    norms.set(name, hit);
+  }
+  return hit;
 }
 
+const norms = new Map<string, string>();
+
 function singular(word: string): string {
+  let hit = singulars.get(word);
+  if (hit === undefined) {
+    hit = computeSingular(word);
+    if (singulars.size > 10_000) singulars.clear();
+    singulars.set(word, hit);
+  }
+  return hit;
+}
+
+const singulars = new Map<string, string>();
+
+function computeSingular(word: string): string {
   const w = norm(word);
   if (/ies$/.test(w)) return w.slice(0, -3) + "y";
   if (/s$/.test(w) && !/ss$/.test(w)) return w.slice(0, -1);
@@ -49,7 +69,7 @@ function singular(word: string): string {
 }
 
 function escape(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+  return segment.includes("~") || segment.includes("/") ? segment.replace(/~/g, "~0").replace(/\//g, "~1") : segment;
 }
 
 /** The object's keys by normalized name. */
@@ -323,6 +343,8 @@ function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: numb
 
 /** Makes the entities of a value coherent in place; returns the edits (the caller undoes those its schema rejects). */
 export function cohereEntities(value: unknown, options: CohereOptions): ValueEdit[] {
+  // Only objects holding a pinned value, and none is pinned: nothing to do.
+  if (options.pinnedOnly === true && (options.pinned === undefined || options.pinned.size === 0)) return [];
   const ctx: Ctx = { edits: [], pinned: options.pinned ?? new Set(), seed: options.seed, pinnedOnly: options.pinnedOnly ?? false };
   visit(ctx, value, "", "", 0, 0);
   return ctx.edits;
