@@ -135,6 +135,8 @@ interface ApiRuntime {
   secretNames: Set<string>;
   /** Paths of the spec's server URLs (`/v1`), accepted in front of operation paths. */
   basePaths: string[];
+  /** The responders of simulated answers: the API's own behaviour (API-Bank's APIs) before the server's. */
+  responders: Responder[];
 }
 
 /** Methods that do not change state: a session without state answers them from the fixtures without being created. */
@@ -221,6 +223,11 @@ export class ServeApp {
     const apiOf = (catalog: Catalog): string | undefined => this.runtimes.find((rt) => rt.api.catalog === catalog)?.api.name;
     const replay = this.mode === "replay" && options.cassette ? [replayResponder(options.cassette, { api: apiOf })] : [];
     this.responders = options.responders ?? [...replay, ...(options.stateless ? [] : [stateResponder]), ...llm, schemaResponder];
+    // A toolset's own behaviour (API-Bank's APIs) answers before the generic responders (worked out once per API).
+    for (const rt of this.runtimes) {
+      const own = behaviourResponders(rt.api.catalog);
+      rt.responders = own.length > 0 ? [...own, ...this.responders] : this.responders;
+    }
     this.recorder = options.record !== undefined ? new HttpRecorder(options.record, (e) => this.log(`toolsim serve: cannot record to ${options.record}: ${e.message}`)) : undefined;
     this.app = this.buildApp();
   }
@@ -284,6 +291,7 @@ export class ServeApp {
       auth: { credentials, ...(api.auth ? { toolsetAuth: api.auth } : {}) },
       secretNames,
       basePaths: serverBasePaths(api.catalog),
+      responders: [],
     };
   }
 
@@ -566,9 +574,7 @@ export class ServeApp {
       if (!found.ok) return this.recorded(req, rt, rel, query, text, problemResponse(evictedProblem(session, found.evicted), extra, head), "session");
       state = found.store;
     }
-    // A toolset's own behaviour (API-Bank's APIs) answers before the generic responders.
-    const own = behaviourResponders(catalog);
-    const base = own.length > 0 ? [...own, ...this.responders] : this.responders;
+    const base = rt.responders;
     const responders = prefer.example !== undefined ? [namedExampleResponder(prefer.example), ...base] : base;
     const budget = new WorkBudget({
       budgetMs: this.options.requestBudgetMs ?? DEFAULT_REQUEST_BUDGET_MS,

@@ -119,6 +119,8 @@ interface CallPlan {
   params: ValidateFunction | undefined;
   /** A flat body whose schema allows properties beyond its declared ones. */
   allowsExtra: boolean;
+  /** The declared properties of a flat body (own names only: `constructor` is just a name). */
+  flatProperties: ReadonlySet<string>;
   /** Array parameters whose items may arrive as one delimited string, by argument: the delimiter. */
   delimiters: Map<string, string>;
 }
@@ -154,7 +156,13 @@ function planOf(catalog: Catalog, tool: Tool): CallPlan {
     for (const p of tool.parameters) {
       if (p.delimiter !== undefined) delimiters.set(p.arg, p.delimiter);
     }
-    plan = { byArg: new Map(tool.parameters.map((p) => [p.arg, p])), params, delimiters, allowsExtra: tool.body?.mode === "flat" && bodyAllowsExtra(catalog, tool) };
+    plan = {
+      byArg: new Map(tool.parameters.map((p) => [p.arg, p])),
+      params,
+      delimiters,
+      allowsExtra: tool.body?.mode === "flat" && bodyAllowsExtra(catalog, tool),
+      flatProperties: new Set(tool.body?.mode === "flat" ? Object.keys(tool.body.properties) : []),
+    };
     byTool.set(tool, plan);
   }
   return plan;
@@ -249,7 +257,7 @@ export function validateCall(catalog: Catalog, name: string, rawArgs: unknown, o
   for (const key of Object.keys(args)) {
     if (byArg.has(key)) continue;
     if (body?.mode === "wrapped" && key === body.arg) continue;
-    if (body?.mode === "flat" && (hasOwn(body.properties, key) || allowsExtra)) continue;
+    if (body?.mode === "flat" && (allowsExtra || plan.flatProperties.has(key))) continue;
     issues.push({ location: ["arguments", key], code: "additionalProperties", message: `unknown argument "${key}"`, severity: "Error" });
     delete args[key]; // reported once, as an unknown argument, not again as a body error
   }

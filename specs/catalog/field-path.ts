@@ -63,6 +63,13 @@ function escape(segment: string): string {
 export function locate(value: unknown, path: string): FieldSpot[] {
   const steps = parsePath(path);
   if (!steps) return [];
+  const only = steps.length === 1 ? steps[0] : undefined;
+  if (only !== undefined && only.key !== undefined && only.selectors.length === 0) {
+    // A plain name (the common case): the property itself, if present.
+    const key = only.key;
+    if (!isObject(value) || !Object.prototype.hasOwnProperty.call(value, key)) return [];
+    return [{ holder: value, key, value: value[key], pointer: `/${escape(key)}`, items: [] }];
+  }
   let frontier: Array<{ holder: Json | unknown[] | undefined; key: string | number | undefined; value: unknown; pointer: string; items: number[] }> = [
     { holder: undefined, key: undefined, value, pointer: "", items: [] },
   ];

@@ -90,6 +90,8 @@ function first(keys: Map<string, string>, names: readonly string[]): string | un
 interface Ctx {
   edits: ValueEdit[];
   pinned: ReadonlySet<string>;
+  /** The parents of the pinned pointers (only when `pinnedOnly`). */
+  pinnedParents: ReadonlySet<string>;
   seed: number;
   pinnedOnly: boolean;
 }
@@ -312,8 +314,17 @@ function cohereCode(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, ki
 }
 
 function holdsPin(ctx: Ctx, o: Json, at: string): boolean {
+  // Most objects hold no pinned value: their pointer is no pinned pointer's parent.
+  if (!ctx.pinnedParents.has(at)) return false;
   for (const k of Object.keys(o)) if (ctx.pinned.has(`${at}/${escape(k)}`)) return true;
   return false;
+}
+
+/** The pointers of the objects and lists that hold a pinned value (`/a/b` holds `/a/b/c`). */
+function parentsOf(pinned: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const p of pinned) out.add(p.slice(0, Math.max(0, p.lastIndexOf("/"))));
+  return out;
 }
 
 function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: number, depth: number): void {
@@ -345,7 +356,9 @@ function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: numb
 export function cohereEntities(value: unknown, options: CohereOptions): ValueEdit[] {
   // Only objects holding a pinned value, and none is pinned: nothing to do.
   if (options.pinnedOnly === true && (options.pinned === undefined || options.pinned.size === 0)) return [];
-  const ctx: Ctx = { edits: [], pinned: options.pinned ?? new Set(), seed: options.seed, pinnedOnly: options.pinnedOnly ?? false };
+  const pinned = options.pinned ?? new Set<string>();
+  const pinnedOnly = options.pinnedOnly ?? false;
+  const ctx: Ctx = { edits: [], pinned, pinnedParents: pinnedOnly ? parentsOf(pinned) : new Set(), seed: options.seed, pinnedOnly };
   visit(ctx, value, "", "", 0, 0);
   return ctx.edits;
 }
