@@ -12,8 +12,10 @@
  *   state grows as autocannon loops over the 500 requests, lists answer from it),
  *   `prism` = `node_modules/.bin/prism mock SPEC -v error` (static mocks, request validation and security
  *   checks, logging at `error` so that per-request logs do not slow it down).
- *   toolsim runs from source through tsx (`node --import tsx bench/serve-child.ts serve ...`), or from the
- *   compiled CLI (`bin/toolsim.js`, run `npm run build` first) with BENCH_SERVE_DIST=1.
+ *   toolsim runs as users run it, from the compiled CLI (`bin/toolsim.js`), when `dist/` is built and no source
+ *   file is newer than it; otherwise from source through tsx (`node --import tsx bench/serve-child.ts serve ...`),
+ *   which is slower (tsx's transformed code), with a note saying so. BENCH_SERVE_DIST=1 insists on dist/ (an
+ *   error when it is missing or stale), BENCH_SERVE_DIST=0 on the source.
  * - Requests: the executor bench's call mix (synthesized valid calls and invalid variants, 70/30, see
  *   `call-mix.ts`) as HTTP requests with credentials for the spec's security schemes (both servers accept
  *   any presented credential); each distinct request is sent once to both servers first, and only those
@@ -24,12 +26,14 @@
  * Prints, with medians over rounds:
  *   bench: serve.rps_<spec> <toolsim rps> ratio=<toolsim rps / prism rps>
  *   bench: serve.p99_ms_<spec> <toolsim p99> ratio=<prism p99 / toolsim p99>
- * and the same for `toolsim_stateful` (`serve.rps_stateful_<spec>`, `serve.p99_ms_stateful_<spec>`).
+ * and the same for `toolsim_stateful` (`serve.rps_stateful_<spec>`, `serve.p99_ms_stateful_<spec>`). A `#` line
+ * gives each server's requests per second of its own CPU time (read from /proc on Linux), which hardly moves when
+ * other work shares the cores (wall-clock rates do: the server and the load generator compete for them).
  * Goal: ratio >= 3 for rps at a p99 ratio >= 1.
  */
 import autocannon, { type AutocannonRequest, type AutocannonResult } from "autocannon";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -51,12 +55,39 @@ const ROUNDS = Number(process.env["BENCH_SERVE_ROUNDS"] ?? 3);
 const CONNECTIONS = Number(process.env["BENCH_SERVE_CONNECTIONS"] ?? 10);
 const WARMUP_SECONDS = 2;
 const CORPUS_SPEC = process.env["BENCH_SERVE_SPEC"] ?? "configcat.com.json";
-const USE_DIST = process.env["BENCH_SERVE_DIST"] === "1";
+const USE_DIST = distChoice(process.env["BENCH_SERVE_DIST"]);
 /** Requests per session of the stateful server. */
 const EPISODE = 25;
 /** The share of invalid requests in the mix. */
 const INVALID_SHARE = 0.3;
 const STARTUP_MS = 90_000;
+
+/** The newest modification time of the TypeScript sources under the folders the CLI is built from. */
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
+    else if (entry.name.endsWith(".ts")) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** Whether `dist/` holds a build at least as new as every source file. */
+function freshDist(): boolean {
+  const main = join(ROOT, "dist", "simulator", "cli", "main.js");
+  if (!existsSync(main)) return false;
+  const built = statSync(main).mtimeMs;
+  return ["specs", "agents", "toolsets", "simulator"].every((dir) => newestSource(join(ROOT, dir)) <= built);
+}
+
+/** Runs toolsim from dist/ (the compiled CLI users run) unless told otherwise or dist/ is missing or stale. */
+function distChoice(setting: string | undefined): boolean {
+  if (setting === "0") return false;
+  const fresh = freshDist();
+  if (setting === "1" && !fresh) throw new Error("BENCH_SERVE_DIST=1 but dist/ is missing or older than the sources: run `npm run build` first");
+  return fresh;
+}
 
 type ServerName = "toolsim" | "toolsim_stateful" | "prism";
 const SERVERS: readonly ServerName[] = ["toolsim", "toolsim_stateful", "prism"];
@@ -178,13 +209,34 @@ interface Round {
   p99: number;
   errors: number;
   statuses: Record<string, number>;
+  /** Requests answered per second of the server process's CPU time (undefined where /proc cannot tell). */
+  perCpu: number | undefined;
 }
 
-async function load(url: string, requests: AutocannonRequest[], seconds: number): Promise<Round> {
-  const r: AutocannonResult = await autocannon({ url, connections: CONNECTIONS, pipelining: 1, duration: seconds, timeout: 10, requests });
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); undefined elsewhere. */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in clock ticks.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks / CLOCK_TICKS : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Clock ticks per second of /proc/<pid>/stat (USER_HZ: 100 on Linux). */
+const CLOCK_TICKS = 100;
+
+async function load(child: Child, requests: AutocannonRequest[], seconds: number): Promise<Round> {
+  const cpuBefore = cpuSeconds(child.process.pid);
+  const r: AutocannonResult = await autocannon({ url: child.url, connections: CONNECTIONS, pipelining: 1, duration: seconds, timeout: 10, requests });
+  const cpuAfter = cpuSeconds(child.process.pid);
   const statuses: Record<string, number> = {};
   for (const [code, s] of Object.entries(r.statusCodeStats ?? {})) statuses[code] = Number(s.count);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, statuses };
+  const cpu = cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined;
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, statuses, perCpu: cpu !== undefined && cpu > 0 ? r.requests.total / cpu : undefined };
 }
 
 async function benchSpec(label: string, spec: string): Promise<void> {
@@ -192,7 +244,10 @@ async function benchSpec(label: string, spec: string): Promise<void> {
   if (!loaded.ok) throw new Error(`toolsim could not load ${spec}`);
   const catalog = loaded.value;
   const mix = await buildCallMix(catalog, await createPrismClient(spec), { invalidShare: INVALID_SHARE });
-  note(`serve ${label} (${basename(spec)}): toolsim ${USE_DIST ? "from dist (bin/toolsim.js)" : "from source via tsx"}, prism mock -v error; ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} rounds`);
+  note(
+    `serve ${label} (${basename(spec)}): toolsim ${USE_DIST ? "from dist (bin/toolsim.js, as users run it)" : "from source via tsx (dist/ missing or stale: run `npm run build` to bench the compiled CLI)"}, ` +
+      `prism mock -v error; ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} rounds`,
+  );
 
   const children: Child[] = [];
   try {
@@ -239,7 +294,7 @@ async function benchSpec(label: string, spec: string): Promise<void> {
     };
     for (const c of children) {
       if (c.name === "toolsim_stateful") await reset();
-      await load(c.url, requestsOf(c), WARMUP_SECONDS);
+      await load(c, requestsOf(c), WARMUP_SECONDS);
     }
     const rounds: Record<ServerName, Round[]> = { toolsim: [], toolsim_stateful: [], prism: [] };
     for (let r = 0; r < ROUNDS; r++) {
@@ -247,7 +302,7 @@ async function benchSpec(label: string, spec: string): Promise<void> {
       for (const c of order) {
         if (c.name === "toolsim_stateful") await reset();
         await new Promise((resolve) => setTimeout(resolve, 250));
-        rounds[c.name].push(await load(c.url, requestsOf(c), SECONDS));
+        rounds[c.name].push(await load(c, requestsOf(c), SECONDS));
       }
     }
     report(label, rounds);
@@ -277,6 +332,20 @@ function report(label: string, rounds: Record<ServerName, Round[]>): void {
       `serve.p99_ms_${suffix}${label}`,
       { [name]: rounds[name].map((r) => r.p99), prism: rounds.prism.map((r) => r.p99) },
       `(ms; p50 medians ${name} ${m(name, "p50").toFixed(2)}, prism ${m("prism", "p50").toFixed(2)})`,
+    );
+  }
+  const perCpu = (name: ServerName): number | undefined => {
+    const values = rounds[name].map((r) => r.perCpu).filter((v): v is number => v !== undefined);
+    return values.length > 0 ? median(values) : undefined;
+  };
+  const prismPerCpu = perCpu("prism");
+  const toolsimPerCpu = perCpu("toolsim");
+  const statefulPerCpu = perCpu("toolsim_stateful");
+  if (prismPerCpu !== undefined && toolsimPerCpu !== undefined && statefulPerCpu !== undefined) {
+    note(
+      `serve.rps_${label} per CPU-second of each server (robust to other load on the machine): toolsim ${Math.round(toolsimPerCpu)}, ` +
+        `toolsim_stateful ${Math.round(statefulPerCpu)}, prism ${Math.round(prismPerCpu)}; ratios toolsim/prism ${(toolsimPerCpu / prismPerCpu).toFixed(2)}, ` +
+        `stateful/prism ${(statefulPerCpu / prismPerCpu).toFixed(2)}`,
     );
   }
   for (const name of SERVERS) {

@@ -11,7 +11,8 @@ export function stableStringify(value: unknown): string {
     return out + "]";
   }
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort(byCodeUnits);
+  // The default order of `sort` is by UTF-16 code units, as wanted (and faster than a comparator).
+  const keys = Object.keys(record).sort();
   let out = "{";
   let first = true;
   for (const key of keys) {
@@ -22,8 +23,4 @@ export function stableStringify(value: unknown): string {
     out += JSON.stringify(key) + ":" + stableStringify(v);
   }
   return out + "}";
-}
-
-function byCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

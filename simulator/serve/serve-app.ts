@@ -1,32 +1,26 @@
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { LlmResponder } from "../../agents/executor/llm-responder.js";
 import type { Catalog } from "../../specs/catalog/catalog.js";
 import { validateHttpCall } from "../../specs/call/http-call.js";
-import { OperationRouter, type RouteMatch } from "../../specs/call/operation-router.js";
-import type { ProblemDetails, ValidationIssue } from "../../specs/call/problem-details.js";
-import type { Fixtures, ResourceStore } from "../../specs/respond/resource-store.js";
+import type { RouteMatch } from "../../specs/call/operation-router.js";
+import type { ProblemDetails } from "../../specs/call/problem-details.js";
+import type { ResourceStore } from "../../specs/respond/resource-store.js";
 import type { Responder } from "../../specs/respond/responder.js";
 import { schemaResponder } from "../../specs/respond/schema-responder.js";
-import { securitySchemes } from "../../specs/catalog/security-requirements.js";
 import { selectResponse } from "../../specs/call/select-response.js";
 import { simulateCall } from "../../specs/call/simulate-call.js";
 import { stateResponder } from "../../specs/respond/state-responder.js";
 import type { Tool } from "../../specs/catalog/tool.js";
-import { validateResponse } from "../../specs/call/validate-response.js";
 import { replayResponder } from "../../specs/respond/replay-responder.js";
-import { displayUrl, upstreamProblem } from "../../specs/respond/upstream.js";
-import type { LoadedToolset, ToolsetAuth } from "../../toolsets/toolset.js";
-import { checkAuth, enforcedRequirements, toolsetKeyScheme, type ApiAuth, type Credential } from "./auth.js";
-import { DEFAULT_REQUEST_BUDGET_MS, WorkBudget, type SynthesisLimits } from "../../specs/synthesize/work-budget.js";
-import { faultAt, pause, type FaultOptions } from "./faults.js";
-import { exchangeKey, HttpCassette, HttpRecorder, isTextual } from "./http-cassette.js";
-import { exchangeRecord, type ExchangeRequest } from "./exchange-record.js";
+import { checkAuth, enforcedRequirements, type Credential } from "./auth.js";
+import { DEFAULT_REQUEST_BUDGET_MS, WorkBudget } from "../../specs/synthesize/work-budget.js";
+import { faultAt, pause } from "./faults.js";
+import { exchangeKey, HttpRecorder } from "./http-cassette.js";
+import { exchangeRecord } from "./exchange-record.js";
 import { namedExampleResponder } from "./named-example.js";
 import { parsePrefer } from "./prefer.js";
-import { forward, upstreamUrl } from "./proxy.js";
-import { WindowLimiter, type Rate } from "./rate-limits.js";
+import { WindowLimiter } from "./rate-limits.js";
 import { DEFAULT_SESSION, MAX_SESSION_ID_LENGTH, SessionStates } from "./sessions.js";
 import { operationProblem, validationStatus } from "./spec-problem.js";
 import { behaviourResponders } from "../../toolsets/apibank/apibank-responder.js";
@@ -34,138 +28,15 @@ import { evictedProblem, isAdminPath, mountAdminRoutes } from "./admin-routes.js
 import { PRISM, PROBLEM_JSON, problem, problemResponse, TOOLSIM, type HeaderMap } from "./problem-response.js";
 import { bodyText, parseRequestBody, readBody } from "./request-body.js";
 import { asciiHeader, violationsHeader } from "./violations-header.js";
+import { apiRuntime, exchangeRequestOf, routeIn, splitUrl, type ApiRuntime } from "./api-runtime.js";
+import { proxyAnswer } from "./proxy-answer.js";
+import { DEFAULT_BODY_LIMIT, type ServedApi, type ServeMode, type ServeOptions } from "./serve-options.js";
 
-/** Where answers come from: the simulator (`schema`: state, examples, synthesis), an LLM, a cassette, or the real API. */
-export type ServeMode = "schema" | "llm" | "replay" | "proxy";
-
-/** The serve modes, as the CLI accepts them. */
-export const SERVE_MODES: readonly ServeMode[] = ["schema", "llm", "replay", "proxy"];
-
-/** One API a server serves: a catalog under a name (its URL prefix when several are served). */
-export interface ServedApi {
-  /** URL-safe name (`bookstore`): the prefix `/bookstore` when several APIs are served. */
-  name: string;
-  catalog: Catalog;
-  /** Initial state of every session (a toolset's fixtures). */
-  fixtures?: Fixtures;
-  /** A toolset's auth: its credentials are accepted, its scheme enforced when the spec declares none. */
-  auth?: ToolsetAuth;
-  /** The real API's base URL (proxy mode). */
-  upstream?: string;
-  /** The file it was loaded from (for messages). */
-  source?: string;
-  /** The toolset it was loaded from, if any (its documentation is offered over MCP). */
-  toolset?: LoadedToolset;
-}
-
-/** Options of a simulated API server (the library form of `toolsim serve`). */
-export interface ServeOptions {
-  apis: ServedApi[];
-  mode?: ServeMode;
-  /** Base seed of every simulated answer and of fault injection (default 1). */
-  seed?: number;
-  /** Answer from the schema only, with no state (as Prism does). */
-  stateless?: boolean;
-  /** Largest accepted request body in bytes (default 1 MiB); larger ones get a 413. */
-  bodyLimit?: number;
-  /**
-   * Most live sessions besides the default one (default 1000): past it the least recently used is evicted, and
-   * answers every later request with a 410 problem saying so until it is reset.
-   */
-  maxSessions?: number;
-  /** Evicted sessions remembered as evicted (default 100,000). */
-  maxEvictedSessions?: number;
-  /** Enforce the specs' security schemes (default true; in proxy mode only with explicit credentials). */
-  enforceAuth?: boolean;
-  /** Credentials accepted by every API (plus each toolset's own). */
-  credentials?: Credential[];
-  /** Requests per window per credential (429 beyond). */
-  rateLimit?: Rate;
-  /** Requests per (longer) window per credential (429 beyond). */
-  quota?: Rate;
-  faults?: FaultOptions;
-  /** The model of `llm` mode (answers what state does not). */
-  llm?: { model: BaseChatModel };
-  /** Replaces the responders of simulated answers (advanced; default state then schema). */
-  responders?: Responder[];
-  /** Record every answered exchange to this cassette file (JSON Lines; secrets redacted). */
-  record?: string;
-  /** The recordings served in `replay` mode. */
-  cassette?: HttpCassette;
-  /** Time allowed to the real API in proxy mode (default 30 s). */
-  upstreamTimeoutMs?: number;
-  /** The fetch used to reach the real API (tests). */
-  fetch?: typeof fetch;
-  /** The clock of rate limits and quotas (tests). */
-  now?: () => number;
-  /** Answer CORS preflights and add `Access-Control-Allow-Origin: *` (for agents in a browser). */
-  cors?: boolean;
-  /**
-   * When set, the admin routes that read or change state (`/__toolsim/state`, `/sessions`, `/reset`) need
-   * this value in an `X-Toolsim-Admin-Token` header (401 otherwise); `/__toolsim/health` stays open.
-   */
-  adminToken?: string;
-  /**
-   * Host names the admin routes answer besides loopback names, IP addresses and this machine's name (they refuse
-   * other `Host` headers without an admin token, against DNS rebinding).
-   */
-  allowedHosts?: readonly string[];
-  /**
-   * Milliseconds of synthesis work one request may take (default `DEFAULT_REQUEST_BUDGET_MS`; 0: no limit):
-   * past it the request is a 500 problem naming the budget, and the server goes on serving.
-   */
-  requestBudgetMs?: number;
-  /** Caps of synthesized values (sizes, depth; defaults far above what real specs ask). */
-  synthesisLimits?: Partial<SynthesisLimits>;
-  /** The clock of request budgets (tests; default `performance.now`). */
-  budgetClock?: () => number;
-  /** Where warnings and (with `verbose`) one line per request go. */
-  log?: (line: string) => void;
-  verbose?: boolean;
-}
-
-/** A served API with what serving it needs, worked out once. */
-interface ApiRuntime {
-  api: ServedApi;
-  /** `""` for a single API, else `/<name>`. */
-  prefix: string;
-  router: OperationRouter;
-  auth: ApiAuth;
-  /** Lower-case names of headers, query parameters and cookies that carry credentials. */
-  secretNames: Set<string>;
-  /** Paths of the spec's server URLs (`/v1`), accepted in front of operation paths. */
-  basePaths: string[];
-}
+// The options and their types live in serve-options.ts; they are exported from here too (the app's module).
+export { DEFAULT_BODY_LIMIT, SERVE_MODES, type ServedApi, type ServeMode, type ServeOptions } from "./serve-options.js";
 
 /** Methods that do not change state: a session without state answers them from the fixtures without being created. */
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-
-/** The default largest request body: 1 MiB. */
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
-
-/** Splits a request URL into its path and query string without building a URL object. */
-function splitUrl(url: string): { path: string; search: string } {
-  const scheme = url.indexOf("://");
-  const start = scheme < 0 ? 0 : url.indexOf("/", scheme + 3);
-  if (start < 0) return { path: "/", search: "" };
-  const q = url.indexOf("?", start);
-  const hash = url.indexOf("#", start);
-  const end = hash < 0 ? url.length : hash;
-  return q < 0 || q > end ? { path: url.slice(start, end), search: "" } : { path: url.slice(start, q), search: url.slice(q + 1, end) };
-}
-
-function serverBasePaths(catalog: Catalog): string[] {
-  const servers = (catalog.spec.document as { servers?: unknown }).servers;
-  if (!Array.isArray(servers)) return [];
-  const out = new Set<string>();
-  for (const s of servers) {
-    const url = typeof s === "object" && s !== null ? (s as { url?: unknown }).url : undefined;
-    if (typeof url !== "string") continue;
-    const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "").replace(/\{[^}]*\}/g, "").replace(/\/+$/, "");
-    if (path.startsWith("/") && path.length > 1) out.add(path);
-  }
-  return [...out];
-}
 
 /**
  * A simulated API server as a Hono app: routes requests to operations, enforces security, rate limits,
@@ -203,7 +74,7 @@ export class ServeApp {
     if (this.mode === "llm" && !options.llm && !options.responders) throw new RangeError("llm mode needs a model (options.llm)");
     if (this.mode === "replay" && !options.cassette) throw new RangeError("replay mode needs a cassette");
     const several = options.apis.length > 1;
-    this.runtimes = options.apis.map((api) => this.runtime(api, several));
+    this.runtimes = options.apis.map((api) => apiRuntime(api, several, options.credentials));
     for (const rt of this.runtimes) {
       if (this.byName.has(rt.api.name)) throw new RangeError(`two APIs are named ${rt.api.name}`);
       this.byName.set(rt.api.name, rt);
@@ -221,6 +92,11 @@ export class ServeApp {
     const apiOf = (catalog: Catalog): string | undefined => this.runtimes.find((rt) => rt.api.catalog === catalog)?.api.name;
     const replay = this.mode === "replay" && options.cassette ? [replayResponder(options.cassette, { api: apiOf })] : [];
     this.responders = options.responders ?? [...replay, ...(options.stateless ? [] : [stateResponder]), ...llm, schemaResponder];
+    // A toolset's own behaviour (API-Bank's APIs) answers before the generic responders (worked out once per API).
+    for (const rt of this.runtimes) {
+      const own = behaviourResponders(rt.api.catalog);
+      rt.responders = own.length > 0 ? [...own, ...this.responders] : this.responders;
+    }
     this.recorder = options.record !== undefined ? new HttpRecorder(options.record, (e) => this.log(`toolsim serve: cannot record to ${options.record}: ${e.message}`)) : undefined;
     this.app = this.buildApp();
   }
@@ -266,26 +142,6 @@ export class ServeApp {
     await this.recorder?.close();
   }
 
-  private runtime(api: ServedApi, several: boolean): ApiRuntime {
-    const credentials = [
-      ...(this.options.credentials ?? []).filter((c) => c.api === undefined || c.api === api.name),
-      ...(api.auth?.credentials ?? []).map((value) => ({ value, api: api.name })),
-      // A toolset's further keys (an app id and an app key): each accepted in its own parameter only.
-      ...Object.entries(api.auth?.keys ?? {}).map(([name, value]) => ({ value, api: api.name, scheme: toolsetKeyScheme(name) })),
-    ];
-    const secretNames = new Set<string>();
-    for (const s of securitySchemes(api.catalog).values()) if (s.paramName) secretNames.add(s.paramName.toLowerCase());
-    if (api.auth?.name) secretNames.add(api.auth.name.toLowerCase());
-    for (const name of Object.keys(api.auth?.keys ?? {})) secretNames.add(name.toLowerCase());
-    return {
-      api,
-      prefix: several ? `/${api.name}` : "",
-      router: OperationRouter.of(api.catalog),
-      auth: { credentials, ...(api.auth ? { toolsetAuth: api.auth } : {}) },
-      secretNames,
-      basePaths: serverBasePaths(api.catalog),
-    };
-  }
 
   private buildApp(): Hono {
     const app = new Hono();
@@ -343,18 +199,6 @@ export class ServeApp {
     return { rt, rel: end < 0 ? "/" : path.slice(end) };
   }
 
-  private route(rt: ApiRuntime, method: string, rel: string): { match: RouteMatch; rel: string } {
-    const match = rt.router.match(method, rel);
-    if (match.kind !== "not-found") return { match, rel };
-    for (const base of rt.basePaths) {
-      if (rel.startsWith(base) && (rel.length === base.length || rel[base.length] === "/")) {
-        const stripped = rel.slice(base.length) || "/";
-        const again = rt.router.match(method, stripped);
-        if (again.kind !== "not-found") return { match: again, rel: stripped };
-      }
-    }
-    return { match, rel };
-  }
 
   private async handle(req: Request): Promise<Response> {
     const t0 = this.options.verbose ? performance.now() : 0;
@@ -380,7 +224,7 @@ export class ServeApp {
       );
     }
     const { rt } = target;
-    const routed = this.route(rt, method, target.rel);
+    const routed = routeIn(rt, method, target.rel);
     const match = routed.match;
     const rel = routed.rel;
     const proxying = this.mode === "proxy";
@@ -444,7 +288,10 @@ export class ServeApp {
         return new Response(head || hit.response.body === "" ? null : body, { status: hit.response.status, headers: { ...hit.response.headers, ...extra, "x-toolsim-source": "replay" } });
       }
     }
-    if (proxying) return this.proxy(req, rt, rel, search, query, tool, bytes, extra, head);
+    if (proxying) {
+      const host = { fetch: this.options.fetch, timeoutMs: this.options.upstreamTimeoutMs ?? 30_000, signal: this.abort.signal, log: this.log, recorder: this.recorder };
+      return proxyAnswer(host, req, rt, rel, search, query, tool, bytes, extra, head);
+    }
     if (unrouted || !tool) return unrouted ? unrouted() : this.unrouted(match, rel, method, head);
     return this.simulate(req, rt, rel, query, tool, (match as { params: Record<string, string> }).params, bytes, contentType, extra, head);
   }
@@ -566,9 +413,7 @@ export class ServeApp {
       if (!found.ok) return this.recorded(req, rt, rel, query, text, problemResponse(evictedProblem(session, found.evicted), extra, head), "session");
       state = found.store;
     }
-    // A toolset's own behaviour (API-Bank's APIs) answers before the generic responders.
-    const own = behaviourResponders(catalog);
-    const base = own.length > 0 ? [...own, ...this.responders] : this.responders;
+    const base = rt.responders;
     const responders = prefer.example !== undefined ? [namedExampleResponder(prefer.example), ...base] : base;
     const budget = new WorkBudget({
       budgetMs: this.options.requestBudgetMs ?? DEFAULT_REQUEST_BUDGET_MS,
@@ -604,71 +449,12 @@ export class ServeApp {
     return this.recorded(req, rt, rel, query, text, response, result.source, payload ?? "");
   }
 
-  private async proxy(
-    req: Request,
-    rt: ApiRuntime,
-    rel: string,
-    search: string,
-    query: URLSearchParams,
-    tool: Tool | undefined,
-    bytes: Uint8Array | undefined,
-    extra: HeaderMap,
-    head: boolean,
-  ): Promise<Response> {
-    const base = rt.api.upstream;
-    if (base === undefined) {
-      return problemResponse(problem(502, `${TOOLSIM}no-upstream`, "Bad Gateway", `No upstream URL for ${rt.api.name}: start serve with --upstream URL.`), extra, head);
-    }
-    const url = upstreamUrl(base, rel, search);
-    let answer;
-    try {
-      answer = await forward(this.options.fetch ?? fetch, url, { method: req.method, headers: req.headers, body: bytes }, this.options.upstreamTimeoutMs ?? 30_000, this.abort.signal);
-    } catch (e) {
-      // The same 502/504 problem as the real-API responder's (specs/respond/upstream.ts).
-      const failure = upstreamProblem(e, base, this.options.upstreamTimeoutMs ?? 30_000);
-      this.log(`toolsim serve: ${req.method} ${displayUrl(upstreamUrl(base, rel, ""))} failed: ${failure.detail ?? failure.title}`);
-      return problemResponse(failure, extra, head);
-    }
-    const headers = new Headers(answer.headers);
-    for (const [k, v] of Object.entries(extra)) headers.set(k, v);
-    headers.set("x-toolsim-source", "http");
-    const contentType = answer.headers.get("content-type");
-    if (tool) {
-      let body: unknown;
-      const text = answer.body.length > 0 ? Buffer.from(answer.body).toString("utf8") : undefined;
-      let issues: ValidationIssue[];
-      if (text !== undefined && contentType !== null && /json/i.test(contentType)) {
-        try {
-          body = JSON.parse(text);
-          issues = validateResponse(rt.api.catalog, tool, answer.status, body, contentType);
-        } catch {
-          issues = [{ location: ["response", "body"], code: "parse", message: "the upstream's JSON body does not parse", severity: "Error" }];
-        }
-      } else issues = validateResponse(rt.api.catalog, tool, answer.status, undefined, contentType ?? undefined).filter((i) => i.code === "status");
-      if (issues.length > 0) {
-        headers.set("sl-violations", violationsHeader(issues));
-        this.log(`toolsim serve: ${req.method} ${rt.prefix}${rel} -> ${answer.status}: the real API's answer does not match the spec (${issues.length}): ${issues.slice(0, 3).map((i) => `${i.location.join(".")} ${i.message}`).join("; ")}`);
-      }
-    } else {
-      headers.set("sl-violations", violationsHeader([{ location: ["request"], code: "no-operation", message: `${req.method} ${rel} is not an operation of the spec`, severity: "Warning" }]));
-    }
-    if (this.recorder) {
-      const body = isTextual(contentType) ? Buffer.from(answer.body).toString("utf8") : { base64: Buffer.from(answer.body).toString("base64") };
-      this.recorder.record(exchangeRecord(this.exchangeRequest(req, rt, rel, query, bodyText(bytes)), { status: answer.status, headers: answer.headers, body }, "http"));
-    }
-    const nullBody = head || answer.status === 204 || answer.status === 304 || answer.body.length === 0;
-    return new Response(nullBody ? null : answer.body, { status: answer.status, headers });
-  }
-
-  private exchangeRequest(req: Request, rt: ApiRuntime, rel: string, query: URLSearchParams, text: string | null): ExchangeRequest {
-    return { api: rt.api.name, req, rel, query, text, secretNames: rt.secretNames, known: rt.auth.credentials.map((c) => c.value) };
-  }
 
   /** Records a simulated exchange (when recording) and returns the response. */
   private async recorded(req: Request, rt: ApiRuntime, rel: string, query: URLSearchParams, text: string | null, response: Response, source: string, payload?: string): Promise<Response> {
     if (!this.recorder) return response;
     const body = payload ?? (await response.clone().text());
-    this.recorder.record(exchangeRecord(this.exchangeRequest(req, rt, rel, query, text), { status: response.status, headers: response.headers, body }, source));
+    this.recorder.record(exchangeRecord(exchangeRequestOf(req, rt, rel, query, text), { status: response.status, headers: response.headers, body }, source));
     return response;
   }
 }

@@ -3,7 +3,8 @@ import type { Catalog } from "../../specs/catalog/catalog.js";
 import type { ProblemDetails, ValidationIssue } from "../../specs/call/problem-details.js";
 import { responseExamples } from "../../specs/respond/schema-responder.js";
 import { deriveSeed } from "../../specs/seed.js";
-import { isJsonMediaType, selectResponse, type SelectedResponse } from "../../specs/call/select-response.js";
+import { isJsonMediaType, type SelectedResponse } from "../../specs/call/select-response.js";
+import { selectedResponse } from "../../specs/respond/response-cache.js";
 import { synthesize } from "../../specs/synthesize/synthesize.js";
 import { cloneJson } from "../../specs/synthesize/synthesis-rules.js";
 import type { Tool } from "../../specs/catalog/tool.js";
@@ -155,7 +156,7 @@ function isXmlMediaType(mediaType: string): boolean {
  */
 export function operationProblem(catalog: Catalog, tool: Tool, problem: ProblemDetails, seed: number): OperationProblem {
   const ours: OperationProblem = { status: problem.status, body: problem, contentType: PROBLEM_JSON, shape: "problem" };
-  const selected = selectResponse(catalog, tool, problem.status);
+  const selected = selectedResponse(catalog, tool, problem.status);
   const declared = selected.mediaType;
   if (selected.key === undefined || declared === undefined) return ours;
   if (!isJsonMediaType(declared)) {

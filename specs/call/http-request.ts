@@ -92,11 +92,24 @@ export function bodyOf(tool: Tool, args: Record<string, unknown>): unknown {
   if (body.mode === "wrapped") return body.arg !== undefined ? args[body.arg] : undefined;
   const out: Record<string, unknown> = {};
   let any = false;
-  const paramArgs = new Set(tool.parameters.map((p) => p.arg));
-  for (const [k, v] of Object.entries(args)) {
-    if (paramArgs.has(k) || v === undefined) continue;
+  const paramArgs = parameterArgs(tool);
+  for (const k of Object.keys(args)) {
+    const v = args[k];
+    if (v === undefined || paramArgs.has(k)) continue;
     setOwn(out, k, v);
     any = true;
   }
   return any || body.required ? out : undefined;
 }
+
+/** The argument names of a tool's parameters (worked out once per tool). */
+function parameterArgs(tool: Tool): ReadonlySet<string> {
+  let names = paramArgsOf.get(tool);
+  if (names === undefined) {
+    names = new Set(tool.parameters.map((p) => p.arg));
+    paramArgsOf.set(tool, names);
+  }
+  return names;
+}
+
+const paramArgsOf = new WeakMap<Tool, ReadonlySet<string>>();

@@ -1,4 +1,4 @@
-import { plainPlaceholders, redactRecord } from "../redact-secrets.js";
+import { isSecretName, plainPlaceholders, redactRecord } from "../redact-secrets.js";
 import { securityParamNames } from "../catalog/security-requirements.js";
 import type { Catalog } from "../catalog/catalog.js";
 import type { Responder, ResponderAnswer, ResponseContext } from "../respond/responder.js";
@@ -131,7 +131,7 @@ async function respond(catalog: Catalog, stages: SimulationStages, valid: Valida
     catalog,
     call: valid,
     // Secret arguments enter the seed as they are written (`[redacted]`), so a replay of the journal draws the same answer.
-    seed: deriveSeed(options.seed ?? 0, valid.tool.name, plainPlaceholders(stableStringify(redactRecord(valid.args, [], securityParamNames(catalog)).value))),
+    seed: deriveSeed(options.seed ?? 0, valid.tool.name, seedText(valid.args, securityParamNames(catalog))),
     state: options.state ?? new ResourceStore(),
     ...(options.status !== undefined ? { status: options.status } : {}),
     ...(options.useExamples !== undefined ? { useExamples: options.useExamples } : {}),
@@ -144,8 +144,9 @@ async function respond(catalog: Catalog, stages: SimulationStages, valid: Valida
   }
   answer ??= await withBudget(budget, () => schemaResponder.respond(ctx));
   if (!answer) throw new Error("the schema responder always answers");
-  // What the answer showed is remembered, so that later answers about the same records agree.
-  if (answer.status >= 200 && answer.status <= 299) observeAnswer(ctx, answer.body);
+  // What the answer showed is remembered, so that later answers about the same records agree (a store made
+  // for this call alone is dropped with it: nothing to remember).
+  if (options.state !== undefined && answer.status >= 200 && answer.status <= 299) observeAnswer(ctx, answer.body);
   const problemBody = answer.contentType === "application/problem+json" && answer.status >= 400;
   return {
     tool: valid.tool.name,
@@ -159,6 +160,31 @@ async function respond(catalog: Catalog, stages: SimulationStages, valid: Valida
     request: valid.request,
     notes: budget.warnings.length === 0 ? (answer.notes ?? []) : [...(answer.notes ?? []), ...budget.warnings.filter((w) => !(answer.notes ?? []).includes(w))],
   };
+}
+
+/**
+ * The arguments as they enter a call's seed: as written to the journal (values of secret names redacted, numbered
+ * placeholders plain), in a stable key order. Arguments without a secret name (the common case) need no redacted copy.
+ */
+function seedText(args: Record<string, unknown>, names: ReadonlySet<string>): string {
+  return plainPlaceholders(stableStringify(holdsSecretName(args, names, 0) ? redactRecord(args, [], names).value : args));
+}
+
+/** Whether a value has a property with a secret name anywhere (as `redactRecord` judges names). */
+function holdsSecretName(value: unknown, names: ReadonlySet<string>, depth: number): boolean {
+  // Past any depth arguments reach (they are checked against MAX_JSON_DEPTH): judged by the full redaction.
+  if (depth > 300) return true;
+  if (Array.isArray(value)) {
+    for (const v of value) if (typeof v === "object" && v !== null && holdsSecretName(v, names, depth + 1)) return true;
+    return false;
+  }
+  if (value === null || typeof value !== "object") return false;
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    if ((typeof v === "string" || typeof v === "number") && isSecretName(key, names)) return true;
+    if (typeof v === "object" && v !== null && holdsSecretName(v, names, depth + 1)) return true;
+  }
+  return false;
 }
 
 /** The answer of a call that used up its time budget: a 500 problem whose detail names the budget. */

@@ -71,9 +71,45 @@ export function parseArguments(raw: unknown): { ok: true; value: Json } | { ok: 
     }
   }
   if (!isObject(raw)) return { ok: false, message: "arguments must be an object" };
-  // Checked before copying: the copy and the validators recurse.
-  if (valueDepth(raw, MAX_JSON_DEPTH + 1) > MAX_JSON_DEPTH) return { ok: false, message: tooDeep };
-  return { ok: true, value: cloneJson(raw) };
+  // Copied with a depth limit (the copy, the validators and the responders recurse): too deep is an error, not a stack overflow.
+  const copy = copyWithin(raw, MAX_JSON_DEPTH);
+  return copy === TOO_DEEP ? { ok: false, message: tooDeep } : { ok: true, value: copy as Json };
+}
+
+const TOO_DEEP: unique symbol = Symbol("too deep");
+
+/**
+ * A deep copy of arguments (plain objects and arrays copied, anything else by `cloneJson`), or TOO_DEEP when they
+ * nest more than `levels` objects and arrays deep. One pass: the depth is checked as the copy is made.
+ */
+function copyWithin(value: object, levels: number): unknown {
+  if (levels <= 0) return TOO_DEEP;
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (typeof v === "object" && v !== null) {
+        const c = copyWithin(v, levels - 1);
+        if (c === TOO_DEEP) return TOO_DEEP;
+        out[i] = c;
+      } else out[i] = v;
+    }
+    return out;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return valueDepth(value, levels + 1) > levels ? TOO_DEEP : cloneJson(value);
+  const out: Json = {};
+  for (const key in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    let v: unknown = (value as Json)[key];
+    if (typeof v === "object" && v !== null) {
+      v = copyWithin(v, levels - 1);
+      if (v === TOO_DEEP) return TOO_DEEP;
+    }
+    if (key === "__proto__") Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[key] = v;
+  }
+  return out;
 }
 
 /** What validating a tool's calls needs, worked out once per tool: the parameters' validator and lookups. */
@@ -83,6 +119,8 @@ interface CallPlan {
   params: ValidateFunction | undefined;
   /** A flat body whose schema allows properties beyond its declared ones. */
   allowsExtra: boolean;
+  /** The declared properties of a flat body (own names only: `constructor` is just a name). */
+  flatProperties: ReadonlySet<string>;
   /** Array parameters whose items may arrive as one delimited string, by argument: the delimiter. */
   delimiters: Map<string, string>;
 }
@@ -118,7 +156,13 @@ function planOf(catalog: Catalog, tool: Tool): CallPlan {
     for (const p of tool.parameters) {
       if (p.delimiter !== undefined) delimiters.set(p.arg, p.delimiter);
     }
-    plan = { byArg: new Map(tool.parameters.map((p) => [p.arg, p])), params, delimiters, allowsExtra: tool.body?.mode === "flat" && bodyAllowsExtra(catalog, tool) };
+    plan = {
+      byArg: new Map(tool.parameters.map((p) => [p.arg, p])),
+      params,
+      delimiters,
+      allowsExtra: tool.body?.mode === "flat" && bodyAllowsExtra(catalog, tool),
+      flatProperties: new Set(tool.body?.mode === "flat" ? Object.keys(tool.body.properties) : []),
+    };
     byTool.set(tool, plan);
   }
   return plan;
@@ -213,7 +257,7 @@ export function validateCall(catalog: Catalog, name: string, rawArgs: unknown, o
   for (const key of Object.keys(args)) {
     if (byArg.has(key)) continue;
     if (body?.mode === "wrapped" && key === body.arg) continue;
-    if (body?.mode === "flat" && (hasOwn(body.properties, key) || allowsExtra)) continue;
+    if (body?.mode === "flat" && (allowsExtra || plan.flatProperties.has(key))) continue;
     issues.push({ location: ["arguments", key], code: "additionalProperties", message: `unknown argument "${key}"`, severity: "Error" });
     delete args[key]; // reported once, as an unknown argument, not again as a body error
   }

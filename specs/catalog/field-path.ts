@@ -53,13 +53,20 @@ export interface FieldSpot {
 }
 
 function escape(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+  return segment.includes("~") || segment.includes("/") ? segment.replace(/~/g, "~0").replace(/\//g, "~1") : segment;
 }
 
 /** Every place a path names in a value (present fields only; lists expanded by their selectors). */
 export function locate(value: unknown, path: string): FieldSpot[] {
   const steps = parsePath(path);
   if (!steps) return [];
+  const only = steps.length === 1 ? steps[0] : undefined;
+  if (only !== undefined && only.key !== undefined && only.selectors.length === 0) {
+    // A plain name (the common case): the property itself, if present.
+    const key = only.key;
+    if (!isObject(value) || !Object.prototype.hasOwnProperty.call(value, key)) return [];
+    return [{ holder: value, key, value: value[key], pointer: `/${escape(key)}`, items: [] }];
+  }
   let frontier: Array<{ holder: Json | unknown[] | undefined; key: string | number | undefined; value: unknown; pointer: string; items: number[] }> = [
     { holder: undefined, key: undefined, value, pointer: "", items: [] },
   ];

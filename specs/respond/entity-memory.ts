@@ -18,6 +18,18 @@ const GENERIC_LISTS = /^(items|data|results|records|entries|list|content|values|
 
 /** `books` -> `book`, `categories` -> `category`, `user_profile` -> `userprofile`. */
 export function singularNoun(word: string): string {
+  let hit = singulars.get(word);
+  if (hit === undefined) {
+    hit = computeSingular(word);
+    if (singulars.size > 10_000) singulars.clear();
+    singulars.set(word, hit);
+  }
+  return hit;
+}
+
+const singulars = new Map<string, string>();
+
+function computeSingular(word: string): string {
   const w = word.toLowerCase().replace(/[^a-z0-9]/g, "");
   if (/ies$/.test(w)) return w.slice(0, -3) + "y";
   if (/(ss|sh|ch|x)es$/.test(w)) return w.slice(0, -2);
@@ -50,12 +62,38 @@ function computeNoun(path: string): string {
 
 /** The id of a record: `id`, `uuid`, `<noun>Id` or `<noun>_id`. */
 export function recordId(record: Json, noun: string): string | undefined {
-  for (const k of ["id", "uuid", `${noun}Id`, `${noun}_id`, `${noun}ID`]) {
+  for (const k of idKeysOf(noun)) {
     const v = record[k];
     if (typeof v === "string" || typeof v === "number") return String(v);
   }
   return undefined;
 }
+
+/** The names an id of a noun's record may have, in the order they are tried. */
+function idKeysOf(noun: string): readonly string[] {
+  let keys = idKeys.get(noun);
+  if (keys === undefined) {
+    keys = ["id", "uuid", `${noun}Id`, `${noun}_id`, `${noun}ID`];
+    if (idKeys.size > 10_000) idKeys.clear();
+    idKeys.set(noun, keys);
+  }
+  return keys;
+}
+
+const idKeys = new Map<string, readonly string[]>();
+
+/** The noun of the records under a property (`books` -> `book`), or undefined for a generic list name (`items`, `data`). */
+function nounOfKey(key: string): string | undefined {
+  let hit = keyNouns.get(key);
+  if (hit === undefined) {
+    hit = GENERIC_LISTS.test(key) ? null : singularNoun(key);
+    if (keyNouns.size > 10_000) keyNouns.clear();
+    keyNouns.set(key, hit);
+  }
+  return hit ?? undefined;
+}
+
+const keyNouns = new Map<string, string | null>();
 
 /** A record of an answer with an id, where it sits and what it is. */
 export interface AnswerRecord {
@@ -69,7 +107,7 @@ export interface AnswerRecord {
 }
 
 function escape(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+  return segment.includes("~") || segment.includes("/") ? segment.replace(/~/g, "~0").replace(/\//g, "~1") : segment;
 }
 
 /** The records with ids of an answer: the answer itself, its lists' items and the objects inside them (two levels). */
@@ -85,9 +123,11 @@ export function answerRecords(body: unknown, toolPath: string): AnswerRecord[] {
     if (!isObject(value)) return;
     const id = recordId(value, noun);
     if (id !== undefined && noun !== "") out.push({ noun, id, record: value, pointer, inList });
-    for (const [k, v] of Object.entries(value)) {
+    for (const k in value) {
+      if (!Object.prototype.hasOwnProperty.call(value, k)) continue;
+      const v = value[k];
       if (typeof v !== "object" || v === null) continue;
-      const childNoun = GENERIC_LISTS.test(k) ? (depth === 0 ? pathNoun : noun) : singularNoun(k);
+      const childNoun = nounOfKey(k) ?? (depth === 0 ? pathNoun : noun);
       visit(v, childNoun, `${pointer}/${escape(k)}`, false, depth + 1);
     }
   };

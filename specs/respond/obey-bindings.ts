@@ -50,6 +50,8 @@ export interface ObeyOptions {
  */
 function recall(ctx: ResponseContext, out: unknown, edits: Edits): Array<{ record: AnswerRecord; pointers: Set<string> }> {
   const recalled: Array<{ record: AnswerRecord; pointers: Set<string> }> = [];
+  // A store that knows nothing (a stateless call's) recalls nothing.
+  if (ctx.state.isBlank) return recalled;
   for (const r of answerRecords(out, ctx.call.tool.operation.path)) {
     const known = knownRecord(ctx, r.noun, r.id);
     if (!known || known === r.record) continue;
@@ -144,7 +146,7 @@ function within(a: string, b: string): boolean {
 }
 
 function escape(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+  return segment.includes("~") || segment.includes("/") ? segment.replace(/~/g, "~0").replace(/\//g, "~1") : segment;
 }
 
 /** The first value an argument path has in the call's arguments. */
@@ -411,7 +413,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   // Nothing to do (no binding the call can speak to, no record the episode knows, an example left as written): the body as it is.
   const args = isObject(ctx.call.args) ? ctx.call.args : {};
   if (!options.synthesized && !speaksMoney(args) && !sendsTexts(args) && !bindings.some((b) => !("arg" in b) || b.arg === undefined || locate(ctx.call.args, b.arg).length > 0)) {
-    if (options.recall === false || !(answerRecords(body, ctx.call.tool.operation.path).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined) || naturalRecords(body).some((r) => knownNatural(ctx, r) !== undefined))) return body;
+    if (options.recall === false || ctx.state.isBlank || !(answerRecords(body, ctx.call.tool.operation.path).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined) || naturalRecords(body).some((r) => knownNatural(ctx, r) !== undefined))) return body;
   }
   const out = cloneJson(body);
   const edits = new Edits();

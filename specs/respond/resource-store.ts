@@ -98,6 +98,11 @@ export class ResourceStore {
     return this.collections.has(normalizeKey(key));
   }
 
+  /** Whether the store holds nothing: no collection and no observed record (a fresh store). */
+  get isBlank(): boolean {
+    return this.collections.size === 0 && this.observedRecords.size === 0;
+  }
+
   /** The paths of the collections in the state. */
   keys(): string[] {
     return [...this.collections.keys()];

@@ -1,5 +1,6 @@
 import { locate } from "../catalog/field-path.js";
-import { selectResponse } from "../call/select-response.js";
+import type { SelectedResponse } from "../call/select-response.js";
+import { selectedResponse } from "./response-cache.js";
 import type { ResponderAnswer, ResponseContext } from "./responder.js";
 import { schemaAnswer } from "./schema-responder.js";
 import { bindingsOf, type ReferenceBinding, type StockBinding } from "./bindings.js";
@@ -23,7 +24,7 @@ const MESSAGE_FIELDS = ["message", "detail", "error_description", "errorMessage"
 /** An error answer with the first of `statuses` the operation declares (else problem details with the first), saying `message`. */
 export function errorAnswer(ctx: ResponseContext, statuses: readonly number[], message: string, note: string): ResponderAnswer {
   for (const status of statuses) {
-    const selected = selectResponse(ctx.catalog, ctx.call.tool, status);
+    const selected = selectedResponse(ctx.catalog, ctx.call.tool, status);
     if (selected.key === undefined || !/^\d{3}$/.test(selected.key)) continue;
     const answer = schemaAnswer(ctx, selected);
     let body = answer.body;

@@ -1,7 +1,8 @@
 import type { Responder, ResponderAnswer, ResponseContext } from "./responder.js";
 import { resourceRoute, singletonRoute, type ResourceRoute, type SingletonRoute } from "../catalog/resource-routes.js";
 import { schemaAnswer } from "./schema-responder.js";
-import { selectResponse } from "../call/select-response.js";
+import type { SelectedResponse } from "../call/select-response.js";
+import { selectedResponse } from "./response-cache.js";
 import { arrayItems, objectShape } from "../catalog/object-properties.js";
 import { guessIdField } from "./resource-store.js";
 import { deriveSeed } from "../seed.js";
@@ -94,7 +95,7 @@ function collectionKey(route: ResourceRoute, requestPath: string): string {
 }
 
 function notFound(ctx: ResponseContext, what: string): ResponderAnswer {
-  const selected = selectResponse(ctx.catalog, ctx.call.tool, 404);
+  const selected = selectedResponse(ctx.catalog, ctx.call.tool, 404);
   if (selected.key !== undefined) {
     const answer = schemaAnswer(ctx, selected);
     return { ...answer, source: "state", notes: [...(answer.notes ?? []), `not found: ${what}`] };
@@ -232,7 +233,7 @@ export const stateResponder: Responder = {
   },
 };
 
-function jsonAnswer(selected: ReturnType<typeof selectResponse>, body: unknown, notes: string[] = []): ResponderAnswer {
+function jsonAnswer(selected: SelectedResponse, body: unknown, notes: string[] = []): ResponderAnswer {
   return { status: selected.status, body, ...(selected.mediaType ? { contentType: selected.mediaType } : {}), source: "state", ...(notes.length > 0 ? { notes } : {}) };
 }
 
@@ -242,7 +243,7 @@ function itemOrInvented(ctx: ResponseContext, route: ResourceRoute, key: string,
   if (existing) return existing;
   if (unknownIsMissing(ctx, key, id)) return undefined;
   const readCtx: ResponseContext = { ...ctx, call: { ...ctx.call, tool: reader, args: route.idParam ? { [route.idParam.arg]: rawId } : {}, body: undefined } };
-  const selected = selectResponse(ctx.catalog, reader);
+  const selected = selectedResponse(ctx.catalog, reader);
   const answer = schemaAnswer(readCtx, selected);
   if (!isObject(answer.body)) return undefined;
   const idField = idFieldFor(ctx, route, key, answer.body, selected.schemaPointer);
@@ -255,7 +256,7 @@ function itemOrInvented(ctx: ResponseContext, route: ResourceRoute, key: string,
 
 function read(ctx: ResponseContext, route: ResourceRoute, key: string, id: string, rawId: unknown): ResponderAnswer {
   const existing = ctx.state.get(key, id);
-  const selected = selectResponse(ctx.catalog, ctx.call.tool, ctx.status);
+  const selected = selectedResponse(ctx.catalog, ctx.call.tool, ctx.status);
   if (existing) {
     let body: unknown = existing;
     if (selected.schemaPointer !== undefined && !ctx.catalog.registry.validatorAt("response", selected.schemaPointer)(existing)) {
@@ -283,7 +284,7 @@ function read(ctx: ResponseContext, route: ResourceRoute, key: string, id: strin
 }
 
 function list(ctx: ResponseContext, route: ResourceRoute, key: string): ResponderAnswer {
-  const selected = selectResponse(ctx.catalog, ctx.call.tool, ctx.status);
+  const selected = selectedResponse(ctx.catalog, ctx.call.tool, ctx.status);
   const known = ctx.state.collection(key);
   const answer = schemaAnswer(ctx, selected);
   const slot = listSlot(answer.body);
@@ -340,7 +341,7 @@ function create(ctx: ResponseContext, route: ResourceRoute, key: string): Respon
   if (refused) return refused;
   if (ctx.state.full()) return errorAnswer(ctx, [507, 503], `the simulated state is full (${ctx.state.itemCount} items): reset it or raise the limit`, "state full");
   const answer = schemaAnswer(ctx);
-  const selected = selectResponse(ctx.catalog, ctx.call.tool, ctx.status);
+  const selected = selectedResponse(ctx.catalog, ctx.call.tool, ctx.status);
   const shape = selected.schemaPointer !== undefined ? objectShape(ctx.catalog.registry, "response", selected.schemaPointer) : undefined;
   const base: Json = isObject(answer.body) && shape ? answer.body : {};
   const idField = idFieldFor(ctx, route, key, Object.keys(base).length > 0 ? base : requestBody, selected.schemaPointer);
@@ -381,7 +382,7 @@ function update(ctx: ResponseContext, route: ResourceRoute, key: string, id: str
   const refused = guardWrite(ctx);
   if (refused) return refused;
   const answer = schemaAnswer(ctx);
-  const selected = selectResponse(ctx.catalog, ctx.call.tool, ctx.status);
+  const selected = selectedResponse(ctx.catalog, ctx.call.tool, ctx.status);
   const idField = existing ? idFieldFor(ctx, route, key, existing) : idFieldFor(ctx, route, key, isObject(answer.body) ? answer.body : undefined, selected.schemaPointer);
   const base: Json = existing ?? (isObject(answer.body) ? answer.body : {});
   const changes = isObject(requestBody) ? requestBody : {};
@@ -420,7 +421,7 @@ function act(ctx: ResponseContext, route: ResourceRoute, key: string, id: string
   if (!item) return unknownIsMissing(ctx, key, id) ? notFound(ctx, `${key}/${id}`) : undefined;
   const refused = guardWrite(ctx);
   if (refused) return refused;
-  const selected = selectResponse(ctx.catalog, ctx.call.tool, ctx.status);
+  const selected = selectedResponse(ctx.catalog, ctx.call.tool, ctx.status);
   const effect = effectOf(ctx);
   const idField = idFieldFor(ctx, route, key, item);
   const updated: Json = { ...item };
@@ -469,7 +470,7 @@ function remove(ctx: ResponseContext, route: ResourceRoute, key: string, id: str
 function singleton(ctx: ResponseContext, route: SingletonRoute): ResponderAnswer | undefined {
   const method = ctx.call.tool.operation.method;
   const key = ctx.call.request.path;
-  const selected = selectResponse(ctx.catalog, ctx.call.tool, ctx.status);
+  const selected = selectedResponse(ctx.catalog, ctx.call.tool, ctx.status);
   const stored = ctx.state.singleton(key);
   if (method === "get") {
     if (stored) {

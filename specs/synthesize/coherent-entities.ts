@@ -37,10 +37,30 @@ export interface CohereOptions {
 }
 
 function norm(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]/g, "");
+  let hit = norms.get(name);
+  if (hit === undefined) {
+    hit = name.toLowerCase().replace(/[^a-z0-9]/g, "");
+    if (norms.size > 10_000) norms.clear();
+    norms.set(name, hit);
+  }
+  return hit;
 }
 
+const norms = new Map<string, string>();
+
 function singular(word: string): string {
+  let hit = singulars.get(word);
+  if (hit === undefined) {
+    hit = computeSingular(word);
+    if (singulars.size > 10_000) singulars.clear();
+    singulars.set(word, hit);
+  }
+  return hit;
+}
+
+const singulars = new Map<string, string>();
+
+function computeSingular(word: string): string {
   const w = norm(word);
   if (/ies$/.test(w)) return w.slice(0, -3) + "y";
   if (/s$/.test(w) && !/ss$/.test(w)) return w.slice(0, -1);
@@ -48,7 +68,7 @@ function singular(word: string): string {
 }
 
 function escape(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+  return segment.includes("~") || segment.includes("/") ? segment.replace(/~/g, "~0").replace(/\//g, "~1") : segment;
 }
 
 /** The object's keys by normalized name. */
@@ -69,6 +89,8 @@ function first(keys: Map<string, string>, names: readonly string[]): string | un
 interface Ctx {
   edits: ValueEdit[];
   pinned: ReadonlySet<string>;
+  /** The parents of the pinned pointers (only when `pinnedOnly`). */
+  pinnedParents: ReadonlySet<string>;
   seed: number;
   pinnedOnly: boolean;
 }
@@ -475,8 +497,17 @@ function cohereExchange(ctx: Ctx, o: Json, keys: Map<string, string>, at: string
 }
 
 function holdsPin(ctx: Ctx, o: Json, at: string): boolean {
+  // Most objects hold no pinned value: their pointer is no pinned pointer's parent.
+  if (!ctx.pinnedParents.has(at)) return false;
   for (const k of Object.keys(o)) if (ctx.pinned.has(`${at}/${escape(k)}`)) return true;
   return false;
+}
+
+/** The pointers of the objects and lists that hold a pinned value (`/a/b` holds `/a/b/c`). */
+function parentsOf(pinned: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const p of pinned) out.add(p.slice(0, Math.max(0, p.lastIndexOf("/"))));
+  return out;
 }
 
 function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: number, depth: number): void {
@@ -512,7 +543,11 @@ function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: numb
 
 /** Makes the entities of a value coherent in place; returns the edits (the caller undoes those its schema rejects). */
 export function cohereEntities(value: unknown, options: CohereOptions): ValueEdit[] {
-  const ctx: Ctx = { edits: [], pinned: options.pinned ?? new Set(), seed: options.seed, pinnedOnly: options.pinnedOnly ?? false };
+  // Only objects holding a pinned value, and none is pinned: nothing to do.
+  if (options.pinnedOnly === true && (options.pinned === undefined || options.pinned.size === 0)) return [];
+  const pinned = options.pinned ?? new Set<string>();
+  const pinnedOnly = options.pinnedOnly ?? false;
+  const ctx: Ctx = { edits: [], pinned, pinnedParents: pinnedOnly ? parentsOf(pinned) : new Set(), seed: options.seed, pinnedOnly };
   visit(ctx, value, "", "", 0, 0);
   return ctx.edits;
 }
