@@ -33,9 +33,9 @@ function sameForm(current: unknown, code: string): string {
   return typeof current === "string" && /^[A-Z]{2}$/.test(current) ? code.toUpperCase() : code;
 }
 
-/** Whether a call sends texts whose language an answer may name. */
-export function sendsTexts(args: Json): boolean {
-  return textsOf(args).length > 0;
+/** Whether a call sends texts whose language (or translation) its answer names: a detection's or a translation's. */
+export function sendsTexts(toolName: string, args: Json): boolean {
+  return /detect|identif|recogni|translat|language/i.test(toolName) && textsOf(args).length > 0;
 }
 
 /**

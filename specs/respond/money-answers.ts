@@ -43,7 +43,8 @@ function businessDays(start: string, end: string, max = 31): string[] {
 
 /** Whether a call speaks of money an answer must agree with (a pair to convert, a base or symbols of rates). */
 export function speaksMoney(args: Json): boolean {
-  return (typeof args["from"] === "string" && typeof args["to"] === "string") || typeof args["base"] === "string" || args["symbols"] !== undefined;
+  const code = (v: unknown): boolean => typeof v === "string" && CODE.test(v.toUpperCase()) && knowsCurrency(v);
+  return (code(args["from"]) && code(args["to"])) || code(args["base"]) || (args["symbols"] !== undefined && symbolsOf(args["symbols"]) !== undefined);
 }
 
 /** Makes an answer's money agree with the world's rates and the call's arguments, through `write`. */

@@ -321,7 +321,7 @@ function applySearch(ctx: ResponseContext, out: unknown, b: Extract<Binding, { k
   const city = findCity(query) ?? query.split(",").map((p) => p.trim()).filter((p) => p.length > 1).reverse().map((p) => findCity(p)).find((c) => c !== undefined);
   const country = city ? undefined : findCountry(query);
   const airport = AIRPORTS.find((a) => a.iata === query.toUpperCase() && query.length === 3);
-  const usedKeys = new Set(naturalRecords(out).map((r) => r.value));
+  let usedKeys: Set<string> | undefined;
   for (const item of locate(out, list)) {
     if (!isObject(item.value)) continue;
     const spots: FieldSpot[] = [];
@@ -352,7 +352,7 @@ function applySearch(ctx: ResponseContext, out: unknown, b: Extract<Binding, { k
     if (!target) continue;
     // A record the episode already knows by a natural key (`symbol: NWRB`), renamed to fit the search, is
     // another record: it gets a key of its own (as a recalled record gets another id below).
-    if (edits.pinned.has(target.pointer)) renameNaturalKey(ctx, item.value, item.pointer, query, edits, usedKeys);
+    if (edits.pinned.has(target.pointer)) renameNaturalKey(ctx, item.value, item.pointer, query, edits, (usedKeys ??= new Set(naturalRecords(out).map((r) => r.value))));
     const known = city?.name ?? country?.name;
     // A place that is not the one searched for, when the world knows no place of that name: left to be dropped
     // (an empty search answers better than Berlin's airport renamed "Manchester").
@@ -412,7 +412,10 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const bindings = bindingsOf(ctx.catalog, ctx.call.tool);
   // Nothing to do (no binding the call can speak to, no record the episode knows, an example left as written): the body as it is.
   const args = isObject(ctx.call.args) ? ctx.call.args : {};
-  if (!options.synthesized && !speaksMoney(args) && !sendsTexts(args) && !bindings.some((b) => !("arg" in b) || b.arg === undefined || locate(ctx.call.args, b.arg).length > 0)) {
+  const toolName = `${ctx.call.tool.name} ${ctx.call.tool.operation.path}`;
+  const money = speaksMoney(args);
+  const texts = sendsTexts(toolName, args);
+  if (!options.synthesized && !money && !texts && !bindings.some((b) => !("arg" in b) || b.arg === undefined || locate(ctx.call.args, b.arg).length > 0)) {
     if (options.recall === false || ctx.state.isBlank || !(answerRecords(body, ctx.call.tool.operation.path).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined) || naturalRecords(body).some((r) => knownNatural(ctx, r) !== undefined))) return body;
   }
   const out = cloneJson(body);
@@ -440,8 +443,8 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   for (const b of bindings) if (b.kind === "reference") applyReference(ctx, out, b, edits);
   for (const b of bindings) if (b.kind === "total") applyTotal(out, b, edits);
   const write = (holder: Json, key: string, pointer: string, value: unknown): void => edits.writeKey(holder, key, pointer, value);
-  agreeMoney(args, out, write);
-  agreeDetectedLanguage(`${ctx.call.tool.name} ${ctx.call.tool.operation.path}`, args, out, write);
+  if (money) agreeMoney(args, out, write);
+  if (texts) agreeDetectedLanguage(toolName, args, out, write);
   const cohered = cohereEntities(out, { seed: ctx.seed, pinned: edits.pinned, pinnedOnly: !options.synthesized });
   const validate: { (v: unknown): boolean; errors?: Array<{ instancePath: string }> | null } = schemaPointer !== undefined ? ctx.catalog.registry.validatorAt("response", schemaPointer) : () => true;
   // A synthesized or example list lists each record once (state lists are what was stored, as stored).

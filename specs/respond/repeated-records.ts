@@ -13,8 +13,16 @@ function isObject(v: unknown): v is Json {
 const ID_KEY = /^(id|uuid|guid|key|slug|ref|href|url|uri|link)$|_(id|uuid|key|ref|href|url|uri|link)$/i;
 const CAMEL_ID_KEY = /[a-z0-9](Id|ID|Uuid|Key|Ref|Href|Url|URL|Uri|Link)$/;
 
+const idKeys = new Map<string, boolean>();
+
 function isIdKey(k: string): boolean {
-  return ID_KEY.test(k) || CAMEL_ID_KEY.test(k);
+  let hit = idKeys.get(k);
+  if (hit === undefined) {
+    hit = ID_KEY.test(k) || CAMEL_ID_KEY.test(k);
+    if (idKeys.size > 10_000) idKeys.clear();
+    idKeys.set(k, hit);
+  }
+  return hit;
 }
 const IDENTITY_KEY = /^(name|title|displayname|display_name|label|headline|text|fullname|full_name|summary|description|word|term|question)$/i;
 
@@ -35,24 +43,45 @@ function withoutIds(v: unknown, depth = 0): string {
  * share a name (title, text ...) and at least half of their other fields.
  */
 export function repeatsRecord(a: Json, b: Json): boolean {
-  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !isIdKey(k));
-  if (keys.length === 0 || !keys.some((k) => scalar(a[k]) || scalar(b[k]))) return false;
-  let equal = 0;
+  let scalars = 0;
+  let scalarsEqual = 0;
   let sharedName = false;
   let others = 0;
   let othersEqual = 0;
-  for (const k of keys) {
-    const same = scalar(a[k]) || scalar(b[k]) ? a[k] === b[k] : withoutIds(a[k]) === withoutIds(b[k]);
-    if (same) equal++;
-    if (IDENTITY_KEY.test(k) && typeof a[k] === "string" && (a[k] as string).trim() !== "") {
+  const structured: string[] = [];
+  for (const k of keysOf(a, b)) {
+    const va = a[k];
+    const vb = b[k];
+    if (!scalar(va) && !scalar(vb)) {
+      structured.push(k);
+      continue;
+    }
+    scalars++;
+    const same = va === vb;
+    if (same) scalarsEqual++;
+    if (IDENTITY_KEY.test(k) && typeof va === "string" && va.trim() !== "") {
       if (same) sharedName = true;
     } else {
       others++;
       if (same) othersEqual++;
     }
   }
-  if (equal === keys.length) return true;
-  return sharedName && (others === 0 || othersEqual * 2 >= others);
+  if (scalars === 0) return false;
+  // Cheap verdicts first: nested values are compared (as text, ids left out) only when they can decide.
+  const allScalarsEqual = scalarsEqual === scalars;
+  const byName = sharedName && ((others + structured.length) === 0 || (othersEqual + structured.length) * 2 >= others + structured.length);
+  if (!allScalarsEqual && !byName) return false;
+  let structuredEqual = 0;
+  for (const k of structured) if (withoutIds(a[k]) === withoutIds(b[k])) structuredEqual++;
+  if (allScalarsEqual && structuredEqual === structured.length) return true;
+  return sharedName && ((others + structured.length) === 0 || (othersEqual + structuredEqual) * 2 >= others + structured.length);
+}
+
+function keysOf(a: Json, b: Json): string[] {
+  const keys: string[] = [];
+  for (const k in a) if (!isIdKey(k)) keys.push(k);
+  for (const k in b) if (!(k in a) && !isIdKey(k)) keys.push(k);
+  return keys;
 }
 
 /** Pointers (`/results/2`) of the list items that repeat an earlier item of their list, deepest lists first. */
@@ -61,6 +90,8 @@ export function repeatedItems(value: unknown, at = "", depth = 0): string[] {
   const out: string[] = [];
   if (Array.isArray(value)) {
     value.forEach((v, i) => out.push(...repeatedItems(v, `${at}/${i}`, depth + 1)));
+    // A long list is a stored collection or a page of one, not a synthesized copy of an example: left as it is.
+    if (value.length > 200) return out;
     const kept: Json[] = [];
     const words = new Set<string>();
     value.forEach((v, i) => {

@@ -7,6 +7,9 @@ import { faker as englishFaker } from "@faker-js/faker/locale/en";
  */
 
 /** A country as values draw it: codes, name, continent, capital, currency, main language, calling code. */
+/** Memo of `fold` (bounded). */
+const folds = new Map<string, string>();
+
 export interface Country {
   alpha2: string;
   alpha3: string;
@@ -303,12 +306,19 @@ export function findCity(value: string): City | undefined {
 
 /** Lower case without accents: `Bogotá` -> `bogota`. */
 export function fold(s: string): string {
-  return s
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .trim()
-    .toLowerCase();
+  let hit = folds.get(s);
+  if (hit === undefined) {
+    hit = s
+      .normalize("NFD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .trim()
+      .toLowerCase();
+    if (folds.size > 20_000) folds.clear();
+    folds.set(s, hit);
+  }
+  return hit;
 }
+
 
 // ---------------------------------------------------------------- codes and names (all of ISO, for checks)
 
