@@ -1,6 +1,6 @@
 /**
  * Spec patterns on megabyte strings: the median time of one validation by toolsim's linear-time engine
- * (`specs/load/linear-pattern.ts`), against re2js running the same pattern directly (the engine toolsim used
+ * (`specs/load/patterns/linear-pattern.ts`), against re2js running the same pattern directly (the engine toolsim used
  * for every non-trivial pattern before), one line per pattern:
  *
  *   node --import tsx bench/patterns.ts [--mb 1] [--rounds 7]
@@ -9,7 +9,7 @@
  */
 import { loadavg } from "node:os";
 import { RE2JS } from "re2js";
-import { compileLinear } from "../specs/load/linear-pattern.js";
+import { compileLinear } from "../specs/load/patterns/linear-pattern.js";
 
 function option(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);

@@ -13,7 +13,7 @@
  * BENCH_SPEC_OPERATIONS (default 50000).
  */
 import { cpus, loadavg } from "node:os";
-import { EXECUTOR_PARTS, runExecutor } from "./executor.js";
+import { EXECUTOR_PARTS, runExecutor } from "./executor/executor.js";
 import { LLM_PARTS, runLlm } from "./llm-tokens.js";
 import { LLM_THROUGHPUT_PARTS, runLlmThroughput } from "./llm-throughput.js";
 import { runServe, SERVE_PARTS } from "./serve.js";

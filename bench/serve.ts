@@ -41,7 +41,7 @@ import { parse as parseYaml } from "yaml";
 import type { Catalog } from "../specs/catalog/catalog.js";
 import { loadCatalog } from "../specs/catalog/load-catalog.js";
 import { securityRequirements } from "../specs/catalog/security-requirements.js";
-import { buildCallMix, type BenchCall } from "./call-mix.js";
+import { buildCallMix, type BenchCall } from "./executor/call-mix.js";
 import { CORPORA, figureLabel, ROOT } from "./paths.js";
 import { createPrismClient } from "./prism.js";
 import { median, note, pairedRatio, printFigure, printRounds } from "./stats.js";

@@ -74,7 +74,7 @@ export {
   type SynthesisLimits,
   type WorkBudgetOptions,
 } from "../specs/synthesize/work-budget.js";
-export { compileLinear, patternTest, type LinearPattern } from "../specs/load/linear-pattern.js";
+export { compileLinear, patternTest, type LinearPattern } from "../specs/load/patterns/linear-pattern.js";
 export type { ToolResult } from "../specs/call/tool-result.js";
 export type { Responder, ResponderAnswer, ResponseContext } from "../specs/respond/responder.js";
 export { schemaResponder } from "../specs/respond/schema-responder.js";

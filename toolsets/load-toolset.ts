@@ -6,7 +6,7 @@ import { parse as parseYaml, YAMLParseError } from "yaml";
 import { buildCatalog, type Catalog } from "../specs/catalog/catalog.js";
 import type { Responder } from "../specs/respond/responder.js";
 import { behaviourResponders } from "./apibank/apibank-responder.js";
-import { declareBindings } from "../specs/respond/bindings.js";
+import { declareBindings } from "../specs/respond/bindings/bindings.js";
 import { declareWorld } from "../specs/respond/world-settings.js";
 import { readDeclaredBindings, readWorld } from "./toolset-bindings.js";
 import { loadSpec } from "../specs/load/load-spec.js";

@@ -2,7 +2,7 @@ import type { Catalog } from "../specs/catalog/catalog.js";
 import { parsePath } from "../specs/catalog/field-path.js";
 import { schemaFields } from "../specs/catalog/schema-fields.js";
 import type { SpecProblem } from "../specs/load/spec-problem.js";
-import { bindingArgs, bindingFields, bindingProblems, BINDING_KINDS, type Binding, type DeclaredBindings } from "../specs/respond/bindings.js";
+import { bindingArgs, bindingFields, bindingProblems, BINDING_KINDS, type Binding, type DeclaredBindings } from "../specs/respond/bindings/bindings.js";
 import { selectedResponse } from "../specs/respond/response-cache.js";
 import type { WorldSettings } from "../specs/respond/world-settings.js";
 import { isObject } from "../specs/json-object.js";

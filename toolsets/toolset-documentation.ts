@@ -1,5 +1,5 @@
 import { toolArgumentsSchema } from "../specs/catalog/tool-schema.js";
-import { bindingsOf, describeBinding, type Binding } from "../specs/respond/bindings.js";
+import { bindingsOf, describeBinding, type Binding } from "../specs/respond/bindings/bindings.js";
 import type { LoadedToolset } from "./toolset.js";
 
 /** A toolset's documentation as the agents get it: the texts, and each tool as a model sees it. */

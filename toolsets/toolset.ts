@@ -1,7 +1,7 @@
 import type { Catalog } from "../specs/catalog/catalog.js";
 import type { Fixtures } from "../specs/respond/resource-store.js";
 import type { Responder } from "../specs/respond/responder.js";
-import type { DeclaredBindings } from "../specs/respond/bindings.js";
+import type { DeclaredBindings } from "../specs/respond/bindings/bindings.js";
 import type { WorldSettings } from "../specs/respond/world-settings.js";
 
 /** Credentials a simulated API requires and accepts. */

@@ -16,9 +16,9 @@ import { validateResponse } from "../../specs/call/validate-response.js";
 import { messageText } from "../assistant/dialogue-messages.js";
 import type { EpisodeAnswerCache } from "../llm/llm-run-cache.js";
 import { parseLooseJson } from "../parse/loose-json.js";
-import { bindingsOf, describeBinding } from "../../specs/respond/bindings.js";
-import { checkBindings, type BindingViolation } from "../../specs/respond/binding-check.js";
-import { obeyBindings } from "../../specs/respond/obey-bindings.js";
+import { bindingsOf, describeBinding } from "../../specs/respond/bindings/bindings.js";
+import { checkBindings, type BindingViolation } from "../../specs/respond/bindings/binding-check.js";
+import { obeyBindings } from "../../specs/respond/bindings/obey-bindings.js";
 import { isObject, type Json } from "../../specs/json-object.js";
 
 // ------------------------------------------------------------------------------------------- prompts

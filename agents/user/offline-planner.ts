@@ -4,7 +4,7 @@ import { objectShape } from "../../specs/catalog/object-properties.js";
 import { resourceRoute } from "../../specs/catalog/resource-routes.js";
 import { deriveSeed, type Rng } from "../../specs/seed.js";
 import { synthesizeArguments } from "../../specs/synthesize/synthesize-call.js";
-import { findCity, findCountry } from "../../specs/synthesize/world-data.js";
+import { findCity, findCountry } from "../../specs/synthesize/world/world-data.js";
 import { validateCall } from "../../specs/call/validate-call.js";
 import { templatesFor } from "./instruction-templates.js";
 import type { InstructionStyle, Plan, PlanLink, PlanRequest, PlanStep } from "../roles/plan.js";

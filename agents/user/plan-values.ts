@@ -3,7 +3,7 @@ import { ITEM_TEXT_FIELDS, SEARCH_PARAMETER_NAMES, USER_TEXT_NAMES } from "../la
 import { wholeWord } from "../language/word-patterns.js";
 import { guessIdField } from "../../specs/respond/resource-store.js";
 import { deriveSeed, type Rng } from "../../specs/seed.js";
-import { realisticValue } from "../../specs/synthesize/realistic-value.js";
+import { realisticValue } from "../../specs/synthesize/values/realistic-value.js";
 import { synthesize } from "../../specs/synthesize/synthesize.js";
 import type { ArgumentInfo } from "../assistant/tool-arguments.js";
 import type { ToolboxEntry } from "../roles/toolbox.js";

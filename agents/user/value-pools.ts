@@ -1,10 +1,10 @@
 import type { Rng } from "../../specs/seed.js";
-import { seededFaker } from "../../specs/synthesize/realistic-value.js";
+import { seededFaker } from "../../specs/synthesize/values/realistic-value.js";
 import { operationGoal } from "./operation-goal.js";
 import type { ArgumentInfo } from "../assistant/tool-arguments.js";
 import type { ToolboxEntry } from "../roles/toolbox.js";
 import { identifierWords, singular } from "../language/words.js";
-import { patternTest } from "../../specs/load/linear-pattern.js";
+import { patternTest } from "../../specs/load/patterns/linear-pattern.js";
 import { isObject, type Json } from "../../specs/json-object.js";
 import { DOMAIN_STEMS, PLACE_QUERY_WORDS, SEARCH_DOMAINS } from "../language/lexicon/value-domains.js";
 import { VALUE_NAMES } from "../language/lexicon/names.js";

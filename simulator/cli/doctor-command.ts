@@ -4,7 +4,7 @@ import { Command } from "commander";
 import { createChatModel, endpointUrl } from "../../agents/llm/chat-model-factory.js";
 import { describeModelSpec, DEFAULT_OPENAI_BASE_URL, parseModelSpec, REDACTED_URL_VALUE, redactUrl, urlSecrets, type ModelSpec } from "../../agents/llm/model-spec.js";
 import { UsageError, type CliIO } from "./cli-io.js";
-import { parseInteger } from "./parse-options.js";
+import { parseInteger } from "./options/parse-options.js";
 import { isObject, type Json } from "../../specs/json-object.js";
 
 /** The outcome of one doctor check. */

@@ -17,12 +17,12 @@ import type { SpecCoverage } from "../stats/spec-coverage.js";
 import { readTasks, writeTasks, type Task } from "../eval/tasks/task-set.js";
 import { deadAssistant, evalPredictionsWith, formatLevels, scoresByLevel } from "./eval-predictions.js";
 import { TaskWorlds } from "../eval/tasks/task-toolsets.js";
-import { executorBudgetFromFlags, withWorkBudgetOptions, type WorkBudgetFlags } from "./work-budget-options.js";
+import { executorBudgetFromFlags, withWorkBudgetOptions, type WorkBudgetFlags } from "./options/work-budget-options.js";
 import { evaluateToolAlpaca, scoreToolAlpaca, type ToolAlpacaSample, type ToolAlpacaScores } from "../eval/toolalpaca/toolalpaca-eval.js";
 import { isToolAlpacaPredictions, readToolAlpacaPredictions, scoreToolAlpacaPredictions } from "../eval/toolalpaca/predictions.js";
 import { UsageError, UserError, type CliIO } from "./cli-io.js";
-import { addLlmOptions, llmRunOptions, mergeLlmSettings, modelSpecOptionsOf, type LlmFlags } from "./llm-options.js";
-import { parseInteger } from "./parse-options.js";
+import { addLlmOptions, llmRunOptions, mergeLlmSettings, modelSpecOptionsOf, type LlmFlags } from "./options/llm-options.js";
+import { parseInteger } from "./options/parse-options.js";
 
 const USER_CODES = new Set(["predictions.not-found", "predictions.corrupt", "predictions.empty", "predictions.unknown-format", "apibank.bad-spec", "run.not-a-run", "run.corrupt", "tasks.corrupt", "tasks.no-toolset", "import.not-found", "import.bad-file", "apibank.not-found", "apibank.bad-descriptions", "toolalpaca.bad-documentation"]);
 

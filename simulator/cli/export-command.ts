@@ -4,7 +4,7 @@ import { parseSplit } from "../export/dataset-split.js";
 import { EXPORT_FORMATS, type ExportFormatName } from "../export/export-format.js";
 import { exportRun, type ExportResult } from "../export/export-run.js";
 import { UsageError, UserError, type CliIO } from "./cli-io.js";
-import { parseInteger } from "./parse-options.js";
+import { parseInteger } from "./options/parse-options.js";
 
 interface ExportFlags {
   format: ExportFormatName;

@@ -11,7 +11,7 @@ import { serveCommand } from "./serve-command.js";
 import { diffCommand, replayCommand } from "./replay-command.js";
 import { evalCommand, tasksCommand } from "./eval-command.js";
 import { callCommand, specCommand } from "./spec-commands.js";
-import { toolsetCommand } from "./toolset-command.js";
+import { toolsetCommand } from "./toolset/toolset-command.js";
 import { workerCommand } from "./worker-command.js";
 import { EXIT_CODES, guardProcess, operationalFailure } from "./operational-error.js";
 

@@ -8,9 +8,9 @@ import { diffRuns, formatRunDiff } from "../replay/run-diff.js";
 import { readRunInfo, recordedLlmSettings, replayRun, type ForkPoint, type ReplayReport } from "../replay/replay.js";
 import { acquireRunLock } from "../runs/run-lock.js";
 import { UsageError, UserError, type CliIO } from "./cli-io.js";
-import { addLlmOptions, llmRunOptions, mergeLlmSettings, usesModels, type LlmFlags } from "./llm-options.js";
-import { parseInteger } from "./parse-options.js";
-import { synthesisSettingsFromFlags, withWorkBudgetOptions, type WorkBudgetFlags } from "./work-budget-options.js";
+import { addLlmOptions, llmRunOptions, mergeLlmSettings, usesModels, type LlmFlags } from "./options/llm-options.js";
+import { parseInteger } from "./options/parse-options.js";
+import { synthesisSettingsFromFlags, withWorkBudgetOptions, type WorkBudgetFlags } from "./options/work-budget-options.js";
 
 interface ReplayFlags extends LlmFlags, WorkBudgetFlags {
   out?: string;

@@ -3,7 +3,7 @@ import { ToolsimError } from "../../specs/toolsim-error.js";
 import { DEFAULT_REPORT_EPISODES } from "../report/report-data.js";
 import { writeReport } from "../report/write-report.js";
 import { UserError, type CliIO } from "./cli-io.js";
-import { parseInteger } from "./parse-options.js";
+import { parseInteger } from "./options/parse-options.js";
 
 /** `toolsim report RUN --out report.html`. */
 export function reportCommand(io: CliIO): Command {

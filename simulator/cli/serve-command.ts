@@ -5,16 +5,16 @@ import { parseModelSpec, redactUrl } from "../../agents/llm/model-spec.js";
 import { formatProblem } from "../../specs/load/spec-problem.js";
 import { loadCredentials, type Credential } from "../serve/auth.js";
 import { FAULT_KINDS, type FaultKind, type FaultOptions } from "../serve/faults.js";
-import { HttpCassette } from "../serve/http-cassette.js";
+import { HttpCassette } from "../serve/record/http-cassette.js";
 import { loadServedApis } from "../serve/load-apis.js";
 import { parseRate, type Rate } from "../serve/rate-limits.js";
 import { SERVE_MODES, type ServeMode, type ServeOptions } from "../serve/serve-app.js";
 import { DEFAULT_PORT, startServe } from "../serve/start-serve.js";
-import { withWorkBudgetOptions, workBudgetFromFlags, type WorkBudgetFlags } from "./work-budget-options.js";
+import { withWorkBudgetOptions, workBudgetFromFlags, type WorkBudgetFlags } from "./options/work-budget-options.js";
 import { mcpFlagsOf, serveMcpStdio, type McpFlags } from "./serve-mcp.js";
 import type { CliIO } from "./cli-io.js";
 import { UsageError, UserError } from "./cli-io.js";
-import { parseInteger } from "./parse-options.js";
+import { parseInteger } from "./options/parse-options.js";
 
 /** The options of `toolsim serve` as commander gives them. */
 interface ServeFlags extends McpFlags, WorkBudgetFlags {

@@ -4,7 +4,7 @@ import type { McpServeOptions } from "../serve/mcp/mount-mcp.js";
 import { createServeApp, type ServeOptions } from "../serve/serve-app.js";
 import type { RunningServe } from "../serve/start-serve.js";
 import { UsageError, type CliIO } from "./cli-io.js";
-import { parseInteger } from "./parse-options.js";
+import { parseInteger } from "./options/parse-options.js";
 
 /** The MCP flags of `toolsim serve`. */
 export interface McpFlags {

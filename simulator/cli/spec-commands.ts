@@ -8,7 +8,7 @@ import { ResourceStore, type Fixtures } from "../../specs/respond/resource-store
 import type { Responder } from "../../specs/respond/responder.js";
 import { deriveSeed } from "../../specs/seed.js";
 import { defaultStages, simulateCall } from "../../specs/call/simulate-call.js";
-import { bindingsOf } from "../../specs/respond/bindings.js";
+import { bindingsOf } from "../../specs/respond/bindings/bindings.js";
 import { worldOf } from "../../specs/respond/world-settings.js";
 import type { ValidationIssue } from "../../specs/call/problem-details.js";
 import { formatProblem, type SpecProblem } from "../../specs/load/spec-problem.js";
@@ -17,13 +17,13 @@ import { toOpenAIFunctions } from "../../specs/catalog/tool-schema.js";
 import { loadToolset } from "../../toolsets/load-toolset.js";
 import type { CliIO } from "./cli-io.js";
 import { UsageError, UserError } from "./cli-io.js";
-import { parseInteger, parseJsonOption } from "./parse-options.js";
+import { parseInteger, parseJsonOption } from "./options/parse-options.js";
 import { behaviourResponders } from "../../toolsets/apibank/apibank-responder.js";
 import type { HttpResponder } from "../../specs/respond/http-responder.js";
 import type { ToolResponseSettings } from "../core/tool-responses.js";
 import { apiNameOf } from "../serve/load-apis.js";
-import { addToolResponseOptions, attachToolResponses, toolResponseSettings, type ToolResponseFlags } from "./tool-response-options.js";
-import { withWorkBudgetOptions, workBudgetFromFlags, type WorkBudgetFlags } from "./work-budget-options.js";
+import { addToolResponseOptions, attachToolResponses, toolResponseSettings, type ToolResponseFlags } from "./options/tool-response-options.js";
+import { withWorkBudgetOptions, workBudgetFromFlags, type WorkBudgetFlags } from "./options/work-budget-options.js";
 import { BudgetExceeded, WorkBudget } from "../../specs/synthesize/work-budget.js";
 
 /** Loads a catalog for a command, or fails with the spec's problems as a user error. */

@@ -4,7 +4,7 @@ import { formatStats } from "../stats/format-stats.js";
 import { runStats } from "../stats/run-stats.js";
 import { auditRunText, formatTextAudit } from "../stats/text-audit.js";
 import { UserError, type CliIO } from "./cli-io.js";
-import { parseInteger } from "./parse-options.js";
+import { parseInteger } from "./options/parse-options.js";
 
 /** `toolsim stats RUN [--json] [--text]`. */
 export function statsCommand(io: CliIO, setExit: (code: number) => void = () => undefined): Command {

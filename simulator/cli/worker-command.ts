@@ -4,7 +4,7 @@ import { startQueueWorker } from "../queue/entry-points.js";
 import type { QueueWorker } from "../queue/queue-worker.js";
 import { parseRedisUrl } from "../queue/redis-url.js";
 import { UsageError, UserError, type CliIO } from "./cli-io.js";
-import { parseInteger } from "./parse-options.js";
+import { parseInteger } from "./options/parse-options.js";
 
 interface WorkerFlags {
   queue?: string;

@@ -1,5 +1,6 @@
 import { Job, Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
+import { safeParse, scanKeys } from "./redis-keys.js";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { Cassette, type CassetteEntry } from "../../agents/llm/cassette.js";
@@ -582,25 +583,5 @@ export class QueueCoordinator implements EpisodeRunner {
     const keys = await scanKeys(this.commands, `${runKey}:*`);
     if (keys.length > 0) await this.commands.del(...keys);
     await this.commands.del(runKey);
-  }
-}
-
-/** The keys matching a pattern, found with SCAN (KEYS would block a busy Redis). */
-async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {
-  const out: string[] = [];
-  let cursor = "0";
-  do {
-    const [next, keys] = (await redis.scan(cursor, "MATCH", pattern, "COUNT", 1000)) as [string, string[]];
-    cursor = next;
-    out.push(...keys);
-  } while (cursor !== "0");
-  return out;
-}
-
-function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }

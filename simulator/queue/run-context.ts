@@ -8,7 +8,7 @@ import { isRedactedUrl, type ModelSpec } from "../../agents/llm/model-spec.js";
 import type { EpisodeToolset } from "../../agents/roles/toolbox.js";
 import { costOf, DEFAULT_PRICES, type PriceTable } from "../../agents/llm/price-table.js";
 import type { Result } from "../../specs/result.js";
-import { roleModels } from "../cli/llm-options.js";
+import { roleModels } from "../cli/options/llm-options.js";
 import { createLlmRoleAgents } from "../core/llm-agents.js";
 import type { LlmSettings } from "../core/run-config.js";
 import { episodeId } from "../core/run-episode.js";

@@ -3,7 +3,7 @@ import { securitySchemes } from "../../specs/catalog/security-requirements.js";
 import { OperationRouter, type RouteMatch } from "../../specs/call/operation-router.js";
 import type { Responder } from "../../specs/respond/responder.js";
 import { toolsetKeyScheme, type ApiAuth, type Credential } from "./auth.js";
-import type { ExchangeRequest } from "./exchange-record.js";
+import type { ExchangeRequest } from "./record/exchange-record.js";
 import type { ServedApi } from "./serve-options.js";
 
 /** A served API with what serving it needs, worked out once. */

@@ -16,8 +16,8 @@ import { replayResponder } from "../../specs/respond/replay-responder.js";
 import { checkAuth, enforcedRequirements, type Credential } from "./auth.js";
 import { DEFAULT_REQUEST_BUDGET_MS, WorkBudget } from "../../specs/synthesize/work-budget.js";
 import { faultAt, pause } from "./faults.js";
-import { exchangeKey, HttpRecorder } from "./http-cassette.js";
-import { exchangeRecord } from "./exchange-record.js";
+import { exchangeKey, HttpRecorder } from "./record/http-cassette.js";
+import { exchangeRecord } from "./record/exchange-record.js";
 import { namedExampleResponder } from "./named-example.js";
 import { parsePrefer } from "./prefer.js";
 import { WindowLimiter } from "./rate-limits.js";
@@ -29,7 +29,7 @@ import { PRISM, PROBLEM_JSON, problem, problemResponse, TOOLSIM, type HeaderMap 
 import { bodyText, parseRequestBody, readBody } from "./request-body.js";
 import { asciiHeader, violationsHeader } from "./violations-header.js";
 import { apiRuntime, exchangeRequestOf, routeIn, splitUrl, type ApiRuntime } from "./api-runtime.js";
-import { proxyAnswer } from "./proxy-answer.js";
+import { proxyAnswer } from "./record/proxy-answer.js";
 import { DEFAULT_BODY_LIMIT, type ServedApi, type ServeMode, type ServeOptions } from "./serve-options.js";
 
 // The options and their types live in serve-options.ts; they are exported from here too (the app's module).

@@ -6,7 +6,7 @@ import type { SynthesisLimits } from "../../specs/synthesize/work-budget.js";
 import type { LoadedToolset, ToolsetAuth } from "../../toolsets/toolset.js";
 import type { Credential } from "./auth.js";
 import type { FaultOptions } from "./faults.js";
-import type { HttpCassette } from "./http-cassette.js";
+import type { HttpCassette } from "./record/http-cassette.js";
 import type { Rate } from "./rate-limits.js";
 
 /*

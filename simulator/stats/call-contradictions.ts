@@ -1,4 +1,4 @@
-import { countryCode, fold, languageCode } from "../../specs/synthesize/world-data.js";
+import { countryCode, fold, languageCode } from "../../specs/synthesize/world/world-data.js";
 import { isObject } from "../../specs/json-object.js";
 
 /**

@@ -1,8 +1,8 @@
-import { findCity, findCountry, fold } from "../../specs/synthesize/world-data.js";
-import { findExchange } from "../../specs/synthesize/world-exchanges.js";
-import { exchangeRate } from "../../specs/synthesize/world-money.js";
-import { detectLanguage } from "../../specs/synthesize/language-detect.js";
-import { translatePhrase } from "../../specs/synthesize/world-phrases.js";
+import { findCity, findCountry, fold } from "../../specs/synthesize/world/world-data.js";
+import { findExchange } from "../../specs/synthesize/world/world-exchanges.js";
+import { exchangeRate } from "../../specs/synthesize/world/world-money.js";
+import { detectLanguage } from "../../specs/synthesize/world/language-detect.js";
+import { translatePhrase } from "../../specs/synthesize/world/world-phrases.js";
 import type { Contradiction, ObservedCall } from "./call-contradictions.js";
 
 /**

@@ -1,4 +1,4 @@
-import { isCountry, isCurrency, isLanguage } from "../../specs/synthesize/world-data.js";
+import { isCountry, isCurrency, isLanguage } from "../../specs/synthesize/world/world-data.js";
 
 /**
  * Whether typed values are plausible, judged by the field's name alone (no spec needed, so that any run's

@@ -10,7 +10,7 @@ import { stateResponder } from "../respond/state-responder.js";
 import { HttpCassette } from "../respond/http-cassette.js";
 import { httpResponder, type HttpResponderOptions } from "../respond/http-responder.js";
 import { replayResponder } from "../respond/replay-responder.js";
-import { observeAnswer } from "../respond/entity-memory.js";
+import { observeAnswer } from "../respond/world/entity-memory.js";
 import type { ValidationIssue } from "./problem-details.js";
 import { selectedResponse } from "../respond/response-cache.js";
 import type { Tool } from "../catalog/tool.js";

@@ -5,7 +5,7 @@ import { convertDocument, type SchemaFlavor } from "../load/schema-flavor.js";
 import { addOpenApiFormats } from "./openapi-formats.js";
 import { useLinearUniqueItems } from "./unique-items.js";
 import { getAt, toFragment } from "../json-pointer.js";
-import { linearRegExp } from "../load/linear-pattern.js";
+import { linearRegExp } from "../load/patterns/linear-pattern.js";
 
 let registryCounter = 0;
 

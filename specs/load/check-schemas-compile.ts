@@ -1,7 +1,7 @@
 import { derefNode, type Catalog } from "../catalog/catalog.js";
 import { getAt, toPointer } from "../json-pointer.js";
 import { isRecord } from "../catalog/openapi-nodes.js";
-import { linearRegExp } from "./linear-pattern.js";
+import { linearRegExp } from "./patterns/linear-pattern.js";
 import type { SchemaFlavor } from "./schema-flavor.js";
 import type { SpecProblem } from "./spec-problem.js";
 

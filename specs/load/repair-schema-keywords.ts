@@ -1,7 +1,7 @@
 import { escapeSegment } from "../json-pointer.js";
 import type { SchemaDialect } from "./loaded-spec.js";
 import { isRecord, type JsonRecord } from "../catalog/openapi-nodes.js";
-import { checkPattern } from "./regex-pattern.js";
+import { checkPattern } from "./patterns/regex-pattern.js";
 
 /** Records one repair: where, its code and what was done. */
 export type KeywordWarn = (pointer: string, code: string, message: string) => void;

@@ -4,7 +4,7 @@ import { examplesOf, responseExamples } from "./response-examples.js";
 import { isJsonMediaType, type SelectedResponse } from "../call/select-response.js";
 import { synthesize } from "../synthesize/synthesize.js";
 import { cloneJson } from "../synthesize/synthesis-rules.js";
-import { obeyBindings } from "./obey-bindings.js";
+import { obeyBindings } from "./bindings/obey-bindings.js";
 import { errorAboutCall } from "./error-message.js";
 import type { Catalog } from "../catalog/catalog.js";
 import { isObject, type Json } from "../json-object.js";

@@ -3,7 +3,7 @@ import type { SelectedResponse } from "../call/select-response.js";
 import { selectedResponse } from "./response-cache.js";
 import type { ResponderAnswer, ResponseContext } from "./responder.js";
 import { schemaAnswer } from "./schema-responder.js";
-import { bindingsOf, type ReferenceBinding, type StockBinding } from "./bindings.js";
+import { bindingsOf, type ReferenceBinding, type StockBinding } from "./bindings/bindings.js";
 import { worldOf } from "./world-settings.js";
 
 /**

@@ -1,7 +1,7 @@
 import { arrayItems, objectShape } from "../catalog/object-properties.js";
 import type { ResponseContext } from "./responder.js";
-import { bindingsOf, type Binding } from "./bindings.js";
-import { checkBindings } from "./binding-check.js";
+import { bindingsOf, type Binding } from "./bindings/bindings.js";
+import { checkBindings } from "./bindings/binding-check.js";
 
 /**
  * Lists answered from state: the items that pass the call's filters (by its bindings: filters, ranges,

@@ -9,11 +9,11 @@ import { deriveSeed } from "../seed.js";
 import { synthesize } from "../synthesize/synthesize.js";
 import { freshStringId } from "./fresh-id.js";
 import { completeRequired, settleOmitted } from "./created-resource.js";
-import { obeyBindings } from "./obey-bindings.js";
+import { obeyBindings } from "./bindings/obey-bindings.js";
 import type { ParameterBinding, Tool } from "../catalog/tool.js";
 import { listItemPointer, listSlot, selectPage, withItems } from "./state-list.js";
 import { consumeStock, errorAnswer, guardWrite } from "./state-guards.js";
-import { bindingsOf, type EffectBinding } from "./bindings.js";
+import { bindingsOf, type EffectBinding } from "./bindings/bindings.js";
 import { worldOf } from "./world-settings.js";
 import { isObject, type Json } from "../json-object.js";
 

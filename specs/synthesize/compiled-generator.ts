@@ -1,6 +1,6 @@
 import { toPointer } from "../json-pointer.js";
 import type { SchemaFlavor } from "../load/schema-flavor.js";
-import { realisticGenerator } from "./realistic-value.js";
+import { realisticGenerator } from "./values/realistic-value.js";
 import { enter, type Generator, type GenerationRun } from "./generation-run.js";
 import { NO_NAMES, namesHint, pickFrom, stringGenerator, type Names } from "./compiled-leaves.js";
 import { disjointBranches, isBare, ofTypes, sameShape, typesOf } from "./schema-shape.js";

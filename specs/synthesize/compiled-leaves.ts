@@ -1,7 +1,7 @@
-import { codePointLength } from "../load/code-point-sets.js";
-import { patternTest } from "../load/linear-pattern.js";
+import { codePointLength } from "../load/patterns/code-point-sets.js";
+import { patternTest } from "../load/patterns/linear-pattern.js";
 import { patternString as buildPatternString } from "./pattern-string.js";
-import { realisticGenerator, type FieldHint } from "./realistic-value.js";
+import { realisticGenerator, type FieldHint } from "./values/realistic-value.js";
 import type { Generator, GenerationRun } from "./generation-run.js";
 import { cloneJson, FORMAT_VALUES, fieldHint } from "./synthesis-rules.js";
 import type { Json } from "../json-object.js";

@@ -2,7 +2,7 @@ import { generateSync, type JsonSchema } from "json-schema-faker";
 import { fromPointer } from "../json-pointer.js";
 import { patternString } from "./pattern-string.js";
 import { rethrowControl, type SynthesisMeter } from "./synthesis-meter.js";
-import { realisticValue, type FieldHint } from "./realistic-value.js";
+import { realisticValue, type FieldHint } from "./values/realistic-value.js";
 import { deriveSeed } from "../seed.js";
 import { CAPPED, ORIGINAL_MAX_LENGTH, PATTERN, type PreparedNode } from "./faker-schema.js";
 import { fieldHint } from "./synthesis-rules.js";

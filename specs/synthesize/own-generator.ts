@@ -1,10 +1,10 @@
 import { getAt } from "../json-pointer.js";
-import { codePointLength } from "../load/code-point-sets.js";
-import { patternTest } from "../load/linear-pattern.js";
+import { codePointLength } from "../load/patterns/code-point-sets.js";
+import { patternTest } from "../load/patterns/linear-pattern.js";
 import { patternString } from "./pattern-string.js";
 import { valuePlace, type SynthesisMeter } from "./synthesis-meter.js";
-import { realisticValue, type FieldHint } from "./realistic-value.js";
-import { numberIn } from "./number-values.js";
+import { realisticValue, type FieldHint } from "./values/realistic-value.js";
+import { numberIn } from "./values/number-values.js";
 import type { SchemaFlavor } from "../load/schema-flavor.js";
 import { createRng, deriveSeed, type Rng } from "../seed.js";
 import { FORMAT_VALUES, HARD_LEVEL, isNullSchema, ONE_ITEM_LEVEL, REQUIRED_ONLY_LEVEL, STOP_LEVEL, fieldHint } from "./synthesis-rules.js";

@@ -1,6 +1,6 @@
-import { codePointLength, escapeRanges } from "../load/code-point-sets.js";
-import { compileLinear } from "../load/linear-pattern.js";
-import type { RegexNode, SetItem } from "../load/regex-syntax.js";
+import { codePointLength, escapeRanges } from "../load/patterns/code-point-sets.js";
+import { compileLinear } from "../load/patterns/linear-pattern.js";
+import type { RegexNode, SetItem } from "../load/patterns/regex-syntax.js";
 import { createRng, type Rng } from "../seed.js";
 
 /** Options of `patternString`. */

@@ -1,5 +1,5 @@
 import { isObject, type Json } from "../json-object.js";
-import type { FieldHint } from "./realistic-value.js";
+import type { FieldHint } from "./values/realistic-value.js";
 /**
  * The rules every synthesis path shares: how deep a value grows (ref levels), which keywords generate,
  * and small checks on schema nodes.

@@ -1,6 +1,6 @@
 import { derefNode, type Catalog } from "../catalog/catalog.js";
 import { getAt } from "../json-pointer.js";
-import { fitsPrimitive, isPrimitiveSchema, realisticValue } from "./realistic-value.js";
+import { fitsPrimitive, isPrimitiveSchema, realisticValue } from "./values/realistic-value.js";
 import { createRng, deriveSeed, type Rng } from "../seed.js";
 import { synthesize } from "./synthesize.js";
 import type { ParameterBinding, Tool } from "../catalog/tool.js";

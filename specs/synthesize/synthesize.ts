@@ -6,8 +6,8 @@ import { CapReached, rethrowControl, SynthesisMeter } from "./synthesis-meter.js
 import { currentBudget, type WorkBudget } from "./work-budget.js";
 import { addOpenApiFormats } from "../catalog/openapi-formats.js";
 import { useLinearUniqueItems } from "../catalog/unique-items.js";
-import { linearRegExp } from "../load/linear-pattern.js";
-import { fitsPrimitive, isPrimitiveSchema } from "./realistic-value.js";
+import { linearRegExp } from "../load/patterns/linear-pattern.js";
+import { fitsPrimitive, isPrimitiveSchema } from "./values/realistic-value.js";
 import type { SchemaFlavor } from "../load/schema-flavor.js";
 import { guarded, unusableReason, type SchemaRegistry } from "../catalog/schema-registry.js";
 import { deriveSeed } from "../seed.js";

@@ -1,7 +1,7 @@
 import type { ErrorObject } from "ajv";
 import { fromPointer } from "../json-pointer.js";
-import { codePointLength } from "../load/code-point-sets.js";
-import { numberIn } from "./number-values.js";
+import { codePointLength } from "../load/patterns/code-point-sets.js";
+import { numberIn } from "./values/number-values.js";
 import { rethrowControl, valuePlace, type SynthesisMeter } from "./synthesis-meter.js";
 import { createRng, deriveSeed } from "../seed.js";
 import type { OwnOptions } from "./own-generator.js";

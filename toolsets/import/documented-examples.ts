@@ -1,6 +1,6 @@
 import { fromPointer, getAt, toPointer } from "../../specs/json-pointer.js";
 import { parseFunctionDocs } from "../function-docs.js";
-import { patternTest } from "../../specs/load/linear-pattern.js";
+import { patternTest } from "../../specs/load/patterns/linear-pattern.js";
 import { isObject, type Json } from "../../specs/json-object.js";
 
 /*

@@ -1,5 +1,5 @@
 import { isObject, type Json } from "../../../specs/json-object.js";
-import { compileLinear } from "../../../specs/load/linear-pattern.js";
+import { compileLinear } from "../../../specs/load/patterns/linear-pattern.js";
 import type { OfflineToolbox } from "./offline-types.js";
 import { effectiveSchema, enumOf, schemaType } from "./tool-params.js";
 import { BOOLEAN_WORDS } from "../../language/lexicon/judgements.js";

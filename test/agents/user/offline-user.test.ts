@@ -18,7 +18,7 @@ import { humanize } from "../../../agents/language/words.js";
 import { createRng, deriveSeed } from "../../../specs/seed.js";
 import { simulateCall } from "../../../specs/call/simulate-call.js";
 import { bundledToolsets, toolsetFromSpec } from "../../support/spec-toolsets.js";
-import { countryCode, findCity } from "../../../specs/synthesize/world-data.js";
+import { countryCode, findCity } from "../../../specs/synthesize/world/world-data.js";
 import { validateCall } from "../../../specs/call/validate-call.js";
 
 const here = dirname(fileURLToPath(import.meta.url));

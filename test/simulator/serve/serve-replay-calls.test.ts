@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HttpCassette } from "../../../simulator/serve/http-cassette.js";
+import { HttpCassette } from "../../../simulator/serve/record/http-cassette.js";
 import { loadServedApis } from "../../../simulator/serve/load-apis.js";
 import type { ServedApi } from "../../../simulator/serve/serve-app.js";
 import { startServe } from "../../../simulator/serve/start-serve.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { compileLinear, linearRegExp, patternTest } from "../../../specs/load/linear-pattern.js";
-import { checkPattern } from "../../../specs/load/regex-pattern.js";
+import { compileLinear, linearRegExp, patternTest } from "../../../specs/load/patterns/linear-pattern.js";
+import { checkPattern } from "../../../specs/load/patterns/regex-pattern.js";
 import { createRng, type Rng } from "../../../specs/seed.js";
 
 /** The pattern compiled (the test fails with the reason when it is refused). */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { compileLinear } from "../../../specs/load/linear-pattern.js";
-import { disjointTail } from "../../../specs/load/native-pattern.js";
-import { isOnePassPattern } from "../../../specs/load/one-pass.js";
-import { parsePattern, type RegexNode } from "../../../specs/load/regex-syntax.js";
+import { compileLinear } from "../../../specs/load/patterns/linear-pattern.js";
+import { disjointTail } from "../../../specs/load/patterns/native-pattern.js";
+import { isOnePassPattern } from "../../../specs/load/patterns/one-pass.js";
+import { parsePattern, type RegexNode } from "../../../specs/load/patterns/regex-syntax.js";
 import { createRng, type Rng } from "../../../specs/seed.js";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { caseInsensitive, checkPattern, compilesAsPattern } from "../../../specs/load/regex-pattern.js";
+import { caseInsensitive, checkPattern, compilesAsPattern } from "../../../specs/load/patterns/regex-pattern.js";
 
 /** The pattern a check leaves: the repaired one, the original when fine, undefined when unusable. */
 function kept(pattern: string): string | undefined {

@@ -3,12 +3,12 @@ import { describe, expect, it } from "vitest";
 import { loadToolset } from "../../../toolsets/load-toolset.js";
 import { ResourceStore } from "../../../specs/respond/resource-store.js";
 import { simulateCall } from "../../../specs/call/simulate-call.js";
-import { repeatedItems } from "../../../specs/respond/repeated-records.js";
+import { repeatedItems } from "../../../specs/respond/world/repeated-records.js";
 import { entityContradictions } from "../../../simulator/stats/entity-contradictions.js";
-import { bindingsOf } from "../../../specs/respond/bindings.js";
-import { fixedHolidays } from "../../../specs/synthesize/world-holidays.js";
-import { findExchange } from "../../../specs/synthesize/world-exchanges.js";
-import { exchangeRate } from "../../../specs/synthesize/world-money.js";
+import { bindingsOf } from "../../../specs/respond/bindings/bindings.js";
+import { fixedHolidays } from "../../../specs/synthesize/world/world-holidays.js";
+import { findExchange } from "../../../specs/synthesize/world/world-exchanges.js";
+import { exchangeRate } from "../../../specs/synthesize/world/world-money.js";
 
 // Answers a careful reader would keep, on the bundled toolsets: lists name each record once, a found place is
 // where the query says, a holiday is not a country, and a journey lands elsewhere, later, and comes back.

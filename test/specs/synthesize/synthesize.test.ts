@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildCatalog } from "../../../specs/catalog/catalog.js";
 import type { LoadedSpec, SchemaDialect } from "../../../specs/load/loaded-spec.js";
-import { realisticValue } from "../../../specs/synthesize/realistic-value.js";
+import { realisticValue } from "../../../specs/synthesize/values/realistic-value.js";
 import { SchemaRegistry } from "../../../specs/catalog/schema-registry.js";
 import { synthesize, type Synthesized } from "../../../specs/synthesize/synthesize.js";
 import { synthesizeArguments } from "../../../specs/synthesize/synthesize-call.js";

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { CallToolResultSchema, ToolSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { HttpCassette } from "../../../../simulator/serve/http-cassette.js";
+import { HttpCassette } from "../../../../simulator/serve/record/http-cassette.js";
 import { loadServedApis } from "../../../../simulator/serve/load-apis.js";
 import { parseRate } from "../../../../simulator/serve/rate-limits.js";
 import type { ServedApi } from "../../../../simulator/serve/serve-app.js";

@@ -1,0 +1,538 @@
+import { lastName, listOf, locate, type FieldSpot } from "../../catalog/field-path.js";
+import { objectShape } from "../../catalog/object-properties.js";
+import { cohereEntities, type ValueEdit } from "../../synthesize/world/coherent-entities.js";
+import { cloneJson } from "../../synthesize/synthesis-rules.js";
+import { AIRPORTS, findCity, findCountry, fold } from "../../synthesize/world/world-data.js";
+import type { ResponseContext } from "../responder.js";
+import { bindingsOf, type Binding } from "./bindings.js";
+import { agrees, convertFor, dayOf, searchWords } from "./binding-values.js";
+import { checkBindings, totalOf } from "./binding-check.js";
+import { completeRequired } from "../created-resource.js";
+import { dropRepeatedItems } from "../world/repeated-records.js";
+import { isPlace, relocate, renameNaturalKey } from "../world/found-place.js";
+import { agreeMoney, speaksMoney } from "../world/money-answers.js";
+import { agreeDetectedLanguage, sendsTexts } from "../world/detected-language.js";
+import { answerRecords, knownNatural, knownRecord, naturalRecords, NATURAL_FIELDS, type AnswerRecord } from "../world/entity-memory.js";
+import { seededUuid } from "../fresh-id.js";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { deriveSeed } from "../../seed.js";
+
+/**
+ * Makes an answer obey its call's bindings (an example's, a synthesized one's, or one made from state):
+ * bound fields take the arguments' values, list items are brought inside filters and ranges, search results
+ * mention what was searched, routes start and end where asked, actions leave their status, references
+ * carry the referenced resource's fields and totals add up. Entities stay coherent around what changed (a
+ * city's country and coordinates follow its name). Every edit is checked: those the schema rejects are
+ * undone, and the answer as it was is kept when that is not enough.
+ */
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Options of {@link obeyBindings}. */
+export interface ObeyOptions {
+  /** Whether the body was synthesized (all its entities are made coherent) or is an example or a stored record (only what changed). */
+  synthesized: boolean;
+  /** Whether list items may be rewritten to fit filters, ranges and searches (not for lists made from state, which are filtered instead). */
+  rewriteItems?: boolean;
+  /** Whether records the episode already knows (by noun and id) take their known fields (default true). */
+  recall?: boolean;
+}
+
+/**
+ * Records of the answer that the episode knows (the state's, or an earlier answer's) take their known
+ * scalar fields, so that one id means one record across the episode. Returns the recalled records with the
+ * pointers of the fields they took.
+ */
+function recall(ctx: ResponseContext, out: unknown, edits: Edits): Array<{ record: AnswerRecord; pointers: Set<string> }> {
+  const recalled: Array<{ record: AnswerRecord; pointers: Set<string> }> = [];
+  // A store that knows nothing (a stateless call's) recalls nothing.
+  if (ctx.state.isBlank) return recalled;
+  for (const r of answerRecords(out, ctx.call.tool.operation.path)) {
+    const known = knownRecord(ctx, r.noun, r.id);
+    if (!known || known === r.record) continue;
+    const pointers = new Set<string>();
+    for (const [k, v] of Object.entries(r.record)) {
+      const kv = known[k];
+      if (kv === undefined || (kv !== null && typeof kv === "object") || (v !== null && typeof v === "object")) continue;
+      const pointer = `${r.pointer}/${escape(k)}`;
+      pointers.add(pointer);
+      if (kv !== v) edits.writeKey(r.record, k, pointer, kv);
+      else edits.pinned.add(pointer);
+    }
+    if (pointers.size > 0) recalled.push({ record: r, pointers });
+  }
+  // A thing named by a natural key keeps what earlier answers called it.
+  for (const r of naturalRecords(out)) {
+    const known = knownNatural(ctx, r);
+    if (!known) continue;
+    for (const f of NATURAL_FIELDS) {
+      const kv = known[f];
+      if (typeof kv !== "string" || typeof r.record[f] !== "string") continue;
+      const pointer = `${r.pointer}/${escape(f)}`;
+      if (kv !== r.record[f]) edits.writeKey(r.record, f, pointer, kv);
+      else edits.pinned.add(pointer);
+    }
+  }
+  return recalled;
+}
+
+/**
+ * A new id in the shape of another, not known to the episode: a uuid for a uuid, else the same characters
+ * class by class (digits for digits, letters for letters, hex stays hex) with the last ones changed, so that
+ * a pattern the id fits (`^art_[A-Za-z0-9]{12}$`) still fits.
+ */
+function anotherId(ctx: ResponseContext, noun: string, id: unknown, salt: string): unknown {
+  for (let i = 0; i < 16; i++) {
+    const seed = deriveSeed(ctx.seed, "another-id", salt, i);
+    let candidate: unknown;
+    if (typeof id === "number") candidate = Number.isInteger(id) ? id + 1 + (seed % 8999) : undefined;
+    else if (typeof id === "string" && UUID.test(id)) candidate = seededUuid(seed);
+    else if (typeof id === "string" && id.length > 0) {
+      const hex = /^[0-9a-f-]+$/i.test(id.replace(/^[a-z]+_/i, ""));
+      const chars = [...id];
+      let changed = 0;
+      for (let k = chars.length - 1, r = seed; k >= 0 && changed < 4; k--) {
+        const c = chars[k] as string;
+        const pick = (alphabet: string): string => alphabet[(r = deriveSeed(r, k)) % alphabet.length] as string;
+        if (/[0-9]/.test(c)) chars[k] = pick("0123456789");
+        else if (/[a-z]/.test(c)) chars[k] = pick(hex ? "abcdef" : "abcdefghijklmnopqrstuvwxyz");
+        else if (/[A-Z]/.test(c)) chars[k] = pick(hex ? "ABCDEF" : "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+        else continue;
+        changed++;
+      }
+      candidate = chars.join("");
+    }
+    if (candidate === undefined) return undefined;
+    if (candidate !== id && knownRecord(ctx, noun, String(candidate)) === undefined) return candidate;
+  }
+  return undefined;
+}
+
+class Edits {
+  readonly list: ValueEdit[] = [];
+  readonly pinned = new Set<string>();
+
+  write(spot: FieldSpot, value: unknown): void {
+    const before = spot.value;
+    if (before === value) {
+      this.pinned.add(spot.pointer);
+      return;
+    }
+    this.list.push({ holder: spot.holder, key: spot.key, before, after: value, pointer: spot.pointer });
+    if (Array.isArray(spot.holder)) spot.holder[spot.key as number] = value;
+    else spot.holder[spot.key as string] = value;
+    spot.value = value;
+    this.pinned.add(spot.pointer);
+  }
+
+  writeKey(holder: Json, key: string, pointer: string, value: unknown): void {
+    this.write({ holder, key, value: holder[key], pointer, items: [] }, value);
+  }
+}
+
+function undo(edit: ValueEdit): void {
+  if (Array.isArray(edit.holder)) edit.holder[edit.key as number] = edit.before;
+  else if (edit.added === true) delete edit.holder[edit.key as string];
+  else edit.holder[edit.key as string] = edit.before;
+}
+
+function within(a: string, b: string): boolean {
+  return a === b || a.startsWith(`${b}/`);
+}
+
+function escape(segment: string): string {
+  return segment.includes("~") || segment.includes("/") ? segment.replace(/~/g, "~0").replace(/\//g, "~1") : segment;
+}
+
+/** The first value an argument path has in the call's arguments. */
+function argValue(ctx: ResponseContext, path: string): unknown {
+  const spot = locate(ctx.call.args, path)[0];
+  return spot === undefined || spot.value === "" ? undefined : spot.value;
+}
+
+/** A date moved by whole days (the same form: date or date-time). */
+function shiftDays(value: string, days: number): string {
+  const day = dayOf(value);
+  if (day === undefined) return value;
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return `${d.toISOString().slice(0, 10)}${value.slice(10)}`;
+}
+
+function daysBetween(a: string, b: string): number {
+  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
+}
+
+/** Moves every other date of an item by the same days as its bound date (an end follows its start). */
+function shiftSiblings(edits: Edits, item: unknown, itemPointer: string, except: string, days: number, years = 0): void {
+  if (!isObject(item) || (days === 0 && years === 0)) return;
+  for (const [k, v] of Object.entries(item)) {
+    const pointer = `${itemPointer}/${escape(k)}`;
+    if (pointer === except || typeof v !== "string" || dayOf(v) === undefined || edits.pinned.has(pointer)) continue;
+    const moved = years !== 0 ? `${String(Number(v.slice(0, 4)) + years).padStart(4, "0")}${v.slice(4)}` : shiftDays(v, days);
+    if (years !== 0 && dayOf(moved) !== undefined && Number.isNaN(Date.parse(`${dayOf(moved)}T00:00:00Z`))) continue;
+    edits.writeKey(item, k, pointer, moved);
+  }
+}
+
+/** The item holding a spot of a list field (`holidays[].date` -> the holiday), and its pointer. */
+function itemOf(body: unknown, spot: FieldSpot, field: string): { item: unknown; pointer: string } | undefined {
+  const list = listOf(field);
+  if (list === undefined) return undefined;
+  const rest = field.slice(list.length).replace(/^\./, "");
+  const depth = rest === "" ? 0 : rest.split(".").length;
+  const parts = spot.pointer.split("/");
+  const pointer = parts.slice(0, parts.length - depth).join("/");
+  let cur: unknown = body;
+  for (const p of pointer.split("/").slice(1)) {
+    const k = p.replace(/~1/g, "/").replace(/~0/g, "~");
+    cur = Array.isArray(cur) ? cur[Number(k)] : isObject(cur) ? cur[k] : undefined;
+  }
+  return { item: cur, pointer };
+}
+
+function titleWords(words: readonly string[]): string {
+  return words.map((w) => (w.length > 0 ? w.charAt(0).toUpperCase() + w.slice(1) : w)).join(" ");
+}
+
+/** A text made to mention a search: a name gets the searched words in front, a longer text a heading. */
+function mentioning(original: string, query: string, words: readonly string[]): string {
+  const q = /[A-Z]/.test(query) ? query.replace(/\s+(AND|OR|NOT)\s+/g, " ").trim() : titleWords(words);
+  const parts = original.trim().split(/\s+/);
+  if (original.trim() === "") return q;
+  if (parts.length <= 4) return parts.length >= 2 ? `${q} ${parts.slice(1).join(" ")}` : q;
+  return `${q}: ${original}`;
+}
+
+function applyEquals(ctx: ResponseContext, schemaPointer: string | undefined, out: unknown, b: Extract<Binding, { kind: "equals" | "route" }>, edits: Edits): void {
+  const arg = argValue(ctx, b.arg);
+  if (arg === undefined || arg === null) return;
+  const match = b.kind === "route" ? "exact" : (b.match ?? "exact");
+  for (const spot of locate(out, b.field)) {
+    if (isObject(spot.value) && !isObject(arg)) {
+      // A route end as an object: its code field.
+      if (b.kind === "route") {
+        const key = ["iataCode", "iata", "code", "airport"].find((k) => isObject(spot.value) && typeof spot.value[k] === "string");
+        if (key !== undefined && isObject(spot.value) && spot.value[key] !== arg) edits.writeKey(spot.value, key, `${spot.pointer}/${key}`, arg);
+      }
+      continue;
+    }
+    if (agrees(spot.value, arg, match) === true) {
+      edits.pinned.add(spot.pointer);
+      continue;
+    }
+    let value: unknown;
+    if (isObject(arg) || Array.isArray(arg)) {
+      const top = schemaPointer !== undefined && !b.field.includes(".") && !b.field.includes("[") ? objectShape(ctx.catalog.registry, "response", schemaPointer)?.properties[b.field] : undefined;
+      value = top !== undefined ? completeRequired(ctx, top, cloneJson(arg), spot.value) : cloneJson(arg);
+      if (Array.isArray(arg) && !Array.isArray(spot.value) && spot.value !== null) continue;
+    } else value = convertFor(spot.value, arg, match);
+    if (value === undefined) continue;
+    edits.write(spot, value);
+  }
+}
+
+function applyFilter(ctx: ResponseContext, out: unknown, b: Extract<Binding, { kind: "filter" }>, edits: Edits): void {
+  const arg = argValue(ctx, b.arg);
+  if (arg === undefined || arg === null) return;
+  const match = b.match ?? "exact";
+  if (match === "selects") {
+    const noun = fold(lastName(b.field.replace(/\[\]$/, ""))).replace(/ies$/, "y").replace(/s$/, "");
+    if (noun === fold(String(arg)).replace(/s$/, "")) return;
+    for (const spot of locate(out, b.field.replace(/\[\]$/, ""))) if (Array.isArray(spot.value) && spot.value.length > 0) edits.write(spot, []);
+    return;
+  }
+  for (const spot of locate(out, b.field)) {
+    if (agrees(spot.value, arg, match) !== false) {
+      edits.pinned.add(spot.pointer);
+      continue;
+    }
+    const value = convertFor(spot.value, arg, match);
+    if (value === undefined) continue;
+    const before = spot.value;
+    edits.write(spot, value);
+    const holder = itemOf(out, spot, b.field);
+    if (holder && match === "year" && typeof before === "string") shiftSiblings(edits, holder.item, holder.pointer, spot.pointer, 0, Number(arg) - Number(before.slice(0, 4)));
+  }
+}
+
+function applyRanges(ctx: ResponseContext, out: unknown, ranges: ReadonlyArray<Extract<Binding, { kind: "range" }>>, edits: Edits): void {
+  const byField = new Map<string, { min?: unknown; max?: unknown }>();
+  for (const r of ranges) {
+    const v = argValue(ctx, r.arg);
+    if (v === undefined || v === null) continue;
+    const slot = byField.get(r.field) ?? {};
+    slot[r.bound] = v;
+    byField.set(r.field, slot);
+  }
+  for (const [field, { min, max }] of byField) {
+    const spots = locate(out, field);
+    spots.forEach((spot, i) => {
+      const value = spot.value;
+      const lo = dayOf(min);
+      const hi = dayOf(max);
+      const d = dayOf(value);
+      if (typeof value === "string" && d !== undefined && (lo !== undefined || hi !== undefined)) {
+        if ((lo === undefined || d >= lo) && (hi === undefined || d <= hi)) return;
+        let target: string;
+        if (lo !== undefined && hi !== undefined) {
+          const span = Math.max(0, daysBetween(lo, hi));
+          target = shiftDays(lo, span === 0 ? 0 : (i * 3 + 1) % (span + 1));
+        } else if (lo !== undefined) target = shiftDays(lo, i * 4 + 1);
+        else target = shiftDays(hi as string, -(i * 4 + 1));
+        const days = daysBetween(d, target);
+        edits.write(spot, shiftDays(value, days));
+        const holder = itemOf(out, spot, field);
+        if (holder) shiftSiblings(edits, holder.item, holder.pointer, spot.pointer, days);
+        return;
+      }
+      if (typeof value !== "number") return;
+      const a = min !== undefined ? Number(min) : undefined;
+      const z = max !== undefined ? Number(max) : undefined;
+      if ((a === undefined || !Number.isFinite(a) || value >= a) && (z === undefined || !Number.isFinite(z) || value <= z)) return;
+      let next: number;
+      const step = ((i % 5) + 1) / 10;
+      if (a !== undefined && z !== undefined && Number.isFinite(a) && Number.isFinite(z)) next = a + (z - a) * Math.min(0.9, step);
+      else if (a !== undefined && Number.isFinite(a)) next = a === 0 ? i + 1 : a * (1 + step);
+      else next = (z as number) * (1 - step / 2);
+      next = Number.isInteger(value) ? Math.round(next) : Math.round(next * 100) / 100;
+      if (a !== undefined && next < a) next = a;
+      if (z !== undefined && next > z) next = z;
+      edits.write(spot, next);
+    });
+  }
+}
+
+function applySearch(ctx: ResponseContext, out: unknown, b: Extract<Binding, { kind: "search" }>, edits: Edits): void {
+  const arg = argValue(ctx, b.arg);
+  if (typeof arg !== "string" && typeof arg !== "number") return;
+  const query = String(arg);
+  const words = searchWords(query);
+  if (words.length === 0) return;
+  const list = b.fields.map(listOf).find((l) => l !== undefined);
+  if (list === undefined) return;
+  const code = /^[A-Z0-9.\-]{1,6}$/.test(query);
+  // A city named by the query or by one part of an address (`Puerta del Sol 1, Madrid`).
+  const city = findCity(query) ?? query.split(",").map((p) => p.trim()).filter((p) => p.length > 1).reverse().map((p) => findCity(p)).find((c) => c !== undefined);
+  const country = city ? undefined : findCountry(query);
+  const airport = AIRPORTS.find((a) => a.iata === query.toUpperCase() && query.length === 3);
+  let usedKeys: Set<string> | undefined;
+  for (const item of locate(out, list)) {
+    if (!isObject(item.value)) continue;
+    const spots: FieldSpot[] = [];
+    for (const f of b.fields) spots.push(...locate(item.value, f.slice(list.length).replace(/^\./, "")).map((s) => ({ ...s, pointer: `${item.pointer}${s.pointer}` })));
+    const texts = spots.filter((s) => typeof s.value === "string" || typeof s.value === "number");
+    if (texts.length === 0) continue;
+    const matching = texts.filter((s) => words.some((w) => fold(String(s.value)).includes(w)));
+    if (matching.length > 0) {
+      for (const m of matching) edits.pinned.add(m.pointer);
+      continue;
+    }
+    const isCodeField = (s: FieldSpot): boolean => /^(symbol|code|iata|iatacode|ticker|icao)$/i.test(String(s.key));
+    if (code) {
+      const target = texts.find(isCodeField);
+      if (target) {
+        edits.write(target, query);
+        continue;
+      }
+    }
+    if (airport) {
+      const target = texts.find((s) => /^(iata|iatacode|code)$/i.test(String(s.key)));
+      if (target) {
+        edits.write(target, airport.iata);
+        continue;
+      }
+    }
+    const target = texts.find((s) => typeof s.value === "string" && !isCodeField(s)) ?? texts.find((s) => typeof s.value === "string");
+    if (!target) continue;
+    // A record the episode already knows by a natural key (`symbol: NWRB`), renamed to fit the search, is
+    // another record: it gets a key of its own (as a recalled record gets another id below).
+    if (edits.pinned.has(target.pointer)) renameNaturalKey(ctx, item.value, item.pointer, query, edits, (usedKeys ??= new Set(naturalRecords(out).map((r) => r.value))));
+    const known = city?.name ?? country?.name;
+    // A place that is not the one searched for, when the world knows no place of that name: left to be dropped
+    // (an empty search answers better than Berlin's airport renamed "Manchester").
+    if (known === undefined && !code && !airport && isPlace(item.value)) continue;
+    const key = String(target.key).toLowerCase();
+    if (known !== undefined && /name|city|title|display|address|label/.test(key)) edits.write(target, /display|address|title|label/.test(key) ? `${query}` : known);
+    else edits.write(target, mentioning(String(target.value), query, words));
+    // The item found is in the city asked for: its places name it, and its own coordinates are there.
+    if (city) relocate(item.value, item.pointer, city, query, edits);
+  }
+}
+
+function applyEffect(out: unknown, b: Extract<Binding, { kind: "effect" }>, edits: Edits): void {
+  for (const spot of locate(out, b.field)) if (spot.value !== b.value) edits.write(spot, b.value);
+}
+
+/** The state's record of a referenced resource, by its collection (a concrete path) and id. */
+function referenced(ctx: ResponseContext, collection: string, id: string): Json | undefined {
+  return collection.includes("{") ? undefined : ctx.state.get(collection, id);
+}
+
+function applyReference(ctx: ResponseContext, out: unknown, b: Extract<Binding, { kind: "reference" }>, edits: Edits): void {
+  for (const ref of locate(ctx.call.args, b.arg)) {
+    if (typeof ref.value !== "string" && typeof ref.value !== "number") continue;
+    const target = referenced(ctx, b.collection, String(ref.value));
+    if (!target) continue;
+    for (const [field, theirs] of Object.entries(b.fields)) {
+      const value = target[theirs];
+      if (value === undefined) continue;
+      for (const spot of locate(out, field)) {
+        if (spot.items.length > 0 && ref.items.length > 0 && spot.items[0] !== ref.items[0]) continue;
+        if (spot.value === undefined) continue;
+        edits.write(spot, cloneJson(value));
+      }
+    }
+  }
+}
+
+function applyTotal(out: unknown, b: Extract<Binding, { kind: "total" }>, edits: Edits): void {
+  const total = totalOf(b, out);
+  if (total === undefined) return;
+  for (const spot of locate(out, b.field)) {
+    if (typeof spot.value === "number" && Math.abs(spot.value - total) > 0.005) edits.write(spot, total);
+    else if (isObject(spot.value) && typeof spot.value["amount"] === "number" && Math.abs(spot.value["amount"] - total) > 0.005) {
+      edits.writeKey(spot.value, "amount", `${spot.pointer}/amount`, total);
+    }
+  }
+}
+
+/**
+ * The body made to obey the call's bindings (and its entities coherent), where it stays valid against the
+ * schema at `schemaPointer` (an answer without a schema is held to nothing else). Returns the same object when
+ * nothing changes.
+ */
+export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undefined, body: unknown, options: ObeyOptions): unknown {
+  if (!isObject(body) && !Array.isArray(body)) return body;
+  const bindings = bindingsOf(ctx.catalog, ctx.call.tool);
+  // Nothing to do (no binding the call can speak to, no record the episode knows, an example left as written): the body as it is.
+  const args = isObject(ctx.call.args) ? ctx.call.args : {};
+  const toolName = `${ctx.call.tool.name} ${ctx.call.tool.operation.path}`;
+  const money = speaksMoney(args);
+  const texts = sendsTexts(toolName, args);
+  if (!options.synthesized && !money && !texts && !bindings.some((b) => !("arg" in b) || b.arg === undefined || locate(ctx.call.args, b.arg).length > 0)) {
+    if (options.recall === false || ctx.state.isBlank || !(answerRecords(body, ctx.call.tool.operation.path).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined) || naturalRecords(body).some((r) => knownNatural(ctx, r) !== undefined))) return body;
+  }
+  const out = cloneJson(body);
+  const edits = new Edits();
+  const rewrite = options.rewriteItems !== false;
+  const recalled = options.recall === false ? [] : recall(ctx, out, edits);
+  for (const b of bindings) if (b.kind === "equals" || b.kind === "route") applyEquals(ctx, schemaPointer, out, b, edits);
+  if (rewrite) {
+    const before = edits.list.length;
+    for (const b of bindings) if (b.kind === "filter") applyFilter(ctx, out, b, edits);
+    applyRanges(ctx, out, bindings.filter((b): b is Extract<Binding, { kind: "range" }> => b.kind === "range"), edits);
+    for (const b of bindings) if (b.kind === "search") applySearch(ctx, out, b, edits);
+    // A known record rewritten to fit the call is another record: it gets another id.
+    const changed = new Set(edits.list.slice(before).map((e) => e.pointer));
+    for (const { record, pointers } of recalled) {
+      if (![...pointers].some((p) => changed.has(p)) || !record.inList) continue;
+      const idKey = Object.keys(record.record).find((k) => String(record.record[k]) === record.id && (k === "id" || k === "uuid" || /id$/i.test(k)));
+      if (idKey === undefined) continue;
+      const next = anotherId(ctx, record.noun, record.record[idKey], record.pointer);
+      if (next !== undefined) edits.writeKey(record.record, idKey, `${record.pointer}/${escape(idKey)}`, next);
+    }
+  }
+  if (options.synthesized || rewrite) distinctIds(ctx, out, edits);
+  for (const b of bindings) if (b.kind === "effect") applyEffect(out, b, edits);
+  for (const b of bindings) if (b.kind === "reference") applyReference(ctx, out, b, edits);
+  for (const b of bindings) if (b.kind === "total") applyTotal(out, b, edits);
+  const write = (holder: Json, key: string, pointer: string, value: unknown): void => edits.writeKey(holder, key, pointer, value);
+  if (money) agreeMoney(args, out, write);
+  if (texts) agreeDetectedLanguage(toolName, args, out, write);
+  const cohered = cohereEntities(out, { seed: ctx.seed, pinned: edits.pinned, pinnedOnly: !options.synthesized });
+  const validate: { (v: unknown): boolean; errors?: Array<{ instancePath: string }> | null } = schemaPointer !== undefined ? ctx.catalog.registry.validatorAt("response", schemaPointer) : () => true;
+  // A synthesized or example list lists each record once (state lists are what was stored, as stored).
+  const once = (v: unknown): unknown => {
+    if (!(options.synthesized || rewrite)) return v;
+    const copy = v === body ? cloneJson(v) : v;
+    return dropRepeatedItems(copy, validate) ? copy : v;
+  };
+  if (edits.list.length === 0 && cohered.length === 0) return once(body);
+  const done = (): unknown => once(rewrite ? withoutMisfits(bindings, ctx.call.args, out, validate) : out);
+  if (validate(out)) return done();
+  // Undo what the errors point at (coherence first: it is a nicety, the bindings are the point), then try again.
+  const errorPaths = (): string[] => (validate.errors ?? []).map((e) => e.instancePath);
+  let paths = errorPaths();
+  for (const e of [...cohered].reverse()) if (paths.some((p) => within(e.pointer, p) || within(p, e.pointer))) undo(e);
+  if (validate(out)) return done();
+  for (const e of [...cohered].reverse()) undo(e);
+  if (validate(out)) return done();
+  paths = errorPaths();
+  let undone = 0;
+  for (const e of [...edits.list].reverse()) {
+    if (paths.some((p) => within(e.pointer, p) || within(p, e.pointer))) {
+      undo(e);
+      undone++;
+    }
+  }
+  if (undone > 0 && validate(out)) return done();
+  return body;
+}
+
+/** Items of the same list with the same id (a synthesized list repeating its example's): the later ones get ids of their own. */
+function distinctIds(ctx: ResponseContext, out: unknown, edits: Edits): void {
+  const seen = new Map<string, Set<string>>();
+  for (const r of answerRecords(out, ctx.call.tool.operation.path)) {
+    if (!r.inList) continue;
+    const list = r.pointer.slice(0, r.pointer.lastIndexOf("/"));
+    const ids = seen.get(list) ?? new Set<string>();
+    seen.set(list, ids);
+    if (!ids.has(r.id)) {
+      ids.add(r.id);
+      continue;
+    }
+    const idKey = Object.keys(r.record).find((k) => String(r.record[k]) === r.id && (k === "id" || k === "uuid" || /id$/i.test(k)));
+    if (idKey === undefined) continue;
+    const next = anotherId(ctx, r.noun, r.record[idKey], r.pointer);
+    if (next === undefined || ids.has(String(next))) continue;
+    ids.add(String(next));
+    edits.writeKey(r.record, idKey, `${r.pointer}/${escape(idKey)}`, next);
+  }
+}
+
+/** The pointer of the list item a violation sits in (`/holidays/3/date` -> `/holidays/3`). */
+function itemPointerOf(at: string, field: string): string | undefined {
+  const list = listOf(field);
+  if (list === undefined) return undefined;
+  const rest = field.slice(list.length).replace(/^\./, "");
+  const depth = rest === "" ? 0 : rest.split(".").length;
+  const parts = at.split("/");
+  return parts.slice(0, parts.length - depth).join("/");
+}
+
+/**
+ * The answer without the list items that still contradict a filter, a range or a search (a request no
+ * item can satisfy: `q=Porto&country=IT`), as a real service leaves them out; the answer as it is when the
+ * shorter lists would not validate.
+ */
+function withoutMisfits(bindings: readonly Binding[], args: unknown, out: unknown, validate: (v: unknown) => boolean): unknown {
+  const itemBindings = bindings.filter((b) => b.kind === "filter" || b.kind === "range" || b.kind === "search");
+  if (itemBindings.length === 0) return out;
+  const violations = checkBindings(itemBindings, args, out);
+  if (violations.length === 0) return out;
+  const drop = new Set<string>();
+  for (const v of violations) {
+    if (v.binding.kind === "filter" && v.binding.match === "selects") continue;
+    const item = v.binding.kind === "search" ? v.at : itemPointerOf(v.at, v.field);
+    if (item !== undefined && /\/\d+$/.test(item)) drop.add(item);
+  }
+  if (drop.size === 0) return out;
+  const pruned = cloneJson(out);
+  for (const pointer of [...drop].sort((a, b) => Number(b.slice(b.lastIndexOf("/") + 1)) - Number(a.slice(a.lastIndexOf("/") + 1)))) {
+    const listPointer = pointer.slice(0, pointer.lastIndexOf("/"));
+    const index = Number(pointer.slice(pointer.lastIndexOf("/") + 1));
+    let list: unknown = pruned;
+    for (const p of listPointer.split("/").slice(1)) {
+      const k = p.replace(/~1/g, "/").replace(/~0/g, "~");
+      list = Array.isArray(list) ? list[Number(k)] : isObject(list) ? list[k] : undefined;
+    }
+    if (Array.isArray(list)) list.splice(index, 1);
+  }
+  return validate(pruned) ? pruned : out;
+}

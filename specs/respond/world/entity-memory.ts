@@ -1,0 +1,201 @@
+import type { ResponseContext } from "../responder.js";
+
+/**
+ * The episode's memory of entities: every record with an id that an answer showed (a search result, a list
+ * item, an object inside another) is remembered by its noun and id, so that a later answer about the same
+ * record agrees with it: the album a search listed is the album read by its id, the user a login returned is
+ * the user a token refresh returns. The state's collections come first (they are the truth for what was
+ * created, updated or seeded); the memory is bounded (`ResourceStore.observe`).
+ */
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+const GENERIC_LISTS = /^(items|data|results|records|entries|list|content|values|hits|rows|edges|nodes|objects|elements|docs|documents|response|payload|result)$/i;
+
+/** `books` -> `book`, `categories` -> `category`, `user_profile` -> `userprofile`. */
+export function singularNoun(word: string): string {
+  let hit = singulars.get(word);
+  if (hit === undefined) {
+    hit = computeSingular(word);
+    if (singulars.size > 10_000) singulars.clear();
+    singulars.set(word, hit);
+  }
+  return hit;
+}
+
+const singulars = new Map<string, string>();
+
+function computeSingular(word: string): string {
+  const w = word.toLowerCase().replace(/[^a-z0-9]/g, "");
+  if (/ies$/.test(w)) return w.slice(0, -3) + "y";
+  if (/(ss|sh|ch|x)es$/.test(w)) return w.slice(0, -2);
+  if (/s$/.test(w) && !/ss$/.test(w)) return w.slice(0, -1);
+  return w;
+}
+
+/** The resource noun of a path: the literal segment before its last parameter, else its last literal one (`/orders/{id}/cancel` -> `order`). */
+export function nounOfPath(path: string): string {
+  let hit = nouns.get(path);
+  if (hit === undefined) {
+    hit = computeNoun(path);
+    if (nouns.size > 10_000) nouns.clear();
+    nouns.set(path, hit);
+  }
+  return hit;
+}
+
+const nouns = new Map<string, string>();
+
+function computeNoun(path: string): string {
+  const segments = path.split("/").filter((s) => s !== "");
+  let last = -1;
+  segments.forEach((s, i) => {
+    if (s.includes("{")) last = i;
+  });
+  const literal = last > 0 ? segments[last - 1] : [...segments].reverse().find((s) => !s.includes("{"));
+  return singularNoun(literal ?? "");
+}
+
+/** The id of a record: `id`, `uuid`, `<noun>Id` or `<noun>_id`. */
+export function recordId(record: Json, noun: string): string | undefined {
+  for (const k of idKeysOf(noun)) {
+    const v = record[k];
+    if (typeof v === "string" || typeof v === "number") return String(v);
+  }
+  return undefined;
+}
+
+/** The names an id of a noun's record may have, in the order they are tried. */
+function idKeysOf(noun: string): readonly string[] {
+  let keys = idKeys.get(noun);
+  if (keys === undefined) {
+    keys = ["id", "uuid", `${noun}Id`, `${noun}_id`, `${noun}ID`];
+    if (idKeys.size > 10_000) idKeys.clear();
+    idKeys.set(noun, keys);
+  }
+  return keys;
+}
+
+const idKeys = new Map<string, readonly string[]>();
+
+/** The noun of the records under a property (`books` -> `book`), or undefined for a generic list name (`items`, `data`). */
+function nounOfKey(key: string): string | undefined {
+  let hit = keyNouns.get(key);
+  if (hit === undefined) {
+    hit = GENERIC_LISTS.test(key) ? null : singularNoun(key);
+    if (keyNouns.size > 10_000) keyNouns.clear();
+    keyNouns.set(key, hit);
+  }
+  return hit ?? undefined;
+}
+
+const keyNouns = new Map<string, string | null>();
+
+/** A record of an answer with an id, where it sits and what it is. */
+export interface AnswerRecord {
+  noun: string;
+  id: string;
+  record: Json;
+  /** JSON pointer of the record in the answer. */
+  pointer: string;
+  /** Whether it is an item of a list (`/items/3`). */
+  inList: boolean;
+}
+
+function escape(segment: string): string {
+  return segment.includes("~") || segment.includes("/") ? segment.replace(/~/g, "~0").replace(/\//g, "~1") : segment;
+}
+
+/** The records with ids of an answer: the answer itself, its lists' items and the objects inside them (two levels). */
+export function answerRecords(body: unknown, toolPath: string): AnswerRecord[] {
+  const out: AnswerRecord[] = [];
+  const pathNoun = nounOfPath(toolPath);
+  const visit = (value: unknown, noun: string, pointer: string, inList: boolean, depth: number): void => {
+    if (depth > 3) return;
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => visit(v, noun, `${pointer}/${i}`, true, depth + 1));
+      return;
+    }
+    if (!isObject(value)) return;
+    const id = recordId(value, noun);
+    if (id !== undefined && noun !== "") out.push({ noun, id, record: value, pointer, inList });
+    for (const k in value) {
+      if (!Object.prototype.hasOwnProperty.call(value, k)) continue;
+      const v = value[k];
+      if (typeof v !== "object" || v === null) continue;
+      const childNoun = nounOfKey(k) ?? (depth === 0 ? pathNoun : noun);
+      visit(v, childNoun, `${pointer}/${escape(k)}`, false, depth + 1);
+    }
+  };
+  visit(body, pathNoun, "", false, 0);
+  return out;
+}
+
+/** The collection paths of the state whose noun is `noun` (`/books` for `book`). */
+function collectionsOf(ctx: ResponseContext, noun: string): string[] {
+  return ctx.state.keys().filter((k) => !k.includes("{") && singularNoun(k.slice(k.lastIndexOf("/") + 1)) === noun);
+}
+
+/** What the episode knows of a record: the state's item (a collection of its noun), else what an earlier answer showed. */
+export function knownRecord(ctx: ResponseContext, noun: string, id: string): Json | undefined {
+  for (const key of collectionsOf(ctx, noun)) {
+    const item = ctx.state.get(key, id);
+    if (item) return item;
+  }
+  return ctx.state.observed(noun, id);
+}
+
+/** Remembers the records of a successful answer (scalar fields only: nested objects are records of their own). */
+export function observeAnswer(ctx: ResponseContext, body: unknown): void {
+  if (!isObject(body) && !Array.isArray(body)) return;
+  for (const r of answerRecords(body, ctx.call.tool.operation.path)) {
+    const scalars: Json = {};
+    for (const [k, v] of Object.entries(r.record)) if (v === null || typeof v !== "object") scalars[k] = v;
+    ctx.state.observe(r.noun, r.id, scalars);
+  }
+  for (const r of naturalRecords(body)) {
+    const known: Json = {};
+    for (const f of NATURAL_FIELDS) if (typeof r.record[f] === "string") known[f] = r.record[f];
+    ctx.state.observe(`@${r.key}`, r.value, { ...(ctx.state.observed(`@${r.key}`, r.value) ?? {}), ...known });
+  }
+}
+
+/** Keys that name a thing of the world whatever resource shows it (a search hit's and a quote's `symbol`). */
+const NATURAL_KEYS = ["symbol", "ticker", "isbn", "isbn13", "iataCode", "iata", "icaoCode"];
+/** What such a thing is called and where it belongs: the same in every answer of an episode. */
+export const NATURAL_FIELDS = ["name", "title", "exchange", "currency", "country", "city"];
+
+/** An object of an answer named by a natural key, and where it sits. */
+export interface NaturalRecord {
+  key: string;
+  value: string;
+  record: Json;
+  pointer: string;
+}
+
+/** The objects of an answer that a natural key names (`{symbol: NWRB, name: ...}`), four levels deep. */
+export function naturalRecords(body: unknown): NaturalRecord[] {
+  const out: NaturalRecord[] = [];
+  const visit = (value: unknown, pointer: string, depth: number): void => {
+    if (depth > 4) return;
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => visit(v, `${pointer}/${i}`, depth + 1));
+      return;
+    }
+    if (!isObject(value)) return;
+    const key = NATURAL_KEYS.find((k) => typeof value[k] === "string" && value[k] !== "");
+    if (key !== undefined && NATURAL_FIELDS.some((f) => typeof value[f] === "string")) out.push({ key, value: value[key] as string, record: value, pointer });
+    for (const [k, v] of Object.entries(value)) if (typeof v === "object" && v !== null) visit(v, `${pointer}/${escape(k)}`, depth + 1);
+  };
+  visit(body, "", 0);
+  return out;
+}
+
+/** What the episode's earlier answers called the thing a natural key names. */
+export function knownNatural(ctx: ResponseContext, r: NaturalRecord): Json | undefined {
+  return ctx.state.observed(`@${r.key}`, r.value);
+}

@@ -1,0 +1,553 @@
+import { deriveSeed } from "../../seed.js";
+import { fixedHolidays } from "./world-holidays.js";
+import { findExchange, offsetOn } from "./world-exchanges.js";
+import { AIRPORTS, CITIES, COUNTRIES, countryCode, currencyName, findCity, findCountry, fold, languageCode, type City, type Country } from "./world-data.js";
+import { isObject } from "../../json-object.js";
+
+/**
+ * Entities that hang together inside one answer: a country's code, name, region, capital and currency from
+ * one country; a place's name, country, coordinates and time zone from one city; an airport's code, name
+ * and city from one airport; a person's email from their name (or their name from an email that was
+ * asked for); a currency's or language's name from its code. Fields pinned by a binding (a filter's
+ * `region=Asia`, an asked-for `city`) stay as they are and choose the entity. Returns the edits made, so
+ * that the caller can undo those its schema rejects.
+ */
+
+type Json = Record<string, unknown>;
+
+/** One change to a value: where, and what it was and became. */
+export interface ValueEdit {
+  holder: Json | unknown[];
+  key: string | number;
+  before: unknown;
+  after: unknown;
+  /** JSON pointer of the changed value. */
+  pointer: string;
+  /** Whether the key was absent before. */
+  added?: boolean;
+}
+
+/** Options of {@link cohereEntities}. */
+export interface CohereOptions {
+  seed: number;
+  /** Pointers of values a binding set: they stay, and choose the entity. */
+  pinned?: ReadonlySet<string>;
+  /** Only objects holding a pinned value are made coherent (an example's own entities are left alone). */
+  pinnedOnly?: boolean;
+}
+
+function norm(name: string): string {
+  let hit = norms.get(name);
+  if (hit === undefined) {
+    hit = name.toLowerCase().replace(/[^a-z0-9]/g, "");
+    if (norms.size > 10_000) norms.clear();
+    norms.set(name, hit);
+  }
+  return hit;
+}
+
+const norms = new Map<string, string>();
+
+function singular(word: string): string {
+  let hit = singulars.get(word);
+  if (hit === undefined) {
+    hit = computeSingular(word);
+    if (singulars.size > 10_000) singulars.clear();
+    singulars.set(word, hit);
+  }
+  return hit;
+}
+
+const singulars = new Map<string, string>();
+
+function computeSingular(word: string): string {
+  const w = norm(word);
+  if (/ies$/.test(w)) return w.slice(0, -3) + "y";
+  if (/s$/.test(w) && !/ss$/.test(w)) return w.slice(0, -1);
+  return w;
+}
+
+function escape(segment: string): string {
+  return segment.includes("~") || segment.includes("/") ? segment.replace(/~/g, "~0").replace(/\//g, "~1") : segment;
+}
+
+/** The object's keys by normalized name. */
+function keysOf(o: Json): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const k of Object.keys(o)) if (!m.has(norm(k))) m.set(norm(k), k);
+  return m;
+}
+
+function first(keys: Map<string, string>, names: readonly string[]): string | undefined {
+  for (const n of names) {
+    const k = keys.get(n);
+    if (k !== undefined) return k;
+  }
+  return undefined;
+}
+
+interface Ctx {
+  edits: ValueEdit[];
+  pinned: ReadonlySet<string>;
+  /** The parents of the pinned pointers (only when `pinnedOnly`). */
+  pinnedParents: ReadonlySet<string>;
+  seed: number;
+  pinnedOnly: boolean;
+}
+
+function set(ctx: Ctx, o: Json, key: string | undefined, value: unknown, at: string): void {
+  if (key === undefined || value === undefined) return;
+  const before = o[key];
+  if (before === undefined || before === null || isObject(before) || Array.isArray(before)) return; // absent, empty or structured: left as is
+  const pointer = `${at}/${escape(key)}`;
+  if (ctx.pinned.has(pointer)) return;
+  let after = value;
+  if (typeof before === "number" && typeof value === "string") return;
+  if (typeof before === "string" && typeof value === "number") after = String(value);
+  if (before === after) return;
+  o[key] = after;
+  ctx.edits.push({ holder: o, key, before, after, pointer });
+}
+
+function pinnedValue(ctx: Ctx, o: Json, key: string | undefined, at: string): unknown {
+  return key !== undefined && ctx.pinned.has(`${at}/${escape(key)}`) ? o[key] : undefined;
+}
+
+function pick<T>(rows: readonly T[], seed: number, index: number): T | undefined {
+  if (rows.length === 0) return undefined;
+  return rows[(deriveSeed(seed, index) >>> 0) % rows.length];
+}
+
+const COUNTRY_PARENT = /^(country|nation|countrie)$/;
+/** Holders that say nothing of what their objects are (a holiday's `countryCode` and `name` are not a country's). */
+const GENERIC_PARENT = /^(|item|result|data|record|entry|value|response|body|content|row|element|node|match|hit|object)$/;
+const PLACE_PARENT = /^(location|place|city|geo|area|venue|site|address|result|locality|town|position|headquarter)$/;
+const PERSON_PARENT = /^(user|person|people|customer|author|owner|member|contact|employee|staff|profile|account|client|patient|student|driver|passenger|guest|sender|recipient|assignee|reporter|creator|buyer|seller|candidate|attendee|organizer|participant|me|manager|traveler|traveller)$/;
+
+/** A country row for an object: pinned fields choose, else a real country it already names, else one by seed. */
+function countryRow(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index: number): Country | undefined {
+  const code = first(keys, ["countrycode", "alpha2", "iso2", "cca2", "isocode", "iso", "code", "countryiso", "alpha3", "iso3", "cca3"]);
+  const name = first(keys, ["name", "countryname", "commonname", "englishname"]);
+  const region = first(keys, ["region", "continent"]);
+  const pins: Array<(c: Country) => boolean> = [];
+  for (const k of [code, name]) {
+    const v = pinnedValue(ctx, o, k, at);
+    if (typeof v === "string") pins.push((c) => countryCode(v) === c.alpha2);
+  }
+  const r = pinnedValue(ctx, o, region, at);
+  if (typeof r === "string") pins.push((c) => fold(c.region) === fold(r) || fold(c.subregion) === fold(r) || fold(c.subregion).includes(fold(r)));
+  if (pins.length > 0) return pick(COUNTRIES.filter((c) => pins.every((p) => p(c))), ctx.seed, index);
+  for (const k of [code, name]) {
+    const v = k !== undefined ? o[k] : undefined;
+    if (typeof v === "string") {
+      const known = findCountry(v);
+      if (known) return known;
+    }
+  }
+  return ctx.pinnedOnly ? undefined : pick(COUNTRIES, ctx.seed, index);
+}
+
+function cohereCountry(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index: number): void {
+  const row = countryRow(ctx, o, keys, at, index);
+  if (!row) return;
+  for (const k of ["countrycode", "alpha2", "iso2", "cca2", "isocode", "iso", "code", "countryiso"]) {
+    const key = keys.get(k);
+    if (key === undefined) continue;
+    const cur = o[key];
+    set(ctx, o, key, typeof cur === "string" && cur.length === 3 ? row.alpha3 : typeof cur === "string" && cur === cur.toLowerCase() ? row.alpha2.toLowerCase() : row.alpha2, at);
+  }
+  for (const k of ["alpha3", "iso3", "cca3"]) set(ctx, o, keys.get(k), row.alpha3, at);
+  for (const k of ["name", "countryname", "commonname", "englishname", "officialname"]) set(ctx, o, keys.get(k), row.name, at);
+  const region = keys.get("region");
+  if (region !== undefined) set(ctx, o, region, row.region, at);
+  set(ctx, o, keys.get("continent"), row.region === "Americas" ? (row.subregion === "South America" ? "South America" : "North America") : row.region, at);
+  set(ctx, o, keys.get("subregion"), row.subregion, at);
+  set(ctx, o, keys.get("capital"), row.capital, at);
+  set(ctx, o, first(keys, ["currency", "currencycode"]), row.currency, at);
+  set(ctx, o, first(keys, ["callingcode", "phonecode", "dialcode", "dialingcode"]), row.callingCode, at);
+  set(ctx, o, keys.get("population"), row.population, at);
+}
+
+/** A city row for a place: a pinned or present known name, else a city of the pinned country, else one by seed. */
+function cityRow(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index: number): City | undefined {
+  const name = first(keys, ["city", "cityname", "name", "locality", "town"]);
+  const country = first(keys, ["countrycode", "country", "countryname"]);
+  const pinnedName = pinnedValue(ctx, o, name, at);
+  if (typeof pinnedName === "string") return findCity(pinnedName.split(",")[0] ?? pinnedName);
+  const pinnedCountry = pinnedValue(ctx, o, country, at);
+  if (typeof pinnedCountry === "string") {
+    const code = countryCode(pinnedCountry);
+    const current = name !== undefined && typeof o[name] === "string" ? findCity(o[name] as string) : undefined;
+    if (current && current.countryCode === code) return current;
+    return pick(CITIES.filter((c) => c.countryCode === code), ctx.seed, index);
+  }
+  const v = name !== undefined ? o[name] : undefined;
+  if (typeof v === "string") {
+    const known = findCity(v.split(",")[0] ?? v);
+    if (known) return known;
+  }
+  return ctx.pinnedOnly ? undefined : pick(CITIES, ctx.seed, index);
+}
+
+/** The city a place stood in before it was made coherent (by its coordinates, else its name). */
+function formerCity(o: Json, keys: Map<string, string>): City | undefined {
+  const lat = o[first(keys, ["latitude", "lat"]) ?? ""];
+  const lon = o[first(keys, ["longitude", "lon", "lng", "long"]) ?? ""];
+  const near = typeof lat === "number" && typeof lon === "number" ? CITIES.find((c) => Math.abs(c.lat - lat) < 0.3 && Math.abs(c.lon - lon) < 0.3) : undefined;
+  if (near) return near;
+  const name = first(keys, ["city", "cityname", "locality", "town", "name"]);
+  const v = name !== undefined ? o[name] : undefined;
+  return typeof v === "string" ? findCity(v.split(",")[0] ?? v) : undefined;
+}
+
+function coherePlace(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index: number): void {
+  const row = cityRow(ctx, o, keys, at, index);
+  if (!row) return;
+  // A place moved to another city keeps no region, state or postcode of the old one (left empty where allowed).
+  const former = formerCity(o, keys);
+  if (former !== undefined && former.name !== row.name) {
+    for (const k of ["state", "region", "province", "county", "district", "statecode", "regioncode", "postcode", "postalcode", "zip", "zipcode", "road", "street", "housenumber", "streetaddress", "neighbourhood", "neighborhood", "suburb"]) {
+      const key = keys.get(k);
+      if (key !== undefined && typeof o[key] === "string" && !ctx.pinned.has(`${at}/${escape(key)}`)) {
+        ctx.edits.push({ holder: o, key, before: o[key], after: null, pointer: `${at}/${escape(key)}` });
+        o[key] = null;
+      }
+    }
+  }
+  const nameKey = first(keys, ["city", "cityname", "locality", "town"]) ?? keys.get("name");
+  if (nameKey !== undefined) {
+    const cur = o[nameKey];
+    // "Lisbon, Portugal" style names keep their style.
+    set(ctx, o, nameKey, typeof cur === "string" && cur.includes(",") ? `${row.name}, ${row.country}` : row.name, at);
+  }
+  const countryKey = keys.get("country") ?? keys.get("countryname");
+  if (countryKey !== undefined) {
+    const cur = o[countryKey];
+    set(ctx, o, countryKey, typeof cur === "string" && /^[A-Z]{2}$/.test(cur) ? row.countryCode : typeof cur === "string" && /^[A-Z]{3}$/.test(cur) ? findCountry(row.countryCode)?.alpha3 : row.country, at);
+  }
+  set(ctx, o, first(keys, ["countrycode", "countryiso"]), row.countryCode, at);
+  const jitter = ((deriveSeed(ctx.seed, index, "geo") % 2000) - 1000) / 100000;
+  set(ctx, o, first(keys, ["latitude", "lat"]), Number((row.lat + jitter).toFixed(4)), at);
+  set(ctx, o, first(keys, ["longitude", "lon", "lng", "long"]), Number((row.lon - jitter).toFixed(4)), at);
+  const tz = first(keys, ["timezone", "tz", "timezonename", "tzid"]);
+  if (tz !== undefined && typeof o[tz] === "string" && (o[tz] as string).includes("/")) set(ctx, o, tz, row.timeZone, at);
+  set(ctx, o, keys.get("population"), row.population, at);
+}
+
+function cohereAirport(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index: number): void {
+  const iata = first(keys, ["iatacode", "iata", "airportcode", "code"]);
+  const city = keys.get("city");
+  const name = keys.get("name");
+  let row = undefined as (typeof AIRPORTS)[number] | undefined;
+  const pinnedIata = pinnedValue(ctx, o, iata, at);
+  const pinnedCity = pinnedValue(ctx, o, city, at) ?? pinnedValue(ctx, o, name, at);
+  if (typeof pinnedIata === "string") row = AIRPORTS.find((a) => a.iata === pinnedIata.toUpperCase());
+  else if (typeof pinnedCity === "string") row = pick(AIRPORTS.filter((a) => fold(a.city) === fold(pinnedCity) || fold(a.name).includes(fold(pinnedCity))), ctx.seed, index);
+  else {
+    const cur = iata !== undefined ? o[iata] : undefined;
+    row = typeof cur === "string" ? AIRPORTS.find((a) => a.iata === cur) : undefined;
+    if (!row && !ctx.pinnedOnly) row = pick(AIRPORTS, ctx.seed, index);
+  }
+  if (!row) return;
+  set(ctx, o, iata, row.iata, at);
+  set(ctx, o, name, row.name, at);
+  set(ctx, o, city, row.city, at);
+  const c = findCity(row.city);
+  const countryKey = keys.get("country") ?? keys.get("countrycode");
+  if (countryKey !== undefined) {
+    const cur = o[countryKey];
+    set(ctx, o, countryKey, typeof cur === "string" && cur.length <= 3 ? row.countryCode : (findCountry(row.countryCode)?.name ?? row.countryCode), at);
+  }
+  if (c) {
+    set(ctx, o, first(keys, ["latitude", "lat"]), c.lat, at);
+    set(ctx, o, first(keys, ["longitude", "lon", "lng"]), c.lon, at);
+    set(ctx, o, first(keys, ["timezone", "tz"]), c.timeZone, at);
+  }
+}
+
+function ascii(s: string): string {
+  return fold(s).replace(/[^a-z0-9]+/g, "");
+}
+
+function titleCase(s: string): string {
+  return s.replace(/\b\p{L}/gu, (m) => m.toUpperCase());
+}
+
+function coherePerson(ctx: Ctx, o: Json, keys: Map<string, string>, at: string): void {
+  const emailKey = first(keys, ["email", "emailaddress"]);
+  if (emailKey === undefined || typeof o[emailKey] !== "string") return;
+  const email = o[emailKey] as string;
+  const at_ = email.indexOf("@");
+  if (at_ <= 0) return;
+  const firstKey = first(keys, ["firstname", "givenname"]);
+  const lastKey = first(keys, ["lastname", "familyname", "surname"]);
+  const fullKey = first(keys, ["fullname", "displayname", "name"]);
+  if (ctx.pinned.has(`${at}/${escape(emailKey)}`)) {
+    // The email was asked for: the name follows it (loren.mueller@ -> Loren Mueller).
+    const parts = email.slice(0, at_).split(/[._-]+/).filter((p) => /^[a-z]{2,}$/i.test(p));
+    if (parts.length < 2) return;
+    const [f, l] = [titleCase(parts[0] as string), titleCase(parts[parts.length - 1] as string)];
+    set(ctx, o, firstKey, f, at);
+    set(ctx, o, lastKey, l, at);
+    set(ctx, o, fullKey, `${f} ${l}`, at);
+    set(ctx, o, first(keys, ["username", "login", "handle"]), `${f}${l}`.toLowerCase(), at);
+    return;
+  }
+  const firstName = firstKey !== undefined && typeof o[firstKey] === "string" ? (o[firstKey] as string) : undefined;
+  const lastName = lastKey !== undefined && typeof o[lastKey] === "string" ? (o[lastKey] as string) : undefined;
+  let names: string[] | undefined;
+  if (firstName && lastName) names = [firstName, lastName];
+  else if (fullKey !== undefined && typeof o[fullKey] === "string") {
+    const words = (o[fullKey] as string).replace(/^(mr|mrs|ms|miss|dr|prof)\.?\s+/i, "").split(/\s+/).filter((w) => /^\p{L}[\p{L}'-]*$/u.test(w));
+    if (words.length >= 2 && words.length <= 4) names = [words[0] as string, words[words.length - 1] as string];
+  }
+  if (!names) return;
+  const local = email.slice(0, at_).toLowerCase();
+  const [f, l] = [ascii(names[0] as string), ascii(names[1] as string)];
+  if (f === "" || l === "" || local.includes(l) || local.includes(f)) return;
+  const fullPinned = fullKey !== undefined && ctx.pinned.has(`${at}/${escape(fullKey)}`);
+  if (ctx.pinnedOnly && !fullPinned && !(firstKey !== undefined && ctx.pinned.has(`${at}/${escape(firstKey)}`))) return;
+  set(ctx, o, emailKey, `${f}.${l}${email.slice(at_)}`, at);
+}
+
+function cohereCode(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, kind: "currency" | "language"): void {
+  const codeKey = first(keys, kind === "currency" ? ["code", "currencycode", "iso", "isocode"] : ["code", "languagecode", "iso", "isocode", "language", "lang"]);
+  const nameKey = first(keys, ["name", "englishname", kind === "currency" ? "currencyname" : "languagename"]);
+  if (codeKey === undefined || nameKey === undefined || codeKey === nameKey) return;
+  const code = o[codeKey];
+  if (typeof code !== "string") return;
+  if (kind === "currency") {
+    const name = currencyName(code);
+    if (name !== undefined && name !== code.toUpperCase()) set(ctx, o, nameKey, name, at);
+    return;
+  }
+  const lc = languageCode(code);
+  if (lc === undefined) return;
+  const name = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" }).of(code.replace("_", "-"));
+  if (name !== undefined) set(ctx, o, nameKey, name, at);
+  const nativeKey = keys.get("nativename");
+  if (nativeKey !== undefined) {
+    try {
+      const native = new Intl.DisplayNames([lc], { type: "language", fallback: "none" }).of(lc);
+      if (native !== undefined) set(ctx, o, nativeKey, native.charAt(0).toUpperCase() + native.slice(1), at);
+    } catch {
+      // a code Intl does not know: the native name stays
+    }
+  }
+}
+
+/** A record of one country holds no other country's subdivision codes (`countryCode: AU` beside `DE-BW`): they go. */
+function cohereSubdivisions(ctx: Ctx, o: Json, keys: Map<string, string>, at: string): void {
+  const codeKey = first(keys, ["countrycode", "country"]);
+  const code = codeKey !== undefined ? o[codeKey] : undefined;
+  if (typeof code !== "string" || !/^[A-Z]{2}$/.test(code)) return;
+  const foreign = (s: unknown): boolean => typeof s === "string" && /^[A-Z]{2}-[A-Z0-9]{1,3}$/.test(s) && s.slice(0, 2) !== code;
+  for (const [k, v] of Object.entries(o)) {
+    if (!(foreign(v) || (Array.isArray(v) && v.length > 0 && v.some(foreign)))) continue;
+    const pointer = `${at}/${escape(k)}`;
+    if (ctx.pinned.has(pointer)) continue;
+    ctx.edits.push({ holder: o, key: k, before: v, after: null, pointer });
+    o[k] = null;
+  }
+}
+
+const JOURNEY_ENDS: ReadonlyArray<readonly [string, string]> = [["from", "to"], ["origin", "destination"], ["departureairport", "arrivalairport"], ["fromairport", "toairport"], ["departurecode", "arrivalcode"]];
+
+/**
+ * A journey (a flight segment, a leg, a route) ends somewhere else than it starts, and its count of stops is
+ * its segments less one.
+ */
+function cohereJourney(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index: number): void {
+  for (const [a, b] of JOURNEY_ENDS) {
+    const fromKey = keys.get(a);
+    const toKey = keys.get(b);
+    if (fromKey === undefined || toKey === undefined) continue;
+    const from = o[fromKey];
+    const to = o[toKey];
+    if (typeof from !== "string" || from !== to || !/^[A-Z]{3}$/.test(from)) continue;
+    const toPinned = ctx.pinned.has(`${at}/${escape(toKey)}`);
+    const key = toPinned ? fromKey : toKey;
+    if (ctx.pinned.has(`${at}/${escape(key)}`)) continue;
+    // Another airport of the same part of the world (a 3-hour flight from Lisbon lands in Europe, not Tokyo).
+    const zone = (iata: string): string | undefined => findCity(AIRPORTS.find((x) => x.iata === iata)?.city ?? "")?.timeZone.split("/")[0];
+    const home = zone(from);
+    const others = AIRPORTS.filter((x) => x.iata !== from);
+    const near = home === undefined ? [] : others.filter((x) => zone(x.iata) === home);
+    const other = pick(near.length > 0 ? near : others, ctx.seed, index);
+    if (other) set(ctx, o, key, other.iata, at);
+  }
+  // It arrives its duration after it departs (in the arrival's own UTC offset).
+  const depKey = first(keys, ["departure", "departuretime", "departsat", "departureat", "departuredatetime"]);
+  const arrKey = first(keys, ["arrival", "arrivaltime", "arrivesat", "arrivalat", "arrivaldatetime"]);
+  const durKey = first(keys, ["durationminutes", "duration", "durationmin"]);
+  const dep = depKey !== undefined ? o[depKey] : undefined;
+  const arr = arrKey !== undefined ? o[arrKey] : undefined;
+  const minutes = durKey !== undefined ? o[durKey] : undefined;
+  if (arrKey !== undefined && typeof dep === "string" && typeof arr === "string" && typeof minutes === "number" && minutes > 0 && minutes < 4000) {
+    const offset = /([+-]\d{2}):(\d{2})$/.exec(arr);
+    const start = Date.parse(dep);
+    if (offset && Number.isFinite(start) && /T\d{2}:\d{2}/.test(arr)) {
+      const sign = offset[1]?.startsWith("-") ? -1 : 1;
+      const shift = sign * (Math.abs(Number(offset[1])) * 60 + Number(offset[2])) * 60000;
+      const local = new Date(start + minutes * 60000 + shift).toISOString().slice(0, 19);
+      set(ctx, o, arrKey, `${local}${offset[0]}`, at);
+    }
+  }
+  const stopsKey = first(keys, ["stops", "numberofstops", "stopcount"]);
+  const legsKey = first(keys, ["segments", "legs", "flights"]);
+  // A journey lasts at least as long as its legs (exactly as long as its one leg).
+  const legs = legsKey !== undefined && Array.isArray(o[legsKey]) ? (o[legsKey] as unknown[]) : [];
+  if (durKey !== undefined && typeof minutes === "number" && legs.length > 0 && legs.every(isObject)) {
+    const durations = legs.map((l) => Object.entries(l as Json).find(([k]) => norm(k) === norm(durKey))?.[1]);
+    if (durations.every((d): d is number => typeof d === "number")) {
+      const sum = durations.reduce((a, b) => a + b, 0);
+      if (legs.length === 1 ? minutes !== sum : minutes < sum) set(ctx, o, durKey, sum, at);
+    }
+  }
+  if (stopsKey !== undefined && legsKey !== undefined && typeof o[stopsKey] === "number" && Array.isArray(o[legsKey]) && (o[legsKey] as unknown[]).length > 0) {
+    const stops = (o[legsKey] as unknown[]).length - 1;
+    if (o[stopsKey] !== stops && !ctx.pinned.has(`${at}/${escape(stopsKey)}`)) {
+      ctx.edits.push({ holder: o, key: stopsKey, before: o[stopsKey], after: stops, pointer: `${at}/${escape(stopsKey)}` });
+      o[stopsKey] = stops;
+    }
+  }
+}
+
+/** A return journey (`inbound` beside `outbound`) goes back: it leaves from where the outbound lands, and lands where it left. */
+function cohereReturn(ctx: Ctx, o: Json, keys: Map<string, string>, at: string): void {
+  const outKey = first(keys, ["outbound", "outward", "departure"]);
+  const inKey = first(keys, ["inbound", "return", "returnflight"]);
+  if (outKey === undefined || inKey === undefined) return;
+  const legs = (v: unknown): Json[] => (isObject(v) ? (Object.values(v).find((x) => Array.isArray(x) && x.length > 0 && x.every(isObject)) as Json[] | undefined) ?? [] : []);
+  const out = legs(o[outKey]);
+  const back = legs(o[inKey]);
+  const ends = (leg: Json | undefined): [string, string] | undefined => {
+    if (!leg) return undefined;
+    const k = keysOf(leg);
+    for (const [a, b] of JOURNEY_ENDS) if (k.has(a) && k.has(b)) return [k.get(a) as string, k.get(b) as string];
+    return undefined;
+  };
+  const firstOut = out[0];
+  const lastOut = out[out.length - 1];
+  const firstBack = back[0];
+  const lastBack = back[back.length - 1];
+  const e1 = ends(firstOut);
+  const e2 = ends(lastOut);
+  const e3 = ends(firstBack);
+  const e4 = ends(lastBack);
+  if (!firstOut || !lastOut || !firstBack || !lastBack || !e1 || !e2 || !e3 || !e4) return;
+  const origin = firstOut[e1[0]];
+  const destination = lastOut[e2[1]];
+  if (typeof origin !== "string" || typeof destination !== "string") return;
+  const inAt = `${at}/${escape(inKey)}`;
+  const legsKey = Object.keys(o[inKey] as Json).find((k) => (o[inKey] as Json)[k] === back) ?? "segments";
+  set(ctx, firstBack, e3[0], destination, `${inAt}/${escape(legsKey)}/0`);
+  set(ctx, lastBack, e4[1], origin, `${inAt}/${escape(legsKey)}/${back.length - 1}`);
+}
+
+/**
+ * A holiday is one of its country's: its name and local name are those of the country's holiday on its date,
+ * else the date moves to one of the country's holidays (never earlier than a date a binding set).
+ */
+function cohereHoliday(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index: number): void {
+  const codeKey = first(keys, ["countrycode", "country"]);
+  const dateKey = first(keys, ["date", "observedon", "day"]);
+  const nameKey = first(keys, ["name", "holidayname", "englishname"]);
+  const localKey = first(keys, ["localname", "nativename"]);
+  const code = codeKey !== undefined ? o[codeKey] : undefined;
+  const date = dateKey !== undefined ? o[dateKey] : undefined;
+  if (typeof code !== "string" || typeof date !== "string" || !/^\d{4}-\d{2}-\d{2}/.test(date) || dateKey === undefined) return;
+  const holidays = fixedHolidays(countryCode(code) ?? code);
+  if (holidays.length === 0) return;
+  const day = date.slice(5, 10);
+  let chosen = holidays.find((h) => h.day === day);
+  if (chosen === undefined) {
+    const datePinned = ctx.pinned.has(`${at}/${escape(dateKey)}`);
+    chosen = datePinned ? holidays.find((h) => h.day > day) : holidays[index % holidays.length];
+    if (chosen === undefined) return;
+    // Later in the same year: a year or a `from` that a binding asked for still holds.
+    const after = `${date.slice(0, 5)}${chosen.day}${date.slice(10)}`;
+    ctx.edits.push({ holder: o, key: dateKey, before: date, after, pointer: `${at}/${escape(dateKey)}` });
+    o[dateKey] = after;
+    const observedKey = first(keys, ["observedon", "observeddate"]);
+    if (observedKey !== undefined && typeof o[observedKey] === "string" && o[observedKey] !== after) set(ctx, o, observedKey, null, at);
+  }
+  set(ctx, o, nameKey, chosen.name, at);
+  set(ctx, o, localKey, chosen.localName, at);
+}
+
+/** What is said of an exchange (or of a security listed on one) is that exchange's: time zone, currency, sessions. */
+function cohereExchange(ctx: Ctx, o: Json, keys: Map<string, string>, at: string): void {
+  const code = o[keys.get("exchange") ?? ""];
+  const exchange = typeof code === "string" ? findExchange(code) : undefined;
+  if (!exchange) return;
+  const tz = first(keys, ["timezone", "tz", "timezonename"]);
+  if (tz !== undefined && typeof o[tz] === "string" && (o[tz] as string).includes("/")) set(ctx, o, tz, exchange.timeZone, at);
+  const currency = first(keys, ["currency", "currencycode"]);
+  if (currency !== undefined && typeof o[currency] === "string" && /^[A-Z]{3}$/.test(o[currency] as string)) set(ctx, o, currency, exchange.currency, at);
+  const country = first(keys, ["country", "countrycode"]);
+  if (country !== undefined && typeof o[country] === "string" && /^[A-Z]{2}$/.test(o[country] as string)) set(ctx, o, country, exchange.countryCode, at);
+  for (const [names, time] of [[["nextopen", "opensat", "nextopenat", "opentime"], exchange.open], [["nextclose", "closesat", "nextcloseat", "closetime"], exchange.close]] as const) {
+    const key = first(keys, names);
+    const v = key !== undefined ? o[key] : undefined;
+    if (key === undefined || typeof v !== "string" || !/^\d{4}-\d{2}-\d{2}T/.test(v)) continue;
+    const offset = offsetOn(exchange.timeZone, v.slice(0, 10));
+    if (offset !== undefined) set(ctx, o, key, `${v.slice(0, 10)}T${time}:00${offset}`, at);
+  }
+}
+
+function holdsPin(ctx: Ctx, o: Json, at: string): boolean {
+  // Most objects hold no pinned value: their pointer is no pinned pointer's parent.
+  if (!ctx.pinnedParents.has(at)) return false;
+  for (const k of Object.keys(o)) if (ctx.pinned.has(`${at}/${escape(k)}`)) return true;
+  return false;
+}
+
+/** The pointers of the objects and lists that hold a pinned value (`/a/b` holds `/a/b/c`). */
+function parentsOf(pinned: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const p of pinned) out.add(p.slice(0, Math.max(0, p.lastIndexOf("/"))));
+  return out;
+}
+
+function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: number, depth: number): void {
+  if (depth > 10) return;
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => visit(ctx, v, `${at}/${i}`, parent, i, depth + 1));
+    return;
+  }
+  if (!isObject(value)) return;
+  const o = value;
+  const keys = keysOf(o);
+  const p = singular(parent);
+  const active = !ctx.pinnedOnly || holdsPin(ctx, o, at);
+  if (active) {
+    const has = (...names: string[]): boolean => names.some((n) => keys.has(n));
+    if (has("iatacode", "iata") && has("name", "city")) cohereAirport(ctx, o, keys, at, index);
+    else if (COUNTRY_PARENT.test(p) || (has("countrycode", "alpha2", "iso2", "cca2") && has("name", "countryname", "capital", "region", "continent") && !has("city", "latitude", "lat", "email") && (GENERIC_PARENT.test(p) || has("capital", "alpha3", "iso3", "cca3", "subregion", "callingcode", "officialname")))) {
+      cohereCountry(ctx, o, keys, at, index);
+    } else if ((has("latitude", "lat") && has("longitude", "lon", "lng") && has("name", "city", "cityname")) || (PLACE_PARENT.test(p) && has("name", "city") && has("country", "countrycode"))) {
+      coherePlace(ctx, o, keys, at, index);
+    } else if (/^currenc(y|ie)$/.test(p)) cohereCode(ctx, o, keys, at, "currency");
+    else if (/^language$/.test(p)) cohereCode(ctx, o, keys, at, "language");
+    if (has("countrycode", "country")) cohereSubdivisions(ctx, o, keys, at);
+    if (/holiday/.test(p) || (has("localname") && has("date"))) cohereHoliday(ctx, o, keys, at, index);
+    if (has("exchange")) cohereExchange(ctx, o, keys, at);
+    if (has("from", "origin", "departureairport", "fromairport", "departurecode", "stops", "numberofstops", "stopcount", "arrival", "arrivaltime", "arrivesat")) cohereJourney(ctx, o, keys, at, index);
+    if (has("email", "emailaddress") && (PERSON_PARENT.test(p) || has("firstname", "lastname", "fullname", "displayname") || (has("name") && !COUNTRY_PARENT.test(p)))) coherePerson(ctx, o, keys, at);
+  }
+  for (const [k, v] of Object.entries(o)) if (typeof v === "object" && v !== null) visit(ctx, v, `${at}/${escape(k)}`, k, index, depth + 1);
+  // After its journeys are coherent: the way back mirrors the way out.
+  if (active && ["inbound", "return", "returnflight"].some((n) => keys.has(n)) && ["outbound", "outward", "departure"].some((n) => keys.has(n))) cohereReturn(ctx, o, keys, at);
+}
+
+/** Makes the entities of a value coherent in place; returns the edits (the caller undoes those its schema rejects). */
+export function cohereEntities(value: unknown, options: CohereOptions): ValueEdit[] {
+  // Only objects holding a pinned value, and none is pinned: nothing to do.
+  if (options.pinnedOnly === true && (options.pinned === undefined || options.pinned.size === 0)) return [];
+  const pinned = options.pinned ?? new Set<string>();
+  const pinnedOnly = options.pinnedOnly ?? false;
+  const ctx: Ctx = { edits: [], pinned, pinnedParents: pinnedOnly ? parentsOf(pinned) : new Set(), seed: options.seed, pinnedOnly };
+  visit(ctx, value, "", "", 0, 0);
+  return ctx.edits;
+}
