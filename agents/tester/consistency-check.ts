@@ -167,6 +167,7 @@ function answerNumbers(episode: EpisodeTranscript): string[] {
     if (fields.size === 0) continue;
     const lower = text.toLowerCase();
     for (const [w, f] of fields) {
+      if (!lower.includes(w)) continue;
       const mention = new RegExp(`\\b${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`, "g");
       for (const hit of lower.matchAll(mention)) {
         const at = hit.index ?? 0;
@@ -222,6 +223,7 @@ function answerWords(episode: EpisodeTranscript): string[] {
     });
     const lower = end.text.toLowerCase();
     for (const [w, f] of fields) {
+      if (!lower.includes(`the ${w} `)) continue;
       const mention = new RegExp(`\\bthe ${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} (?:is|was) (?:now )?"?([^",;.()]{1,40}?)"?(?=[,;.()]|$| and | but )`, "g");
       for (const hit of lower.matchAll(mention)) {
         const said = plain(hit[1] ?? "");
