@@ -9,12 +9,13 @@ import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../simulator/cli/main.js";
+import { sized } from "../../support/test-mode.js";
 import { finishedEpisodes, startCli, stopAll, until, type CliChild } from "../../support/cli-children.js";
 import { capture, journalWithoutTimes } from "../../support/llm-roles.js";
 import { redisMissing, requireRedis, startRedis, UNDER_CI, type TestRedis } from "../../support/redis-server.js";
 
-/** The run over 3 workers; the runs of the fault tests are shorter (each compared with its own one-process run). */
-const FULL = 300;
+/** The run over 3 workers (300 in the full sweep); the runs of the fault tests are shorter (each compared with its own one-process run). */
+const FULL = sized(100, 300);
 const SHORT = 150;
 const args = (episodes: number): string[] => ["generate", "--episodes", String(episodes), "--seed", "21"];
 const missing = redisMissing();
