@@ -93,7 +93,7 @@ describe.skipIf(missing !== undefined)(`distributed generation over worker proce
     expect(keys).toEqual([]);
   };
 
-  it("runs 300 offline episodes over 3 worker processes into the corpus of one process (same seed)", async () => {
+  it(`runs ${FULL} offline episodes over 3 worker processes into the corpus of one process (same seed)`, async () => {
     const dir = join(root, "three");
     const io = capture();
     expect(await main([...args(FULL), "--queue", redis.url, "--out", dir], io), io.stderr).toBe(0);
@@ -102,7 +102,7 @@ describe.skipIf(missing !== undefined)(`distributed generation over worker proce
     // Which worker took how many is the queue's to decide: only this run's workers took episodes, every one once.
     expect(Object.keys(counts).every((w) => ["w1", "w2", "w3"].includes(w))).toBe(true);
     expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(FULL);
-    expect(io.stderr).toMatch(/episodes \d+\/300 .* ep\/s .*\|\s+3 workers \(12 slots\)/);
+    expect(io.stderr).toMatch(new RegExp(`episodes \\d+/${FULL} .* ep/s .*\\|\\s+3 workers \\(12 slots\\)`));
     // A finished run leaves nothing in Redis (the workers drop their side of it within a second or two).
     await expectNoKeys();
   });
