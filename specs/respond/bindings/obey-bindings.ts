@@ -443,7 +443,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   for (const b of bindings) if (b.kind === "reference") applyReference(ctx, out, b, edits);
   for (const b of bindings) if (b.kind === "total") applyTotal(out, b, edits);
   const write = (holder: Json, key: string, pointer: string, value: unknown): void => edits.writeKey(holder, key, pointer, value);
-  if (money) agreeMoney(args, out, write);
+  if (money || options.synthesized) agreeMoney(args, out, write);
   if (texts) agreeDetectedLanguage(toolName, args, out, write);
   const cohered = cohereEntities(out, { seed: ctx.seed, pinned: edits.pinned, pinnedOnly: !options.synthesized });
   const validate: { (v: unknown): boolean; errors?: Array<{ instancePath: string }> | null } = schemaPointer !== undefined ? ctx.catalog.registry.validatorAt("response", schemaPointer) : () => true;

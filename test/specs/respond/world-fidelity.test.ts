@@ -166,6 +166,17 @@ describe("money", () => {
     }
   });
 
+  it("a synthesized rate table of its own base lists other currencies at the world's rates", async () => {
+    for (const seed of [1, 2, 3]) {
+      const body = await call("currency", "getHistoricalRates", { date: "2025-04-18" }, seed);
+      const base = body["base"] as string;
+      for (const [code, rate] of Object.entries(body["rates"] as Record<string, number>)) {
+        expect(code).not.toBe(base);
+        expect(Math.abs(rate / (exchangeRate(base, code) as number) - 1)).toBeLessThan(0.01);
+      }
+    }
+  });
+
   it("a rate table has the symbols asked for, not its base, and a series the business days asked for", async () => {
     const latest = await call("currency", "getLatestRates", { base: "GBP", symbols: ["USD", "PLN"] });
     expect(Object.keys(latest["rates"]).sort()).toEqual(["PLN", "USD"]);
