@@ -4,6 +4,7 @@ import { exchangeRate } from "../../specs/synthesize/world/world-money.js";
 import { detectLanguage } from "../../specs/synthesize/world/language-detect.js";
 import { translatePhrase } from "../../specs/synthesize/world/world-phrases.js";
 import type { Contradiction, ObservedCall } from "./call-contradictions.js";
+import { isObject, type Json } from "../../specs/json-object.js";
 
 /**
  * What a reader sees wrong inside one answer, apart from its call's arguments (the audit's `repeat` and
@@ -17,12 +18,6 @@ import type { Contradiction, ObservedCall } from "./call-contradictions.js";
  *   a conversion at another pair's rate or with a result that is not amount x rate; a base in its own rate table;
  *   a detected language that is not the text's, a phrasebook sentence translated otherwise than the book says.
  */
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 const SEARCH_ARG = /^(q|query|search|searchquery|searchterm|keyword|keywords|term)$/;
 const NAME_KEY = /^(name|title|displayname|label|headline|text|fullname|summary|description|word|term|question)$/;

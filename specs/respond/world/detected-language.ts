@@ -1,17 +1,12 @@
 import { detectLanguage } from "../../synthesize/world/language-detect.js";
 import { translatePhrase } from "../../synthesize/world/world-phrases.js";
+import { isObject, pointerSegment, type Json } from "../../json-object.js";
 
 /**
  * A detected language is the language of the text sent: a detection answers, text by text, what each text is
  * written in (`"Dov'è il museo?"` -> `it`), and a translation's detected source is its text's language. A
  * translation of a sentence the phrasebook holds is that sentence in the target language.
  */
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** Writes a value where it is (the caller records it so that it can be undone). */
 export type LanguageWrite = (holder: Json, key: string, pointer: string, value: unknown) => void;
@@ -49,7 +44,7 @@ export function agreeDetectedLanguage(toolName: string, args: Json, body: unknow
   const keyOf = (o: Json): string | undefined => Object.keys(o).find((k) => (detects ? LANGUAGE : DETECTED).test(k) && (typeof o[k] === "string" || (o[k] === null && DETECTED.test(k))));
   const target = [args["target"], args["targetLanguage"], args["target_lang"], args["to"]].find((x): x is string => typeof x === "string");
   const fix = (o: Json, pointer: string, text: string | undefined): void => {
-    const at = (k: string): string => `${pointer}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    const at = (k: string): string => `${pointer}/${pointerSegment(k)}`;
     const phrase = text !== undefined && target !== undefined ? translatePhrase(text, target) : undefined;
     // The translated text itself, where the phrasebook has it.
     const textKey = Object.keys(o).find((k) => /^(text|translated_?text|translation)$/i.test(k) && typeof o[k] === "string");
@@ -75,7 +70,7 @@ export function agreeDetectedLanguage(toolName: string, args: Json, body: unknow
     if (!isObject(v)) return;
     if (keyOf(v) !== undefined && texts.length === 1) fix(v, pointer, texts[0]);
     for (const [k, x] of Object.entries(v)) {
-      const at = `${pointer}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      const at = `${pointer}/${pointerSegment(k)}`;
       // One answer per text: a list of translations or detections as long as the texts sent.
       if (Array.isArray(x) && texts.length > 1 && x.length > 0 && x.length !== texts.length && /^(translations|detections|results|data)$/i.test(k) && x.every(isObject)) {
         const items = texts.map((_, i) => structuredClone(x[Math.min(i, x.length - 1)]));

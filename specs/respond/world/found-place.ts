@@ -1,6 +1,7 @@
 import { AIRPORTS, findCity, type City } from "../../synthesize/world/world-data.js";
 import type { ResponseContext } from "../responder.js";
 import { knownNatural, naturalRecords } from "./entity-memory.js";
+import { isObject, pointerSegment, type Json } from "../../json-object.js";
 
 /**
  * Places found by a search: a record found for a query is where the query says (`Puerta del Sol 1, Madrid`):
@@ -8,16 +9,6 @@ import { knownNatural, naturalRecords } from "./entity-memory.js";
  * of its old city and takes the street asked for. A record the episode knew under a natural key, renamed to fit
  * a search, gets a key of its own.
  */
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function escape(segment: string): string {
-  return segment.includes("~") || segment.includes("/") ? segment.replace(/~/g, "~0").replace(/\//g, "~1") : segment;
-}
 
 /** Where the changes go (recorded so that those the schema rejects can be undone). */
 export interface KeyWriter {
@@ -36,7 +27,7 @@ export function renameNaturalKey(ctx: ResponseContext, record: Json, pointer: st
     const candidate = i === 0 ? stem : `${stem.slice(0, 3)}${String.fromCharCode(65 + (i % 26))}`;
     if (candidate === hit.value || used.has(candidate) || knownNatural(ctx, { ...hit, value: candidate }) !== undefined) continue;
     used.add(candidate);
-    edits.writeKey(record, hit.key, `${pointer}/${escape(hit.key)}`, candidate);
+    edits.writeKey(record, hit.key, `${pointer}/${pointerSegment(hit.key)}`, candidate);
     return;
   }
 }
@@ -60,7 +51,7 @@ const ADMIN_KEY = /^(state|region|province|county|district|statecode|regioncode|
 function moveAddress(o: Json, at: string, street: RegExpExecArray | null, asked: boolean, edits: KeyWriter): void {
   for (const [k, v] of Object.entries(o)) {
     if (typeof v !== "string") continue;
-    const pointer = `${at}/${escape(k)}`;
+    const pointer = `${at}/${pointerSegment(k)}`;
     if (ADMIN_KEY.test(k)) edits.writeKey(o, k, pointer, null);
     else if (/^(road|street|streetname)$/i.test(k)) edits.writeKey(o, k, pointer, asked && street ? (street[2] ?? street[3] ?? "").trim() : null);
     else if (/^(housenumber|house_number|streetnumber|number)$/i.test(k)) edits.writeKey(o, k, pointer, asked && street ? (street[1] ?? street[4] ?? null) : null);
@@ -81,8 +72,8 @@ export function relocate(record: Json, pointer: string, city: City, query: strin
     for (const [k, v] of Object.entries(o)) {
       if (typeof v === "string" && CITY_KEY.test(k)) {
         if (findCity(v.split(",")[0] ?? v)?.name !== city.name) moveAddress(o, at, street, query.includes(","), edits);
-        edits.writeKey(o, k, `${at}/${escape(k)}`, v.includes(",") ? `${city.name}, ${city.country}` : city.name);
-      } else if (isObject(v) && !BOX_PARENT.test(k)) visit(v, `${at}/${escape(k)}`, depth + 1);
+        edits.writeKey(o, k, `${at}/${pointerSegment(k)}`, v.includes(",") ? `${city.name}, ${city.country}` : city.name);
+      } else if (isObject(v) && !BOX_PARENT.test(k)) visit(v, `${at}/${pointerSegment(k)}`, depth + 1);
     }
   };
   visit(record, pointer, 0);
@@ -93,16 +84,16 @@ export function relocate(record: Json, pointer: string, city: City, query: strin
   const dLon = city.lon - (record[lonKey] as number);
   if (Math.abs(dLat) < 0.05 && Math.abs(dLon) < 0.05) return;
   const round = (n: number): number => Number(n.toFixed(5));
-  for (const [k, v] of Object.entries(record)) if (typeof v === "string" && ADMIN_KEY.test(k)) edits.writeKey(record, k, `${pointer}/${escape(k)}`, null);
-  edits.writeKey(record, latKey, `${pointer}/${escape(latKey)}`, round(city.lat));
-  edits.writeKey(record, lonKey, `${pointer}/${escape(lonKey)}`, round(city.lon));
+  for (const [k, v] of Object.entries(record)) if (typeof v === "string" && ADMIN_KEY.test(k)) edits.writeKey(record, k, `${pointer}/${pointerSegment(k)}`, null);
+  edits.writeKey(record, latKey, `${pointer}/${pointerSegment(latKey)}`, round(city.lat));
+  edits.writeKey(record, lonKey, `${pointer}/${pointerSegment(lonKey)}`, round(city.lon));
   for (const [k, v] of Object.entries(record)) {
     if (!BOX_PARENT.test(k) || !isObject(v)) continue;
     for (const [bk, bv] of Object.entries(v)) {
       if (typeof bv !== "number") continue;
       const isLat = /^(south|north|minlat|maxlat|lat|latitude|s|n)/i.test(bk);
       const isLon = /^(west|east|minlon|maxlon|minlng|maxlng|lon|lng|longitude|w|e)/i.test(bk);
-      if (isLat || isLon) edits.writeKey(v, bk, `${pointer}/${escape(k)}/${escape(bk)}`, round(bv + (isLat ? dLat : dLon)));
+      if (isLat || isLon) edits.writeKey(v, bk, `${pointer}/${pointerSegment(k)}/${pointerSegment(bk)}`, round(bv + (isLat ? dLat : dLon)));
     }
   }
 }

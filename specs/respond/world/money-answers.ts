@@ -1,16 +1,11 @@
 import { exchangeRate, knowsCurrency, roundMoney } from "../../synthesize/world/world-money.js";
+import { isObject, pointerSegment, type Json } from "../../json-object.js";
 
 /**
  * Answers about money that follow the world's rates and the call: a conversion's rate is its pair's and its
  * result the amount times that rate; a rate table has the base asked for (not in its own table), the symbols
  * asked for, and, for a series, the business days of the range asked for.
  */
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 const CODE = /^[A-Z]{3}$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -94,7 +89,7 @@ export function agreeMoney(args: Json, body: unknown, write: MoneyWrite): void {
         if (days.length > 0) write(o, "rates", `${at}/rates`, series);
       }
     }
-    for (const [k, v] of Object.entries(o)) if (isObject(v) && k !== "rates") visit(v, `${at}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`, depth + 1);
+    for (const [k, v] of Object.entries(o)) if (isObject(v) && k !== "rates") visit(v, `${at}/${pointerSegment(k)}`, depth + 1);
   };
   visit(body, "", 0);
 }

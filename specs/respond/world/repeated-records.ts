@@ -1,14 +1,9 @@
+import { isObject, pointerSegment, type Json } from "../../json-object.js";
 /**
  * Lists that repeat a record: a synthesized list whose items were all drawn from one example, or copies that
  * differ only in their ids (`[{date: 2025-05-29, dayCount: 4}, {date: 2025-05-29, dayCount: 4}]`, two "Amsterdam"
  * with one population). A real service lists each record once; the later copies are left out.
  */
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 const ID_KEY = /^(id|uuid|guid|key|slug|ref|href|url|uri|link)$|_(id|uuid|key|ref|href|url|uri|link)$/i;
 const CAMEL_ID_KEY = /[a-z0-9](Id|ID|Uuid|Key|Ref|Href|Url|URL|Uri|Link)$/;
@@ -106,7 +101,7 @@ export function repeatedItems(value: unknown, at = "", depth = 0): string[] {
       else kept.push(v);
     });
   } else if (isObject(value)) {
-    for (const [k, v] of Object.entries(value)) if (typeof v === "object" && v !== null) out.push(...repeatedItems(v, `${at}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`, depth + 1));
+    for (const [k, v] of Object.entries(value)) if (typeof v === "object" && v !== null) out.push(...repeatedItems(v, `${at}/${pointerSegment(k)}`, depth + 1));
   }
   return out;
 }
