@@ -86,7 +86,11 @@ for (const key of ["blob", "clone", "formData"]) {
 }
 Object.setPrototypeOf(InProcessRequest.prototype, Request.prototype);
 
-/** A light in-process `Request` (a `Request` to every reader: `instanceof Request` holds). */
+/**
+ * A light in-process `Request` (a `Request` to every reader: `instanceof Request` holds, also after
+ * @hono/node-server has put its own subclass in place of the global `Request` when a server started).
+ */
 export function inProcessRequest(method: string, url: string, headers: Headers, body?: string): Request {
+  if (Object.getPrototypeOf(InProcessRequest.prototype) !== globalThis.Request.prototype) Object.setPrototypeOf(InProcessRequest.prototype, globalThis.Request.prototype);
   return new InProcessRequest(method, url, headers, body) as unknown as Request;
 }

@@ -31,6 +31,15 @@ describe("inProcessRequest", () => {
     await expect(req.json()).rejects.toThrow(TypeError);
   });
 
+  it("stays a Request after @hono/node-server put its own subclass in place of the global Request (as serve runs)", async () => {
+    const original = globalThis.Request;
+    getRequestListener(() => new globalThis.Response(""));
+    const req = inProcessRequest("POST", "http://toolsim.mcp/books", new Headers(), "x");
+    expect(req).toBeInstanceOf(globalThis.Request);
+    expect(req).toBeInstanceOf(original);
+    expect(await req.text()).toBe("x");
+  });
+
   it("without a body reads as empty, as a bodiless Request does", async () => {
     const req = inProcessRequest("GET", "http://toolsim.mcp/books", new Headers());
     expect(await req.text()).toBe("");
