@@ -19,7 +19,7 @@ import { CapWarnings } from "./options/cap-warnings.js";
 import { synthesisSettingsFromFlags, withWorkBudgetOptions, type WorkBudgetFlags } from "./options/work-budget-options.js";
 import type { Level } from "../../agents/roles/agent-context.js";
 import { isRedactedUrl, MODEL_DEFAULTS, redactModelText, redactUrl } from "../../agents/llm/model-spec.js";
-import { createLlmAgents, type LlmAgents } from "../core/llm-agents.js";
+import type { LlmAgents } from "../core/llm-agents.js";
 import type { LlmSettings } from "../core/run-config.js";
 import { addLlmOptions, llmRunOptions, mergeLlmSettings, recordedReplaySettings, replayCassettePath, roleModels, usesModels, type LlmFlags } from "./options/llm-options.js";
 import { addToolResponseOptions, attachToolResponses, reportUpstream, toolResponseSettings, type ToolResponseFlags } from "./options/tool-response-options.js";
@@ -189,6 +189,8 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
         if (config.llm && config.queue) roleModels(config.llm, { env: process.env, requireApiKey: false });
         if (config.llm && !config.queue) {
           // The toolsets' API keys reach an LLM executor's prompt (the executor receives them in clear): never the cassette.
+          // The LLM clients load only when a role has a model.
+          const { createLlmAgents } = await import("../core/llm-agents.js");
           llm = await createLlmAgents({ ...llmRunOptions(config.llm, out, config.seed, opts.replay), runFolder: { dir: out, resume: opts.resume === true }, secrets: secretPolicyOf(toolsets) });
           io.err(`toolsim: models: ${Object.entries(llm.describe).map(([role, m]) => `${role} ${m}`).join(", ")}${opts.replay ? ` (replaying ${opts.replay})` : ""}\n`);
           // Episodes in flight beyond the endpoint's cap just wait for it: say so, since it silently caps throughput.

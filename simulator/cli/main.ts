@@ -1,21 +1,40 @@
 import { Command, CommanderError } from "commander";
 import { createRequire } from "node:module";
 import { processIO, UsageError, UserError, type CliIO } from "./cli-io.js";
-import { doctorCommand } from "./doctor-command.js";
-import { exportCommand } from "./export-command.js";
-import { generateCommand } from "./generate-command.js";
-import { reportCommand } from "./report-command.js";
-import { runsCommand } from "./runs-command.js";
-import { statsCommand } from "./stats-command.js";
-import { serveCommand } from "./serve-command.js";
-import { diffCommand, replayCommand } from "./replay-command.js";
-import { evalCommand, tasksCommand } from "./eval-command.js";
-import { callCommand, specCommand } from "./spec-commands.js";
-import { toolsetCommand } from "./toolset/toolset-command.js";
-import { workerCommand } from "./worker-command.js";
 import { EXIT_CODES, guardProcess, operationalFailure } from "./operational-error.js";
 
 const require = createRequire(import.meta.url);
+
+type CommandFactory = (io: CliIO, setExit: (code: number) => void) => Command;
+
+/**
+ * Each command's module, imported when the command runs: `toolsim generate` does not load the LLM clients, the
+ * HTTP server or the queue, and `toolsim --version` loads none of them. In the order `--help` lists them.
+ */
+const COMMANDS: Record<string, () => Promise<CommandFactory>> = {
+  generate: async () => (await import("./generate-command.js")).generateCommand,
+  runs: async () => (await import("./runs-command.js")).runsCommand,
+  doctor: async () => (await import("./doctor-command.js")).doctorCommand,
+  spec: async () => (await import("./spec-commands.js")).specCommand,
+  call: async () => (await import("./spec-commands.js")).callCommand,
+  toolset: async () => (await import("./toolset/toolset-command.js")).toolsetCommand,
+  serve: async () => (await import("./serve-command.js")).serveCommand,
+  export: async () => (await import("./export-command.js")).exportCommand,
+  stats: async () => (await import("./stats-command.js")).statsCommand,
+  report: async () => (await import("./report-command.js")).reportCommand,
+  replay: async () => (await import("./replay-command.js")).replayCommand,
+  diff: async () => (await import("./replay-command.js")).diffCommand,
+  tasks: async () => (await import("./eval-command.js")).tasksCommand,
+  eval: async () => (await import("./eval-command.js")).evalCommand,
+  worker: async () => (await import("./worker-command.js")).workerCommand,
+};
+
+/** The commands a command line needs: the one it names, or all of them (help, a misspelt name). */
+function commandsFor(argv: string[]): string[] {
+  const first = argv[0];
+  if (first === "-V" || first === "--version") return [];
+  return first !== undefined && Object.hasOwn(COMMANDS, first) ? [first] : Object.keys(COMMANDS);
+}
 
 
 /** The toolsim version (from package.json). */
@@ -47,21 +66,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     .showHelpAfterError("(run with --help for usage)")
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
     .exitOverride();
-  program.addCommand(generateCommand(io, setExit));
-  program.addCommand(runsCommand(io, setExit));
-  program.addCommand(doctorCommand(io, setExit));
-  program.addCommand(specCommand(io, setExit));
-  program.addCommand(callCommand(io, setExit));
-  program.addCommand(toolsetCommand(io, setExit));
-  program.addCommand(serveCommand(io, setExit));
-  program.addCommand(exportCommand(io, setExit));
-  program.addCommand(statsCommand(io, setExit));
-  program.addCommand(reportCommand(io));
-  program.addCommand(replayCommand(io, setExit));
-  program.addCommand(diffCommand(io, setExit));
-  program.addCommand(tasksCommand(io, setExit));
-  program.addCommand(evalCommand(io, setExit));
-  program.addCommand(workerCommand(io, setExit));
+  for (const name of commandsFor(argv)) program.addCommand((await COMMANDS[name]!())(io, setExit));
   const hint = "(run with --help for usage)";
   for (const cmd of program.commands) {
     cmd.exitOverride().showHelpAfterError(hint).configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
