@@ -34,6 +34,7 @@ import { securityRequirements } from "../specs/catalog/security-requirements.js"
 import { deriveSeed } from "../specs/seed.js";
 import { synthesizeArguments } from "../specs/synthesize/synthesize-call.js";
 import { validateCall } from "../specs/call/validate-call.js";
+import { cliEntry, toolsimBuild } from "./compiled.js";
 import { ROOT } from "./paths.js";
 import { median, note, pairedRatio, printFigure, printRounds } from "./stats.js";
 
@@ -43,7 +44,6 @@ export const SERVE_MCP_PARTS = ["mcp"] as const;
 const SECONDS = Number(process.env["BENCH_SERVE_SECONDS"] ?? 5);
 const ROUNDS = Number(process.env["BENCH_SERVE_ROUNDS"] ?? 3);
 const CONNECTIONS = Number(process.env["BENCH_SERVE_CONNECTIONS"] ?? 10);
-const USE_DIST = process.env["BENCH_SERVE_DIST"] === "1";
 /** Extra node flags of the serve child (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the server). */
 const NODE_ARGS = (process.env["BENCH_SERVE_NODE_ARGS"] ?? "").split(" ").filter((a) => a !== "");
 const WARMUP_SECONDS = 2;
@@ -89,8 +89,7 @@ function bookstoreSpec(tmp: string): string {
 }
 
 function startChild(spec: string, port: number): { process: ChildProcess; url: string; output: () => string } {
-  const entry = USE_DIST ? [join(ROOT, "bin", "toolsim.js")] : ["--import", "tsx", join(ROOT, "bench", "serve-child.ts")];
-  const child = spawn(process.execPath, [...NODE_ARGS, ...entry, "serve", spec, "--port", String(port), "--host", "127.0.0.1", "--stateless", "--mcp-http"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...NODE_ARGS, ...cliEntry(), "serve", spec, "--port", String(port), "--host", "127.0.0.1", "--stateless", "--mcp-http"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const keep = (d: Buffer): void => {
     output = (output + d.toString()).slice(-4000);
@@ -195,7 +194,7 @@ export async function runServeMcp(parts: ReadonlySet<string>): Promise<void> {
       }
     }
     if (rest.length === 0) throw new Error("no call both sides answer");
-    note(`serve.mcp bookstore: toolsim ${USE_DIST ? "from dist (bin/toolsim.js)" : "from source via tsx"} --stateless --mcp-http; ${rest.length} calls of ${catalog.tools.length} operations${left.length > 0 ? ` (left out ${left.length}: ${left.slice(0, 3).join("; ")})` : ""}; ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} rounds`);
+    note(`serve.mcp bookstore: ${toolsimBuild()}, --stateless --mcp-http; ${rest.length} calls of ${catalog.tools.length} operations${left.length > 0 ? ` (left out ${left.length}: ${left.slice(0, 3).join("; ")})` : ""}; ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} rounds`);
 
     await load(child.url, rest, WARMUP_SECONDS);
     await load(mcpUrl, mcp, WARMUP_SECONDS);

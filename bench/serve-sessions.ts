@@ -14,12 +14,13 @@
  */
 import autocannon, { type AutocannonRequest } from "autocannon";
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { toHttpRequest } from "../specs/call/http-request.js";
 import { synthesizeArguments } from "../specs/synthesize/synthesize-call.js";
 import { loadToolset } from "../toolsets/load-toolset.js";
+import { cliEntry, useDist } from "./compiled.js";
 import { ROOT } from "./paths.js";
 import { note, printFigure } from "./stats.js";
 
@@ -28,7 +29,6 @@ const SESSIONS = Number(process.env["BENCH_SESSIONS"] ?? 2000);
 const CONNECTIONS = 10;
 const GOAL_MB = 300;
 /** What users run: the compiled CLI (`npm run build` first); through tsx only without `dist/` (about 70 MB more). */
-const USE_DIST = existsSync(join(ROOT, "dist", "simulator", "cli", "main.js"));
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -64,8 +64,7 @@ export async function runServeSessions(): Promise<void> {
   }
 
   const port = await freePort();
-  const entry = USE_DIST ? [join(ROOT, "bin", "toolsim.js")] : ["--import", "tsx", join(ROOT, "bench", "serve-child.ts")];
-  const child = spawn(process.execPath, [...entry, "serve", file, "--port", String(port), "--host", "127.0.0.1", "--max-sessions", String(SESSIONS)], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...cliEntry(), "serve", file, "--port", String(port), "--host", "127.0.0.1", "--max-sessions", String(SESSIONS)], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout?.on("data", (d: Buffer) => void (output = (output + d.toString()).slice(-2000)));
   child.stderr?.on("data", (d: Buffer) => void (output = (output + d.toString()).slice(-2000)));
@@ -124,7 +123,7 @@ export async function runServeSessions(): Promise<void> {
     const state = (await (await fetch(`${url}/__toolsim/state?session=client-0`)).json()) as { apis: Record<string, Record<string, unknown[]>> };
     const booksInOne = Object.values(state.apis).reduce((n, s) => n + (s["/books"]?.length ?? 0), 0);
     const statuses = Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => `${code} x${s.count}`).join(", ");
-    if (!USE_DIST) note("serve.sessions: no dist/ (npm run build): the server ran through tsx, whose compiler adds about 70 MB");
+    if (!useDist()) note("serve.sessions: no dist/ (npm run build): the server ran through tsx, whose compiler adds about 70 MB");
     printFigure("serve.sessions_peak_rss_mb", peak, GOAL_MB / peak);
     printFigure("serve.sessions_creates_per_s", result.requests.total / seconds, 1);
     note(

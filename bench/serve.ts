@@ -12,10 +12,8 @@
  *   state grows as autocannon loops over the 500 requests, lists answer from it),
  *   `prism` = `node_modules/.bin/prism mock SPEC -v error` (static mocks, request validation and security
  *   checks, logging at `error` so that per-request logs do not slow it down).
- *   toolsim runs as users run it, from the compiled CLI (`bin/toolsim.js`), when `dist/` is built and no source
- *   file is newer than it; otherwise from source through tsx (`node --import tsx bench/serve-child.ts serve ...`),
- *   which is slower (tsx's transformed code), with a note saying so. BENCH_SERVE_DIST=1 insists on dist/ (an
- *   error when it is missing or stale), BENCH_SERVE_DIST=0 on the source.
+ *   toolsim runs as users run it, from the compiled CLI (`bin/toolsim.js`), when `dist/` is fresh (see
+ *   `compiled.ts`: BENCH_DIST=1/0 insists on dist/ or the sources).
  * - Requests: the executor bench's call mix (synthesized valid calls and invalid variants, 70/30, see
  *   `call-mix.ts`) as HTTP requests with credentials for the spec's security schemes (both servers accept
  *   any presented credential); each distinct request is sent once to both servers first, and only those
@@ -33,7 +31,7 @@
  */
 import autocannon, { type AutocannonRequest, type AutocannonResult } from "autocannon";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -42,6 +40,7 @@ import type { Catalog } from "../specs/catalog/catalog.js";
 import { loadCatalog } from "../specs/catalog/load-catalog.js";
 import { securityRequirements } from "../specs/catalog/security-requirements.js";
 import { buildCallMix, type BenchCall } from "./executor/call-mix.js";
+import { cliEntry, toolsimBuild } from "./compiled.js";
 import { CORPORA, figureLabel, ROOT } from "./paths.js";
 import { createPrismClient } from "./prism.js";
 import { median, note, pairedRatio, printFigure, printRounds } from "./stats.js";
@@ -55,39 +54,11 @@ const ROUNDS = Number(process.env["BENCH_SERVE_ROUNDS"] ?? 3);
 const CONNECTIONS = Number(process.env["BENCH_SERVE_CONNECTIONS"] ?? 10);
 const WARMUP_SECONDS = 2;
 const CORPUS_SPEC = process.env["BENCH_SERVE_SPEC"] ?? "configcat.com.json";
-const USE_DIST = distChoice(process.env["BENCH_SERVE_DIST"]);
 /** Requests per session of the stateful server. */
 const EPISODE = 25;
 /** The share of invalid requests in the mix. */
 const INVALID_SHARE = 0.3;
 const STARTUP_MS = 90_000;
-
-/** The newest modification time of the TypeScript sources under the folders the CLI is built from. */
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (entry.name.endsWith(".ts")) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** Whether `dist/` holds a build at least as new as every source file. */
-function freshDist(): boolean {
-  const main = join(ROOT, "dist", "simulator", "cli", "main.js");
-  if (!existsSync(main)) return false;
-  const built = statSync(main).mtimeMs;
-  return ["specs", "agents", "toolsets", "simulator"].every((dir) => newestSource(join(ROOT, dir)) <= built);
-}
-
-/** Runs toolsim from dist/ (the compiled CLI users run) unless told otherwise or dist/ is missing or stale. */
-function distChoice(setting: string | undefined): boolean {
-  if (setting === "0") return false;
-  const fresh = freshDist();
-  if (setting === "1" && !fresh) throw new Error("BENCH_SERVE_DIST=1 but dist/ is missing or older than the sources: run `npm run build` first");
-  return fresh;
-}
 
 type ServerName = "toolsim" | "toolsim_stateful" | "prism";
 const SERVERS: readonly ServerName[] = ["toolsim", "toolsim_stateful", "prism"];
@@ -138,8 +109,7 @@ function startChild(name: ServerName, spec: string, port: number): Child {
   let args: string[];
   if (name === "prism") args = [join(ROOT, "node_modules", "@stoplight", "prism-cli", "dist", "index.js"), "mock", spec, "-p", String(port), "-h", "127.0.0.1", "-v", "error"];
   else {
-    const entry = USE_DIST ? [join(ROOT, "bin", "toolsim.js")] : ["--import", "tsx", join(ROOT, "bench", "serve-child.ts")];
-    args = [...entry, "serve", spec, "--port", String(port), "--host", "127.0.0.1", ...(name === "toolsim" ? ["--stateless"] : [])];
+      args = [...cliEntry(), "serve", spec, "--port", String(port), "--host", "127.0.0.1", ...(name === "toolsim" ? ["--stateless"] : [])];
   }
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
@@ -245,7 +215,7 @@ async function benchSpec(label: string, spec: string): Promise<void> {
   const catalog = loaded.value;
   const mix = await buildCallMix(catalog, await createPrismClient(spec), { invalidShare: INVALID_SHARE });
   note(
-    `serve ${label} (${basename(spec)}): toolsim ${USE_DIST ? "from dist (bin/toolsim.js, as users run it)" : "from source via tsx (dist/ missing or stale: run `npm run build` to bench the compiled CLI)"}, ` +
+    `serve ${label} (${basename(spec)}): ${toolsimBuild()}, ` +
       `prism mock -v error; ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} rounds`,
   );
 

@@ -11,6 +11,7 @@
  * - `prism_dynamic` (context line only): the same client with `mock.dynamic: true` (faker bodies), closer
  *   to what toolsim does (a realistic body synthesized per distinct call, validated against its schema).
  *
+ * toolsim's modules are the compiled ones in dist/ when it is fresh (`compiled.ts`), as Prism's are.
  * Calls are awaited one after another. Rounds of ROUND_MS are interleaved (order reversed every other
  * round, a full GC before each) after the check pass and one warm-up round each; figures are medians and
  * the ratio is toolsim's median over Prism's. Each round also measures this process's CPU time: calls
@@ -21,14 +22,22 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { Catalog } from "../../specs/catalog/catalog.js";
-import { loadCatalog } from "../../specs/catalog/load-catalog.js";
-import { ResourceStore } from "../../specs/respond/resource-store.js";
-import { schemaResponder } from "../../specs/respond/schema-responder.js";
-import { simulateCall } from "../../specs/call/simulate-call.js";
 import { buildCallMix, type BenchCall } from "./call-mix.js";
+import { importToolsim, toolsimBuild } from "../compiled.js";
 import { CORPORA, figureLabel, ROOT, ROUND_MS, ROUNDS } from "../paths.js";
 import { createPrismClient, type PrismClient } from "../prism.js";
 import { median, note, nowMs, pairedRatio, printFigure, printRounds, settle } from "../stats.js";
+
+/** The toolsim under test: compiled (dist/) when it is fresh, as users run it and as Prism runs (see `compiled.ts`). */
+async function toolsimModules() {
+  return {
+    ...(await importToolsim<typeof import("../../specs/catalog/load-catalog.js")>("specs/catalog/load-catalog.js")),
+    ...(await importToolsim<typeof import("../../specs/respond/resource-store.js")>("specs/respond/resource-store.js")),
+    ...(await importToolsim<typeof import("../../specs/respond/schema-responder.js")>("specs/respond/schema-responder.js")),
+    ...(await importToolsim<typeof import("../../specs/call/simulate-call.js")>("specs/call/simulate-call.js")),
+  };
+}
+type Toolsim = Awaited<ReturnType<typeof toolsimModules>>;
 
 /** The real-world spec: configcat.com (63 operations, JSON bodies, enums, path and query parameters). */
 const CORPUS_SPEC = process.env["BENCH_CORPUS_SPEC"] ?? "configcat.com.json";
@@ -44,7 +53,8 @@ export async function benchCalls(): Promise<void> {
     const corpus = join(CORPORA, "oas3", CORPUS_SPEC);
     if (existsSync(corpus)) specs.push({ label: figureLabel(CORPUS_SPEC), path: corpus });
     else note(`executor.calls: ${corpus} not found; the real-world spec is skipped`);
-    for (const spec of specs) await benchSpec(spec.label, spec.path);
+    const toolsim = await toolsimModules();
+    for (const spec of specs) await benchSpec(toolsim, spec.label, spec.path);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
@@ -86,12 +96,12 @@ function timed(step: (call: BenchCall, index: number) => Promise<unknown>): Runn
   };
 }
 
-function toolsimStateless(catalog: Catalog): Runner {
+function toolsimStateless({ simulateCall, schemaResponder }: Toolsim, catalog: Catalog): Runner {
   const stages = { responders: [schemaResponder] };
   return timed((c) => simulateCall(catalog, c.call, { seed: 7, stages }));
 }
 
-function toolsimStateful(catalog: Catalog): Runner {
+function toolsimStateful({ simulateCall, ResourceStore }: Toolsim, catalog: Catalog): Runner {
   let state = new ResourceStore();
   return timed((c, i) => {
     if (i % EPISODE_CALLS === 0) state = new ResourceStore();
@@ -103,18 +113,18 @@ function prismRunner(prism: PrismClient): Runner {
   return timed((c) => prism.call(c.http));
 }
 
-async function benchSpec(label: string, path: string): Promise<void> {
-  const loaded = await loadCatalog(path);
+async function benchSpec(toolsim: Toolsim, label: string, path: string): Promise<void> {
+  const loaded = await toolsim.loadCatalog(path);
   if (!loaded.ok) throw new Error(`toolsim could not load ${path}: ${JSON.stringify(loaded.errors.slice(0, 3))}`);
   const catalog = loaded.value;
   const prism = await createPrismClient(path);
   const mix = await buildCallMix(catalog, prism);
-  note(`executor.calls ${label} (${basename(path)}):`);
+  note(`executor.calls ${label} (${basename(path)}), ${toolsimBuild()}:`);
   for (const line of mix.report) note(`  ${line}`);
 
   const runners = {
-    toolsim: toolsimStateless(catalog),
-    toolsim_stateful: toolsimStateful(catalog),
+    toolsim: toolsimStateless(toolsim, catalog),
+    toolsim_stateful: toolsimStateful(toolsim, catalog),
     prism: prismRunner(prism),
     // For context only (no figure): Prism generating every body with json-schema-faker, as toolsim does.
     prism_dynamic: prismRunner(await createPrismClient(path, { dynamic: true })),
