@@ -49,9 +49,13 @@ export function useDist(): boolean {
   return choice;
 }
 
-/** How a child process runs the toolsim CLI: the compiled `bin/toolsim.js`, or the sources through tsx. */
+/**
+ * How a child process runs the toolsim CLI: the compiled `bin/toolsim.js`, or the sources through tsx; after the
+ * node flags of BENCH_SERVE_NODE_ARGS (to profile a server under the bench's load: "--cpu-prof --cpu-prof-dir=DIR").
+ */
 export function cliEntry(): string[] {
-  return useDist() ? [join(ROOT, "bin", "toolsim.js")] : ["--import", "tsx", join(ROOT, "bench", "serve-child.ts")];
+  const nodeArgs = (process.env["BENCH_SERVE_NODE_ARGS"] ?? "").split(" ").filter((a) => a !== "");
+  return [...nodeArgs, ...(useDist() ? [join(ROOT, "bin", "toolsim.js")] : ["--import", "tsx", join(ROOT, "bench", "serve-child.ts")])];
 }
 
 /** Says which toolsim ran, for a section's note. */

@@ -10,7 +10,7 @@
  *   alike (a 2xx over REST, a result without `isError` over MCP). REST sends each call's HTTP request with a
  *   credential; MCP sends `tools/call` with the call's arguments in one MCP session (JSON responses), each with
  *   its own JSON-RPC id, the server presenting the credential itself.
- * - Profiling: BENCH_SERVE_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" passes node flags to the serve child.
+ * - Profiling: BENCH_SERVE_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" passes node flags to the serve child (`compiled.ts`).
  * - Load: autocannon, BENCH_SERVE_CONNECTIONS connections (default 10), BENCH_SERVE_SECONDS per round (default
  *   5), BENCH_SERVE_ROUNDS interleaved rounds (default 3) after a 2 s warm-up of each side.
  *
@@ -45,7 +45,6 @@ const SECONDS = Number(process.env["BENCH_SERVE_SECONDS"] ?? 5);
 const ROUNDS = Number(process.env["BENCH_SERVE_ROUNDS"] ?? 3);
 const CONNECTIONS = Number(process.env["BENCH_SERVE_CONNECTIONS"] ?? 10);
 /** Extra node flags of the serve child (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the server). */
-const NODE_ARGS = (process.env["BENCH_SERVE_NODE_ARGS"] ?? "").split(" ").filter((a) => a !== "");
 const WARMUP_SECONDS = 2;
 const SEEDS_PER_TOOL = 5;
 const STARTUP_MS = 90_000;
@@ -89,7 +88,7 @@ function bookstoreSpec(tmp: string): string {
 }
 
 function startChild(spec: string, port: number): { process: ChildProcess; url: string; output: () => string } {
-  const child = spawn(process.execPath, [...NODE_ARGS, ...cliEntry(), "serve", spec, "--port", String(port), "--host", "127.0.0.1", "--stateless", "--mcp-http"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...cliEntry(), "serve", spec, "--port", String(port), "--host", "127.0.0.1", "--stateless", "--mcp-http"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const keep = (d: Buffer): void => {
     output = (output + d.toString()).slice(-4000);

@@ -109,7 +109,7 @@ function startChild(name: ServerName, spec: string, port: number): Child {
   let args: string[];
   if (name === "prism") args = [join(ROOT, "node_modules", "@stoplight", "prism-cli", "dist", "index.js"), "mock", spec, "-p", String(port), "-h", "127.0.0.1", "-v", "error"];
   else {
-      args = [...cliEntry(), "serve", spec, "--port", String(port), "--host", "127.0.0.1", ...(name === "toolsim" ? ["--stateless"] : [])];
+    args = [...cliEntry(), "serve", spec, "--port", String(port), "--host", "127.0.0.1", ...(name === "toolsim" ? ["--stateless"] : [])];
   }
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";

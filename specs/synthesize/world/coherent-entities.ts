@@ -510,35 +510,86 @@ function parentsOf(pinned: ReadonlySet<string>): Set<string> {
   return out;
 }
 
+/** What an object of some keys under some parent is: its keys by normalized name, and the entities it holds. */
+interface Shape {
+  keys: ReadonlyMap<string, string>;
+  /** The one kind of place-like entity it is, if any. */
+  entity?: "airport" | "country" | "place" | "currency" | "language";
+  subdivisions: boolean;
+  holiday: boolean;
+  exchange: boolean;
+  journey: boolean;
+  person: boolean;
+  /** A return journey beside its outbound one. */
+  roundTrip: boolean;
+}
+
+/**
+ * Shapes by parent name and key list: the objects of one schema share a shape, so that a long list is judged
+ * once, not item by item (a pure function of the names, bounded).
+ */
+const shapes = new Map<string, Shape>();
+
+function shapeOf(o: Json, parent: string): Shape {
+  const names = Object.keys(o);
+  const signature = `${parent}\u0000${names.join("\u0000")}`;
+  let shape = shapes.get(signature);
+  if (shape !== undefined) return shape;
+  const keys = keysOf(o);
+  const p = singular(parent);
+  const has = (...list: string[]): boolean => list.some((n) => keys.has(n));
+  let entity: Shape["entity"];
+  if (has("iatacode", "iata") && has("name", "city")) entity = "airport";
+  else if (COUNTRY_PARENT.test(p) || (has("countrycode", "alpha2", "iso2", "cca2") && has("name", "countryname", "capital", "region", "continent") && !has("city", "latitude", "lat", "email") && (GENERIC_PARENT.test(p) || has("capital", "alpha3", "iso3", "cca3", "subregion", "callingcode", "officialname")))) {
+    entity = "country";
+  } else if ((has("latitude", "lat") && has("longitude", "lon", "lng") && has("name", "city", "cityname")) || (PLACE_PARENT.test(p) && has("name", "city") && has("country", "countrycode"))) {
+    entity = "place";
+  } else if (/^currenc(y|ie)$/.test(p)) entity = "currency";
+  else if (/^language$/.test(p)) entity = "language";
+  shape = {
+    keys,
+    ...(entity !== undefined ? { entity } : {}),
+    subdivisions: has("countrycode", "country"),
+    holiday: /holiday/.test(p) || (has("localname") && has("date")),
+    exchange: has("exchange"),
+    journey: has("from", "origin", "departureairport", "fromairport", "departurecode", "stops", "numberofstops", "stopcount", "arrival", "arrivaltime", "arrivesat"),
+    person: has("email", "emailaddress") && (PERSON_PARENT.test(p) || has("firstname", "lastname", "fullname", "displayname") || (has("name") && !COUNTRY_PARENT.test(p))),
+    roundTrip: has("inbound", "return", "returnflight") && has("outbound", "outward", "departure"),
+  };
+  if (shapes.size > 10_000) shapes.clear();
+  shapes.set(signature, shape);
+  return shape;
+}
+
 function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: number, depth: number): void {
   if (depth > 10) return;
   if (Array.isArray(value)) {
-    value.forEach((v, i) => visit(ctx, v, `${at}/${i}`, parent, i, depth + 1));
+    for (let i = 0; i < value.length; i++) visit(ctx, value[i], `${at}/${i}`, parent, i, depth + 1);
     return;
   }
   if (!isObject(value)) return;
   const o = value;
-  const keys = keysOf(o);
-  const p = singular(parent);
+  const shape = shapeOf(o, parent);
+  const keys = shape.keys as Map<string, string>;
   const active = !ctx.pinnedOnly || holdsPin(ctx, o, at);
   if (active) {
-    const has = (...names: string[]): boolean => names.some((n) => keys.has(n));
-    if (has("iatacode", "iata") && has("name", "city")) cohereAirport(ctx, o, keys, at, index);
-    else if (COUNTRY_PARENT.test(p) || (has("countrycode", "alpha2", "iso2", "cca2") && has("name", "countryname", "capital", "region", "continent") && !has("city", "latitude", "lat", "email") && (GENERIC_PARENT.test(p) || has("capital", "alpha3", "iso3", "cca3", "subregion", "callingcode", "officialname")))) {
-      cohereCountry(ctx, o, keys, at, index);
-    } else if ((has("latitude", "lat") && has("longitude", "lon", "lng") && has("name", "city", "cityname")) || (PLACE_PARENT.test(p) && has("name", "city") && has("country", "countrycode"))) {
-      coherePlace(ctx, o, keys, at, index);
-    } else if (/^currenc(y|ie)$/.test(p)) cohereCode(ctx, o, keys, at, "currency");
-    else if (/^language$/.test(p)) cohereCode(ctx, o, keys, at, "language");
-    if (has("countrycode", "country")) cohereSubdivisions(ctx, o, keys, at);
-    if (/holiday/.test(p) || (has("localname") && has("date"))) cohereHoliday(ctx, o, keys, at, index);
-    if (has("exchange")) cohereExchange(ctx, o, keys, at);
-    if (has("from", "origin", "departureairport", "fromairport", "departurecode", "stops", "numberofstops", "stopcount", "arrival", "arrivaltime", "arrivesat")) cohereJourney(ctx, o, keys, at, index);
-    if (has("email", "emailaddress") && (PERSON_PARENT.test(p) || has("firstname", "lastname", "fullname", "displayname") || (has("name") && !COUNTRY_PARENT.test(p)))) coherePerson(ctx, o, keys, at);
+    if (shape.entity === "airport") cohereAirport(ctx, o, keys, at, index);
+    else if (shape.entity === "country") cohereCountry(ctx, o, keys, at, index);
+    else if (shape.entity === "place") coherePlace(ctx, o, keys, at, index);
+    else if (shape.entity === "currency") cohereCode(ctx, o, keys, at, "currency");
+    else if (shape.entity === "language") cohereCode(ctx, o, keys, at, "language");
+    if (shape.subdivisions) cohereSubdivisions(ctx, o, keys, at);
+    if (shape.holiday) cohereHoliday(ctx, o, keys, at, index);
+    if (shape.exchange) cohereExchange(ctx, o, keys, at);
+    if (shape.journey) cohereJourney(ctx, o, keys, at, index);
+    if (shape.person) coherePerson(ctx, o, keys, at);
   }
-  for (const [k, v] of Object.entries(o)) if (typeof v === "object" && v !== null) visit(ctx, v, `${at}/${escape(k)}`, k, index, depth + 1);
+  for (const k in o) {
+    const v = o[k];
+    if (typeof v === "object" && v !== null) visit(ctx, v, `${at}/${escape(k)}`, k, index, depth + 1);
+  }
   // After its journeys are coherent: the way back mirrors the way out.
-  if (active && ["inbound", "return", "returnflight"].some((n) => keys.has(n)) && ["outbound", "outward", "departure"].some((n) => keys.has(n))) cohereReturn(ctx, o, keys, at);
+  if (active && shape.roundTrip) cohereReturn(ctx, o, keys, at);
 }
 
 /** Makes the entities of a value coherent in place; returns the edits (the caller undoes those its schema rejects). */
