@@ -251,7 +251,9 @@ export class QueueCoordinator implements EpisodeRunner {
     this.epoch = epoch;
     this.entered = Number.isSafeInteger(Number(h["entered"])) ? Number(h["entered"]) : start - 1;
     this.description = { ...(this.description as RunDescription), queue: this.queueName };
-    for (let i = committed; i < start; i++) this.cleanup.push(i);
+    // The written episodes whose jobs may still be there: from where the last cleanup finished.
+    const cleaned = Number(h["cleaned"]);
+    for (let i = Number.isSafeInteger(cleaned) ? Math.min(cleaned, committed) : committed; i < start; i++) this.cleanup.push(i);
     return true;
   }
 
@@ -279,7 +281,7 @@ export class QueueCoordinator implements EpisodeRunner {
     const last = next + kept.length - 1;
     await this.commands
       .multi()
-      .hset(runKey, { description: JSON.stringify(description), epoch: String(this.epoch), committed: String(next), entered: String(last) })
+      .hset(runKey, { description: JSON.stringify(description), epoch: String(this.epoch), committed: String(next), cleaned: String(next), entered: String(last) })
       .del(KEYS.spend(this.queueName))
       .hset(KEYS.spend(this.queueName), { calls: String(spent.calls), cost: String(spent.cost) })
       .exec();
@@ -522,16 +524,23 @@ export class QueueCoordinator implements EpisodeRunner {
     }
   }
 
-  /** Removes the jobs and tapes of written episodes, and tells Redis how far the folder is. */
+  /**
+   * Tells Redis how far the folder is (`committed`), then removes the jobs and tapes of the written episodes and
+   * says so (`cleaned`). In that order: a coordinator killed in between leaves jobs that a resume removes, never a
+   * folder ahead of Redis with its jobs gone (which would make the resume start a new epoch).
+   */
   private async flushCleanup(): Promise<void> {
     if (this.cleanup.length === 0 || !this.queue || this.resetting) return;
     const done = this.cleanup.splice(0);
+    const runKey = KEYS.run(this.queueName);
     try {
       const epoch = this.epoch;
+      const committed = String(this.committedCount);
+      await this.commands.hset(runKey, "committed", committed);
       await Promise.all(done.map((i) => (this.queue as Queue).remove(jobIdOf(epoch, i)).catch(() => 0)));
       const p = this.commands.pipeline();
       for (const i of done) p.del(KEYS.tape(this.queueName, i));
-      p.hset(KEYS.run(this.queueName), "committed", String(this.committedCount));
+      p.hset(runKey, "cleaned", committed);
       await p.exec();
     } catch {
       this.cleanup.unshift(...done);
