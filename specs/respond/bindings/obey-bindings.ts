@@ -8,7 +8,7 @@ import { bindingsOf, type Binding } from "./bindings.js";
 import { agrees, convertFor, dayOf, searchWords } from "./binding-values.js";
 import { checkBindings, totalOf } from "./binding-check.js";
 import { completeRequired } from "../created-resource.js";
-import { dropRepeatedItems } from "../world/repeated-records.js";
+import { dropRepeatedItems, repeatedItems } from "../world/repeated-records.js";
 import { isPlace, relocate, renameNaturalKey } from "../world/found-place.js";
 import { agreeMoney, speaksMoney } from "../world/money-answers.js";
 import { agreeDetectedLanguage, sendsTexts } from "../world/detected-language.js";
@@ -450,6 +450,8 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   // A synthesized or example list lists each record once (state lists are what was stored, as stored).
   const once = (v: unknown): unknown => {
     if (!(options.synthesized || rewrite)) return v;
+    // The body as given is copied only when it repeats a record (the common answer repeats none).
+    if (v === body && repeatedItems(v).length === 0) return v;
     const copy = v === body ? cloneJson(v) : v;
     return dropRepeatedItems(copy, validate) ? copy : v;
   };

@@ -524,17 +524,38 @@ interface Shape {
   roundTrip: boolean;
 }
 
+/** A step of the shapes' trie: the next key, and the shape of an object whose keys end here. */
+interface ShapeNode {
+  next: Map<string, ShapeNode>;
+  shape?: Shape;
+}
+
 /**
- * Shapes by parent name and key list: the objects of one schema share a shape, so that a long list is judged
- * once, not item by item (a pure function of the names, bounded).
+ * Shapes by parent name and key list, in a trie walked key by key (property names are interned strings: no key
+ * text is built): the objects of one schema share a shape, so that a long list is judged once, not item by item.
+ * A pure function of the names, bounded.
  */
-const shapes = new Map<string, Shape>();
+const shapes: ShapeNode = { next: new Map() };
+let shapeNodes = 0;
 
 function shapeOf(o: Json, parent: string): Shape {
-  const names = Object.keys(o);
-  const signature = `${parent}\u0000${names.join("\u0000")}`;
-  let shape = shapes.get(signature);
-  if (shape !== undefined) return shape;
+  let node: ShapeNode | undefined = shapes.next.get(parent);
+  if (node === undefined) {
+    node = { next: new Map() };
+    shapes.next.set(parent, node);
+    shapeNodes++;
+  }
+  for (const k in o) {
+    let child: ShapeNode | undefined = node.next.get(k);
+    if (child === undefined) {
+      child = { next: new Map() };
+      node.next.set(k, child);
+      shapeNodes++;
+    }
+    node = child;
+  }
+  if (node.shape !== undefined) return node.shape;
+  const leaf = node;
   const keys = keysOf(o);
   const p = singular(parent);
   const has = (...list: string[]): boolean => list.some((n) => keys.has(n));
@@ -546,7 +567,7 @@ function shapeOf(o: Json, parent: string): Shape {
     entity = "place";
   } else if (/^currenc(y|ie)$/.test(p)) entity = "currency";
   else if (/^language$/.test(p)) entity = "language";
-  shape = {
+  const shape: Shape = {
     keys,
     ...(entity !== undefined ? { entity } : {}),
     subdivisions: has("countrycode", "country"),
@@ -556,8 +577,10 @@ function shapeOf(o: Json, parent: string): Shape {
     person: has("email", "emailaddress") && (PERSON_PARENT.test(p) || has("firstname", "lastname", "fullname", "displayname") || (has("name") && !COUNTRY_PARENT.test(p))),
     roundTrip: has("inbound", "return", "returnflight") && has("outbound", "outward", "departure"),
   };
-  if (shapes.size > 10_000) shapes.clear();
-  shapes.set(signature, shape);
+  if (shapeNodes > 20_000) {
+    shapes.next.clear();
+    shapeNodes = 0;
+  } else leaf.shape = shape;
   return shape;
 }
 
