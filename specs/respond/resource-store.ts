@@ -1,3 +1,4 @@
+import { cloneJson } from "../synthesize/synthesis-rules.js";
 /** One collection of resources in the simulated state. */
 interface Collection {
   /** The items by id (a Map: reads, writes and deletes by id take constant time at any size). */
@@ -76,7 +77,7 @@ export class ResourceStore {
       collection.authoritative = true;
       for (const item of items) {
         const id = item[collection.idField];
-        if (id !== undefined && id !== null) store.put(key, String(id), structuredClone(item), collection.idField);
+        if (id !== undefined && id !== null) store.put(key, String(id), cloneJson(item), collection.idField);
       }
     }
     return store;
@@ -272,7 +273,7 @@ export class ResourceStore {
   snapshot(): Record<string, Record<string, unknown>[]> {
     const out: Record<string, Record<string, unknown>[]> = {};
     for (const [key, c] of [...this.collections.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-      out[key] = [...c.items.values()].map((i) => structuredClone(i));
+      out[key] = [...c.items.values()].map((i) => cloneJson(i));
     }
     return out;
   }
@@ -288,12 +289,12 @@ export class ResourceStore {
         invented: new Set(c.invented),
         maxNumeric: c.maxNumeric,
         shapes: new Map(c.shapes),
-        items: new Map([...c.items].map(([id, item]) => [id, structuredClone(item)])),
+        items: new Map([...c.items].map(([id, item]) => [id, cloneJson(item)])),
       });
     }
     copy.size = this.size;
     copy.inventedCount = this.inventedCount;
-    for (const [k, v] of this.observedRecords) copy.observedRecords.set(k, structuredClone(v));
+    for (const [k, v] of this.observedRecords) copy.observedRecords.set(k, cloneJson(v));
     return copy;
   }
 }

@@ -1,3 +1,4 @@
+import { cloneJson } from "../synthesize/synthesis-rules.js";
 import { locate } from "../catalog/field-path.js";
 import type { SelectedResponse } from "../call/select-response.js";
 import { selectedResponse } from "./response-cache.js";
@@ -34,7 +35,7 @@ export function errorAnswer(ctx: ResponseContext, statuses: readonly number[], m
         const holder = isObject(body[f]) ? (body[f] as Json) : body;
         const key = holder === body ? f : MESSAGE_FIELDS.find((k) => typeof holder[k] === "string");
         if (key === undefined || typeof holder[key] !== "string") continue;
-        const copy = structuredClone(body);
+        const copy = cloneJson(body);
         const target = holder === body ? copy : (copy[f] as Json);
         target[key] = message;
         if (validate(copy)) {

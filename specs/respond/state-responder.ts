@@ -1,3 +1,4 @@
+import { cloneJson } from "../synthesize/synthesis-rules.js";
 import type { Responder, ResponderAnswer, ResponseContext } from "./responder.js";
 import { resourceRoute, singletonRoute, type ResourceRoute, type SingletonRoute } from "../catalog/resource-routes.js";
 import { schemaAnswer } from "./schema-responder.js";
@@ -266,7 +267,7 @@ function read(ctx: ResponseContext, route: ResourceRoute, key: string, id: strin
     }
     // Query parameters shape this answer only (`?servings=6`): obeyed, not kept.
     if (selected.schemaPointer !== undefined) body = obeyBindings(ctx, selected.schemaPointer, body, { synthesized: false, rewriteItems: false, recall: false });
-    return jsonAnswer(selected, structuredClone(body));
+    return jsonAnswer(selected, cloneJson(body));
   }
   if (unknownIsMissing(ctx, key, id)) return notFound(ctx, `${key}/${id}`);
   // Not seen yet (an open world): synthesize it (what earlier answers showed of it included) and remember it.
@@ -278,7 +279,7 @@ function read(ctx: ResponseContext, route: ResourceRoute, key: string, id: strin
     const conformed = conform(ctx, selected.schemaPointer, withId, answer.body);
     const body = isObject(conformed) ? conformed : withId;
     ctx.state.put(key, id, body, idField, { invented: true });
-    return { ...answer, body: structuredClone(body), notes: [...(answer.notes ?? []), "synthesized and remembered in state"] };
+    return { ...answer, body: cloneJson(body), notes: [...(answer.notes ?? []), "synthesized and remembered in state"] };
   }
   return answer;
 }
@@ -291,7 +292,7 @@ function list(ctx: ResponseContext, route: ResourceRoute, key: string): Responde
   if (!slot) return answer;
   if (known && (known.authoritative || known.items.size > 0 || known.deleted.size > 0)) {
     const { page, total, request } = selectPage(ctx, ctx.state.list(key), slot);
-    let body = conform(ctx, selected.schemaPointer, withItems(answer.body, slot, page.map((i) => structuredClone(i)), total, request), answer.body);
+    let body = conform(ctx, selected.schemaPointer, withItems(answer.body, slot, page.map((i) => cloneJson(i)), total, request), answer.body);
     if (selected.schemaPointer !== undefined) body = obeyBindings(ctx, selected.schemaPointer, body, { synthesized: false, rewriteItems: false, recall: false });
     return { ...answer, body, source: "state", notes: [] };
   }
@@ -328,7 +329,7 @@ function list(ctx: ResponseContext, route: ResourceRoute, key: string): Responde
     const idField = idFieldFor(ctx, route, key, items[0]);
     for (const item of items) {
       const id = item[idField];
-      if (id !== undefined && id !== null && !ctx.state.isDeleted(key, String(id)) && !ctx.state.get(key, String(id))) ctx.state.put(key, String(id), structuredClone(item), idField, { invented: true });
+      if (id !== undefined && id !== null && !ctx.state.isDeleted(key, String(id)) && !ctx.state.get(key, String(id))) ctx.state.put(key, String(id), cloneJson(item), idField, { invented: true });
     }
   }
   return { ...answer, body, notes: [...(answer.notes ?? []), "synthesized list remembered in state"] };
@@ -366,7 +367,7 @@ function create(ctx: ResponseContext, route: ResourceRoute, key: string): Respon
   const stored = isObject(conformed) ? conformed : { ...requestBody, [idField]: id };
   if (!ctx.state.put(key, String(id), stored, idField)) return errorAnswer(ctx, [507, 503], `the simulated state is full (${ctx.state.itemCount} items)`, "state full");
   consumeStock(ctx);
-  let body = shape ? structuredClone(stored) : isObject(answer.body) && idField in answer.body ? { ...answer.body, [idField]: id } : answer.body;
+  let body = shape ? cloneJson(stored) : isObject(answer.body) && idField in answer.body ? { ...answer.body, [idField]: id } : answer.body;
   const notes = [`created ${key}/${String(id)}`];
   if (!shape && body !== answer.body && selected.schemaPointer !== undefined && !ctx.catalog.registry.validatorAt("response", selected.schemaPointer)(body)) {
     body = answer.body; // the id does not fit the response schema: the synthesized body as it was
@@ -478,11 +479,11 @@ function singleton(ctx: ResponseContext, route: SingletonRoute): ResponderAnswer
       if (selected.schemaPointer !== undefined && !ctx.catalog.registry.validatorAt("response", selected.schemaPointer)(stored)) {
         body = conform(ctx, selected.schemaPointer, stored, schemaAnswer(ctx, selected).body);
       }
-      return { status: selected.status, body: structuredClone(body), ...(selected.mediaType ? { contentType: selected.mediaType } : {}), source: "state" };
+      return { status: selected.status, body: cloneJson(body), ...(selected.mediaType ? { contentType: selected.mediaType } : {}), source: "state" };
     }
     const answer = schemaAnswer(ctx, selected);
     if (!isObject(answer.body)) return undefined;
-    ctx.state.putSingleton(key, structuredClone(answer.body));
+    ctx.state.putSingleton(key, cloneJson(answer.body));
     return { ...answer, notes: [...(answer.notes ?? []), `remembered ${key} in state`] };
   }
   if (method !== "put" && method !== "patch") return undefined;
@@ -508,7 +509,7 @@ function singleton(ctx: ResponseContext, route: SingletonRoute): ResponderAnswer
   const body = conform(ctx, selected.schemaPointer, out, isObject(answer.body) ? mergeDeep(answer.body, base) : answer.body, new Set(Object.keys(changes)));
   if (isObject(body)) for (const [k, v] of Object.entries(body)) if (!(k in merged)) merged[k] = v;
   ctx.state.putSingleton(key, merged);
-  return { ...answer, body: structuredClone(body), source: "state", notes };
+  return { ...answer, body: cloneJson(body), source: "state", notes };
 }
 
 /** The fields of a resource a client cannot send with PUT: those the request body does not declare, and `readOnly` ones. */
