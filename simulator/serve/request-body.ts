@@ -20,8 +20,8 @@ export type BodyRead = { ok: true; bytes: Uint8Array | undefined } | { ok: false
 
 /**
  * Reads a request body up to `limit` bytes (a larger one is a 413, declared or streamed). With a Content-Length
- * the body is read in one go (@hono/node-server reads it straight from the socket); without one (chunked), it
- * is streamed and cut at the limit. `req.body` is not touched before: its getter would build a web stream and
+ * the body is read in one go (@hono/node-server reads it straight from the socket); without one (chunked, or a
+ * `Request` made in-process), it is streamed and cut at the limit. `req.body` is not touched before: its getter would build a web stream and
  * lose that fast path.
  */
 export async function readBody(req: Request, limit: number): Promise<BodyRead> {
@@ -34,7 +34,9 @@ export async function readBody(req: Request, limit: number): Promise<BodyRead> {
     if (n === 0) return { ok: true, bytes: undefined };
     return { ok: true, bytes: new Uint8Array(await req.arrayBuffer()) };
   }
-  if (req.headers.get("transfer-encoding") === null || req.body === null) return { ok: true, bytes: undefined };
+  // Chunked from a socket, or a `Request` made in-process (`app.fetch(new Request(url, {body}))` sets no length):
+  // streamed and cut at the limit. A socket's request with neither header has no body, and reads as none.
+  if (req.body === null) return { ok: true, bytes: undefined };
   const bytes = await readStreamLimited(req.body, limit);
   if (bytes === undefined) return { ok: false, status: 413, detail: `The request body is larger than the limit of ${limit} bytes.` };
   return { ok: true, bytes: bytes.byteLength === 0 ? undefined : bytes };
