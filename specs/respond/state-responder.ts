@@ -329,7 +329,7 @@ function list(ctx: ResponseContext, route: ResourceRoute, key: string): Responde
     const idField = idFieldFor(ctx, route, key, items[0]);
     for (const item of items) {
       const id = item[idField];
-      if (id !== undefined && id !== null && !ctx.state.isDeleted(key, String(id)) && !ctx.state.get(key, String(id))) ctx.state.put(key, String(id), cloneJson(item), idField, { invented: true });
+      if (id !== undefined && id !== null && !ctx.state.isDeleted(key, String(id)) && !ctx.state.get(key, String(id))) ctx.state.put(key, String(id), item, idField, { invented: true });
     }
   }
   return { ...answer, body, notes: [...(answer.notes ?? []), "synthesized list remembered in state"] };
@@ -483,7 +483,7 @@ function singleton(ctx: ResponseContext, route: SingletonRoute): ResponderAnswer
     }
     const answer = schemaAnswer(ctx, selected);
     if (!isObject(answer.body)) return undefined;
-    ctx.state.putSingleton(key, cloneJson(answer.body));
+    ctx.state.putSingleton(key, answer.body as Json);
     return { ...answer, notes: [...(answer.notes ?? []), `remembered ${key} in state`] };
   }
   if (method !== "put" && method !== "patch") return undefined;

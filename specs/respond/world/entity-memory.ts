@@ -140,19 +140,26 @@ function collectionsOf(ctx: ResponseContext, noun: string): string[] {
   return ctx.state.keys().filter((k) => !k.includes("{") && singularNoun(k.slice(k.lastIndexOf("/") + 1)) === noun);
 }
 
-/** What the episode knows of a record: the state's item (a collection of its noun), else what an earlier answer showed. */
-export function knownRecord(ctx: ResponseContext, noun: string, id: string): Json | undefined {
+/** The state's item of a record (in a collection of its noun), if the state holds it. */
+function storedRecord(ctx: ResponseContext, noun: string, id: string): Json | undefined {
   for (const key of collectionsOf(ctx, noun)) {
     const item = ctx.state.get(key, id);
     if (item) return item;
   }
-  return ctx.state.observed(noun, id);
+  return undefined;
+}
+
+/** What the episode knows of a record: the state's item (a collection of its noun), else what an earlier answer showed. */
+export function knownRecord(ctx: ResponseContext, noun: string, id: string): Json | undefined {
+  return storedRecord(ctx, noun, id) ?? ctx.state.observed(noun, id);
 }
 
 /** Remembers the records of a successful answer (scalar fields only: nested objects are records of their own). */
 export function observeAnswer(ctx: ResponseContext, body: unknown): void {
   if (!isObject(body) && !Array.isArray(body)) return;
   for (const r of answerRecords(body, ctx.call.tool.operation.path)) {
+    // A record the state holds is known from there (a session's creates are not kept twice).
+    if (storedRecord(ctx, r.noun, r.id) !== undefined) continue;
     const scalars: Json = {};
     for (const [k, v] of Object.entries(r.record)) if (v === null || typeof v !== "object") scalars[k] = v;
     ctx.state.observe(r.noun, r.id, scalars);
