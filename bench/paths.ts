@@ -1,5 +1,6 @@
 /** Where the bench finds the repository and the shared corpora, and how it names figures after files. */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { parse as parseYaml } from "yaml";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -27,3 +28,12 @@ export function largestSpecs(folder: string, n: number): string[] {
 /** Rounds per figure (default 7) and the length of one timed round of calls (default 1000 ms). */
 export const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 7);
 export const ROUND_MS = Number(process.env["BENCH_ROUND_MS"] ?? 1000);
+
+/** The bundled bookstore toolset's inline OpenAPI document, written to a JSON file in `dir` that toolsim and its peers load. */
+export function bookstoreSpec(dir: string): string {
+  const toolset = parseYaml(readFileSync(join(ROOT, "toolsets", "bundled", "bookstore.yaml"), "utf8")) as Record<string, unknown>;
+  if (typeof toolset["openapi"] !== "object" || toolset["openapi"] === null) throw new Error("bookstore.yaml has no inline openapi document");
+  const path = join(dir, "bookstore.openapi.json");
+  writeFileSync(path, JSON.stringify(toolset["openapi"], null, 2));
+  return path;
+}

@@ -22,11 +22,10 @@
  */
 import autocannon, { type AutocannonRequest, type AutocannonResult } from "autocannon";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parse as parseYaml } from "yaml";
 import type { Catalog } from "../specs/catalog/catalog.js";
 import { toHttpRequest } from "../specs/call/http-request.js";
 import { loadCatalog } from "../specs/catalog/load-catalog.js";
@@ -35,7 +34,7 @@ import { deriveSeed } from "../specs/seed.js";
 import { synthesizeArguments } from "../specs/synthesize/synthesize-call.js";
 import { validateCall } from "../specs/call/validate-call.js";
 import { cliEntry, toolsimBuild } from "./compiled.js";
-import { ROOT } from "./paths.js";
+import { bookstoreSpec, ROOT } from "./paths.js";
 import { median, note, pairedRatio, printFigure, printRounds } from "./stats.js";
 
 /** Parts of the section a filter can pick: `serve.mcp`. */
@@ -80,12 +79,6 @@ async function freePort(): Promise<number> {
   });
 }
 
-function bookstoreSpec(tmp: string): string {
-  const toolset = parseYaml(readFileSync(join(ROOT, "toolsets", "bundled", "bookstore.yaml"), "utf8")) as Record<string, unknown>;
-  const path = join(tmp, "bookstore.openapi.json");
-  writeFileSync(path, JSON.stringify(toolset["openapi"], null, 2));
-  return path;
-}
 
 function startChild(spec: string, port: number): { process: ChildProcess; url: string; output: () => string } {
   const child = spawn(process.execPath, [...cliEntry(), "serve", spec, "--port", String(port), "--host", "127.0.0.1", "--stateless", "--mcp-http"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });

@@ -31,17 +31,16 @@
  */
 import autocannon, { type AutocannonRequest, type AutocannonResult } from "autocannon";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { parse as parseYaml } from "yaml";
 import type { Catalog } from "../specs/catalog/catalog.js";
 import { loadCatalog } from "../specs/catalog/load-catalog.js";
 import { securityRequirements } from "../specs/catalog/security-requirements.js";
 import { buildCallMix, type BenchCall } from "./executor/call-mix.js";
 import { cliEntry, toolsimBuild } from "./compiled.js";
-import { CORPORA, figureLabel, ROOT } from "./paths.js";
+import { bookstoreSpec, CORPORA, figureLabel, ROOT } from "./paths.js";
 import { createPrismClient } from "./prism.js";
 import { median, note, pairedRatio, printFigure, printRounds } from "./stats.js";
 import { runServeSessions } from "./serve-sessions.js";
@@ -85,14 +84,6 @@ export async function runServe(parts: ReadonlySet<string>): Promise<void> {
   }
 }
 
-/** The bundled bookstore toolset's inline OpenAPI document as a JSON file both servers load. */
-function bookstoreSpec(tmp: string): string {
-  const toolset = parseYaml(readFileSync(join(ROOT, "toolsets", "bundled", "bookstore.yaml"), "utf8")) as Record<string, unknown>;
-  if (typeof toolset["openapi"] !== "object" || toolset["openapi"] === null) throw new Error("bookstore.yaml has no inline openapi document");
-  const path = join(tmp, "bookstore.openapi.json");
-  writeFileSync(path, JSON.stringify(toolset["openapi"], null, 2));
-  return path;
-}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -17,14 +17,13 @@
  * the ratio is toolsim's median over Prism's. Each round also measures this process's CPU time: calls
  * per CPU-second (on a `#` line) hardly move when other work shares the cores; wall-clock rates do.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { parse as parseYaml } from "yaml";
 import type { Catalog } from "../../specs/catalog/catalog.js";
 import { buildCallMix, type BenchCall } from "./call-mix.js";
 import { importToolsim, toolsimBuild } from "../compiled.js";
-import { CORPORA, figureLabel, ROOT, ROUND_MS, ROUNDS } from "../paths.js";
+import { bookstoreSpec, CORPORA, figureLabel, ROUND_MS, ROUNDS } from "../paths.js";
 import { createPrismClient, type PrismClient } from "../prism.js";
 import { median, note, nowMs, pairedRatio, printFigure, printRounds, settle } from "../stats.js";
 
@@ -60,14 +59,6 @@ export async function benchCalls(): Promise<void> {
   }
 }
 
-/** The bundled bookstore toolset's inline OpenAPI document, written to a JSON file both sides load. */
-function bookstoreSpec(tmp: string): string {
-  const toolset = parseYaml(readFileSync(join(ROOT, "toolsets", "bundled", "bookstore.yaml"), "utf8")) as Record<string, unknown>;
-  if (typeof toolset["openapi"] !== "object" || toolset["openapi"] === null) throw new Error("bookstore.yaml has no inline openapi document");
-  const path = join(tmp, "bookstore.openapi.json");
-  writeFileSync(path, JSON.stringify(toolset["openapi"], null, 2));
-  return path;
-}
 
 /** One round's rates: calls per wall-clock second, and per second of this process's CPU time. */
 interface Rate {

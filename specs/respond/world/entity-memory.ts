@@ -1,4 +1,5 @@
 import type { ResponseContext } from "../responder.js";
+import { isObject, pointerSegment, type Json } from "../../json-object.js";
 
 /**
  * The episode's memory of entities: every record with an id that an answer showed (a search result, a list
@@ -7,12 +8,6 @@ import type { ResponseContext } from "../responder.js";
  * the user a token refresh returns. The state's collections come first (they are the truth for what was
  * created, updated or seeded); the memory is bounded (`ResourceStore.observe`).
  */
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 const GENERIC_LISTS = /^(items|data|results|records|entries|list|content|values|hits|rows|edges|nodes|objects|elements|docs|documents|response|payload|result)$/i;
 
@@ -106,10 +101,6 @@ export interface AnswerRecord {
   inList: boolean;
 }
 
-function escape(segment: string): string {
-  return segment.includes("~") || segment.includes("/") ? segment.replace(/~/g, "~0").replace(/\//g, "~1") : segment;
-}
-
 /** The records with ids of an answer: the answer itself, its lists' items and the objects inside them (two levels). */
 export function answerRecords(body: unknown, toolPath: string): AnswerRecord[] {
   const out: AnswerRecord[] = [];
@@ -128,7 +119,7 @@ export function answerRecords(body: unknown, toolPath: string): AnswerRecord[] {
       const v = value[k];
       if (typeof v !== "object" || v === null) continue;
       const childNoun = nounOfKey(k) ?? (depth === 0 ? pathNoun : noun);
-      visit(v, childNoun, `${pointer}/${escape(k)}`, false, depth + 1);
+      visit(v, childNoun, `${pointer}/${pointerSegment(k)}`, false, depth + 1);
     }
   };
   visit(body, pathNoun, "", false, 0);
@@ -196,7 +187,7 @@ export function naturalRecords(body: unknown): NaturalRecord[] {
     if (!isObject(value)) return;
     const key = NATURAL_KEYS.find((k) => typeof value[k] === "string" && value[k] !== "");
     if (key !== undefined && NATURAL_FIELDS.some((f) => typeof value[f] === "string")) out.push({ key, value: value[key] as string, record: value, pointer });
-    for (const [k, v] of Object.entries(value)) if (typeof v === "object" && v !== null) visit(v, `${pointer}/${escape(k)}`, depth + 1);
+    for (const [k, v] of Object.entries(value)) if (typeof v === "object" && v !== null) visit(v, `${pointer}/${pointerSegment(k)}`, depth + 1);
   };
   visit(body, "", 0);
   return out;

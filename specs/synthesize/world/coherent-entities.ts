@@ -2,7 +2,8 @@ import { deriveSeed } from "../../seed.js";
 import { fixedHolidays } from "./world-holidays.js";
 import { findExchange, offsetOn } from "./world-exchanges.js";
 import { AIRPORTS, CITIES, COUNTRIES, countryCode, currencyName, findCity, findCountry, fold, languageCode, type City, type Country } from "./world-data.js";
-import { isObject } from "../../json-object.js";
+import { isObject, pointerSegment } from "../../json-object.js";
+import { keysOf, norm, shapeOf } from "./entity-shape.js";
 
 /**
  * Entities that hang together inside one answer: a country's code, name, region, capital and currency from
@@ -36,48 +37,6 @@ export interface CohereOptions {
   pinnedOnly?: boolean;
 }
 
-function norm(name: string): string {
-  let hit = norms.get(name);
-  if (hit === undefined) {
-    hit = name.toLowerCase().replace(/[^a-z0-9]/g, "");
-    if (norms.size > 10_000) norms.clear();
-    norms.set(name, hit);
-  }
-  return hit;
-}
-
-const norms = new Map<string, string>();
-
-function singular(word: string): string {
-  let hit = singulars.get(word);
-  if (hit === undefined) {
-    hit = computeSingular(word);
-    if (singulars.size > 10_000) singulars.clear();
-    singulars.set(word, hit);
-  }
-  return hit;
-}
-
-const singulars = new Map<string, string>();
-
-function computeSingular(word: string): string {
-  const w = norm(word);
-  if (/ies$/.test(w)) return w.slice(0, -3) + "y";
-  if (/s$/.test(w) && !/ss$/.test(w)) return w.slice(0, -1);
-  return w;
-}
-
-function escape(segment: string): string {
-  return segment.includes("~") || segment.includes("/") ? segment.replace(/~/g, "~0").replace(/\//g, "~1") : segment;
-}
-
-/** The object's keys by normalized name. */
-function keysOf(o: Json): Map<string, string> {
-  const m = new Map<string, string>();
-  for (const k of Object.keys(o)) if (!m.has(norm(k))) m.set(norm(k), k);
-  return m;
-}
-
 function first(keys: Map<string, string>, names: readonly string[]): string | undefined {
   for (const n of names) {
     const k = keys.get(n);
@@ -99,7 +58,7 @@ function set(ctx: Ctx, o: Json, key: string | undefined, value: unknown, at: str
   if (key === undefined || value === undefined) return;
   const before = o[key];
   if (before === undefined || before === null || isObject(before) || Array.isArray(before)) return; // absent, empty or structured: left as is
-  const pointer = `${at}/${escape(key)}`;
+  const pointer = `${at}/${pointerSegment(key)}`;
   if (ctx.pinned.has(pointer)) return;
   let after = value;
   if (typeof before === "number" && typeof value === "string") return;
@@ -110,19 +69,13 @@ function set(ctx: Ctx, o: Json, key: string | undefined, value: unknown, at: str
 }
 
 function pinnedValue(ctx: Ctx, o: Json, key: string | undefined, at: string): unknown {
-  return key !== undefined && ctx.pinned.has(`${at}/${escape(key)}`) ? o[key] : undefined;
+  return key !== undefined && ctx.pinned.has(`${at}/${pointerSegment(key)}`) ? o[key] : undefined;
 }
 
 function pick<T>(rows: readonly T[], seed: number, index: number): T | undefined {
   if (rows.length === 0) return undefined;
   return rows[(deriveSeed(seed, index) >>> 0) % rows.length];
 }
-
-const COUNTRY_PARENT = /^(country|nation|countrie)$/;
-/** Holders that say nothing of what their objects are (a holiday's `countryCode` and `name` are not a country's). */
-const GENERIC_PARENT = /^(|item|result|data|record|entry|value|response|body|content|row|element|node|match|hit|object)$/;
-const PLACE_PARENT = /^(location|place|city|geo|area|venue|site|address|result|locality|town|position|headquarter)$/;
-const PERSON_PARENT = /^(user|person|people|customer|author|owner|member|contact|employee|staff|profile|account|client|patient|student|driver|passenger|guest|sender|recipient|assignee|reporter|creator|buyer|seller|candidate|attendee|organizer|participant|me|manager|traveler|traveller)$/;
 
 /** A country row for an object: pinned fields choose, else a real country it already names, else one by seed. */
 function countryRow(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index: number): Country | undefined {
@@ -208,8 +161,8 @@ function coherePlace(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, i
   if (former !== undefined && former.name !== row.name) {
     for (const k of ["state", "region", "province", "county", "district", "statecode", "regioncode", "postcode", "postalcode", "zip", "zipcode", "road", "street", "housenumber", "streetaddress", "neighbourhood", "neighborhood", "suburb"]) {
       const key = keys.get(k);
-      if (key !== undefined && typeof o[key] === "string" && !ctx.pinned.has(`${at}/${escape(key)}`)) {
-        ctx.edits.push({ holder: o, key, before: o[key], after: null, pointer: `${at}/${escape(key)}` });
+      if (key !== undefined && typeof o[key] === "string" && !ctx.pinned.has(`${at}/${pointerSegment(key)}`)) {
+        ctx.edits.push({ holder: o, key, before: o[key], after: null, pointer: `${at}/${pointerSegment(key)}` });
         o[key] = null;
       }
     }
@@ -282,7 +235,7 @@ function coherePerson(ctx: Ctx, o: Json, keys: Map<string, string>, at: string):
   const firstKey = first(keys, ["firstname", "givenname"]);
   const lastKey = first(keys, ["lastname", "familyname", "surname"]);
   const fullKey = first(keys, ["fullname", "displayname", "name"]);
-  if (ctx.pinned.has(`${at}/${escape(emailKey)}`)) {
+  if (ctx.pinned.has(`${at}/${pointerSegment(emailKey)}`)) {
     // The email was asked for: the name follows it (loren.mueller@ -> Loren Mueller).
     const parts = email.slice(0, at_).split(/[._-]+/).filter((p) => /^[a-z]{2,}$/i.test(p));
     if (parts.length < 2) return;
@@ -305,8 +258,8 @@ function coherePerson(ctx: Ctx, o: Json, keys: Map<string, string>, at: string):
   const local = email.slice(0, at_).toLowerCase();
   const [f, l] = [ascii(names[0] as string), ascii(names[1] as string)];
   if (f === "" || l === "" || local.includes(l) || local.includes(f)) return;
-  const fullPinned = fullKey !== undefined && ctx.pinned.has(`${at}/${escape(fullKey)}`);
-  if (ctx.pinnedOnly && !fullPinned && !(firstKey !== undefined && ctx.pinned.has(`${at}/${escape(firstKey)}`))) return;
+  const fullPinned = fullKey !== undefined && ctx.pinned.has(`${at}/${pointerSegment(fullKey)}`);
+  if (ctx.pinnedOnly && !fullPinned && !(firstKey !== undefined && ctx.pinned.has(`${at}/${pointerSegment(firstKey)}`))) return;
   set(ctx, o, emailKey, `${f}.${l}${email.slice(at_)}`, at);
 }
 
@@ -344,7 +297,7 @@ function cohereSubdivisions(ctx: Ctx, o: Json, keys: Map<string, string>, at: st
   const foreign = (s: unknown): boolean => typeof s === "string" && /^[A-Z]{2}-[A-Z0-9]{1,3}$/.test(s) && s.slice(0, 2) !== code;
   for (const [k, v] of Object.entries(o)) {
     if (!(foreign(v) || (Array.isArray(v) && v.length > 0 && v.some(foreign)))) continue;
-    const pointer = `${at}/${escape(k)}`;
+    const pointer = `${at}/${pointerSegment(k)}`;
     if (ctx.pinned.has(pointer)) continue;
     ctx.edits.push({ holder: o, key: k, before: v, after: null, pointer });
     o[k] = null;
@@ -365,9 +318,9 @@ function cohereJourney(ctx: Ctx, o: Json, keys: Map<string, string>, at: string,
     const from = o[fromKey];
     const to = o[toKey];
     if (typeof from !== "string" || from !== to || !/^[A-Z]{3}$/.test(from)) continue;
-    const toPinned = ctx.pinned.has(`${at}/${escape(toKey)}`);
+    const toPinned = ctx.pinned.has(`${at}/${pointerSegment(toKey)}`);
     const key = toPinned ? fromKey : toKey;
-    if (ctx.pinned.has(`${at}/${escape(key)}`)) continue;
+    if (ctx.pinned.has(`${at}/${pointerSegment(key)}`)) continue;
     // Another airport of the same part of the world (a 3-hour flight from Lisbon lands in Europe, not Tokyo).
     const zone = (iata: string): string | undefined => findCity(AIRPORTS.find((x) => x.iata === iata)?.city ?? "")?.timeZone.split("/")[0];
     const home = zone(from);
@@ -406,8 +359,8 @@ function cohereJourney(ctx: Ctx, o: Json, keys: Map<string, string>, at: string,
   }
   if (stopsKey !== undefined && legsKey !== undefined && typeof o[stopsKey] === "number" && Array.isArray(o[legsKey]) && (o[legsKey] as unknown[]).length > 0) {
     const stops = (o[legsKey] as unknown[]).length - 1;
-    if (o[stopsKey] !== stops && !ctx.pinned.has(`${at}/${escape(stopsKey)}`)) {
-      ctx.edits.push({ holder: o, key: stopsKey, before: o[stopsKey], after: stops, pointer: `${at}/${escape(stopsKey)}` });
+    if (o[stopsKey] !== stops && !ctx.pinned.has(`${at}/${pointerSegment(stopsKey)}`)) {
+      ctx.edits.push({ holder: o, key: stopsKey, before: o[stopsKey], after: stops, pointer: `${at}/${pointerSegment(stopsKey)}` });
       o[stopsKey] = stops;
     }
   }
@@ -439,10 +392,10 @@ function cohereReturn(ctx: Ctx, o: Json, keys: Map<string, string>, at: string):
   const origin = firstOut[e1[0]];
   const destination = lastOut[e2[1]];
   if (typeof origin !== "string" || typeof destination !== "string") return;
-  const inAt = `${at}/${escape(inKey)}`;
+  const inAt = `${at}/${pointerSegment(inKey)}`;
   const legsKey = Object.keys(o[inKey] as Json).find((k) => (o[inKey] as Json)[k] === back) ?? "segments";
-  set(ctx, firstBack, e3[0], destination, `${inAt}/${escape(legsKey)}/0`);
-  set(ctx, lastBack, e4[1], origin, `${inAt}/${escape(legsKey)}/${back.length - 1}`);
+  set(ctx, firstBack, e3[0], destination, `${inAt}/${pointerSegment(legsKey)}/0`);
+  set(ctx, lastBack, e4[1], origin, `${inAt}/${pointerSegment(legsKey)}/${back.length - 1}`);
 }
 
 /**
@@ -462,12 +415,12 @@ function cohereHoliday(ctx: Ctx, o: Json, keys: Map<string, string>, at: string,
   const day = date.slice(5, 10);
   let chosen = holidays.find((h) => h.day === day);
   if (chosen === undefined) {
-    const datePinned = ctx.pinned.has(`${at}/${escape(dateKey)}`);
+    const datePinned = ctx.pinned.has(`${at}/${pointerSegment(dateKey)}`);
     chosen = datePinned ? holidays.find((h) => h.day > day) : holidays[index % holidays.length];
     if (chosen === undefined) return;
     // Later in the same year: a year or a `from` that a binding asked for still holds.
     const after = `${date.slice(0, 5)}${chosen.day}${date.slice(10)}`;
-    ctx.edits.push({ holder: o, key: dateKey, before: date, after, pointer: `${at}/${escape(dateKey)}` });
+    ctx.edits.push({ holder: o, key: dateKey, before: date, after, pointer: `${at}/${pointerSegment(dateKey)}` });
     o[dateKey] = after;
     const observedKey = first(keys, ["observedon", "observeddate"]);
     if (observedKey !== undefined && typeof o[observedKey] === "string" && o[observedKey] !== after) set(ctx, o, observedKey, null, at);
@@ -499,7 +452,7 @@ function cohereExchange(ctx: Ctx, o: Json, keys: Map<string, string>, at: string
 function holdsPin(ctx: Ctx, o: Json, at: string): boolean {
   // Most objects hold no pinned value: their pointer is no pinned pointer's parent.
   if (!ctx.pinnedParents.has(at)) return false;
-  for (const k of Object.keys(o)) if (ctx.pinned.has(`${at}/${escape(k)}`)) return true;
+  for (const k of Object.keys(o)) if (ctx.pinned.has(`${at}/${pointerSegment(k)}`)) return true;
   return false;
 }
 
@@ -508,80 +461,6 @@ function parentsOf(pinned: ReadonlySet<string>): Set<string> {
   const out = new Set<string>();
   for (const p of pinned) out.add(p.slice(0, Math.max(0, p.lastIndexOf("/"))));
   return out;
-}
-
-/** What an object of some keys under some parent is: its keys by normalized name, and the entities it holds. */
-interface Shape {
-  keys: ReadonlyMap<string, string>;
-  /** The one kind of place-like entity it is, if any. */
-  entity?: "airport" | "country" | "place" | "currency" | "language";
-  subdivisions: boolean;
-  holiday: boolean;
-  exchange: boolean;
-  journey: boolean;
-  person: boolean;
-  /** A return journey beside its outbound one. */
-  roundTrip: boolean;
-}
-
-/** A step of the shapes' trie: the next key, and the shape of an object whose keys end here. */
-interface ShapeNode {
-  next: Map<string, ShapeNode>;
-  shape?: Shape;
-}
-
-/**
- * Shapes by parent name and key list, in a trie walked key by key (property names are interned strings: no key
- * text is built): the objects of one schema share a shape, so that a long list is judged once, not item by item.
- * A pure function of the names, bounded.
- */
-const shapes: ShapeNode = { next: new Map() };
-let shapeNodes = 0;
-
-function shapeOf(o: Json, parent: string): Shape {
-  let node: ShapeNode | undefined = shapes.next.get(parent);
-  if (node === undefined) {
-    node = { next: new Map() };
-    shapes.next.set(parent, node);
-    shapeNodes++;
-  }
-  for (const k in o) {
-    let child: ShapeNode | undefined = node.next.get(k);
-    if (child === undefined) {
-      child = { next: new Map() };
-      node.next.set(k, child);
-      shapeNodes++;
-    }
-    node = child;
-  }
-  if (node.shape !== undefined) return node.shape;
-  const leaf = node;
-  const keys = keysOf(o);
-  const p = singular(parent);
-  const has = (...list: string[]): boolean => list.some((n) => keys.has(n));
-  let entity: Shape["entity"];
-  if (has("iatacode", "iata") && has("name", "city")) entity = "airport";
-  else if (COUNTRY_PARENT.test(p) || (has("countrycode", "alpha2", "iso2", "cca2") && has("name", "countryname", "capital", "region", "continent") && !has("city", "latitude", "lat", "email") && (GENERIC_PARENT.test(p) || has("capital", "alpha3", "iso3", "cca3", "subregion", "callingcode", "officialname")))) {
-    entity = "country";
-  } else if ((has("latitude", "lat") && has("longitude", "lon", "lng") && has("name", "city", "cityname")) || (PLACE_PARENT.test(p) && has("name", "city") && has("country", "countrycode"))) {
-    entity = "place";
-  } else if (/^currenc(y|ie)$/.test(p)) entity = "currency";
-  else if (/^language$/.test(p)) entity = "language";
-  const shape: Shape = {
-    keys,
-    ...(entity !== undefined ? { entity } : {}),
-    subdivisions: has("countrycode", "country"),
-    holiday: /holiday/.test(p) || (has("localname") && has("date")),
-    exchange: has("exchange"),
-    journey: has("from", "origin", "departureairport", "fromairport", "departurecode", "stops", "numberofstops", "stopcount", "arrival", "arrivaltime", "arrivesat"),
-    person: has("email", "emailaddress") && (PERSON_PARENT.test(p) || has("firstname", "lastname", "fullname", "displayname") || (has("name") && !COUNTRY_PARENT.test(p))),
-    roundTrip: has("inbound", "return", "returnflight") && has("outbound", "outward", "departure"),
-  };
-  if (shapeNodes > 20_000) {
-    shapes.next.clear();
-    shapeNodes = 0;
-  } else leaf.shape = shape;
-  return shape;
 }
 
 function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: number, depth: number): void {
@@ -609,7 +488,7 @@ function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: numb
   }
   for (const k in o) {
     const v = o[k];
-    if (typeof v === "object" && v !== null) visit(ctx, v, `${at}/${escape(k)}`, k, index, depth + 1);
+    if (typeof v === "object" && v !== null) visit(ctx, v, `${at}/${pointerSegment(k)}`, k, index, depth + 1);
   }
   // After its journeys are coherent: the way back mirrors the way out.
   if (active && shape.roundTrip) cohereReturn(ctx, o, keys, at);

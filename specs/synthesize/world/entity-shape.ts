@@ -1,0 +1,126 @@
+/**
+ * What an object in an answer is, judged from its keys and the name of what holds it: its keys by normalized
+ * name, and the entities coherent-entities makes hang together in it (a country, a place, an airport, a person,
+ * a holiday, a journey...). A pure function of the names, judged once per parent and key list.
+ */
+
+type Json = Record<string, unknown>;
+
+/** A field name as compared: lower case, letters and digits only (`country_code` -> `countrycode`). */
+export function norm(name: string): string {
+  let hit = norms.get(name);
+  if (hit === undefined) {
+    hit = name.toLowerCase().replace(/[^a-z0-9]/g, "");
+    if (norms.size > 10_000) norms.clear();
+    norms.set(name, hit);
+  }
+  return hit;
+}
+
+const norms = new Map<string, string>();
+
+function singular(word: string): string {
+  let hit = singulars.get(word);
+  if (hit === undefined) {
+    hit = computeSingular(word);
+    if (singulars.size > 10_000) singulars.clear();
+    singulars.set(word, hit);
+  }
+  return hit;
+}
+
+const singulars = new Map<string, string>();
+
+function computeSingular(word: string): string {
+  const w = norm(word);
+  if (/ies$/.test(w)) return w.slice(0, -3) + "y";
+  if (/s$/.test(w) && !/ss$/.test(w)) return w.slice(0, -1);
+  return w;
+}
+
+/** The object's keys by normalized name. */
+export function keysOf(o: Json): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const k of Object.keys(o)) if (!m.has(norm(k))) m.set(norm(k), k);
+  return m;
+}
+
+const COUNTRY_PARENT = /^(country|nation|countrie)$/;
+/** Holders that say nothing of what their objects are (a holiday's `countryCode` and `name` are not a country's). */
+const GENERIC_PARENT = /^(|item|result|data|record|entry|value|response|body|content|row|element|node|match|hit|object)$/;
+const PLACE_PARENT = /^(location|place|city|geo|area|venue|site|address|result|locality|town|position|headquarter)$/;
+const PERSON_PARENT = /^(user|person|people|customer|author|owner|member|contact|employee|staff|profile|account|client|patient|student|driver|passenger|guest|sender|recipient|assignee|reporter|creator|buyer|seller|candidate|attendee|organizer|participant|me|manager|traveler|traveller)$/;
+
+/** What an object of some keys under some parent is: its keys by normalized name, and the entities it holds. */
+export interface Shape {
+  keys: ReadonlyMap<string, string>;
+  /** The one kind of place-like entity it is, if any. */
+  entity?: "airport" | "country" | "place" | "currency" | "language";
+  subdivisions: boolean;
+  holiday: boolean;
+  exchange: boolean;
+  journey: boolean;
+  person: boolean;
+  /** A return journey beside its outbound one. */
+  roundTrip: boolean;
+}
+
+/** A step of the shapes' trie: the next key, and the shape of an object whose keys end here. */
+interface ShapeNode {
+  next: Map<string, ShapeNode>;
+  shape?: Shape;
+}
+
+/**
+ * Shapes by parent name and key list, in a trie walked key by key (property names are interned strings: no key
+ * text is built): the objects of one schema share a shape, so that a long list is judged once, not item by item.
+ * A pure function of the names, bounded.
+ */
+const shapes: ShapeNode = { next: new Map() };
+let shapeNodes = 0;
+
+export function shapeOf(o: Json, parent: string): Shape {
+  let node: ShapeNode | undefined = shapes.next.get(parent);
+  if (node === undefined) {
+    node = { next: new Map() };
+    shapes.next.set(parent, node);
+    shapeNodes++;
+  }
+  for (const k in o) {
+    let child: ShapeNode | undefined = node.next.get(k);
+    if (child === undefined) {
+      child = { next: new Map() };
+      node.next.set(k, child);
+      shapeNodes++;
+    }
+    node = child;
+  }
+  if (node.shape !== undefined) return node.shape;
+  const leaf = node;
+  const keys = keysOf(o);
+  const p = singular(parent);
+  const has = (...list: string[]): boolean => list.some((n) => keys.has(n));
+  let entity: Shape["entity"];
+  if (has("iatacode", "iata") && has("name", "city")) entity = "airport";
+  else if (COUNTRY_PARENT.test(p) || (has("countrycode", "alpha2", "iso2", "cca2") && has("name", "countryname", "capital", "region", "continent") && !has("city", "latitude", "lat", "email") && (GENERIC_PARENT.test(p) || has("capital", "alpha3", "iso3", "cca3", "subregion", "callingcode", "officialname")))) {
+    entity = "country";
+  } else if ((has("latitude", "lat") && has("longitude", "lon", "lng") && has("name", "city", "cityname")) || (PLACE_PARENT.test(p) && has("name", "city") && has("country", "countrycode"))) {
+    entity = "place";
+  } else if (/^currenc(y|ie)$/.test(p)) entity = "currency";
+  else if (/^language$/.test(p)) entity = "language";
+  const shape: Shape = {
+    keys,
+    ...(entity !== undefined ? { entity } : {}),
+    subdivisions: has("countrycode", "country"),
+    holiday: /holiday/.test(p) || (has("localname") && has("date")),
+    exchange: has("exchange"),
+    journey: has("from", "origin", "departureairport", "fromairport", "departurecode", "stops", "numberofstops", "stopcount", "arrival", "arrivaltime", "arrivesat"),
+    person: has("email", "emailaddress") && (PERSON_PARENT.test(p) || has("firstname", "lastname", "fullname", "displayname") || (has("name") && !COUNTRY_PARENT.test(p))),
+    roundTrip: has("inbound", "return", "returnflight") && has("outbound", "outward", "departure"),
+  };
+  if (shapeNodes > 20_000) {
+    shapes.next.clear();
+    shapeNodes = 0;
+  } else leaf.shape = shape;
+  return shape;
+}
