@@ -3,7 +3,7 @@ import { isIP } from "node:net";
 import { hostname } from "node:os";
 import type { Context, Hono } from "hono";
 import { PRISM, problem, problemResponse, TOOLSIM } from "./problem-response.js";
-import { bodyKind, readBody } from "./request-body.js";
+import { bodyKind, incomingOf, readBody } from "./request-body.js";
 import { DEFAULT_SESSION, type Eviction, type SessionStates } from "./sessions.js";
 
 /** The path prefix of the admin routes. */
@@ -149,7 +149,7 @@ export function mountAdminRoutes(app: Hono, host: AdminHost, options: AdminOptio
   app.post("/__toolsim/reset", async (c) => {
     let session = c.req.query("session") ?? c.req.header("x-toolsim-session");
     const type = c.req.header("content-type");
-    const read = await readBody(c.req.raw, ADMIN_BODY_LIMIT);
+    const read = await readBody(c.req.raw, ADMIN_BODY_LIMIT, incomingOf(c.env));
     if (!read.ok) return problemResponse(problem(read.status, `${TOOLSIM}payload-too-large`, read.status === 413 ? "Payload Too Large" : "Bad Request", read.detail));
     if (read.bytes !== undefined || type !== undefined) {
       if (type === undefined || bodyKind(type) !== "json") {

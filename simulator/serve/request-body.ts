@@ -1,3 +1,4 @@
+import { IncomingMessage } from "node:http";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import type { Catalog } from "../../specs/catalog/catalog.js";
 import { derefNode } from "../../specs/catalog/catalog.js";
@@ -20,11 +21,13 @@ export type BodyRead = { ok: true; bytes: Uint8Array | undefined } | { ok: false
 
 /**
  * Reads a request body up to `limit` bytes (a larger one is a 413, declared or streamed). With a Content-Length
- * the body is read in one go (@hono/node-server reads it straight from the socket); without one (chunked, or a
- * `Request` made in-process), it is streamed and cut at the limit. `req.body` is not touched before: its getter would build a web stream and
- * lose that fast path.
+ * the body is read in one go (@hono/node-server reads it straight from the socket). A request from a socket
+ * (`incoming` given) with neither Content-Length nor Transfer-Encoding has no body (HTTP/1.1); a chunked one is
+ * read from the socket's stream and cut at the limit. A `Request` made in-process (`app.fetch(new Request(url,
+ * {body}))` sets no length) is streamed and cut at the limit. `req.body` is touched only then: its getter builds a
+ * web stream (and, on a socket's request, a whole undici Request).
  */
-export async function readBody(req: Request, limit: number): Promise<BodyRead> {
+export async function readBody(req: Request, limit: number, incoming?: IncomingMessage): Promise<BodyRead> {
   if (req.method === "GET" || req.method === "HEAD") return { ok: true, bytes: undefined };
   const declared = req.headers.get("content-length");
   if (declared !== null) {
@@ -34,12 +37,57 @@ export async function readBody(req: Request, limit: number): Promise<BodyRead> {
     if (n === 0) return { ok: true, bytes: undefined };
     return { ok: true, bytes: new Uint8Array(await req.arrayBuffer()) };
   }
-  // Chunked from a socket, or a `Request` made in-process (`app.fetch(new Request(url, {body}))` sets no length):
-  // streamed and cut at the limit. A socket's request with neither header has no body, and reads as none.
+  if (incoming !== undefined) return incoming.headers["transfer-encoding"] === undefined ? { ok: true, bytes: undefined } : readIncomingLimited(incoming, limit);
   if (req.body === null) return { ok: true, bytes: undefined };
   const bytes = await readStreamLimited(req.body, limit);
-  if (bytes === undefined) return { ok: false, status: 413, detail: `The request body is larger than the limit of ${limit} bytes.` };
+  if (bytes === undefined) return tooLarge(limit);
   return { ok: true, bytes: bytes.byteLength === 0 ? undefined : bytes };
+}
+
+/** The Node HTTP/1 request behind a Hono context's env (@hono/node-server passes `{incoming, outgoing}`), if any. */
+export function incomingOf(env: unknown): IncomingMessage | undefined {
+  const incoming = typeof env === "object" && env !== null ? (env as { incoming?: unknown }).incoming : undefined;
+  return incoming instanceof IncomingMessage ? incoming : undefined;
+}
+
+function tooLarge(limit: number): BodyRead {
+  return { ok: false, status: 413, detail: `The request body is larger than the limit of ${limit} bytes.` };
+}
+
+/**
+ * A Node request's body to its end, or a 413 past `limit` bytes: reading stops there (the stream is paused, not
+ * destroyed, so that the 413 still reaches the client; the server discards the rest). A body the client cut
+ * short is a 400.
+ */
+function readIncomingLimited(incoming: IncomingMessage, limit: number): Promise<BodyRead> {
+  if (incoming.destroyed) return Promise.resolve({ ok: false, status: 400, detail: "The request body ended before it was complete." });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const finish = (read: BodyRead): void => {
+      incoming.off("data", onData);
+      incoming.off("end", onEnd);
+      incoming.off("error", onEnd);
+      incoming.off("close", onEnd);
+      resolve(read);
+    };
+    const onData = (chunk: Buffer | string): void => {
+      const buf = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+      total += buf.byteLength;
+      if (total > limit) {
+        incoming.pause();
+        finish(tooLarge(limit));
+      } else chunks.push(buf);
+    };
+    const onEnd = (): void => {
+      if (!incoming.complete) return finish({ ok: false, status: 400, detail: "The request body ended before it was complete." });
+      finish({ ok: true, bytes: total === 0 ? undefined : chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks) });
+    };
+    incoming.on("data", onData);
+    incoming.on("end", onEnd);
+    incoming.on("error", onEnd);
+    incoming.on("close", onEnd);
+  });
 }
 
 /** A body's bytes as text (null: no body). */

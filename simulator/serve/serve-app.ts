@@ -26,7 +26,8 @@ import { operationProblem, validationStatus } from "./spec-problem.js";
 import { behaviourResponders } from "../../toolsets/apibank/apibank-responder.js";
 import { evictedProblem, isAdminPath, mountAdminRoutes } from "./admin-routes.js";
 import { PRISM, PROBLEM_JSON, problem, problemResponse, TOOLSIM, type HeaderMap } from "./problem-response.js";
-import { bodyText, parseRequestBody, readBody } from "./request-body.js";
+import type { IncomingMessage } from "node:http";
+import { bodyText, incomingOf, parseRequestBody, readBody } from "./request-body.js";
 import { asciiHeader, violationsHeader } from "./violations-header.js";
 import { apiRuntime, exchangeRequestOf, routeIn, splitUrl, type ApiRuntime } from "./api-runtime.js";
 import { proxyAnswer } from "./record/proxy-answer.js";
@@ -112,8 +113,8 @@ export class ServeApp {
     }));
   }
 
-  /** Handles one request (the Hono app's fetch). */
-  fetch = (request: Request): Response | Promise<Response> => this.app.fetch(request);
+  /** Handles one request (the Hono app's fetch; `env` is @hono/node-server's `{incoming, outgoing}` when it serves). */
+  fetch = (request: Request, env?: unknown): Response | Promise<Response> => this.app.fetch(request, env);
 
   /**
    * Answers requests to an exact path with another handler (e.g. MCP at `/mcp`), ahead of the APIs' routes;
@@ -181,7 +182,7 @@ export class ServeApp {
     );
     app.all("*", (c) => {
       const mounted = this.mounts.size > 0 ? this.mounts.get(c.req.path) : undefined;
-      return mounted ? mounted(c.req.raw) : this.handle(c.req.raw);
+      return mounted ? mounted(c.req.raw) : this.handle(c.req.raw, incomingOf(c.env));
     });
     app.onError((err) => {
       this.log(`toolsim serve: internal error: ${err.stack ?? err.message}`);
@@ -200,9 +201,9 @@ export class ServeApp {
   }
 
 
-  private async handle(req: Request): Promise<Response> {
+  private async handle(req: Request, incoming?: IncomingMessage): Promise<Response> {
     const t0 = this.options.verbose ? performance.now() : 0;
-    const response = await this.answer(req);
+    const response = await this.answer(req, incoming);
     this.requests++;
     if (this.options.verbose) {
       const { path } = splitUrl(req.url);
@@ -211,7 +212,7 @@ export class ServeApp {
     return response;
   }
 
-  private async answer(req: Request): Promise<Response> {
+  private async answer(req: Request, incoming: IncomingMessage | undefined): Promise<Response> {
     const { path, search } = splitUrl(req.url);
     const method = req.method;
     const head = method === "HEAD";
@@ -272,7 +273,7 @@ export class ServeApp {
       }
     }
 
-    const read = await readBody(req, this.bodyLimit);
+    const read = await readBody(req, this.bodyLimit, incoming);
     if (!read.ok) {
       const details = problem(read.status, `${TOOLSIM}${read.status === 413 ? "payload-too-large" : "bad-request"}`, read.status === 413 ? "Payload Too Large" : "Bad Request", read.detail);
       return tool && !proxying ? this.operationProblemResponse(rt, tool, details, extra, head) : problemResponse(details, extra, head);

@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -265,6 +266,37 @@ describe("toolsim serve: request bodies as the spec declares them", () => {
     });
     const chunked = await send(s, "/notes", { method: "POST", headers: { "content-type": "application/json" }, body: stream, duplex: "half" } as RequestInit);
     expect(chunked.status).toBe(413);
+  });
+
+  it("a socket's body is read from the socket: none without a length or chunking, a chunked one whole, one cut short is dropped", async () => {
+    const s = await start();
+    const exchange = (request: string, end: boolean): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const socket = connect(s.port, "127.0.0.1", () => {
+          socket.write(request);
+          if (!end) setTimeout(() => socket.destroy(), 50);
+        });
+        let text = "";
+        socket.on("data", (d: Buffer) => {
+          text += d.toString("utf8");
+          if (/\r\n\r\n/.test(text)) socket.end();
+        });
+        socket.on("close", () => resolve(text));
+        socket.on("error", reject);
+      });
+    // HTTP/1.1: a request with neither Content-Length nor Transfer-Encoding has no body (the operation requires one).
+    const none = await exchange("POST /notes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n", true);
+    expect(none).toMatch(/^HTTP\/1\.1 4(00|22) /);
+    const body = JSON.stringify({ title: "chunked" });
+    const chunks = [body.slice(0, 5), body.slice(5)].map((c) => `${Buffer.byteLength(c).toString(16)}\r\n${c}\r\n`).join("");
+    const whole = await exchange(`POST /notes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${chunks}0\r\n\r\n`, true);
+    expect(whole).toMatch(/^HTTP\/1\.1 201 /);
+    expect(whole).toContain(`"title":"chunked"`);
+    // The client goes away in the middle of a chunked body: no answer is owed, and the server goes on answering.
+    const cut = await exchange(`POST /notes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"tit\r\n`, false);
+    expect(cut).toBe("");
+    expect((await send(s, "/__toolsim/health")).status).toBe(200);
+    expect((await send(s, "/notes", json({ title: "after" }))).status).toBe(201);
   });
 
   it("`constructor`, `toString` and `__proto__` are just property names: serve accepts them as call does", async () => {
