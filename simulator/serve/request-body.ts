@@ -232,6 +232,16 @@ export async function parseRequestBody(catalog: Catalog, tool: Tool, bytes: Uint
     return { ok: false, status: 415, detail: `Supported content types: ${accepted.join(", ")}; got ${type}.`, issue: { location: ["header", "content-type"], code: "media-type", message: `must be one of: ${accepted.join(", ")}`, severity: "Error" } };
   }
   const kind = bodyKind(type);
+  if (kind === "json") {
+    const depth = jsonTextDepth(text);
+    if (depth > MAX_JSON_DEPTH) return badRequest(`is nested ${depth > 100_000 ? "over 100,000" : depth} levels deep; at most ${MAX_JSON_DEPTH} are accepted`, "depth");
+    try {
+      return { ok: true, body: JSON.parse(text) as unknown };
+    } catch (e) {
+      return badRequest(`is not valid JSON: ${(e as Error).message}`);
+    }
+  }
+  // Forms and XML are read by the body schema of their media type.
   const pointer = schemaPointerFor(catalog, tool, type);
   const coerce = (body: unknown): unknown => {
     // Form, multipart and XML values are text: coerced to the body schema's types, as parameters are.
@@ -239,15 +249,6 @@ export async function parseRequestBody(catalog: Catalog, tool: Tool, bytes: Uint
     return body;
   };
   switch (kind) {
-    case "json": {
-      const depth = jsonTextDepth(text);
-      if (depth > MAX_JSON_DEPTH) return badRequest(`is nested ${depth > 100_000 ? "over 100,000" : depth} levels deep; at most ${MAX_JSON_DEPTH} are accepted`, "depth");
-      try {
-        return { ok: true, body: JSON.parse(text) as unknown };
-      } catch (e) {
-        return badRequest(`is not valid JSON: ${(e as Error).message}`);
-      }
-    }
     case "form": {
       const body = formObject(new URLSearchParams(text));
       decodeJsonFields(body, propertySchemas(catalog, schemaAt(catalog, pointer), pointer));

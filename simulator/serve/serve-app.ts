@@ -384,7 +384,7 @@ export class ServeApp {
       }
       body = parsed.body;
     }
-    const validation = validateHttpCall(catalog, tool, { pathParams, query, header: (n) => req.headers.get(n), ...(body !== undefined ? { body } : {}) });
+    const validation = validateHttpCall(catalog, tool, { pathParams, query, header: (n) => req.headers.get(n), ...(body !== undefined ? { body, freshBody: true } : {}) });
     if (!validation.ok) {
       const headers = { ...extra, "x-toolsim-source": "validation", "sl-violations": violationsHeader(validation.errors) };
       // Not the client's fault (an operation whose schema cannot be compiled: 500): answered as it is.

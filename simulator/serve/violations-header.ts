@@ -33,18 +33,17 @@ function clip(text: string, max: number): string {
  * text): long messages are cut and issues that do not fit are left out; the body carries them all.
  */
 export function violationsHeader(issues: readonly ValidationIssue[], max = MAX_VIOLATIONS_HEADER): string {
-  const kept: ValidationIssue[] = [];
-  let text = "[]";
+  // The array's JSON is its items' JSON between brackets, comma-separated: each item is written once.
+  const parts: string[] = [];
+  let length = 2;
   for (const issue of issues.slice(0, MAX_ISSUES)) {
-    const short: ValidationIssue = { ...issue, location: issue.location.map((s) => clip(String(s), 100)), message: clip(issue.message, MAX_MESSAGE) };
-    const next = asciiJson([...kept, short]);
-    if (next.length > max) break;
-    kept.push(short);
-    text = next;
+    const part = asciiJson({ ...issue, location: issue.location.map((s) => clip(String(s), 100)), message: clip(issue.message, MAX_MESSAGE) });
+    const next = length + part.length + (parts.length > 0 ? 1 : 0);
+    if (next > max) break;
+    parts.push(part);
+    length = next;
   }
-  if (kept.length === 0 && issues.length > 0) {
-    // Even one issue does not fit (a huge location): name how many there are.
-    text = asciiJson([{ location: ["request"], code: "many", message: `${issues.length} issues; see the body`, severity: "Error" }]);
-  }
-  return text;
+  // Even one issue does not fit (a huge location): name how many there are.
+  if (parts.length === 0 && issues.length > 0) return asciiJson([{ location: ["request"], code: "many", message: `${issues.length} issues; see the body`, severity: "Error" }]);
+  return `[${parts.join(",")}]`;
 }

@@ -17,6 +17,11 @@ export interface HttpCallInput {
   header(name: string): string | null | undefined;
   /** The parsed body (undefined: none was sent). */
   body?: unknown;
+  /**
+   * The body was just parsed from the request (no one else holds it) by a parser that bounds its nesting to
+   * MAX_JSON_DEPTH: the arguments are validated as they are, without a defensive copy.
+   */
+  freshBody?: boolean;
 }
 
 /** The shape of a parameter's schema that deserialization needs. */
@@ -222,7 +227,8 @@ function detailOf(issues: readonly ValidationIssue[]): string {
  */
 export function validateHttpCall(catalog: Catalog, tool: Tool, input: HttpCallInput): CallValidation {
   const { args, issues: mapping } = argumentsFromHttp(catalog, tool, input);
-  const checked = validateCall(catalog, tool.name, args);
+  // The arguments object is ours (made just now); only a body someone else holds needs copying.
+  const checked = validateCall(catalog, tool.name, args, { owned: input.body === undefined || input.freshBody === true });
   if (checked.ok && mapping.length === 0) return checked;
   // An operation whose schema cannot be compiled: the spec's fault, answered as validateCall answers it (500).
   if (!checked.ok && checked.errors.some((e) => e.code === UNUSABLE_SCHEMA)) return checked;

@@ -175,6 +175,11 @@ export interface ValidateCallOptions {
    * redacted): a value that is exactly a placeholder satisfies any schema, so the recorded call is answered as it was.
    */
   acceptRedacted?: boolean;
+  /**
+   * The arguments object is the caller's to give away, nested no deeper than MAX_JSON_DEPTH (arguments made from an
+   * HTTP request just parsed): validated and coerced in place, not copied first.
+   */
+  owned?: boolean;
 }
 
 /** The value an issue's location points at in a call's arguments and body. */
@@ -212,7 +217,7 @@ export function validateCall(catalog: Catalog, name: string, rawArgs: unknown, o
     const issue: ValidationIssue = { location: ["tool"], code: "unknown-tool", message: detail, severity: "Error" };
     return { ok: false, errors: [issue], problem: { ...problem(404, "Unknown tool", detail, [issue]), suggestions } };
   }
-  const parsed = parseArguments(rawArgs);
+  const parsed = options.owned === true && isObject(rawArgs) ? { ok: true as const, value: rawArgs } : parseArguments(rawArgs);
   if (!parsed.ok) {
     const issue: ValidationIssue = { location: ["arguments"], code: "type", message: parsed.message, severity: "Error" };
     return { ok: false, errors: [issue], tool, problem: problem(400, "Bad Request", parsed.message, [issue]) };

@@ -80,30 +80,55 @@ function keysOf(a: Json, b: Json): string[] {
 }
 
 /** Pointers (`/results/2`) of the list items that repeat an earlier item of their list, deepest lists first. */
-export function repeatedItems(value: unknown, at = "", depth = 0): string[] {
-  if (depth > 12) return [];
+export function repeatedItems(value: unknown): string[] {
   const out: string[] = [];
+  collectRepeated(value, [], 0, out);
+  return out;
+}
+
+/** The pointer of a path of keys and indexes. */
+function pointerOf(path: readonly (string | number)[]): string {
+  let p = "";
+  for (const s of path) p += `/${typeof s === "number" ? s : pointerSegment(s)}`;
+  return p;
+}
+
+/** Adds to `out` the pointers of repeated items under `value` (at `path`); a pointer is written only for a hit. */
+function collectRepeated(value: unknown, path: Array<string | number>, depth: number, out: string[]): void {
+  if (depth > 12) return;
   if (Array.isArray(value)) {
-    value.forEach((v, i) => out.push(...repeatedItems(v, `${at}/${i}`, depth + 1)));
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (typeof v !== "object" || v === null) continue;
+      path.push(i);
+      collectRepeated(v, path, depth + 1, out);
+      path.pop();
+    }
     // A long list is a stored collection or a page of one, not a synthesized copy of an example: left as it is.
-    if (value.length > 200) return out;
+    if (value.length > 200 || value.length < 2) return;
     const kept: Json[] = [];
     const words = new Set<string>();
-    value.forEach((v, i) => {
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
       // A list of words (`types: [public, public]`) names each once too.
       if (typeof v === "string") {
-        if (words.has(v)) out.push(`${at}/${i}`);
+        if (words.has(v)) out.push(`${pointerOf(path)}/${i}`);
         words.add(v);
-        return;
+        continue;
       }
-      if (!isObject(v)) return;
-      if (kept.some((k) => repeatsRecord(k, v))) out.push(`${at}/${i}`);
+      if (!isObject(v)) continue;
+      if (kept.some((k) => repeatsRecord(k, v))) out.push(`${pointerOf(path)}/${i}`);
       else kept.push(v);
-    });
+    }
   } else if (isObject(value)) {
-    for (const [k, v] of Object.entries(value)) if (typeof v === "object" && v !== null) out.push(...repeatedItems(v, `${at}/${pointerSegment(k)}`, depth + 1));
+    for (const k in value) {
+      const v = value[k];
+      if (typeof v !== "object" || v === null) continue;
+      path.push(k);
+      collectRepeated(v, path, depth + 1, out);
+      path.pop();
+    }
   }
-  return out;
 }
 
 function holderOf(root: unknown, pointer: string): unknown {
