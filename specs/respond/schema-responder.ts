@@ -22,15 +22,21 @@ function validExampleOf(catalog: Catalog, selected: SelectedResponse, schemaPoin
   });
 }
 
-/** Response answers whose body was validated against the selected response's schema, by that schema's pointer. */
-const checkedAnswers = new WeakMap<ResponderAnswer, { schemaPointer: string; body: unknown }>();
+/** Marks an answer whose body was validated against the selected response's schema (a property, not a WeakMap: set on every answer). */
+const VALIDATED: unique symbol = Symbol("validated body");
+
+type CheckedAnswer = ResponderAnswer & { [VALIDATED]?: { schemaPointer: string; body: unknown } };
+
+function markValidated(answer: ResponderAnswer, schemaPointer: string): void {
+  (answer as CheckedAnswer)[VALIDATED] = { schemaPointer, body: answer.body };
+}
 
 /**
  * Whether an answer of `schemaAnswer` carries a body already validated against the schema at a pointer
  * (so that the check stage need not validate it again). Only answers returned as they were made count.
  */
 export function validatedBody(answer: ResponderAnswer): { schemaPointer: string; body: unknown } | undefined {
-  const known = checkedAnswers.get(answer);
+  const known = (answer as CheckedAnswer)[VALIDATED];
   return known !== undefined && known.body === answer.body ? known : undefined;
 }
 
@@ -57,7 +63,7 @@ export function schemaAnswer(ctx: ResponseContext, selected: SelectedResponse = 
     const example = validExampleOf(ctx.catalog, selected, selected.schemaPointer);
     if (example.valid !== undefined) {
       const answer: ResponderAnswer = { ...base, body: agreeing(ctx, selected, cloneJson(example.valid.value), false), source: "example" };
-      checkedAnswers.set(answer, { schemaPointer: selected.schemaPointer, body: answer.body });
+      markValidated(answer, selected.schemaPointer);
       return answer;
     }
     if (example.count > 0) notes.push("the spec's example does not match its schema; synthesized instead");
@@ -66,7 +72,7 @@ export function schemaAnswer(ctx: ResponseContext, selected: SelectedResponse = 
   if (result.repairs > 0) notes.push(`synthesized body repaired ${result.repairs} time(s)`);
   if (!result.valid) notes.push("synthesized body could not be made valid");
   const answer: ResponderAnswer = { ...base, body: result.valid ? agreeing(ctx, selected, result.value, true) : result.value, source: "schema", ...(notes.length > 0 ? { notes } : {}) };
-  if (result.valid) checkedAnswers.set(answer, { schemaPointer: selected.schemaPointer, body: answer.body });
+  if (result.valid) markValidated(answer, selected.schemaPointer);
   return answer;
 }
 
