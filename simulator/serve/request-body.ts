@@ -20,12 +20,11 @@ function isObject(v: unknown): v is Json {
 export type BodyRead = { ok: true; bytes: Uint8Array | undefined } | { ok: false; status: 413 | 400; detail: string };
 
 /**
- * Reads a request body up to `limit` bytes (a larger one is a 413, declared or streamed). With a Content-Length
- * the body is read in one go (@hono/node-server reads it straight from the socket). A request from a socket
- * (`incoming` given) with neither Content-Length nor Transfer-Encoding has no body (HTTP/1.1); a chunked one is
- * read from the socket's stream and cut at the limit. A `Request` made in-process (`app.fetch(new Request(url,
- * {body}))` sets no length) is streamed and cut at the limit. `req.body` is touched only then: its getter builds a
- * web stream (and, on a socket's request, a whole undici Request).
+ * Reads a request body up to `limit` bytes (a larger one is a 413, declared or streamed). A request from a socket
+ * (`incoming` given) is read from the Node request's stream (a chunked one cut at the limit); with neither
+ * Content-Length nor Transfer-Encoding it has no body (HTTP/1.1). A `Request` made in-process (`app.fetch(new
+ * Request(url, {body}))` sets no length) is streamed and cut at the limit. `req.body` is touched only then: its
+ * getter builds a web stream (and, on a socket's request, a whole undici Request).
  */
 export async function readBody(req: Request, limit: number, incoming?: IncomingMessage): Promise<BodyRead> {
   if (req.method === "GET" || req.method === "HEAD") return { ok: true, bytes: undefined };
@@ -35,6 +34,8 @@ export async function readBody(req: Request, limit: number, incoming?: IncomingM
     if (!Number.isSafeInteger(n) || n < 0) return { ok: false, status: 400, detail: `The Content-Length header is not a number of bytes: ${declared.slice(0, 40)}.` };
     if (n > limit) return { ok: false, status: 413, detail: `The request body is ${n} bytes; the limit is ${limit}.` };
     if (n === 0) return { ok: true, bytes: undefined };
+    // From a socket: the Node request's own buffers (no ArrayBuffer copy); Node's parser holds it to the length.
+    if (incoming !== undefined) return readIncomingLimited(incoming, limit);
     return { ok: true, bytes: new Uint8Array(await req.arrayBuffer()) };
   }
   if (incoming !== undefined) return incoming.headers["transfer-encoding"] === undefined ? { ok: true, bytes: undefined } : readIncomingLimited(incoming, limit);

@@ -180,12 +180,25 @@ function shiftSiblings(edits: Edits, item: unknown, itemPointer: string, except:
   }
 }
 
+/** How many names a list field's path goes below its item (`holidays[].date` -> 1, `tags[]` -> 0), by field. */
+const depthsBelowItem = new Map<string, number | undefined>();
+
+function depthBelowItem(field: string): number | undefined {
+  if (depthsBelowItem.has(field)) return depthsBelowItem.get(field);
+  const list = listOf(field);
+  const rest = list === undefined ? undefined : field.slice(list.length).replace(/^\./, "");
+  const depth = rest === undefined ? undefined : rest === "" ? 0 : rest.split(".").length;
+  if (depthsBelowItem.size > 10_000) depthsBelowItem.clear();
+  depthsBelowItem.set(field, depth);
+  return depth;
+}
+
 /** The item holding a spot of a list field (`holidays[].date` -> the holiday), and its pointer. */
 function itemOf(body: unknown, spot: FieldSpot, field: string): { item: unknown; pointer: string } | undefined {
-  const list = listOf(field);
-  if (list === undefined) return undefined;
-  const rest = field.slice(list.length).replace(/^\./, "");
-  const depth = rest === "" ? 0 : rest.split(".").length;
+  const depth = depthBelowItem(field);
+  if (depth === undefined) return undefined;
+  // A field of the item itself (the common case): the spot's holder is the item.
+  if (depth === 1) return { item: spot.holder, pointer: spot.pointer.slice(0, spot.pointer.lastIndexOf("/")) };
   const parts = spot.pointer.split("/");
   const pointer = parts.slice(0, parts.length - depth).join("/");
   let cur: unknown = body;
