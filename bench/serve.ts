@@ -27,6 +27,7 @@
  * and the same for `toolsim_stateful` (`serve.rps_stateful_<spec>`, `serve.p99_ms_stateful_<spec>`). A `#` line
  * gives each server's requests per second of its own CPU time (read from /proc on Linux), which hardly moves when
  * other work shares the cores (wall-clock rates do: the server and the load generator compete for them).
+ * A last `#` line gives the floor: toolsim's rate and CPU per request on a path no API serves (routing and HTTP only).
  * Goal: ratio >= 3 for rps at a p99 ratio >= 1.
  */
 import autocannon, { type AutocannonRequest, type AutocannonResult } from "autocannon";
@@ -267,9 +268,21 @@ async function benchSpec(label: string, spec: string): Promise<void> {
       }
     }
     report(label, rounds);
+    // Context: what the HTTP layer alone costs here (a path no API serves: routed, answered 404, no simulation).
+    const floor = await load(toolsim, [{ method: "GET", path: "/__bench_no_such_path", headers: {} }], SECONDS);
+    note(
+      `serve ${label} floor: toolsim answers an unrouted path (404) at ${Math.round(floor.rps)} requests/s` +
+        (floor.perCpu !== undefined ? `, ${(1e6 / floor.perCpu).toFixed(1)} µs of CPU each; the bench mix costs ${perCpuMicros(rounds.toolsim)} µs` : ""),
+    );
   } finally {
     await Promise.all(children.map(stopChild));
   }
+}
+
+/** Median CPU microseconds per request over rounds (from requests per CPU-second), as text. */
+function perCpuMicros(rounds: readonly Round[]): string {
+  const values = rounds.map((r) => r.perCpu).filter((v): v is number => v !== undefined);
+  return values.length > 0 ? (1e6 / median(values)).toFixed(1) : "?";
 }
 
 function report(label: string, rounds: Record<ServerName, Round[]>): void {
