@@ -1,6 +1,7 @@
 import { checkBindings, type ResourceLookup } from "../../specs/respond/bindings/binding-check.js";
 import { bindingsOf, type EffectBinding } from "../../specs/respond/bindings/bindings.js";
-import { answerRecords, nounOfPath, singularNoun } from "../../specs/respond/world/entity-memory.js";
+import { answerRecords, nounOfPath } from "../../specs/respond/world/entity-memory.js";
+import { singularNoun } from "../../specs/singular-noun.js";
 import { sameValue } from "../../specs/respond/bindings/binding-values.js";
 import type { AgentContext } from "../roles/agent-context.js";
 import type { CallRecord, EpisodeTranscript } from "../roles/roles.js";

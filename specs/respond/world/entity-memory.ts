@@ -1,5 +1,6 @@
 import type { ResponseContext } from "../responder.js";
 import { isObject, pointerSegment, type Json } from "../../json-object.js";
+import { singularNoun } from "../../singular-noun.js";
 
 /**
  * The episode's memory of entities: every record with an id that an answer showed (a search result, a list
@@ -10,27 +11,6 @@ import { isObject, pointerSegment, type Json } from "../../json-object.js";
  */
 
 const GENERIC_LISTS = /^(items|data|results|records|entries|list|content|values|hits|rows|edges|nodes|objects|elements|docs|documents|response|payload|result)$/i;
-
-/** `books` -> `book`, `categories` -> `category`, `user_profile` -> `userprofile`. */
-export function singularNoun(word: string): string {
-  let hit = singulars.get(word);
-  if (hit === undefined) {
-    hit = computeSingular(word);
-    if (singulars.size > 10_000) singulars.clear();
-    singulars.set(word, hit);
-  }
-  return hit;
-}
-
-const singulars = new Map<string, string>();
-
-function computeSingular(word: string): string {
-  const w = word.toLowerCase().replace(/[^a-z0-9]/g, "");
-  if (/ies$/.test(w)) return w.slice(0, -3) + "y";
-  if (/(ss|sh|ch|x)es$/.test(w)) return w.slice(0, -2);
-  if (/s$/.test(w) && !/ss$/.test(w)) return w.slice(0, -1);
-  return w;
-}
 
 /** The resource noun of a path: the literal segment before its last parameter, else its last literal one (`/orders/{id}/cancel` -> `order`). */
 export function nounOfPath(path: string): string {

@@ -4,6 +4,8 @@
  * a holiday, a journey...). A pure function of the names, judged once per parent and key list.
  */
 
+import { singularNoun } from "../../singular-noun.js";
+
 type Json = Record<string, unknown>;
 
 /** A field name as compared: lower case, letters and digits only (`country_code` -> `countrycode`). */
@@ -18,25 +20,6 @@ export function norm(name: string): string {
 }
 
 const norms = new Map<string, string>();
-
-function singular(word: string): string {
-  let hit = singulars.get(word);
-  if (hit === undefined) {
-    hit = computeSingular(word);
-    if (singulars.size > 10_000) singulars.clear();
-    singulars.set(word, hit);
-  }
-  return hit;
-}
-
-const singulars = new Map<string, string>();
-
-function computeSingular(word: string): string {
-  const w = norm(word);
-  if (/ies$/.test(w)) return w.slice(0, -3) + "y";
-  if (/s$/.test(w) && !/ss$/.test(w)) return w.slice(0, -1);
-  return w;
-}
 
 /** The object's keys by normalized name. */
 export function keysOf(o: Json): Map<string, string> {
@@ -98,7 +81,7 @@ export function shapeOf(o: Json, parent: string): Shape {
   if (node.shape !== undefined) return node.shape;
   const leaf = node;
   const keys = keysOf(o);
-  const p = singular(parent);
+  const p = singularNoun(parent);
   const has = (...list: string[]): boolean => list.some((n) => keys.has(n));
   let entity: Shape["entity"];
   if (has("iatacode", "iata") && has("name", "city")) entity = "airport";
