@@ -143,3 +143,17 @@ export function indexBeforeEnd(s: string, k: number): number {
   }
   return i;
 }
+
+/** The code points one character of a pattern may be (a literal, `.` or a set); undefined for anything else. */
+export function atomRanges(node: RegexNode): readonly Range[] | undefined {
+  switch (node.kind) {
+    case "char":
+      return [[node.cp, node.cp]];
+    case "dot":
+      return DOT_RANGES;
+    case "set":
+      return normalize(setRanges(node));
+    default:
+      return undefined;
+  }
+}

@@ -1,4 +1,4 @@
-import { complement, DOT_RANGES, intersects, normalize, setRanges, type Range } from "./code-point-sets.js";
+import { atomRanges, complement, intersects, normalize, type Range } from "./code-point-sets.js";
 import type { RegexNode, SetItem } from "./regex-syntax.js";
 
 /**
@@ -84,19 +84,6 @@ function unwrap(node: RegexNode): RegexNode {
     const only = n.kind === "group" && n.body.kind === "alt" && n.body.branches.length === 1 && n.body.branches[0]?.length === 1 ? n.body.branches[0][0] : undefined;
     if (only === undefined) return n;
     n = only;
-  }
-}
-
-function atomRanges(node: RegexNode): readonly Range[] | undefined {
-  switch (node.kind) {
-    case "char":
-      return [[node.cp, node.cp]];
-    case "dot":
-      return DOT_RANGES;
-    case "set":
-      return normalize(setRanges(node));
-    default:
-      return undefined;
   }
 }
 

@@ -1,4 +1,4 @@
-import { DOT_RANGES, intersects, normalize, setRanges, type Range } from "./code-point-sets.js";
+import { atomRanges, intersects, type Range } from "./code-point-sets.js";
 import type { RegexNode } from "./regex-syntax.js";
 
 /**
@@ -28,19 +28,6 @@ type Way = readonly Range[];
 /** More ways than this at one choice: given up (not one-pass). */
 const MAX_WAYS = 64;
 
-function atom(node: RegexNode): Way | undefined {
-  switch (node.kind) {
-    case "char":
-      return [[node.cp, node.cp]];
-    case "dot":
-      return DOT_RANGES;
-    case "set":
-      return normalize(setRanges(node));
-    default:
-      return undefined;
-  }
-}
-
 /** Ways through a node that consume nothing (each one reaches what follows). */
 function emptyWays(node: RegexNode): number {
   switch (node.kind) {
@@ -63,7 +50,7 @@ function emptyWays(node: RegexNode): number {
 
 /** The ways into a node, given the ways into what follows it. */
 function ways(node: RegexNode, follow: readonly Way[]): Way[] {
-  const a = atom(node);
+  const a = atomRanges(node);
   let out: Way[];
   if (a !== undefined) out = [a];
   else {
