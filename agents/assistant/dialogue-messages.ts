@@ -2,7 +2,7 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage }
 import type { ToolResult } from "../../specs/call/tool-result.js";
 import type { AssistantToolCall, DialogueMessage } from "../roles/dialogue.js";
 import { argumentsFromObject, argumentsObject, messageText, parseToolResultText, toolResultText, type ToolResultTextOptions } from "./dialogue-text.js";
-import { isObject, type Json } from "../../specs/json-object.js";
+import { isObject } from "../../specs/json-object.js";
 
 export {
   argumentsFromObject,

@@ -1,4 +1,4 @@
-import { isSecretName, redactSchemaSecrets, secretValues } from "../../specs/redact-secrets.js";
+import { redactSchemaSecrets, secretValues } from "../../specs/redact-secrets.js";
 import { createHash } from "node:crypto";
 import { closeSync, createReadStream, existsSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";

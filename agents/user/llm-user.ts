@@ -12,7 +12,7 @@ import { plannedValues, relevance, type PlannedValue } from "./reply-composer.js
 import type { UserAgent, UserTurn } from "../roles/roles.js";
 import type { Toolbox } from "../roles/toolbox.js";
 import { humanize } from "../language/words.js";
-import { isObject, type Json } from "../../specs/json-object.js";
+import { isObject } from "../../specs/json-object.js";
 
 // ------------------------------------------------------------------------------------------- prompts
 

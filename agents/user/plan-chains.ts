@@ -10,7 +10,7 @@ import { toolArguments } from "../assistant/tool-arguments.js";
 import type { Toolbox, ToolboxEntry } from "../roles/toolbox.js";
 import { coordinateOf, isIdName } from "../language/value-phrase.js";
 import { humanize, identifierWords, singular } from "../language/words.js";
-import { isObject, type Json } from "../../specs/json-object.js";
+import { isObject } from "../../specs/json-object.js";
 
 /** A record's id field (`id`, `slug`), any case. */
 const RECORD_ID = wholeWord(RECORD_ID_FIELDS);

@@ -5,7 +5,7 @@ import type { ArgumentInfo } from "../assistant/tool-arguments.js";
 import type { ToolboxEntry } from "../roles/toolbox.js";
 import { identifierWords, singular } from "../language/words.js";
 import { patternTest } from "../../specs/load/patterns/linear-pattern.js";
-import { isObject, type Json } from "../../specs/json-object.js";
+import { isObject } from "../../specs/json-object.js";
 import { DOMAIN_STEMS, PLACE_QUERY_WORDS, SEARCH_DOMAINS } from "../language/lexicon/value-domains.js";
 import { VALUE_NAMES } from "../language/lexicon/names.js";
 import { anyStem, anyWord } from "../language/word-patterns.js";

@@ -6,7 +6,6 @@ import { SimulatedExecutor } from "../../agents/executor/simulated-executor.js";
 import type { EpisodeToolset } from "../../agents/roles/toolbox.js";
 import { contentHash, currentVersions, type RunInfo } from "../runs/run-info.js";
 import { RunStore } from "../runs/run-store.js";
-import { secretPolicyOf } from "../runs/secret-policy.js";
 import type { RunSummary } from "../runs/run-summary.js";
 import { SummaryBuilder } from "../runs/run-summary.js";
 import { EventBus, type Clock, type EventBusOptions, type Listener } from "./event-bus.js";

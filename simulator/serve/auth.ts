@@ -5,7 +5,7 @@ import { securityRequirements, securitySchemes, type SecurityAlternative, type S
 import type { Tool } from "../../specs/catalog/tool.js";
 import type { ToolsetAuth } from "../../toolsets/toolset.js";
 import { parseRate, type Rate } from "./rate-limits.js";
-import { isObject, type Json } from "../../specs/json-object.js";
+import { isObject } from "../../specs/json-object.js";
 
 /** A credential the simulated API accepts. */
 export interface Credential {

@@ -2,7 +2,7 @@ import { derefNode } from "../../specs/catalog/catalog.js";
 import { getAt } from "../../specs/json-pointer.js";
 import type { Responder } from "../../specs/respond/responder.js";
 import { selectResponse } from "../../specs/call/select-response.js";
-import { isObject, type Json } from "../../specs/json-object.js";
+import { isObject } from "../../specs/json-object.js";
 
 /**
  * A responder for Prism's `Prefer: example=<name>`: the named example of the selected response, or a 404

@@ -31,7 +31,7 @@ import { bodyText, incomingOf, parseRequestBody, readBody } from "./request-body
 import { asciiHeader, violationsHeader } from "./violations-header.js";
 import { apiRuntime, exchangeRequestOf, routeIn, splitUrl, type ApiRuntime } from "./api-runtime.js";
 import { proxyAnswer } from "./record/proxy-answer.js";
-import { DEFAULT_BODY_LIMIT, type ServedApi, type ServeMode, type ServeOptions } from "./serve-options.js";
+import { DEFAULT_BODY_LIMIT, type ServeMode, type ServeOptions } from "./serve-options.js";
 
 // The options and their types live in serve-options.ts; they are exported from here too (the app's module).
 export { DEFAULT_BODY_LIMIT, SERVE_MODES, type ServedApi, type ServeMode, type ServeOptions } from "./serve-options.js";

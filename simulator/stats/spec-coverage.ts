@@ -3,7 +3,7 @@ import { stableStringify } from "../../specs/stable-stringify.js";
 import type { Tool } from "../../specs/catalog/tool.js";
 import { parseArguments } from "../../specs/call/validate-call.js";
 import type { SimEvent } from "../core/events.js";
-import { isObject, type Json } from "../../specs/json-object.js";
+import { isObject } from "../../specs/json-object.js";
 
 /** Covered out of declared, with what was left out (capped). */
 export interface CoverageFigure {

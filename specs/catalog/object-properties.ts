@@ -1,7 +1,7 @@
 import type { SchemaFlavor } from "../load/schema-flavor.js";
 import type { SchemaRegistry } from "./schema-registry.js";
 import { toPointer } from "../json-pointer.js";
-import { isObject, type Json } from "../json-object.js";
+import { isObject } from "../json-object.js";
 
 /** The properties of an object schema (following `$ref`s and `allOf`), with the pointer of each one's schema. */
 export interface ObjectShape {

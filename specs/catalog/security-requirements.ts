@@ -2,7 +2,7 @@ import type { Catalog } from "./catalog.js";
 import { derefNode } from "./catalog.js";
 import { getAt } from "../json-pointer.js";
 import type { Tool } from "./tool.js";
-import { isObject, type Json } from "../json-object.js";
+import { isObject } from "../json-object.js";
 
 /** A security scheme of a spec (`components.securitySchemes`), reduced to what enforcing it needs. */
 export interface SecurityScheme {

@@ -7,7 +7,6 @@ import { cloneJson } from "../synthesize/synthesis-rules.js";
 import { obeyBindings } from "./bindings/obey-bindings.js";
 import { errorAboutCall } from "./error-message.js";
 import type { Catalog } from "../catalog/catalog.js";
-import { isObject, type Json } from "../json-object.js";
 
 /** The spec's examples of a response (re-exported: the LLM responder shows the first). */
 export { responseExamples };

@@ -1,6 +1,5 @@
 import { cloneJson } from "../synthesize/synthesis-rules.js";
 import { locate } from "../catalog/field-path.js";
-import type { SelectedResponse } from "../call/select-response.js";
 import { selectedResponse } from "./response-cache.js";
 import type { ResponderAnswer, ResponseContext } from "./responder.js";
 import { schemaAnswer } from "./schema-responder.js";

@@ -1,7 +1,6 @@
 import { isIdName } from "../id-chains.js";
 import { isObject } from "../../specs/json-object.js";
 
-type Json = Record<string, unknown>;
 
 function norm(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, "");

@@ -1,6 +1,6 @@
 import { fail, ok, type Result } from "../../specs/result.js";
 import type { SpecProblem } from "../../specs/load/spec-problem.js";
-import { isObject, type Json } from "../../specs/json-object.js";
+import { isObject } from "../../specs/json-object.js";
 
 /** One API of the public-apis list, the input of toolset construction (ToolAlpaca section 3.1). */
 export interface PublicApi {

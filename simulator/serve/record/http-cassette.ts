@@ -1,6 +1,6 @@
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import { dirname } from "node:path";
-import { isSecretName, REDACTED, redactSecretsDeep, redactText } from "../../../specs/secret-redaction.js";
+import { isSecretName, REDACTED, redactText } from "../../../specs/secret-redaction.js";
 import type { HttpExchange } from "../../../specs/respond/http-cassette.js";
 import { redactRecord, scrubText, secretValues as fieldSecrets } from "../../../specs/redact-secrets.js";
 

@@ -5,7 +5,7 @@ import { inferBindings } from "./infer-bindings.js";
 export type { BindingMatch, EqualsBinding, FilterBinding, RangeBinding, SearchBinding, RouteBinding, ReferenceBinding, EffectBinding, TotalBinding, StockBinding, NoBinding, Binding, DeclaredBindings } from "./binding-types.js";
 export { BINDING_KINDS } from "./binding-types.js";
 import { BINDING_KINDS } from "./binding-types.js";
-import type { BindingMatch, EqualsBinding, FilterBinding, RangeBinding, SearchBinding, RouteBinding, ReferenceBinding, EffectBinding, TotalBinding, StockBinding, NoBinding, Binding, DeclaredBindings } from "./binding-types.js";
+import type { Binding, DeclaredBindings } from "./binding-types.js";
 
 /**
  * Bindings: what a request says about its response, as data. Inferred for every operation when first
