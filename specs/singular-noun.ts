@@ -1,20 +1,17 @@
-/** `books` -> `book`, `categories` -> `category`, `addresses` -> `address`, `user_profile` -> `userprofile`: lower case, letters and digits only. */
+import { singular } from "./words.js";
+
+/**
+ * A noun as entities are matched by it: singular, lower case, letters and digits only (`books` -> `book`,
+ * `categories` -> `category`, `addresses` -> `address`, `People` -> `person`, `user_profiles` -> `userprofile`).
+ */
 export function singularNoun(word: string): string {
-  let hit = singulars.get(word);
+  let hit = nouns.get(word);
   if (hit === undefined) {
-    hit = computeSingular(word);
-    if (singulars.size > 10_000) singulars.clear();
-    singulars.set(word, hit);
+    hit = singular(word).toLowerCase().replace(/[^a-z0-9]/g, "");
+    if (nouns.size > 10_000) nouns.clear();
+    nouns.set(word, hit);
   }
   return hit;
 }
 
-const singulars = new Map<string, string>();
-
-function computeSingular(word: string): string {
-  const w = word.toLowerCase().replace(/[^a-z0-9]/g, "");
-  if (/ies$/.test(w)) return w.slice(0, -3) + "y";
-  if (/(ss|sh|ch|x)es$/.test(w)) return w.slice(0, -2);
-  if (/s$/.test(w) && !/ss$/.test(w)) return w.slice(0, -1);
-  return w;
-}
+const nouns = new Map<string, string>();

@@ -87,8 +87,6 @@ function toSingular(word: string): string {
   return singularWord(word);
 }
 
-/** A spec pattern on the linear-time engine, with Unicode semantics (null when it cannot be compiled). */
-
 // ---------------------------------------------------------------- quick checks
 
 const DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:?\d\d)$/i;

@@ -3,8 +3,8 @@ import { singularNoun } from "../../../specs/singular-noun.js";
 import { shapeOf } from "../../../specs/synthesize/world/entity-shape.js";
 
 describe("what an answer's object is, judged from the name of what holds it", () => {
-  it("one singular for every noun: -ies, -sses, -ches, -xes and plain -s", () => {
-    expect(["books", "categories", "addresses", "matches", "boxes", "wishes", "user_profile"].map(singularNoun)).toEqual([
+  it("one singular for every noun: -ies, -sses, -ches, -xes, irregular and uncountable ones", () => {
+    expect(["books", "categories", "addresses", "matches", "boxes", "wishes", "user_profiles", "People", "status", "news"].map(singularNoun)).toEqual([
       "book",
       "category",
       "address",
@@ -12,6 +12,9 @@ describe("what an answer's object is, judged from the name of what holds it", ()
       "box",
       "wish",
       "userprofile",
+      "person",
+      "status",
+      "news",
     ]);
   });
 
