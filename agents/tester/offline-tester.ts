@@ -7,6 +7,7 @@ import { TOOL_SEARCHER } from "../assistant/tool-searcher.js";
 import type { StageVerdict, TesterStage, Verdict } from "../roles/verdict.js";
 import { checkConsistency } from "./consistency-check.js";
 import { isObject } from "../../specs/json-object.js";
+import { typedValues } from "../../specs/value-kinds.js";
 import { answerTokens, buildHaystack, containsBounded, norm, tokenGrounded, type Haystack } from "./answer-evidence.js";
 export { answerTokens, type AnswerToken } from "./answer-evidence.js";
 
@@ -144,7 +145,8 @@ function issues(result: ToolResult["errors"], max = 3): string {
 /**
  * `execution`: every call routed to a known tool (no invented tools), every call valid in the end (a
  * rejected call is fine when a later call of the same tool passes validation), not all calls failed
- * (status >= 400), and every response body valid against its response schema.
+ * (status >= 400), every response body valid against its response schema, and every argument whose name says
+ * what it holds (a country, a currency, a date, an e-mail...) plausibly holds one.
  */
 export function checkExecution(episode: EpisodeTranscript): string[] {
   const reasons: string[] = [];
@@ -165,6 +167,11 @@ export function checkExecution(episode: EpisodeTranscript): string[] {
     }
     if (r.responseErrors.length > 0) {
       reasons.push(`calls[${i}] ${q(rec.call.name)}: response does not match its schema: ${issues(r.responseErrors)}`);
+    }
+    // An argument whose name says what it holds holds one (`country_code: "Busy Suspension"` is no country).
+    const args = callArguments(rec.call);
+    for (const t of args ? typedValues(args) : []) {
+      if (!t.plausible) reasons.push(`calls[${i}] ${q(rec.call.name)}: argument ${t.field} ${q(t.value)} is not a ${t.kind}`);
     }
   });
   if (calls.length > 0 && calls.every((c) => c.result.status >= 400)) {

@@ -3,14 +3,14 @@ import type { SimEvent } from "../core/events.js";
 import { callContradictions, stateContradictions, type Contradiction, type ObservedCall } from "./call-contradictions.js";
 import { entityContradictions } from "./entity-contradictions.js";
 import { phrasesOf } from "./filler-text.js";
-import { typedValues, type ValueKind } from "./plausible-values.js";
+import { typedValues, type ValueKind } from "../../specs/value-kinds.js";
 import { isObject } from "../../specs/json-object.js";
 
 /**
  * The audit of a run's world: how many accepted episodes have a response that contradicts its call (or the
  * state the episode built), and how many typed values (dates, countries, currencies, languages,
  * coordinates, emails, URLs, phones, time zones) are plausible. Independent of the simulator: it reads the
- * journal only, judging by names and values (`call-contradictions.ts`, `plausible-values.ts`).
+ * journal only, judging by names and values (`call-contradictions.ts`, `specs/value-kinds.ts`).
  */
 
 /** The audit's figures. */

@@ -26,6 +26,7 @@ import { leafParams, objectItems, optionalCopy, paramLocation, paramsOf, schemaT
 import type { OfflineToolSpec, Param } from "./offline-types.js";
 import { toolTraits } from "./tool-traits.js";
 import type { FillOutcome } from "./offline-types.js";
+import { isPlausible, valueKindOf } from "../../../specs/value-kinds.js";
 
 export type { FillOutcome };
 
@@ -200,6 +201,9 @@ function valueFor(box: OfflineToolbox, p: Param, sources: Source[], st: FillStat
     return { value: full, note: `${p.path.join(".")} ${how}`, fromText: true, ...("kind" in span && (span as Span).kind === "quoted" ? { quoted: true } : {}) };
   };
   const kinds = acceptedKinds(box, p);
+  // A value for a name that says what it holds must be one (a country code is no airport's name).
+  const meaning = valueKindOf(p.name);
+  const fits = (v: unknown): boolean => meaning === undefined || isPlausible(meaning, v, p.name) !== false;
   if (stage === "named") {
     const phrase = p.phrase.toLowerCase();
     const answering =
@@ -214,7 +218,7 @@ function valueFor(box: OfflineToolbox, p: Param, sources: Source[], st: FillStat
         if (fromObs) return { value: fromObs.value, note: `${fromObs.note} (as the user said)`, fromText: false };
       }
       const a = anchoredValue(box, p, src, st);
-      if (a) return take(src, a.span, a.value, "from the user's reply");
+      if (a && fits(a.value)) return take(src, a.span, a.value, "from the user's reply");
       const e = enumValue(box, p, src);
       if (e !== undefined) return { value: e, note: `${p.path.join(".")} from the user's reply`, fromText: true };
       const b = booleanValue(p, src);
@@ -223,7 +227,7 @@ function valueFor(box: OfflineToolbox, p: Param, sources: Source[], st: FillStat
       const asked = leafParams(box, input.tool.parameters).filter((x) => question.includes(x.phrase.toLowerCase())).length;
       if (asked <= 1) {
         const t = typedValue(box, p, src, st, kinds);
-        if (t) return take(src, t.span, t.value, "from the user's reply");
+        if (t && fits(t.value)) return take(src, t.span, t.value, "from the user's reply");
         const cleaned = cleanReply(src.facts.text);
         if (cleaned !== "" && cleaned.split(/\s+/).length <= 12) {
           const v = coerce(box, cleaned, p.schema) ?? (schemaType(p.schema) === "array" ? coerce(box, cleaned, { type: "array", items: { type: "string" } }) : undefined);
@@ -237,23 +241,23 @@ function valueFor(box: OfflineToolbox, p: Param, sources: Source[], st: FillStat
     // 2. The user's words: named values, resource ids, cue words, enums, booleans.
     for (const src of sources) {
       const a = anchoredValue(box, p, src, st);
-      if (a) return take(src, a.span, a.value, "named in the request");
+      if (a && fits(a.value)) return take(src, a.span, a.value, "named in the request");
     }
     for (const src of sources) {
       const r = idAfterResource(box, p, input.tool, src, st);
-      if (r) return take(src, r.span, r.value, "after the name of its resource");
+      if (r && fits(r.value)) return take(src, r.span, r.value, "after the name of its resource");
     }
     for (const src of sources) {
       const c = coordinateValue(box, p, src, st);
-      if (c) return take(src, c.span, c.value, "from a coordinate pair");
+      if (c && fits(c.value)) return take(src, c.span, c.value, "from a coordinate pair");
     }
     for (const src of sources) {
       const c = cuedValue(box, p, src, st);
-      if (c) return take(src, c.span, c.value, "from a cue word in the request");
+      if (c && fits(c.value)) return take(src, c.span, c.value, "from a cue word in the request");
     }
     for (const src of sources) {
       const f = phraseValue(box, p, src, st);
-      if (f) return take(src, f.span, f.value, "from the words after a cue");
+      if (f && fits(f.value)) return take(src, f.span, f.value, "from the words after a cue");
     }
     for (const src of sources) {
       const e = enumValue(box, p, src);
@@ -265,7 +269,7 @@ function valueFor(box: OfflineToolbox, p: Param, sources: Source[], st: FillStat
     // Several values asked at once: the answer's typed values, in the order asked.
     for (const src of [...answering].reverse()) {
       const t = typedValue(box, p, src, st, kinds);
-      if (t) return take(src, t.span, t.value, "from the user's reply");
+      if (t && fits(t.value)) return take(src, t.span, t.value, "from the user's reply");
     }
     return undefined;
   }
@@ -275,7 +279,7 @@ function valueFor(box: OfflineToolbox, p: Param, sources: Source[], st: FillStat
     const strongKinds = first !== undefined && STRONG_KINDS.has(first) && (first !== "id" || isIdParam(box, p)) ? kinds.filter((k) => STRONG_KINDS.has(k)) : [];
     for (const src of sources) {
       const t = typedValue(box, p, src, st, strongKinds);
-      if (t) return take(src, t.span, t.value, `= the ${t.span.kind} in the request`);
+      if (t && fits(t.value)) return take(src, t.span, t.value, `= the ${t.span.kind} in the request`);
     }
     return undefined;
   }
@@ -286,7 +290,7 @@ function valueFor(box: OfflineToolbox, p: Param, sources: Source[], st: FillStat
   // Weaker guesses for required values: the only number, a quoted string, a proper name.
   for (const src of sources) {
     const t = typedValue(box, p, src, st, kinds);
-    if (t) return take(src, t.span, t.value, `= the ${t.span.kind} in the request`);
+    if (t && fits(t.value)) return take(src, t.span, t.value, `= the ${t.span.kind} in the request`);
   }
   return undefined;
 }

@@ -2,6 +2,7 @@ import type { Faker, LocaleDefinition, Randomizer } from "@faker-js/faker";
 // The English-only entry point: the package root loads every locale (about 30 MB more memory).
 import { faker as englishFaker } from "@faker-js/faker/locale/en";
 import { singular as singularWord } from "../../words.js";
+import { snakeName } from "../../snake-name.js";
 import { isObject, type Json } from "../../json-object.js";
 import { fitString, genericString, idText, REFERENCE_DATE, regexOf, ruleOf, stringByFormat, type Text } from "./string-values.js";
 import { booleanProbability, isMultiple, numberIn, numberRule } from "./number-values.js";
@@ -47,28 +48,6 @@ faker.setDefaultRefDate(REFERENCE_DATE);
 export function seededFaker(seed: number): Faker {
   faker.seed(seed >>> 0);
   return faker;
-}
-
-const snakeCache = new Map<string, string>();
-
-/** `createdAt` / `ImageURL` / `zip-code` -> `created_at` / `image_url` / `zip_code`. */
-export function snakeName(name: string): string {
-  let hit = snakeCache.get(name);
-  if (hit === undefined) {
-    hit = toSnake(name);
-    if (snakeCache.size > 50_000) snakeCache.clear();
-    snakeCache.set(name, hit);
-  }
-  return hit;
-}
-
-function toSnake(name: string): string {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
-    .replace(/[^A-Za-z0-9]+/g, "_")
-    .replace(/^_+|_+$/g, "")
-    .toLowerCase();
 }
 
 const singularCache = new Map<string, string>();

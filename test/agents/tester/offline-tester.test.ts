@@ -215,6 +215,14 @@ describe("execution stage", () => {
     expect(checkExecution(stays)).toEqual([`calls[2] "search_books" stays invalid (no corrected retry): query.q: must have required property 'q'`]);
   });
 
+  it("rejects an argument whose name says what it holds when it holds no such thing", () => {
+    const call = (code: string): CallSpec => ({ id: "c1", name: "search_airports", args: { airport_name: "Lisbon Portela", country_code: code }, result: result("search_airports", { items: [] }) });
+    expect(checkExecution(transcript({ plan: PLAN, calls: [call("PT")] }))).toEqual([]);
+    expect(checkExecution(transcript({ plan: PLAN, calls: [call("Busy Suspension")] }))).toEqual([
+      'calls[0] "search_airports": argument country_code "Busy Suspension" is not a country',
+    ]);
+  });
+
   it("rejects an episode whose calls all failed", () => {
     const t = transcript({
       plan: PLAN,

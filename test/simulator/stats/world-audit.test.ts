@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { auditRun, formatAudit } from "../../../simulator/stats/world-audit.js";
 import { callContradictions, stateContradictions, type ObservedCall } from "../../../simulator/stats/call-contradictions.js";
-import { isPlausible, typedValues } from "../../../simulator/stats/plausible-values.js";
+import { isPlausible, typedValues } from "../../../specs/value-kinds.js";
 import { fabricateEpisode, type FakeCall } from "../../fixtures/episode-events.js";
 import { main } from "../../../simulator/cli/main.js";
 

@@ -88,6 +88,22 @@ describe("slot filling", () => {
     expect(out.missing).toEqual([]);
   });
 
+  it("gives a parameter whose name says what it holds only a value of that kind (a country code is no airport's name)", () => {
+    const airports: OfflineToolSpec = {
+      name: "autocompleteAirportName",
+      description: "Airport names that start with the given text.",
+      parameters: {
+        type: "object",
+        properties: { airport_name: { type: "string" }, optional_country_code: { type: "string", description: "Country code (ISO 3166-1)." } },
+        required: ["airport_name"],
+      },
+    };
+    const cued = fill(airports, 'Get the autocomplete airport names for "Busy Suspension"');
+    expect(cued.args).not.toHaveProperty("optional_country_code");
+    const country = fill(airports, 'Get the autocomplete airport names for "Lisb" in PT');
+    expect(country.args).toEqual({ airport_name: "Lisb", optional_country_code: "PT" });
+  });
+
   it("reads an upper bound after 'under'", () => {
     const out = fill(convert, "Convert 50 GBP to USD under 100");
     expect(out.args["maxPrice"]).toBe(100);

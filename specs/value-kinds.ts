@@ -1,22 +1,15 @@
-import { isCountry, isCurrency, isLanguage } from "../../specs/synthesize/world/world-data.js";
+import { isCountry, isCurrency, isLanguage } from "./synthesize/world/world-data.js";
+import { snakeName } from "./snake-name.js";
 
 /**
- * Whether typed values are plausible, judged by the field's name alone (no spec needed, so that any run's
- * journal can be audited): dates parse, country, currency and language values are real codes or names,
- * coordinates are in range, emails, URLs and phone numbers are well formed, time zones exist.
+ * What a field's name says about its values, and whether a value is plausible for it (no spec needed: the world
+ * audit judges any run's journal by it, the tester and the offline assistant the arguments they see): dates parse,
+ * country, currency and language values are real codes or names, coordinates are in range, emails, URLs and phone
+ * numbers are well formed, time zones exist.
  */
 
 /** The kinds of typed values the audit checks. */
 export type ValueKind = "date" | "country" | "currency" | "language" | "latitude" | "longitude" | "email" | "url" | "phone" | "timezone";
-
-function snake(name: string): string {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
-    .replace(/[^A-Za-z0-9]+/g, "_")
-    .replace(/^_+|_+$/g, "")
-    .toLowerCase();
-}
 
 const kindCache = new Map<string, ValueKind | undefined>();
 
@@ -24,7 +17,7 @@ const kindCache = new Map<string, ValueKind | undefined>();
 export function valueKindOf(name: string): ValueKind | undefined {
   let hit = kindCache.get(name);
   if (hit !== undefined || kindCache.has(name)) return hit;
-  hit = kindOf(snake(name));
+  hit = kindOf(snakeName(name));
   if (kindCache.size > 20_000) kindCache.clear();
   kindCache.set(name, hit);
   return hit;
@@ -170,7 +163,7 @@ export interface TypedValue {
 /** The kind of a field by the object holding it: `name` or `code` of a country, currency or language (`countries[].name`). */
 function kindByHolder(field: string, holder: string | undefined): ValueKind | undefined {
   if (holder === undefined || !/^(name|code|iso_?code|iso2|alpha2|alpha_2|alpha3|alpha_3)$/i.test(field)) return undefined;
-  const h = snake(holder).replace(/ies$/, "y").replace(/s$/, "");
+  const h = snakeName(holder).replace(/ies$/, "y").replace(/s$/, "");
   if (/^(country|nationality)$/.test(h)) return "country";
   if (/^currenc(y|ie)$/.test(h)) return "currency";
   if (/^language$/.test(h)) return "language";
