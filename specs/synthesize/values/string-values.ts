@@ -117,6 +117,18 @@ function nameFor(f: Faker, snake: string, parents: string): string {
   return titleCase(`${f.word.adjective()} ${f.word.noun()}`);
 }
 
+/** What an API's own status message says (`message`, `status_text` beside the data), not a chat message. */
+const STATUS_MESSAGES = ["Request processed successfully.", "OK", "Success", "The request was completed.", "Results retrieved successfully.", "Operation completed."];
+/** A data provider's disclaimer. */
+const DISCLAIMERS = [
+  "Data is provided as is, without warranty of any kind.",
+  "For informational purposes only; verify before relying on it.",
+  "Information may be incomplete or out of date.",
+  "Not for operational use. Check official sources before acting on this data.",
+];
+/** Holders whose `message` or `text` is something a person wrote (a chat line, a mail), not the API's status. */
+const WRITTEN_PARENTS = /(chat|conversation|thread|inbox|mail|sms|comment|post|reply|replies|notification|review|feedback|ticket|note|tweet|status_update|message)s?$/;
+
 const RIGHTS = ["All rights reserved", "CC BY 4.0", "CC BY-SA 4.0", "CC0 1.0 (public domain)", "No known copyright restrictions", "Use with permission"];
 const LANGUAGE_CODES = ["en", "fr", "de", "es", "it", "pt", "nl", "ja", "zh", "ko", "sv", "pl"];
 const LOCALES = ["en-US", "en-GB", "fr-FR", "de-DE", "es-ES", "it-IT", "pt-BR", "ja-JP", "nl-NL"];
@@ -318,6 +330,12 @@ const STRING_RULES: readonly StringRule[] = [
     },
   ],
   [t(/(^|_)name$|_name$/), (f, n, _s, parents) => ({ value: nameFor(f, n, parents) })],
+  [t(/(^|_)disclaimer$/), (f) => ({ value: f.helpers.arrayElement(DISCLAIMERS) })],
+  // The API's own status beside its data (`{"airports": [...], "message": ...}`); a chat's or a mail's message is written text.
+  [
+    (n, parents) => /^(message|msg|status_message|status_text|result_message)$/.test(n) && !WRITTEN_PARENTS.test(parents.split(" ").pop() ?? ""),
+    (f) => ({ value: f.helpers.arrayElement(STATUS_MESSAGES) }),
+  ],
   [
     t(/(description|summary|bio|biography|about|details|comment|comments|message|text|body|content|note|notes|remark|remarks|overview|excerpt|abstract|reason|instructions|review|feedback|answer|question|caption|story|explanation)$/),
     (f, _n, _s, parents) => ({ value: sentence(f, parents), free: true }),

@@ -127,6 +127,17 @@ describe("synthesize: realistic values by field name and format", () => {
     expect(v.company.name.length).toBeGreaterThan(2);
   });
 
+  it("an API's own status message and disclaimer read as such; a chat's message is written text", () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const status = realisticValue({ type: "string" }, { name: "message", parents: [] }, seed) as string;
+      expect(status).toMatch(/^(OK|Success|[A-Z][a-z]+( [a-z]+)* (successfully|completed)\.)$/);
+      const disclaimer = realisticValue({ type: "string" }, { name: "disclaimer", parents: [] }, seed) as string;
+      expect(disclaimer).toMatch(/(warranty|informational|out of date|official sources)/);
+      const chat = realisticValue({ type: "string" }, { name: "message", parents: ["messages"] }, seed) as string;
+      expect(chat).not.toMatch(/^(OK|Success|.* (successfully|completed)\.)$/);
+    }
+  });
+
   it("realisticValue respects the schema first and gives up when it knows nothing better", () => {
     expect(realisticValue({ type: "string", enum: ["a", "b"] }, { name: "email" }, 1)).toMatch(/^[ab]$/);
     expect(realisticValue({ const: 7 }, { name: "email" }, 1)).toBe(7);
