@@ -1,7 +1,7 @@
 import type { Faker } from "@faker-js/faker";
 import { compileLinear, type LinearPattern } from "../../load/patterns/linear-pattern.js";
 import type { Json } from "../../json-object.js";
-import { CITIES } from "../world/world-data.js";
+import { AIRPORTS, CITIES } from "../world/world-data.js";
 
 /**
  * Strings by meaning: a generated string for a field, by its format or by its name and the names around it
@@ -90,6 +90,7 @@ function nameFor(f: Faker, snake: string, parents: string): string {
     if (PERSON_PARENTS.test(head)) return f.person.fullName();
     if (COMPANY_PARENTS.test(head)) return f.company.name();
     if (PRODUCT_PARENTS.test(head)) return f.commerce.productName();
+    if (/airport/.test(head)) return f.helpers.arrayElement(AIRPORTS).name;
     if (/(city|town)/.test(head)) return f.location.city();
     if (/country/.test(head)) return f.location.country();
     if (/(street)/.test(head)) return f.location.street();
@@ -105,6 +106,7 @@ function nameFor(f: Faker, snake: string, parents: string): string {
   if (PERSON_PARENTS.test(last)) return f.person.fullName();
   if (COMPANY_PARENTS.test(last)) return f.company.name();
   if (PRODUCT_PARENTS.test(last)) return f.commerce.productName();
+  if (/airport/.test(last)) return f.helpers.arrayElement(AIRPORTS).name;
   if (/(city|cities|town)/.test(last)) return f.location.city();
   if (/(country|countries)/.test(last)) return f.location.country();
   if (/(pet|animal|dog|cat)/.test(last)) return f.animal.petName();

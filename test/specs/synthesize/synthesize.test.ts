@@ -138,6 +138,13 @@ describe("synthesize: realistic values by field name and format", () => {
     }
   });
 
+  it("an airport's name is an airport's name, under its own name or its holder's", () => {
+    for (let seed = 1; seed <= 10; seed++) {
+      expect(realisticValue({ type: "string" }, { name: "airport_name" }, seed)).toMatch(/Airport|Aeroporto|Aéroport|Flughafen|Aeropuerto|Field|International/);
+      expect(realisticValue({ type: "string" }, { name: "name", parents: ["airports"] }, seed)).toMatch(/Airport|Aeroporto|Aéroport|Flughafen|Aeropuerto|Field|International/);
+    }
+  });
+
   it("realisticValue respects the schema first and gives up when it knows nothing better", () => {
     expect(realisticValue({ type: "string", enum: ["a", "b"] }, { name: "email" }, 1)).toMatch(/^[ab]$/);
     expect(realisticValue({ const: 7 }, { name: "email" }, 1)).toBe(7);
