@@ -333,6 +333,11 @@ const STRING_RULES: readonly StringRule[] = [
   ],
   [t(/(^|_)name$|_name$/), (f, n, _s, parents) => ({ value: nameFor(f, n, parents) })],
   [t(/(^|_)disclaimer$/), (f) => ({ value: f.helpers.arrayElement(DISCLAIMERS) })],
+  // Airport codes: IATA's three letters (a real airport's), ICAO's four (GPS codes are ICAO's).
+  [t(/(^|_)(iata|iata_code)$/), (f, _n, s) => (maxLengthOf(s) >= 3 ? { value: f.helpers.arrayElement(AIRPORTS).iata } : { value: f.string.alpha({ length: Math.max(1, maxLengthOf(s)), casing: "upper" }) })],
+  [t(/(^|_)(icao|icao_code|gps_code)$/), (f, _n, s) => ({ value: f.string.alpha({ length: Math.min(4, maxLengthOf(s)), casing: "upper" }) })],
+  // A page cursor (`next`, `previous`): an opaque token, as APIs hand them out.
+  [t(/^(next|previous|prev|next_cursor|prev_cursor|previous_cursor|cursor|next_page_token|page_token|continuation_token)$/), (f) => ({ value: f.string.alphanumeric({ length: 24 }) })],
   // The API's own status beside its data (`{"airports": [...], "message": ...}`); a chat's or a mail's message is written text.
   [
     (n, parents) => /^(message|msg|status_message|status_text|result_message)$/.test(n) && !WRITTEN_PARENTS.test(parents.split(" ").pop() ?? ""),

@@ -138,8 +138,11 @@ describe("synthesize: realistic values by field name and format", () => {
     }
   });
 
-  it("an airport's name is an airport's name, under its own name or its holder's", () => {
+  it("an airport's name is an airport's name, under its own name or its holder's; its codes are airport codes", () => {
     for (let seed = 1; seed <= 10; seed++) {
+      expect(realisticValue({ type: "string" }, { name: "iata_code" }, seed)).toMatch(/^[A-Z]{3}$/);
+      expect(realisticValue({ type: "string" }, { name: "gps_code" }, seed)).toMatch(/^[A-Z]{4}$/);
+      expect(realisticValue({ type: "string" }, { name: "previous" }, seed)).toMatch(/^[A-Za-z0-9]{24}$/);
       expect(realisticValue({ type: "string" }, { name: "airport_name" }, seed)).toMatch(/Airport|Aeroporto|Aéroport|Flughafen|Aeropuerto|Field|International/);
       expect(realisticValue({ type: "string" }, { name: "name", parents: ["airports"] }, seed)).toMatch(/Airport|Aeroporto|Aéroport|Flughafen|Aeropuerto|Field|International/);
     }
