@@ -1,3 +1,4 @@
+import { formFields } from "../call/form-fields.js";
 import type { HttpRequest } from "../call/http-request.js";
 import { redactText } from "../secret-redaction.js";
 import { bodyText, searchParams } from "./replay-responder.js";
@@ -48,9 +49,7 @@ function outgoingBody(request: HttpRequest, headers: Headers): RequestInit["body
   const type = request.contentType ?? "";
   if (/multipart\/form-data/i.test(type) && typeof request.body === "object" && request.body !== null && !Array.isArray(request.body)) {
     const form = new FormData();
-    for (const [k, v] of Object.entries(request.body as Record<string, unknown>)) {
-      for (const x of Array.isArray(v) ? v : [v]) form.append(k, typeof x === "string" ? x : JSON.stringify(x));
-    }
+    for (const [k, v] of formFields(request.body)) form.append(k, v);
     headers.delete("content-type");
     return form;
   }

@@ -6,7 +6,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadCatalog } from "../../specs/catalog/load-catalog.js";
 import { deriveSeed } from "../../specs/seed.js";
-import { sampled } from "../support/test-mode.js";
+import { FULL, sampled } from "../support/test-mode.js";
 import { synthesizeArguments } from "../../specs/synthesize/synthesize-call.js";
 import { McpBridge } from "../../simulator/serve/mcp/mcp-bridge.js";
 import { createMcpServer } from "../../simulator/serve/mcp/mcp-server.js";
@@ -21,8 +21,11 @@ import { createServeApp, type ServeOptions } from "../../simulator/serve/serve-a
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CORPORA = path.resolve(REPO_ROOT, process.env["TOOLSIM_CORPORA"] ?? "../shared/corpora");
 const SEED = 20240601;
-/** The measured share of synthesized calls answered 2xx over MCP is 0.968 (3091 of 3193); a drop of a few points fails. */
-const MIN_SUCCESS = 0.95;
+/**
+ * The measured share of synthesized calls answered 2xx over MCP: 0.9724 over the whole corpus (3105 of 3193, since form
+ * operations are called with form bodies), 0.9963 on the quick sample (801 of 804); a drop of a point or so fails.
+ */
+const MIN_SUCCESS = FULL ? 0.96 : 0.985;
 
 function specFiles(): string[] {
   const out: string[] = [];

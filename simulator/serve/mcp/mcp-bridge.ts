@@ -1,6 +1,7 @@
 import { ErrorCode, type CallToolResult, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { Catalog } from "../../../specs/catalog/catalog.js";
 import { toHttpRequest } from "../../../specs/call/http-request.js";
+import { formFields, multipartBody } from "../../../specs/call/form-fields.js";
 import { nearestNames } from "../../../specs/catalog/nearest-names.js";
 import type { SecurityScheme } from "../../../specs/catalog/security-requirements.js";
 import type { Tool } from "../../../specs/catalog/tool.js";
@@ -60,16 +61,6 @@ const PLACEHOLDER = "toolsim-mcp";
 /** A request target a URL keeps as it is (as @hono/node-server checks it), and the dot segments it would resolve. */
 const PLAIN_TARGET = /^\/[!#$&-;=?-\[\]_a-z~]*$/;
 const DOT_SEGMENT = /\/\.\.?(?:[/?#]|$)/;
-
-function encodeForm(body: unknown): string {
-  const out = new URLSearchParams();
-  if (typeof body === "object" && body !== null) {
-    for (const [k, v] of Object.entries(body)) {
-      for (const x of Array.isArray(v) ? v : [v]) out.append(k, typeof x === "object" && x !== null ? JSON.stringify(x) : String(x));
-    }
-  }
-  return out.toString();
-}
 
 /**
  * The served APIs' operations as MCP tools, called through the serve app itself: a `tools/call` becomes the
@@ -268,7 +259,14 @@ export class McpBridge {
     // GET and HEAD carry no body over HTTP (the REST routes ignore one): the operation's validation says what is missing.
     if (http.body !== undefined && http.method !== "GET" && http.method !== "HEAD") {
       const type = http.contentType ?? "application/json";
-      body = /json/i.test(type) ? JSON.stringify(http.body) : /x-www-form-urlencoded/i.test(type) ? encodeForm(http.body) : typeof http.body === "string" ? http.body : JSON.stringify(http.body);
+      if (/multipart\/form-data/i.test(type) && typeof http.body === "object" && http.body !== null && !Array.isArray(http.body)) {
+        // A form's parts, between a boundary the content type names (as a client's form encoder writes them).
+        const form = multipartBody(formFields(http.body));
+        body = form.text;
+        headers.set("content-type", form.contentType);
+      } else if (/json/i.test(type)) body = JSON.stringify(http.body);
+      else if (/x-www-form-urlencoded/i.test(type)) body = new URLSearchParams(formFields(http.body)).toString();
+      else body = typeof http.body === "string" ? http.body : JSON.stringify(http.body);
     }
     // The app reads a body by its length, as a client sends it over the network.
     if (body !== undefined) headers.set("content-length", String(Buffer.byteLength(body)));
