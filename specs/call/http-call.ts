@@ -34,6 +34,8 @@ interface ParamPlan {
   properties: string[];
   /** The parameter uses `content` (a serialized JSON value) instead of `schema`. */
   json: boolean;
+  /** An array whose items are objects or arrays: each item travels as JSON text (as `toHttpRequest` writes it). */
+  structuredItems: boolean;
 }
 
 const plans = new WeakMap<Tool, ParamPlan[]>();
@@ -51,10 +53,12 @@ function planOf(catalog: Catalog, tool: Tool): ParamPlan[] {
   let plan = plans.get(tool);
   if (plan) return plan;
   plan = tool.parameters.map((binding) => {
-    const schema = binding.schemaPointer !== undefined ? catalog.registry.resolve("request", binding.schemaPointer).schema : undefined;
+    const resolved = binding.schemaPointer !== undefined ? catalog.registry.resolve("request", binding.schemaPointer) : undefined;
+    const schema = resolved?.schema;
     const kind = kindOf(schema);
     const properties = kind === "object" && isObject(schema) && isObject(schema["properties"]) ? Object.keys(schema["properties"]) : [];
-    return { binding, kind, properties, json: binding.schemaPointer !== undefined && binding.schemaPointer.includes("/content/") };
+    const items = kind === "array" && resolved !== undefined && isObject(schema) && schema["items"] !== undefined ? catalog.registry.resolve("request", `${resolved.pointer}/items`).schema : undefined;
+    return { binding, kind, properties, json: binding.schemaPointer !== undefined && binding.schemaPointer.includes("/content/"), structuredItems: items !== undefined && kindOf(items) !== "scalar" };
   });
   plans.set(tool, plan);
   return plan;
@@ -66,9 +70,22 @@ function splitPairs(parts: readonly string[]): Json {
   return out;
 }
 
+/** The items of a delimited array value; items that are objects or arrays are read as the JSON they were written as. */
+function splitItems(value: string, delimiter: string, plan: ParamPlan): unknown[] {
+  if (value === "") return [];
+  if (plan.structuredItems) {
+    if (delimiter === ",") {
+      const all = parseJsonValue(`[${value}]`);
+      if (Array.isArray(all)) return all;
+    }
+    return value.split(delimiter).map(parseJsonValue);
+  }
+  return value.split(delimiter);
+}
+
 /** A `simple`-style value (`a,b,c`; objects `k,v,k2,v2` or exploded `k=v,k2=v2`) in the shape its schema wants. */
 function fromSimple(value: string, plan: ParamPlan): unknown {
-  if (plan.kind === "array") return value === "" ? [] : value.split(",");
+  if (plan.kind === "array") return splitItems(value, ",", plan);
   if (plan.kind === "object") {
     if (plan.binding.explode) return Object.fromEntries(value.split(",").map((kv) => [kv.split("=")[0] ?? "", kv.slice(kv.indexOf("=") + 1)]));
     return splitPairs(value.split(","));
@@ -130,9 +147,9 @@ function queryValue(query: URLSearchParams, plan: ParamPlan): unknown {
   if (plan.kind === "array" && !plan.json) {
     const all = query.getAll(name);
     if (all.length === 0) return undefined;
-    if (style === "form" && explode) return all;
+    if (style === "form" && explode) return plan.structuredItems ? all.map(parseJsonValue) : all;
     const delimiter = style === "spaceDelimited" ? " " : style === "pipeDelimited" ? "|" : ",";
-    return all.flatMap((v) => (v === "" ? [] : v.split(delimiter)));
+    return all.flatMap((v) => splitItems(v, delimiter, plan));
   }
   const v = query.get(name);
   if (v === null) return undefined;
@@ -182,7 +199,7 @@ export function argumentsFromHttp(catalog: Catalog, tool: Tool, input: HttpCallI
         break;
       case "header": {
         const raw = input.header(b.name.toLowerCase());
-        if (raw !== null && raw !== undefined) value = plan.json ? parseJsonValue(raw) : plan.kind === "array" ? raw.split(",").map((s) => s.trim()) : fromSimple(raw, plan);
+        if (raw !== null && raw !== undefined) value = plan.json ? parseJsonValue(raw) : plan.kind === "array" ? (plan.structuredItems ? splitItems(raw, ",", plan) : raw.split(",").map((s) => s.trim())) : fromSimple(raw, plan);
         break;
       }
       case "cookie": {
