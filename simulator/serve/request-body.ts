@@ -177,11 +177,15 @@ function typesOf(schema: Json | undefined): string[] {
  * sent as JSON text (OpenAPI's default encoding for such parts); it is parsed so that validation sees its shape.
  */
 function decodeJsonFields(body: Json, properties: Map<string, Json>): void {
+  const SCALARS = ["string", "number", "integer", "boolean", "null"];
   for (const [name, schema] of properties) {
     if (!Object.prototype.hasOwnProperty.call(body, name)) continue;
     const types = typesOf(schema);
     const itemTypes = typesOf(isObject(schema["items"]) ? schema["items"] : undefined);
-    const structured = types.includes("object") || isObject(schema["properties"]) || (types.includes("array") && (itemTypes.includes("object") || itemTypes.includes("array")));
+    // Items or a value of no stated type (a `$ref`, an `anyOf` of objects) may be structured: JSON text is read as JSON.
+    const scalarItems = itemTypes.length > 0 && itemTypes.every((t) => SCALARS.includes(t));
+    const isArray = types.includes("array");
+    const structured = types.includes("object") || isObject(schema["properties"]) || (isArray && !scalarItems) || (types.length === 0 && !isObject(schema["items"]));
     if (!structured) continue;
     const decode = (v: unknown): unknown => {
       if (typeof v !== "string") return v;
@@ -194,7 +198,13 @@ function decodeJsonFields(body: Json, properties: Map<string, Json>): void {
       }
     };
     const v = body[name];
-    setOwn(body, name, Array.isArray(v) && !types.includes("array") ? v.map(decode) : decode(v));
+    if (!isArray) setOwn(body, name, Array.isArray(v) ? v.map(decode) : decode(v));
+    // A list travels as one field per item (or as one JSON array): one item's field is still a list of one.
+    else if (Array.isArray(v)) setOwn(body, name, v.map(decode));
+    else {
+      const one = decode(v);
+      setOwn(body, name, Array.isArray(one) || typeof v !== "string" || one === v ? one : [one]);
+    }
   }
 }
 

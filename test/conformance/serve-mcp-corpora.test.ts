@@ -22,10 +22,11 @@ const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CORPORA = path.resolve(REPO_ROOT, process.env["TOOLSIM_CORPORA"] ?? "../shared/corpora");
 const SEED = 20240601;
 /**
- * The measured share of synthesized calls answered 2xx over MCP: 0.9724 over the whole corpus (3105 of 3193, since form
- * operations are called with form bodies), 0.9963 on the quick sample (801 of 804); a drop of a point or so fails.
+ * The measured share of synthesized calls answered 2xx over MCP: 0.9837 over the whole corpus (3141 of 3193, since
+ * form operations are called with form bodies and arrays of objects read back from queries, headers and forms), 0.9963
+ * on the quick sample (801 of 804); a drop of a point or so fails.
  */
-const MIN_SUCCESS = FULL ? 0.96 : 0.985;
+const MIN_SUCCESS = FULL ? 0.975 : 0.985;
 
 function specFiles(): string[] {
   const out: string[] = [];

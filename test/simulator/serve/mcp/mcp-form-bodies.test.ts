@@ -18,6 +18,7 @@ function formSpec(mediaType: string): Record<string, unknown> {
   return {
     openapi: "3.0.3",
     info: { title: "Uploads", version: "1" },
+    components: { schemas: { Entity: { type: "object", required: ["offset"], properties: { offset: { type: "integer" }, kind: { type: "string" } } } } },
     paths: {
       "/documents": {
         post: {
@@ -29,7 +30,15 @@ function formSpec(mediaType: string): Record<string, unknown> {
                 schema: {
                   type: "object",
                   required: ["title", "pages"],
-                  properties: { title: { type: "string" }, pages: { type: "integer" }, tags: { type: "array", items: { type: "string" } }, meta: { type: "object", properties: { lang: { type: "string" } } } },
+                  properties: {
+                    title: { type: "string" },
+                    pages: { type: "integer" },
+                    tags: { type: "array", items: { type: "string" } },
+                    meta: { type: "object", properties: { lang: { type: "string" } } },
+                    // Items and a value of no stated type: a `$ref`'d object, an `anyOf` of objects (Telegram's `reply_markup`).
+                    entities: { type: "array", items: { $ref: "#/components/schemas/Entity" } },
+                    markup: { anyOf: [{ type: "object", required: ["keyboard"], properties: { keyboard: { type: "array", items: { type: "string" } } } }, { type: "object", required: ["remove"], properties: { remove: { type: "boolean" } } }] },
+                  },
                 },
               },
             },
@@ -65,8 +74,10 @@ async function callOverMcp(mediaType: string, args: Record<string, unknown>): Pr
 describe("MCP tools of form operations", () => {
   for (const mediaType of ["multipart/form-data", "application/x-www-form-urlencoded"]) {
     it(`sends a ${mediaType} operation's arguments as its form: the fields are validated and answered`, async () => {
-      const ok = await callOverMcp(mediaType, { title: "Annual report", pages: 12, tags: ["finance", "2025"], meta: { lang: "en" } });
+      const ok = await callOverMcp(mediaType, { title: "Annual report", pages: 12, tags: ["finance", "2025"], meta: { lang: "en" }, entities: [{ offset: 0, kind: "bold" }, { offset: 4 }], markup: { keyboard: ["yes", "no"] } });
       expect(ok.isError, ok.text).toBe(false);
+      const one = await callOverMcp(mediaType, { title: "One entity", pages: 1, entities: [{ offset: 2 }], markup: { remove: true } });
+      expect(one.isError, one.text).toBe(false);
       expect(ok.text).toContain('"title":"Annual report"');
       expect(ok.text).toContain('"pages":12');
       // A missing required field is the operation's own validation error, not a body that cannot be read.
