@@ -43,14 +43,16 @@ function parseSegment(text: string): Segment {
   let rest = text;
   for (let m = /\{([^{}]+)\}/.exec(rest); m; m = /\{([^{}]+)\}/.exec(rest)) {
     const lit = rest.slice(0, m.index);
-    source += escapeRegex(lit) + "(.+?)";
+    // Greedy: the text after a parameter is its template's last literal and parameter (`{position}.{ext}` on
+    // `37.3,-121.8.json` is position `37.3,-121.8`, ext `json`), as an extension or a format comes last.
+    source += escapeRegex(lit) + "(.+)";
     literalLength += lit.length;
     names.push(m[1] as string);
     rest = rest.slice(m.index + m[0].length);
   }
   source += escapeRegex(rest) + "$";
   literalLength += rest.length;
-  // RE2 (linear time): `(.+?)\.(.+?)` on a long request segment cannot backtrack for seconds.
+  // RE2 (linear time): `(.+)\.(.+)` on a long request segment cannot backtrack for seconds.
   const re = RE2JS.compile(source, RE2JS.DOTALL);
   return { kind: "pattern", regex: { source, exec: (input) => re.exec(input) }, names, literalLength };
 }

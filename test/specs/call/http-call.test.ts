@@ -26,12 +26,18 @@ describe("OperationRouter", () => {
       "/files/{name}": { get: { operationId: "byName", parameters: [{ name: "name", in: "path", required: true, schema: schema("string") }], responses: ok } },
       "/files/{id}.json": { get: { operationId: "asJson", parameters: [{ name: "id", in: "path", required: true, schema: schema("string") }], responses: ok } },
       "/files/latest": { get: { operationId: "latest", responses: ok } },
+      "/geo/{position}.{ext}": {
+        get: { operationId: "reverseGeocode", parameters: [{ name: "position", in: "path", required: true, schema: schema("string") }, { name: "ext", in: "path", required: true, schema: schema("string", { enum: ["json", "xml"] }) }], responses: ok },
+      },
       "/files/latest/meta": { put: { operationId: "putMeta", responses: ok } },
       "/files/{name}/meta": { get: { operationId: "getMeta", parameters: [{ name: "name", in: "path", required: true, schema: schema("string") }], responses: ok } },
     });
     const router = OperationRouter.of(catalog);
     const name = (m: ReturnType<OperationRouter["match"]>): string => (m.kind === "match" ? `${m.tool.name} ${JSON.stringify(m.params)}` : m.kind);
     expect(name(router.match("GET", "/files/latest"))).toBe("latest {}");
+    // A parameter's text may hold the literal that follows it: the last literal separates (an extension comes last).
+    expect(name(router.match("GET", "/files/archive.tar.json"))).toBe('asJson {"id":"archive.tar"}');
+    expect(name(router.match("GET", "/geo/37.33,-121.89.json"))).toBe('reverseGeocode {"position":"37.33,-121.89","ext":"json"}');
     expect(name(router.match("GET", "/files/report.json"))).toBe('asJson {"id":"report"}');
     expect(name(router.match("GET", "/files/a%20b"))).toBe('byName {"name":"a b"}');
     expect(name(router.match("GET", "/files/latest/"))).toBe("latest {}");
