@@ -55,15 +55,11 @@ const singularCache = new Map<string, string>();
 function singular(word: string): string {
   let hit = singularCache.get(word);
   if (hit === undefined) {
-    hit = toSingular(word);
+    hit = singularWord(word);
     if (singularCache.size > 50_000) singularCache.clear();
     singularCache.set(word, hit);
   }
   return hit;
-}
-
-function toSingular(word: string): string {
-  return singularWord(word);
 }
 
 // ---------------------------------------------------------------- quick checks
