@@ -12,7 +12,7 @@ import { dropRepeatedItems, repeatedItems } from "../world/repeated-records.js";
 import { isPlace, relocate, renameNaturalKey } from "../world/found-place.js";
 import { agreeMoney, speaksMoney } from "../world/money-answers.js";
 import { agreeDetectedLanguage, sendsTexts } from "../world/detected-language.js";
-import { answerRecords, knownNatural, knownRecord, naturalRecords, NATURAL_FIELDS, type AnswerRecord } from "../world/entity-memory.js";
+import { answerRecords, isIdentityField, knownNatural, knownRecord, naturalRecords, NATURAL_FIELDS, type AnswerRecord } from "../world/entity-memory.js";
 import { seededUuid } from "../fresh-id.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -434,6 +434,9 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const out = cloneJson(body);
   const edits = new Edits();
   const rewrite = options.rewriteItems !== false;
+  // Which record the answer is comes first (`getQuote(SHEL)` answers about SHEL, whatever symbol the example had):
+  // what the episode knows is then recalled for that record, not for the example's.
+  for (const b of bindings) if (b.kind === "equals" && isIdentityField(lastName(b.field))) applyEquals(ctx, schemaPointer, out, b, edits);
   const recalled = options.recall === false ? [] : recall(ctx, out, edits);
   for (const b of bindings) if (b.kind === "equals" || b.kind === "route") applyEquals(ctx, schemaPointer, out, b, edits);
   if (rewrite) {

@@ -144,6 +144,11 @@ export function observeAnswer(ctx: ResponseContext, body: unknown): void {
 
 /** Keys that name a thing of the world whatever resource shows it (a search hit's and a quote's `symbol`). */
 const NATURAL_KEYS = ["symbol", "ticker", "isbn", "isbn13", "iataCode", "iata", "icaoCode"];
+
+/** Whether a field names which record an object is: an id (`id`, `uuid`, `bookId`, `book_id`) or a natural key (`symbol`). */
+export function isIdentityField(name: string): boolean {
+  return /^(id|uuid)$/i.test(name) || /[a-z0-9](Id|ID|_id)$/.test(name) || NATURAL_KEYS.includes(name);
+}
 /** What such a thing is called and where it belongs: the same in every answer of an episode. */
 export const NATURAL_FIELDS = ["name", "title", "exchange", "currency", "country", "city"];
 

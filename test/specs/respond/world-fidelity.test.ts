@@ -136,6 +136,21 @@ describe("a thing named by a natural key", () => {
     expect((quote.body as Json)["name"]).toBe(hit.name);
     expect(quote.responseErrors).toEqual([]);
   });
+
+  it("a quote is about the symbol asked for, after a search renamed the example's record: not the first search's company", async () => {
+    const loaded = await loadToolset(fileURLToPath(new URL("../../../toolsets/bundled/stocks.yaml", import.meta.url)));
+    if (!loaded.ok) throw new Error("stocks");
+    const state = ResourceStore.fromFixtures(loaded.value.fixtures ?? {});
+    const search = async (q: string): Promise<Json> => ((await simulateCall(loaded.value.catalog, { name: "searchSymbols", arguments: { q } }, { seed: 41, state })).body as Json)["results"][0];
+    const first = await search("nestle");
+    const second = await search("shell");
+    expect(second.symbol).not.toBe(first.symbol);
+    for (const tool of ["getQuote", "getCompanyProfile"]) {
+      const answer = (await simulateCall(loaded.value.catalog, { name: tool, arguments: { symbol: second.symbol } }, { seed: 41, state })).body as Json;
+      expect(answer["symbol"]).toBe(second.symbol);
+      expect(answer["name"]).toBe(second.name);
+    }
+  });
 });
 
 describe("an exchange", () => {
