@@ -218,6 +218,9 @@ export class CompiledGenerators {
         hi = Math.max(lo, Math.min(max, 2));
       }
     }
+    // Items that can take one value only (a single example, a `const`) are not repeated past `minItems`: a list
+    // of copies of one record is a list of one.
+    if (lo > 0 && this.singleValued(items, `${pointer}/items`)) hi = lo;
     // Items that cannot have a finite value (a schema that requires itself) leave the list empty where it may be.
     if (this.host.minimalSize(items) === Infinity) {
       if (min === 0) return () => [];
@@ -268,6 +271,33 @@ export class CompiledGenerators {
       run.depth--;
       return out;
     };
+  }
+
+  /**
+   * Whether a schema (through plain `$ref`s) draws one value only: a single usable example, a `const`, or an
+   * object all of whose properties do (lists of such items too), so that two draws are copies of one record.
+   */
+  private singleValued(node: unknown, pointer: string, depth = 0): boolean {
+    for (let hops = 0; hops < 8 && depth < 6 && isObject(node); hops++) {
+      const ref = node["$ref"];
+      if (typeof ref !== "string") {
+        if (node["const"] !== undefined) return true;
+        const examples = this.host.usableExamples(node, pointer).length;
+        if (examples > 0) return examples === 1;
+        // A list of such items (its length aside).
+        if (node["type"] === "array" && depth > 0) return isObject(node["items"]) && this.singleValued(node["items"], `${pointer}/items`, depth + 1);
+        const properties = node["properties"];
+        if (!isObject(properties) || node["type"] !== "object" || node["additionalProperties"] === true || isObject(node["additionalProperties"]) || node["patternProperties"] !== undefined) return false;
+        for (const key of Object.keys(node)) if (GENERAL_ONLY.has(key) || key === "allOf" || key === "anyOf" || key === "oneOf") return false;
+        const names = Object.keys(properties);
+        if (names.length === 0) return false;
+        return names.every((name) => this.singleValued(properties[name], `${pointer}/properties${toPointer([name])}`, depth + 1));
+      }
+      if (!ref.startsWith("#") || Object.keys(node).some((k) => k !== "$ref" && KEYWORDS.has(k) && !NON_GENERATIVE.has(k))) return false;
+      pointer = ref === "#" ? "" : decodeURIComponent(ref.slice(1));
+      node = this.host.nodeAt(pointer);
+    }
+    return false;
   }
 
   // ------------------------------------------------------------ objects

@@ -226,6 +226,28 @@ describe("synthesize: constraints", () => {
     }
   });
 
+  it("does not list copies of one record: items that can take one value only appear once, or minItems times", () => {
+    const reg = registryOf({
+      Line: { type: "object", required: ["bookId", "qty"], properties: { bookId: { type: "string", example: "bk-1004" }, qty: { type: "integer", example: 1 }, tags: { type: "array", example: ["gift"], items: { type: "string" } } } },
+      Order: { type: "object", required: ["lines", "pair", "codes", "mixed"], properties: {
+        lines: { type: "array", minItems: 1, items: { $ref: "#/components/schemas/Line" } },
+        pair: { type: "array", minItems: 2, items: { $ref: "#/components/schemas/Line" } },
+        codes: { type: "array", items: { type: "string", example: "A1" } },
+        // An item with a property free to vary: its lists may hold two.
+        mixed: { type: "array", items: { type: "object", required: ["n"], properties: { n: { type: "integer", minimum: 0, maximum: 1000000 } } } },
+      } },
+    });
+    let mixedTwo = 0;
+    for (const seed of SEEDS) {
+      const v = make(reg, "Order", seed).value as Record<string, unknown[]>;
+      expect(v["lines"]).toHaveLength(1);
+      expect(v["pair"]).toHaveLength(2);
+      expect((v["codes"] ?? []).length).toBeLessThanOrEqual(1);
+      if ((v["mixed"] ?? []).length === 2) mixedTwo++;
+    }
+    expect(mixedTwo).toBeGreaterThan(3);
+  });
+
   it("leaves readOnly properties out of requests and writeOnly ones out of responses", () => {
     const reg = registryOf({
       Account: {
