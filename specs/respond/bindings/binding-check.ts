@@ -2,6 +2,7 @@ import { lastName, listOf, locate, type FieldSpot } from "../../catalog/field-pa
 import type { Binding } from "./bindings.js";
 import { agrees, dayOf, searchWords, sameValue } from "./binding-values.js";
 import { fold } from "../../synthesize/world/world-data.js";
+import { SIMULATED_TODAY } from "../../synthesize/world/simulated-today.js";
 
 /**
  * The check of a response against its call's bindings: each place where the answer says something other
@@ -135,6 +136,17 @@ export function checkBindings(bindings: readonly Binding[], args: unknown, body:
             const label = texts[0] ?? "";
             push(b, item, b.fields[0] ?? list, b.arg, `an item mentioning ${show(arg)}`, label, `item ${item.pointer} (${show(label)}) of ${list} does not mention argument ${b.arg} ${show(arg)}`);
           }
+        }
+        break;
+      }
+      case "today": {
+        if (b.arg !== undefined && argValues(args, b.arg).length > 0) break;
+        for (const spot of locate(body, b.field)) {
+          const d = dayOf(spot.value);
+          if (d === undefined) continue;
+          const bad = b.bound === "equals" ? d !== SIMULATED_TODAY : b.bound === "min" ? d < SIMULATED_TODAY : d > SIMULATED_TODAY;
+          const wanted = b.bound === "equals" ? "today" : b.bound === "min" ? "on or after today" : "on or before today";
+          if (bad) push(b, spot, b.field, b.arg, `${wanted} (${SIMULATED_TODAY})`, spot.value, `field ${b.field} is ${show(spot.value)} where the answer is dated ${wanted} (${SIMULATED_TODAY})`);
         }
         break;
       }

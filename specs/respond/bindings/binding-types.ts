@@ -38,6 +38,20 @@ export interface RangeBinding extends BindingBase {
   bound: "min" | "max";
 }
 
+/**
+ * The answer is dated by the simulated today: a field that says what day it is (`equals`: `isTodayHoliday` ->
+ * `date`), items that come next (`min`: `getNextHolidays` -> `[].date` on or after today) or came before
+ * (`max`: `recentOrders` -> `[].createdAt` on or before today). An argument that names another day (`date`,
+ * `from`) takes over when it is given.
+ */
+export interface TodayBinding extends BindingBase {
+  kind: "today";
+  field: string;
+  bound: "equals" | "min" | "max";
+  /** The argument that names the day instead, when it is given. */
+  arg?: string;
+}
+
 /** Every item of a search mentions what is searched for in one of its fields (`q` -> `results[].name`). */
 export interface SearchBinding extends BindingBase {
   kind: "search";
@@ -104,10 +118,10 @@ export interface NoBinding extends BindingBase {
 }
 
 /** What a request says about its response. */
-export type Binding = EqualsBinding | FilterBinding | RangeBinding | SearchBinding | RouteBinding | ReferenceBinding | EffectBinding | TotalBinding | StockBinding | NoBinding;
+export type Binding = EqualsBinding | FilterBinding | RangeBinding | TodayBinding | SearchBinding | RouteBinding | ReferenceBinding | EffectBinding | TotalBinding | StockBinding | NoBinding;
 
 /** The kinds of bindings. */
-export const BINDING_KINDS = ["equals", "filter", "range", "search", "route", "reference", "effect", "total", "stock", "none"] as const;
+export const BINDING_KINDS = ["equals", "filter", "range", "today", "search", "route", "reference", "effect", "total", "stock", "none"] as const;
 
 /** Bindings declared by a toolset, by tool name or operationId. */
 export type DeclaredBindings = Record<string, Binding[]>;

@@ -2,7 +2,7 @@ import type { Catalog } from "../../catalog/catalog.js";
 import type { Tool } from "../../catalog/tool.js";
 import { parsePath } from "../../catalog/field-path.js";
 import { inferBindings } from "./infer-bindings.js";
-export type { BindingMatch, EqualsBinding, FilterBinding, RangeBinding, SearchBinding, RouteBinding, ReferenceBinding, EffectBinding, TotalBinding, StockBinding, NoBinding, Binding, DeclaredBindings } from "./binding-types.js";
+export type { BindingMatch, EqualsBinding, FilterBinding, RangeBinding, TodayBinding, SearchBinding, RouteBinding, ReferenceBinding, EffectBinding, TotalBinding, StockBinding, NoBinding, Binding, DeclaredBindings } from "./binding-types.js";
 export { BINDING_KINDS } from "./binding-types.js";
 import { BINDING_KINDS } from "./binding-types.js";
 import type { Binding, DeclaredBindings } from "./binding-types.js";
@@ -103,6 +103,8 @@ export function describeBinding(b: Binding): string {
       return `${b.arg} -> ${b.field} (${b.kind}${b.match !== undefined && b.match !== "exact" ? ` ${b.match}` : ""}${src})`;
     case "range":
       return `${b.arg} -> ${b.field} (${b.bound === "min" ? "at least" : "at most"}${src})`;
+    case "today":
+      return `${b.field} ${b.bound === "equals" ? "is" : b.bound === "min" ? "on or after" : "on or before"} today${b.arg !== undefined ? ` unless ${b.arg} is given` : ""} (today${src})`;
     case "search":
       return `${b.arg} -> ${b.fields.join(" | ")} (search${src})`;
     case "route":

@@ -5,6 +5,8 @@ import { responseExamples } from "../response-examples.js";
 import { resourceRoute } from "../../catalog/resource-routes.js";
 import { selectedResponse } from "../response-cache.js";
 import type { Binding, BindingMatch, EffectBinding, TotalBinding } from "./binding-types.js";
+import { findBy, isDateField, ITEM_DATES, itemFields, mainLists, norm, recordFields, snake } from "./response-fields.js";
+import { todayBindings } from "./today-bindings.js";
 
 /**
  * Infers an operation's bindings from names, types and formats of its inputs and its success response:
@@ -20,19 +22,6 @@ function isObject(v: unknown): v is Json {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** `countryCode`, `country_code`, `Country-Code` -> `countrycode`. */
-export function norm(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]/g, "");
-}
-
-function snake(name: string): string {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .replace(/[^A-Za-z0-9]+/g, "_")
-    .replace(/^_+|_+$/g, "")
-    .toLowerCase();
-}
-
 function singular(word: string): string {
   if (/ies$/.test(word)) return word.slice(0, -3) + "y";
   if (/(ss|sh|ch|x)es$/.test(word)) return word.slice(0, -2);
@@ -45,10 +34,11 @@ const PAGING = /^(limit|offset|page|page_?size|per_?page|size|count|max_?results
 const SEARCH = /^(q|query|search|search_?query|search_?term|search_?string|keyword|keywords|term|terms|text_?query|phrase)$/;
 const FROM_DATE = /^(from|start|start_?date|date_?from|from_?date|since|after|begin|start_?time|min_?date|earliest|date_?start|created_?after|updated_?after|published_?after)$/;
 const TO_DATE = /^(to|end|end_?date|date_?to|to_?date|until|before|end_?time|max_?date|latest|date_?end|created_?before|updated_?before|published_?before)$/;
-const ITEM_DATES = ["date", "startdate", "start", "startsat", "starttime", "datetime", "publishedat", "published", "publishdate", "releasedate", "scheduledat", "eventdate", "day", "observedat", "time", "timestamp", "createdat", "postedat", "submittedat", "occurredat"];
 const SEARCH_FIELDS = ["name", "title", "symbol", "displayname", "headline", "label", "fullname", "localname", "city", "iatacode", "iata", "code", "ticker", "description", "summary", "text", "content", "keywords", "tags"];
 const PLACE_PARENT = /^(location|place|city|geo|address|area|position|site|venue)$/;
 const IDENTITY_PARENT = /^(user|account|profile|me|customer|member|person|owner|contact)$/;
+/** Arguments that scope a whole answer (its country, currency, language, day): a nested record of the same field shares them. */
+const SCOPE = /^(country|countrycode|countryiso|currency|currencycode|language|languagecode|lang|locale|date|day|year)$/;
 const ECHO_PARENT = /^(query|request|params|parameters|search|filters|filter|criteria|input|args|arguments)$/;
 const ORIGIN = ["from", "origin", "departureairport", "originairport", "source", "departurecode", "fromairport", "originlocationcode"];
 const DESTINATION = ["to", "destination", "arrivalairport", "destinationairport", "arrivalcode", "toairport", "destinationlocationcode"];
@@ -122,10 +112,6 @@ function isDateSchema(s: Json, name: string): boolean {
   return /date|day/.test(snake(name)) || (typeof s["description"] === "string" && /\b(date|YYYY-MM-DD|ISO ?8601)\b/i.test(s["description"]) && !/currency/i.test(s["description"]));
 }
 
-function isDateField(f: SchemaField): boolean {
-  return f.format === "date" || f.format === "date-time" || (f.type === "string" && /(^|_)(date|datetime|timestamp)$|_(at|on|date|time)$/.test(snake(f.name)));
-}
-
 function isNumeric(f: SchemaField): boolean {
   return f.type === "number" || f.type === "integer";
 }
@@ -134,37 +120,6 @@ function isIataLike(s: Json, name: string): boolean {
   const pattern = typeof s["pattern"] === "string" ? s["pattern"] : "";
   const text = `${typeof s["description"] === "string" ? s["description"] : ""} ${name}`;
   return /\{3\}|\[A-Z\]\{3\}/.test(pattern) || s["maxLength"] === 3 || /iata|airport|origin|destination/i.test(text);
-}
-
-/** The lists of objects of a response (the body itself, or lists among its top-level fields and one level down), by their path. */
-function mainLists(fields: readonly SchemaField[]): string[] {
-  const lists = new Set<string>();
-  for (const f of fields) {
-    const i = f.path.indexOf("[]");
-    if (i < 0) continue;
-    const list = f.path.slice(0, i + 2);
-    const depth = list === "[]" ? 0 : list.split(".").length;
-    if (depth <= 2 && f.path.length > list.length) lists.add(list);
-  }
-  return [...lists];
-}
-
-/** The fields of the items of a list (paths directly in the item, or deeper with `nested`). */
-function itemFields(fields: readonly SchemaField[], list: string, nested = false): SchemaField[] {
-  const prefix = list === "[]" ? "[]." : `${list}.`;
-  return fields.filter((f) => f.path.startsWith(prefix) && (nested || !f.path.slice(prefix.length).includes(".")) && !f.path.slice(prefix.length).startsWith("["));
-}
-
-function recordFields(fields: readonly SchemaField[]): SchemaField[] {
-  return fields.filter((f) => !f.path.includes("["));
-}
-
-function findBy(fields: readonly SchemaField[], names: readonly string[]): SchemaField | undefined {
-  for (const n of names) {
-    const hit = fields.find((f) => norm(f.name) === n && !f.object);
-    if (hit) return hit;
-  }
-  return undefined;
 }
 
 function matchFor(field: SchemaField, input: Input, filter = false): BindingMatch {
@@ -222,7 +177,7 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
   const out: Binding[] = [];
   const taken = new Set<string>();
   const add = (b: Binding): void => {
-    const key = b.kind === "search" ? `search:${b.arg}:${b.fields.join(",")}` : "field" in b && b.field !== undefined ? `${b.kind === "range" ? `${b.field}:${b.bound}` : b.field}` : `${b.kind}:${"arg" in b ? b.arg : ""}`;
+    const key = b.kind === "search" ? `search:${b.arg}:${b.fields.join(",")}` : "field" in b && b.field !== undefined ? `${b.kind === "range" || b.kind === "today" ? `${b.kind}:${b.field}:${b.bound}` : b.field}` : `${b.kind}:${"arg" in b ? b.arg : ""}`;
     if (taken.has(key)) return;
     taken.add(key);
     out.push({ ...b, source: "inferred" });
@@ -271,6 +226,8 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
       else if (PLACE_PARENT.test(parent) && /^(lat|latitude)$/.test(n) && /^(lat|latitude)$/.test(fn)) add({ kind: "equals", arg: input.arg, field: f.path, match: "near" });
       else if (PLACE_PARENT.test(parent) && /^(lon|lng|long|longitude)$/.test(n) && /^(lon|lng|long|longitude)$/.test(fn)) add({ kind: "equals", arg: input.arg, field: f.path, match: "near" });
       else if (IDENTITY_PARENT.test(parent) && /^(email|username|login|phone|userid)$/.test(n) && fn === n) add({ kind: "equals", arg: input.arg, field: f.path, match: "exact" });
+      // What scopes the whole answer scopes the records inside it too (`isTodayHoliday(PT)` -> `holiday.countryCode`).
+      else if (SCOPE.test(n) && fn === n && !f.list && !f.object && record.some((r) => r.path === input.name && !r.object)) add({ kind: "equals", arg: input.arg, field: f.path, match: matchFor(f, input) });
     }
     if (!same) {
       if (/^(city|town|locality|cityname)$/.test(n)) {
@@ -358,6 +315,8 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
       }
     }
   }
+  // Dated by the simulated today (`getNextHolidays`, `isTodayHoliday`), where no argument names another day.
+  for (const b of todayBindings(tool, fields, inputs.filter((i) => i.in !== "body" && isDateSchema(i.schema, i.name)))) add(b);
   const effect = effectBinding(tool, fields);
   if (effect) add(effect);
   for (const b of referenceBindings(catalog, tool, fields)) add(b);

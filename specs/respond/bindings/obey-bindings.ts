@@ -1,6 +1,10 @@
 import { lastName, listOf, locate, type FieldSpot } from "../../catalog/field-path.js";
+import { pointerSegment } from "../../json-object.js";
+import { Edits, undo, within } from "./answer-edits.js";
+import { applyToday, daysBetween, itemOf, shiftDays, shiftSiblings, sortByDate } from "./dated-items.js";
+import { SIMULATED_TODAY } from "../../synthesize/world/simulated-today.js";
 import { objectShape } from "../../catalog/object-properties.js";
-import { cohereEntities, type ValueEdit } from "../../synthesize/world/coherent-entities.js";
+import { cohereEntities } from "../../synthesize/world/coherent-entities.js";
 import { cloneJson } from "../../synthesize/synthesis-rules.js";
 import { AIRPORTS, findCity, findCountry, fold } from "../../synthesize/world/world-data.js";
 import type { ResponseContext } from "../responder.js";
@@ -59,7 +63,7 @@ function recall(ctx: ResponseContext, out: unknown, edits: Edits): Array<{ recor
     for (const [k, v] of Object.entries(r.record)) {
       const kv = known[k];
       if (kv === undefined || (kv !== null && typeof kv === "object") || (v !== null && typeof v === "object")) continue;
-      const pointer = `${r.pointer}/${escape(k)}`;
+      const pointer = `${r.pointer}/${pointerSegment(k)}`;
       pointers.add(pointer);
       if (kv !== v) edits.writeKey(r.record, k, pointer, kv);
       else edits.pinned.add(pointer);
@@ -73,7 +77,7 @@ function recall(ctx: ResponseContext, out: unknown, edits: Edits): Array<{ recor
     for (const f of NATURAL_FIELDS) {
       const kv = known[f];
       if (typeof kv !== "string" || typeof r.record[f] !== "string") continue;
-      const pointer = `${r.pointer}/${escape(f)}`;
+      const pointer = `${r.pointer}/${pointerSegment(f)}`;
       if (kv !== r.record[f]) edits.writeKey(r.record, f, pointer, kv);
       else edits.pinned.add(pointer);
     }
@@ -113,100 +117,10 @@ function anotherId(ctx: ResponseContext, noun: string, id: unknown, salt: string
   return undefined;
 }
 
-class Edits {
-  readonly list: ValueEdit[] = [];
-  readonly pinned = new Set<string>();
-
-  write(spot: FieldSpot, value: unknown): void {
-    const before = spot.value;
-    if (before === value) {
-      this.pinned.add(spot.pointer);
-      return;
-    }
-    this.list.push({ holder: spot.holder, key: spot.key, before, after: value, pointer: spot.pointer });
-    if (Array.isArray(spot.holder)) spot.holder[spot.key as number] = value;
-    else spot.holder[spot.key as string] = value;
-    spot.value = value;
-    this.pinned.add(spot.pointer);
-  }
-
-  writeKey(holder: Json, key: string, pointer: string, value: unknown): void {
-    this.write({ holder, key, value: holder[key], pointer, items: [] }, value);
-  }
-}
-
-function undo(edit: ValueEdit): void {
-  if (Array.isArray(edit.holder)) edit.holder[edit.key as number] = edit.before;
-  else if (edit.added === true) delete edit.holder[edit.key as string];
-  else edit.holder[edit.key as string] = edit.before;
-}
-
-function within(a: string, b: string): boolean {
-  return a === b || a.startsWith(`${b}/`);
-}
-
-function escape(segment: string): string {
-  return segment.includes("~") || segment.includes("/") ? segment.replace(/~/g, "~0").replace(/\//g, "~1") : segment;
-}
-
 /** The first value an argument path has in the call's arguments. */
 function argValue(ctx: ResponseContext, path: string): unknown {
   const spot = locate(ctx.call.args, path)[0];
   return spot === undefined || spot.value === "" ? undefined : spot.value;
-}
-
-/** A date moved by whole days (the same form: date or date-time). */
-function shiftDays(value: string, days: number): string {
-  const day = dayOf(value);
-  if (day === undefined) return value;
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return `${d.toISOString().slice(0, 10)}${value.slice(10)}`;
-}
-
-function daysBetween(a: string, b: string): number {
-  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
-}
-
-/** Moves every other date of an item by the same days as its bound date (an end follows its start). */
-function shiftSiblings(edits: Edits, item: unknown, itemPointer: string, except: string, days: number, years = 0): void {
-  if (!isObject(item) || (days === 0 && years === 0)) return;
-  for (const [k, v] of Object.entries(item)) {
-    const pointer = `${itemPointer}/${escape(k)}`;
-    if (pointer === except || typeof v !== "string" || dayOf(v) === undefined || edits.pinned.has(pointer)) continue;
-    const moved = years !== 0 ? `${String(Number(v.slice(0, 4)) + years).padStart(4, "0")}${v.slice(4)}` : shiftDays(v, days);
-    if (years !== 0 && dayOf(moved) !== undefined && Number.isNaN(Date.parse(`${dayOf(moved)}T00:00:00Z`))) continue;
-    edits.writeKey(item, k, pointer, moved);
-  }
-}
-
-/** How many names a list field's path goes below its item (`holidays[].date` -> 1, `tags[]` -> 0), by field. */
-const depthsBelowItem = new Map<string, number | undefined>();
-
-function depthBelowItem(field: string): number | undefined {
-  if (depthsBelowItem.has(field)) return depthsBelowItem.get(field);
-  const list = listOf(field);
-  const rest = list === undefined ? undefined : field.slice(list.length).replace(/^\./, "");
-  const depth = rest === undefined ? undefined : rest === "" ? 0 : rest.split(".").length;
-  if (depthsBelowItem.size > 10_000) depthsBelowItem.clear();
-  depthsBelowItem.set(field, depth);
-  return depth;
-}
-
-/** The item holding a spot of a list field (`holidays[].date` -> the holiday), and its pointer. */
-function itemOf(body: unknown, spot: FieldSpot, field: string): { item: unknown; pointer: string } | undefined {
-  const depth = depthBelowItem(field);
-  if (depth === undefined) return undefined;
-  // A field of the item itself (the common case): the spot's holder is the item.
-  if (depth === 1) return { item: spot.holder, pointer: spot.pointer.slice(0, spot.pointer.lastIndexOf("/")) };
-  const parts = spot.pointer.split("/");
-  const pointer = parts.slice(0, parts.length - depth).join("/");
-  let cur: unknown = body;
-  for (const p of pointer.split("/").slice(1)) {
-    const k = p.replace(/~1/g, "/").replace(/~0/g, "~");
-    cur = Array.isArray(cur) ? cur[Number(k)] : isObject(cur) ? cur[k] : undefined;
-  }
-  return { item: cur, pointer };
 }
 
 function titleWords(words: readonly string[]): string {
@@ -428,7 +342,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const toolName = `${ctx.call.tool.name} ${ctx.call.tool.operation.path}`;
   const money = speaksMoney(args);
   const texts = sendsTexts(toolName, args);
-  if (!options.synthesized && !money && !texts && !bindings.some((b) => !("arg" in b) || b.arg === undefined || locate(ctx.call.args, b.arg).length > 0)) {
+  if (!options.synthesized && !money && !texts && !bindings.some((b) => b.kind === "today" || !("arg" in b) || b.arg === undefined || locate(ctx.call.args, b.arg).length > 0)) {
     if (options.recall === false || ctx.state.isBlank || !(answerRecords(body, ctx.call.tool.operation.path).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined) || naturalRecords(body).some((r) => knownNatural(ctx, r) !== undefined))) return body;
   }
   const out = cloneJson(body);
@@ -439,10 +353,15 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   for (const b of bindings) if (b.kind === "equals" && isIdentityField(lastName(b.field))) applyEquals(ctx, schemaPointer, out, b, edits);
   const recalled = options.recall === false ? [] : recall(ctx, out, edits);
   for (const b of bindings) if (b.kind === "equals" || b.kind === "route") applyEquals(ctx, schemaPointer, out, b, edits);
+  const given = (b: { arg?: string }): boolean => b.arg !== undefined && argValue(ctx, b.arg) !== undefined;
+  for (const b of bindings) if (b.kind === "today" && b.bound === "equals") applyToday(out, b, given(b), SIMULATED_TODAY, edits);
+  // Lists whose items moved to today's side, to be put back in date order once coherence is done.
+  const dated: Array<{ list: unknown[]; field: string }> = [];
   if (rewrite) {
     const before = edits.list.length;
     for (const b of bindings) if (b.kind === "filter") applyFilter(ctx, out, b, edits);
     applyRanges(ctx, out, bindings.filter((b): b is Extract<Binding, { kind: "range" }> => b.kind === "range"), edits);
+    for (const b of bindings) if (b.kind === "today" && b.bound !== "equals") for (const list of applyToday(out, b, given(b), SIMULATED_TODAY, edits)) dated.push({ list, field: b.field });
     for (const b of bindings) if (b.kind === "search") applySearch(ctx, out, b, edits);
     // A known record rewritten to fit the call is another record: it gets another id.
     const changed = new Set(edits.list.slice(before).map((e) => e.pointer));
@@ -451,7 +370,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
       const idKey = Object.keys(record.record).find((k) => String(record.record[k]) === record.id && (k === "id" || k === "uuid" || /id$/i.test(k)));
       if (idKey === undefined) continue;
       const next = anotherId(ctx, record.noun, record.record[idKey], record.pointer);
-      if (next !== undefined) edits.writeKey(record.record, idKey, `${record.pointer}/${escape(idKey)}`, next);
+      if (next !== undefined) edits.writeKey(record.record, idKey, `${record.pointer}/${pointerSegment(idKey)}`, next);
     }
   }
   if (options.synthesized || rewrite) distinctIds(ctx, out, edits);
@@ -462,6 +381,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   if (money || options.synthesized) agreeMoney(args, out, write);
   if (texts) agreeDetectedLanguage(toolName, args, out, write);
   const cohered = cohereEntities(out, { seed: ctx.seed, pinned: edits.pinned, pinnedOnly: !options.synthesized });
+  for (const d of dated) sortByDate(d.list, d.field);
   const validate: { (v: unknown): boolean; errors?: Array<{ instancePath: string }> | null } = schemaPointer !== undefined ? ctx.catalog.registry.validatorAt("response", schemaPointer) : () => true;
   // A synthesized or example list lists each record once (state lists are what was stored, as stored).
   const once = (v: unknown): unknown => {
@@ -510,7 +430,7 @@ function distinctIds(ctx: ResponseContext, out: unknown, edits: Edits): void {
     const next = anotherId(ctx, r.noun, r.record[idKey], r.pointer);
     if (next === undefined || ids.has(String(next))) continue;
     ids.add(String(next));
-    edits.writeKey(r.record, idKey, `${r.pointer}/${escape(idKey)}`, next);
+    edits.writeKey(r.record, idKey, `${r.pointer}/${pointerSegment(idKey)}`, next);
   }
 }
 

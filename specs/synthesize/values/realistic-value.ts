@@ -4,7 +4,8 @@ import { faker as englishFaker } from "@faker-js/faker/locale/en";
 import { singular as singularWord } from "../../words.js";
 import { snakeName } from "../../snake-name.js";
 import { isObject, type Json } from "../../json-object.js";
-import { fitString, genericString, idText, REFERENCE_DATE, regexOf, ruleOf, stringByFormat, type Text } from "./string-values.js";
+import { fitString, genericString, idText, regexOf, ruleOf, stringByFormat, type Text } from "./string-values.js";
+import { REFERENCE_DATE } from "../world/simulated-today.js";
 import { booleanProbability, isMultiple, numberIn, numberRule } from "./number-values.js";
 
 /** Where a value sits: its field name and the names of the fields around it (outermost first). */

@@ -2,6 +2,7 @@ import type { Faker } from "@faker-js/faker";
 import { compileLinear, type LinearPattern } from "../../load/patterns/linear-pattern.js";
 import type { Json } from "../../json-object.js";
 import { AIRPORTS, CITIES } from "../world/world-data.js";
+import { REFERENCE_DATE } from "../world/simulated-today.js";
 
 /**
  * Strings by meaning: a generated string for a field, by its format or by its name and the names around it
@@ -9,8 +10,7 @@ import { AIRPORTS, CITIES } from "../world/world-data.js";
  * schema's lengths and pattern. Used by `realistic-value.ts`.
  */
 
-/** The reference "now" of synthesized dates, and the range dates are drawn from. */
-export const REFERENCE_DATE = new Date("2025-06-01T12:00:00Z");
+/** The range synthesized dates are drawn from, around the simulated today (`REFERENCE_DATE`). */
 const PAST_FROM = new Date("2019-01-01T00:00:00Z");
 const FUTURE_TO = new Date("2027-12-31T00:00:00Z");
 

@@ -429,6 +429,38 @@ function cohereHoliday(ctx: Ctx, o: Json, keys: Map<string, string>, at: string,
   set(ctx, o, localKey, chosen.localName, at);
 }
 
+/**
+ * A check of a day ("is it a holiday?") answers as the country's calendar says, where the world knows it: the
+ * flag says whether the country has a fixed holiday on that day, the holiday it names is that one, on that day,
+ * and a day without one names none.
+ */
+function cohereHolidayCheck(ctx: Ctx, o: Json, keys: Map<string, string>, at: string): void {
+  const code = o[first(keys, ["countrycode", "country"]) ?? ""];
+  const dateKey = first(keys, ["date", "day"]);
+  const date = dateKey !== undefined ? o[dateKey] : undefined;
+  if (typeof code !== "string" || typeof date !== "string" || !/^\d{4}-\d{2}-\d{2}/.test(date)) return;
+  const holidays = fixedHolidays(countryCode(code) ?? code);
+  if (holidays.length === 0) return;
+  const found = holidays.find((h) => h.day === date.slice(5, 10));
+  const flag = first(keys, ["isholiday", "ispublicholiday"]);
+  if (flag !== undefined && typeof o[flag] === "boolean") set(ctx, o, flag, found !== undefined, at);
+  const weekend = first(keys, ["isweekend"]);
+  const weekday = new Date(`${date.slice(0, 10)}T00:00:00Z`).getUTCDay();
+  if (weekend !== undefined && typeof o[weekend] === "boolean" && !Number.isNaN(weekday)) set(ctx, o, weekend, weekday === 0 || weekday === 6, at);
+  const named = [...keys.values()].find((k) => isObject(o[k]) && /holiday/i.test(k));
+  if (named === undefined) return;
+  const pointer = `${at}/${pointerSegment(named)}`;
+  const holiday = o[named] as Json;
+  if (found === undefined) {
+    ctx.edits.push({ holder: o, key: named, before: holiday, after: undefined, pointer });
+    delete o[named];
+    return;
+  }
+  const innerDate = first(keysOf(holiday), ["date", "day"]);
+  const current = innerDate !== undefined ? holiday[innerDate] : undefined;
+  if (innerDate !== undefined && typeof current === "string") set(ctx, holiday, innerDate, `${date.slice(0, 10)}${current.slice(10)}`, pointer);
+}
+
 /** What is said of an exchange (or of a security listed on one) is that exchange's: time zone, currency, sessions. */
 function cohereExchange(ctx: Ctx, o: Json, keys: Map<string, string>, at: string): void {
   const code = o[keys.get("exchange") ?? ""];
@@ -481,6 +513,7 @@ function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: numb
     else if (shape.entity === "currency") cohereCode(ctx, o, keys, at, "currency");
     else if (shape.entity === "language") cohereCode(ctx, o, keys, at, "language");
     if (shape.subdivisions) cohereSubdivisions(ctx, o, keys, at);
+    if (shape.holidayCheck) cohereHolidayCheck(ctx, o, keys, at);
     if (shape.holiday) cohereHoliday(ctx, o, keys, at, index);
     if (shape.exchange) cohereExchange(ctx, o, keys, at);
     if (shape.journey) cohereJourney(ctx, o, keys, at, index);

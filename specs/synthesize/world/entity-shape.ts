@@ -41,6 +41,8 @@ export interface Shape {
   entity?: "airport" | "country" | "place" | "currency" | "language";
   subdivisions: boolean;
   holiday: boolean;
+  /** A check of a day (`isHoliday` of a country on a date). */
+  holidayCheck: boolean;
   exchange: boolean;
   journey: boolean;
   person: boolean;
@@ -96,6 +98,7 @@ export function shapeOf(o: Json, parent: string): Shape {
     ...(entity !== undefined ? { entity } : {}),
     subdivisions: has("countrycode", "country"),
     holiday: /holiday/.test(p) || (has("localname") && has("date")),
+    holidayCheck: has("isholiday", "ispublicholiday", "holiday") && has("date", "day") && has("countrycode", "country"),
     exchange: has("exchange"),
     journey: has("from", "origin", "departureairport", "fromairport", "departurecode", "stops", "numberofstops", "stopcount", "arrival", "arrivaltime", "arrivesat"),
     person: has("email", "emailaddress") && (PERSON_PARENT.test(p) || has("firstname", "lastname", "fullname", "displayname") || (has("name") && !COUNTRY_PARENT.test(p))),

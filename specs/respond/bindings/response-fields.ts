@@ -1,0 +1,56 @@
+import type { SchemaField } from "../../catalog/schema-fields.js";
+import { snakeName } from "../../snake-name.js";
+
+/**
+ * How binding inference reads a response's fields: names compared without case or separators, date
+ * fields by format or name, the lists of records and their items' fields, the record's own fields.
+ */
+
+/** `countryCode`, `country_code`, `Country-Code` -> `countrycode`. */
+export function norm(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, "");
+}
+
+/** `startDate` -> `start_date` (names compared by their words). */
+export const snake = snakeName;
+
+/** Whether a field holds a date: by its format, or by a name that says so (`date`, `created_at`, `startTime`). */
+export function isDateField(f: SchemaField): boolean {
+  return f.format === "date" || f.format === "date-time" || (f.type === "string" && /(^|_)(date|datetime|timestamp)$|_(at|on|date|time)$/.test(snake(f.name)));
+}
+
+/** The lists of objects of a response (the body itself, or lists among its top-level fields and one level down), by their path. */
+export function mainLists(fields: readonly SchemaField[]): string[] {
+  const lists = new Set<string>();
+  for (const f of fields) {
+    const i = f.path.indexOf("[]");
+    if (i < 0) continue;
+    const list = f.path.slice(0, i + 2);
+    const depth = list === "[]" ? 0 : list.split(".").length;
+    if (depth <= 2 && f.path.length > list.length) lists.add(list);
+  }
+  return [...lists];
+}
+
+/** The fields of the items of a list (paths directly in the item, or deeper with `nested`). */
+export function itemFields(fields: readonly SchemaField[], list: string, nested = false): SchemaField[] {
+  const prefix = list === "[]" ? "[]." : `${list}.`;
+  return fields.filter((f) => f.path.startsWith(prefix) && (nested || !f.path.slice(prefix.length).includes(".")) && !f.path.slice(prefix.length).startsWith("["));
+}
+
+/** The fields of the record itself (none inside a list). */
+export function recordFields(fields: readonly SchemaField[]): SchemaField[] {
+  return fields.filter((f) => !f.path.includes("["));
+}
+
+/** Names of the date that dates a list item, best first (normalized). */
+export const ITEM_DATES = ["date", "startdate", "start", "startsat", "starttime", "datetime", "publishedat", "published", "publishdate", "releasedate", "scheduledat", "eventdate", "day", "observedat", "time", "timestamp", "createdat", "postedat", "submittedat", "occurredat"];
+
+/** The first field (not an object) with one of these normalized names, in the order of the names. */
+export function findBy(fields: readonly SchemaField[], names: readonly string[]): SchemaField | undefined {
+  for (const n of names) {
+    const hit = fields.find((f) => norm(f.name) === n && !f.object);
+    if (hit) return hit;
+  }
+  return undefined;
+}

@@ -1,0 +1,70 @@
+import type { SchemaField } from "../../catalog/schema-fields.js";
+import type { Tool } from "../../catalog/tool.js";
+import type { TodayBinding } from "./binding-types.js";
+import { findBy, isDateField, ITEM_DATES, itemFields, mainLists, norm, recordFields, snake } from "./response-fields.js";
+
+/**
+ * Infers how an answer is dated by the simulated today, from the words of its operation (its id, its path,
+ * its summary): "today", "now" or "current" date the answer's own day field (`isTodayHoliday` -> `date`);
+ * "next", "upcoming" or "future" put the items of its list on or after today (`getNextHolidays`), "recent",
+ * "past" or "history" on or before it. A date argument that names another day takes over when it is given.
+ */
+
+const NOW = new Set(["today", "now", "current", "currently"]);
+const NEXT = new Set(["next", "upcoming", "future", "coming", "forthcoming"]);
+const PAST = new Set(["past", "previous", "recent", "history", "historical"]);
+/** Fields that say what day (or moment) it is. */
+const DAY_FIELD = /^(date|day|today|now|currentdate|currenttime|asof|asofdate|localdate|localtime|servertime|datetime)$/;
+const FROM = /^(from|start|start_?date|date_?from|from_?date|since|after|begin|min_?date|earliest)$/;
+const TO = /^(to|end|end_?date|date_?to|to_?date|until|before|max_?date|latest)$/;
+
+/** A date argument of the operation (`date`, `from`). */
+export interface DateInput {
+  arg: string;
+  name: string;
+}
+
+/** The words of an operation: its id's, its path's fixed segments' and its summary's (the description's first sentence). */
+function operationWords(tool: Tool): Set<string> {
+  const words = new Set<string>();
+  const add = (text: string): void => {
+    for (const w of snake(text).split("_")) if (w !== "") words.add(w);
+  };
+  add(tool.operation.operationId ?? tool.name);
+  for (const segment of tool.operation.path.split("/")) if (!segment.startsWith("{")) add(segment);
+  const summary = tool.description.split(/(?<=[.!?])\s/)[0] ?? "";
+  for (const w of summary.toLowerCase().split(/[^a-z]+/)) if (w !== "") words.add(w);
+  return words;
+}
+
+function some(words: ReadonlySet<string>, of: ReadonlySet<string>): boolean {
+  for (const w of of) if (words.has(w)) return true;
+  return false;
+}
+
+/** The bindings that date an operation's answer by the simulated today. */
+export function todayBindings(tool: Tool, fields: readonly SchemaField[], dateInputs: readonly DateInput[]): TodayBinding[] {
+  const words = operationWords(tool);
+  // A list of pages (`nextPage`, `next cursor`) is not about days.
+  if (words.has("page") || words.has("cursor") || words.has("token")) return [];
+  const out: TodayBinding[] = [];
+  const argNamed = (test: (n: string) => boolean): string | undefined => dateInputs.find((i) => test(snake(i.name)))?.arg;
+  const next = some(words, NEXT);
+  const past = !next && some(words, PAST);
+  if (next || past) {
+    const arg = argNamed((n) => (next ? FROM : TO).test(n));
+    for (const list of mainLists(fields)) {
+      const items = itemFields(fields, list).filter(isDateField);
+      const date = findBy(items, ITEM_DATES) ?? items[0];
+      if (date) out.push({ kind: "today", field: date.path, bound: next ? "min" : "max", ...(arg !== undefined ? { arg } : {}) });
+    }
+  }
+  if (some(words, NOW)) {
+    for (const f of recordFields(fields)) {
+      if (f.path.includes(".") || f.object || f.list || !DAY_FIELD.test(norm(f.name)) || (f.type !== undefined && f.type !== "string")) continue;
+      const arg = argNamed((n) => norm(n) === norm(f.name) || /^(date|day|on|at)$/.test(n));
+      out.push({ kind: "today", field: f.path, bound: "equals", ...(arg !== undefined ? { arg } : {}) });
+    }
+  }
+  return out;
+}
