@@ -13,6 +13,7 @@ import { findBy, isDateField, ITEM_DATES, itemFields, mainLists, norm, recordFie
 const NOW = new Set(["today", "now", "current", "currently"]);
 const NEXT = new Set(["next", "upcoming", "future", "coming", "forthcoming"]);
 const PAST = new Set(["past", "previous", "recent", "history", "historical"]);
+const ONGOING = new Set(["current", "currently", "active", "ongoing", "running"]);
 /** Fields that say what day (or moment) it is. */
 const DAY_FIELD = /^(date|day|today|now|currentdate|currenttime|asof|asofdate|localdate|localtime|servertime|datetime)$/;
 const FROM = /^(from|start|start_?date|date_?from|from_?date|since|after|begin|min_?date|earliest)$/;
@@ -24,17 +25,17 @@ export interface DateInput {
   name: string;
 }
 
-/** The words of an operation: its id's, its path's fixed segments' and its summary's (the description's first sentence). */
-function operationWords(tool: Tool): Set<string> {
-  const words = new Set<string>();
+/** The words of an operation: its id's and its path's fixed segments' (`name`), and its summary's (the description's first sentence). */
+function operationWords(tool: Tool): { name: Set<string>; summary: Set<string> } {
+  const name = new Set<string>();
   const add = (text: string): void => {
-    for (const w of snake(text).split("_")) if (w !== "") words.add(w);
+    for (const w of snake(text).split("_")) if (w !== "") name.add(w);
   };
   add(tool.operation.operationId ?? tool.name);
   for (const segment of tool.operation.path.split("/")) if (!segment.startsWith("{")) add(segment);
-  const summary = tool.description.split(/(?<=[.!?])\s/)[0] ?? "";
-  for (const w of summary.toLowerCase().split(/[^a-z]+/)) if (w !== "") words.add(w);
-  return words;
+  const first = tool.description.split(/(?<=[.!?])\s/)[0] ?? "";
+  const summary = new Set(first.toLowerCase().split(/[^a-z]+/).filter((w) => w !== ""));
+  return { name, summary };
 }
 
 function some(words: ReadonlySet<string>, of: ReadonlySet<string>): boolean {
@@ -44,22 +45,25 @@ function some(words: ReadonlySet<string>, of: ReadonlySet<string>): boolean {
 
 /** The bindings that date an operation's answer by the simulated today. */
 export function todayBindings(tool: Tool, fields: readonly SchemaField[], dateInputs: readonly DateInput[]): TodayBinding[] {
-  const words = operationWords(tool);
+  const { name, summary } = operationWords(tool);
+  const words = new Set([...name, ...summary]);
   // A list of pages (`nextPage`, `next cursor`) is not about days.
   if (words.has("page") || words.has("cursor") || words.has("token")) return [];
   const out: TodayBinding[] = [];
   const argNamed = (test: (n: string) => boolean): string | undefined => dateInputs.find((i) => test(snake(i.name)))?.arg;
-  const next = some(words, NEXT);
-  const past = !next && some(words, PAST);
+  // Upcoming or past, not both ("current, past and future offerings"), and not what is going on now.
+  const next = some(words, NEXT) && !some(words, PAST) && !some(words, ONGOING);
+  const past = some(words, PAST) && !some(words, NEXT) && !some(words, ONGOING);
   if (next || past) {
     const arg = argNamed((n) => (next ? FROM : TO).test(n));
     for (const list of mainLists(fields)) {
-      const items = itemFields(fields, list).filter(isDateField);
-      const date = findBy(items, ITEM_DATES) ?? items[0];
+      const date = findBy(itemFields(fields, list).filter(isDateField), ITEM_DATES);
       if (date) out.push({ kind: "today", field: date.path, bound: next ? "min" : "max", ...(arg !== undefined ? { arg } : {}) });
     }
   }
-  if (some(words, NOW)) {
+  // "Today" said by the operation's name or summary; "now" and "current" by its name only (`getCurrentDate`, not
+  // "the currently running strategy").
+  if (some(name, NOW) || summary.has("today")) {
     for (const f of recordFields(fields)) {
       if (f.path.includes(".") || f.object || f.list || !DAY_FIELD.test(norm(f.name)) || (f.type !== undefined && f.type !== "string")) continue;
       const arg = argNamed((n) => norm(n) === norm(f.name) || /^(date|day|on|at)$/.test(n));
