@@ -6,6 +6,7 @@ import { sameValue } from "../../specs/respond/bindings/binding-values.js";
 import type { AgentContext } from "../roles/agent-context.js";
 import type { CallRecord, EpisodeTranscript } from "../roles/roles.js";
 import { isObject } from "../../specs/json-object.js";
+import { entityContradictions } from "./entity-contradictions.js";
 
 /**
  * The tester's `consistency` stage: a checker, written apart from the responders, of whether the world an
@@ -13,6 +14,8 @@ import { isObject } from "../../specs/json-object.js";
  * - Each successful observation against its call's bindings (a forecast for the city asked, holidays of the
  *   year asked, search results that mention the query, a cancelled booking that says so, order lines priced
  *   as the books the episode saw).
+ * - Each successful observation against the world (`entity-contradictions.ts`): its places, journeys, money,
+ *   languages and lists hang together.
  * - Observations against the state the episode built: a record read after a write holds what was written
  *   (and what an action left), a deleted record is not read back.
  * - Each final answer against the observations it cites: a number it gives for a field the observations
@@ -76,6 +79,11 @@ export function checkConsistency(episode: EpisodeTranscript, ctx?: AgentContext)
         else if (v.argument !== undefined) reasons.push(`${where}: field ${q(v.field)} = ${q(v.actual)} where argument ${q(v.argument)} = ${q(v.expected)} (${v.binding.kind}${v.at !== "" ? ` at ${v.at}` : ""})`);
         else reasons.push(`${where}: field ${q(v.field)} = ${q(v.actual)} where it should be ${q(v.expected)} (${v.binding.kind})`);
       }
+    }
+    // What a reader sees wrong inside the answer: a place in another country than its city, a flight landing where
+    // it left or before it left, a record listed twice...
+    for (const c of entityContradictions({ toolset, tool: rec.call.name, method: op.method, path: op.path, args, bodyArgs: new Set(), status: rec.result.status, body })) {
+      reasons.push(`${where}: field ${q(c.field)} = ${q(c.actual)} where it should be ${q(c.expected)} (${c.rule}${c.argument !== undefined ? `, argument ${q(c.argument)}` : ""})`);
     }
     // The state the episode built.
     const method = op.method.toLowerCase();

@@ -20,28 +20,8 @@ import { isObject } from "../../specs/json-object.js";
 
 type Json = Record<string, unknown>;
 
-/** One contradiction between a call and its response (or the state before it). */
-export interface Contradiction {
-  rule: "equality" | "filter" | "range" | "search" | "route" | "effect" | "state" | "reference" | "total" | "repeat" | "entity";
-  tool: string;
-  field: string;
-  argument?: string;
-  expected: unknown;
-  actual: unknown;
-}
-
-/** A call and its result as the journal has them. */
-export interface ObservedCall {
-  toolset: string;
-  tool: string;
-  method: string;
-  path: string;
-  args: Json;
-  /** Arguments that travelled in the request body (not filters). */
-  bodyArgs: ReadonlySet<string>;
-  status: number;
-  body: unknown;
-}
+export type { Contradiction, ObservedCall } from "../../agents/tester/observed-call.js";
+import type { Contradiction, ObservedCall } from "../../agents/tester/observed-call.js";
 
 function snake(name: string): string {
   return name

@@ -1,7 +1,7 @@
 import { readJournal } from "../runs/read-journal.js";
 import type { SimEvent } from "../core/events.js";
 import { callContradictions, stateContradictions, type Contradiction, type ObservedCall } from "./call-contradictions.js";
-import { entityContradictions } from "./entity-contradictions.js";
+import { entityContradictions } from "../../agents/tester/entity-contradictions.js";
 import { phrasesOf } from "./filler-text.js";
 import { typedValues, type ValueKind } from "../../specs/value-kinds.js";
 import { isObject } from "../../specs/json-object.js";

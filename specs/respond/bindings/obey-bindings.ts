@@ -261,6 +261,15 @@ function applySearch(ctx: ResponseContext, out: unknown, b: Extract<Binding, { k
       continue;
     }
     const isCodeField = (s: FieldSpot): boolean => /^(symbol|code|iata|iatacode|ticker|icao)$/i.test(String(s.key));
+    // An airport found by its city is that city's airport (the world's), or none: Berlin's airport renamed "Lyon"
+    // would be in the wrong country.
+    const iataSpot = texts.find((s) => /^(iata|iatacode)$/i.test(String(s.key)));
+    if (iataSpot && city && !airport) {
+      const local = AIRPORTS.find((a) => fold(a.city) === fold(city.name) && a.countryCode === city.countryCode);
+      if (local === undefined) continue;
+      edits.write(iataSpot, local.iata);
+      continue;
+    }
     if (code) {
       const target = texts.find(isCodeField);
       if (target) {

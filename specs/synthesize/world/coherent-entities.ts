@@ -3,7 +3,11 @@ import { fixedHolidays } from "./world-holidays.js";
 import { findExchange, offsetOn } from "./world-exchanges.js";
 import { AIRPORTS, CITIES, COUNTRIES, countryCode, currencyName, findCity, findCountry, fold, languageCode, type City, type Country } from "./world-data.js";
 import { isObject, pointerSegment } from "../../json-object.js";
-import { keysOf, norm, shapeOf } from "./entity-shape.js";
+import { keysOf, shapeOf } from "./entity-shape.js";
+import { first, pick, pinnedValue, set, type Ctx, type ValueEdit } from "./coherence-context.js";
+import { cohereJourney, cohereJourneyLegs, cohereReturn } from "./journey-coherence.js";
+
+export type { ValueEdit } from "./coherence-context.js";
 
 /**
  * Entities that hang together inside one answer: a country's code, name, region, capital and currency from
@@ -16,18 +20,6 @@ import { keysOf, norm, shapeOf } from "./entity-shape.js";
 
 type Json = Record<string, unknown>;
 
-/** One change to a value: where, and what it was and became. */
-export interface ValueEdit {
-  holder: Json | unknown[];
-  key: string | number;
-  before: unknown;
-  after: unknown;
-  /** JSON pointer of the changed value. */
-  pointer: string;
-  /** Whether the key was absent before. */
-  added?: boolean;
-}
-
 /** Options of {@link cohereEntities}. */
 export interface CohereOptions {
   seed: number;
@@ -37,45 +29,6 @@ export interface CohereOptions {
   pinnedOnly?: boolean;
 }
 
-function first(keys: Map<string, string>, names: readonly string[]): string | undefined {
-  for (const n of names) {
-    const k = keys.get(n);
-    if (k !== undefined) return k;
-  }
-  return undefined;
-}
-
-interface Ctx {
-  edits: ValueEdit[];
-  pinned: ReadonlySet<string>;
-  /** The parents of the pinned pointers (only when `pinnedOnly`). */
-  pinnedParents: ReadonlySet<string>;
-  seed: number;
-  pinnedOnly: boolean;
-}
-
-function set(ctx: Ctx, o: Json, key: string | undefined, value: unknown, at: string): void {
-  if (key === undefined || value === undefined) return;
-  const before = o[key];
-  if (before === undefined || before === null || isObject(before) || Array.isArray(before)) return; // absent, empty or structured: left as is
-  const pointer = `${at}/${pointerSegment(key)}`;
-  if (ctx.pinned.has(pointer)) return;
-  let after = value;
-  if (typeof before === "number" && typeof value === "string") return;
-  if (typeof before === "string" && typeof value === "number") after = String(value);
-  if (before === after) return;
-  o[key] = after;
-  ctx.edits.push({ holder: o, key, before, after, pointer });
-}
-
-function pinnedValue(ctx: Ctx, o: Json, key: string | undefined, at: string): unknown {
-  return key !== undefined && ctx.pinned.has(`${at}/${pointerSegment(key)}`) ? o[key] : undefined;
-}
-
-function pick<T>(rows: readonly T[], seed: number, index: number): T | undefined {
-  if (rows.length === 0) return undefined;
-  return rows[(deriveSeed(seed, index) >>> 0) % rows.length];
-}
 
 /** A country row for an object: pinned fields choose, else a real country it already names, else one by seed. */
 function countryRow(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index: number): Country | undefined {
@@ -203,6 +156,7 @@ function cohereAirport(ctx: Ctx, o: Json, keys: Map<string, string>, at: string,
   }
   if (!row) return;
   set(ctx, o, iata, row.iata, at);
+  set(ctx, o, first(keys, ["icaocode", "icao"]), row.icao, at);
   set(ctx, o, name, row.name, at);
   set(ctx, o, city, row.city, at);
   const c = findCity(row.city);
@@ -302,100 +256,6 @@ function cohereSubdivisions(ctx: Ctx, o: Json, keys: Map<string, string>, at: st
     ctx.edits.push({ holder: o, key: k, before: v, after: null, pointer });
     o[k] = null;
   }
-}
-
-const JOURNEY_ENDS: ReadonlyArray<readonly [string, string]> = [["from", "to"], ["origin", "destination"], ["departureairport", "arrivalairport"], ["fromairport", "toairport"], ["departurecode", "arrivalcode"]];
-
-/**
- * A journey (a flight segment, a leg, a route) ends somewhere else than it starts, and its count of stops is
- * its segments less one.
- */
-function cohereJourney(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index: number): void {
-  for (const [a, b] of JOURNEY_ENDS) {
-    const fromKey = keys.get(a);
-    const toKey = keys.get(b);
-    if (fromKey === undefined || toKey === undefined) continue;
-    const from = o[fromKey];
-    const to = o[toKey];
-    if (typeof from !== "string" || from !== to || !/^[A-Z]{3}$/.test(from)) continue;
-    const toPinned = ctx.pinned.has(`${at}/${pointerSegment(toKey)}`);
-    const key = toPinned ? fromKey : toKey;
-    if (ctx.pinned.has(`${at}/${pointerSegment(key)}`)) continue;
-    // Another airport of the same part of the world (a 3-hour flight from Lisbon lands in Europe, not Tokyo).
-    const zone = (iata: string): string | undefined => findCity(AIRPORTS.find((x) => x.iata === iata)?.city ?? "")?.timeZone.split("/")[0];
-    const home = zone(from);
-    const others = AIRPORTS.filter((x) => x.iata !== from);
-    const near = home === undefined ? [] : others.filter((x) => zone(x.iata) === home);
-    const other = pick(near.length > 0 ? near : others, ctx.seed, index);
-    if (other) set(ctx, o, key, other.iata, at);
-  }
-  // It arrives its duration after it departs (in the arrival's own UTC offset).
-  const depKey = first(keys, ["departure", "departuretime", "departsat", "departureat", "departuredatetime"]);
-  const arrKey = first(keys, ["arrival", "arrivaltime", "arrivesat", "arrivalat", "arrivaldatetime"]);
-  const durKey = first(keys, ["durationminutes", "duration", "durationmin"]);
-  const dep = depKey !== undefined ? o[depKey] : undefined;
-  const arr = arrKey !== undefined ? o[arrKey] : undefined;
-  const minutes = durKey !== undefined ? o[durKey] : undefined;
-  if (arrKey !== undefined && typeof dep === "string" && typeof arr === "string" && typeof minutes === "number" && minutes > 0 && minutes < 4000) {
-    const offset = /([+-]\d{2}):(\d{2})$/.exec(arr);
-    const start = Date.parse(dep);
-    if (offset && Number.isFinite(start) && /T\d{2}:\d{2}/.test(arr)) {
-      const sign = offset[1]?.startsWith("-") ? -1 : 1;
-      const shift = sign * (Math.abs(Number(offset[1])) * 60 + Number(offset[2])) * 60000;
-      const local = new Date(start + minutes * 60000 + shift).toISOString().slice(0, 19);
-      set(ctx, o, arrKey, `${local}${offset[0]}`, at);
-    }
-  }
-  const stopsKey = first(keys, ["stops", "numberofstops", "stopcount"]);
-  const legsKey = first(keys, ["segments", "legs", "flights"]);
-  // A journey lasts at least as long as its legs (exactly as long as its one leg).
-  const legs = legsKey !== undefined && Array.isArray(o[legsKey]) ? (o[legsKey] as unknown[]) : [];
-  if (durKey !== undefined && typeof minutes === "number" && legs.length > 0 && legs.every(isObject)) {
-    const durations = legs.map((l) => Object.entries(l as Json).find(([k]) => norm(k) === norm(durKey))?.[1]);
-    if (durations.every((d): d is number => typeof d === "number")) {
-      const sum = durations.reduce((a, b) => a + b, 0);
-      if (legs.length === 1 ? minutes !== sum : minutes < sum) set(ctx, o, durKey, sum, at);
-    }
-  }
-  if (stopsKey !== undefined && legsKey !== undefined && typeof o[stopsKey] === "number" && Array.isArray(o[legsKey]) && (o[legsKey] as unknown[]).length > 0) {
-    const stops = (o[legsKey] as unknown[]).length - 1;
-    if (o[stopsKey] !== stops && !ctx.pinned.has(`${at}/${pointerSegment(stopsKey)}`)) {
-      ctx.edits.push({ holder: o, key: stopsKey, before: o[stopsKey], after: stops, pointer: `${at}/${pointerSegment(stopsKey)}` });
-      o[stopsKey] = stops;
-    }
-  }
-}
-
-/** A return journey (`inbound` beside `outbound`) goes back: it leaves from where the outbound lands, and lands where it left. */
-function cohereReturn(ctx: Ctx, o: Json, keys: Map<string, string>, at: string): void {
-  const outKey = first(keys, ["outbound", "outward", "departure"]);
-  const inKey = first(keys, ["inbound", "return", "returnflight"]);
-  if (outKey === undefined || inKey === undefined) return;
-  const legs = (v: unknown): Json[] => (isObject(v) ? (Object.values(v).find((x) => Array.isArray(x) && x.length > 0 && x.every(isObject)) as Json[] | undefined) ?? [] : []);
-  const out = legs(o[outKey]);
-  const back = legs(o[inKey]);
-  const ends = (leg: Json | undefined): [string, string] | undefined => {
-    if (!leg) return undefined;
-    const k = keysOf(leg);
-    for (const [a, b] of JOURNEY_ENDS) if (k.has(a) && k.has(b)) return [k.get(a) as string, k.get(b) as string];
-    return undefined;
-  };
-  const firstOut = out[0];
-  const lastOut = out[out.length - 1];
-  const firstBack = back[0];
-  const lastBack = back[back.length - 1];
-  const e1 = ends(firstOut);
-  const e2 = ends(lastOut);
-  const e3 = ends(firstBack);
-  const e4 = ends(lastBack);
-  if (!firstOut || !lastOut || !firstBack || !lastBack || !e1 || !e2 || !e3 || !e4) return;
-  const origin = firstOut[e1[0]];
-  const destination = lastOut[e2[1]];
-  if (typeof origin !== "string" || typeof destination !== "string") return;
-  const inAt = `${at}/${pointerSegment(inKey)}`;
-  const legsKey = Object.keys(o[inKey] as Json).find((k) => (o[inKey] as Json)[k] === back) ?? "segments";
-  set(ctx, firstBack, e3[0], destination, `${inAt}/${pointerSegment(legsKey)}/0`);
-  set(ctx, lastBack, e4[1], origin, `${inAt}/${pointerSegment(legsKey)}/${back.length - 1}`);
 }
 
 /**
@@ -523,6 +383,7 @@ function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: numb
     const v = o[k];
     if (typeof v === "object" && v !== null) visit(ctx, v, `${at}/${pointerSegment(k)}`, k, index, depth + 1);
   }
+  if (active && shape.journey) cohereJourneyLegs(ctx, o, keys, at);
   // After its journeys are coherent: the way back mirrors the way out.
   if (active && shape.roundTrip) cohereReturn(ctx, o, keys, at);
 }

@@ -38,6 +38,8 @@ export interface City {
 /** An airport by IATA code, with its city. */
 export interface Airport {
   iata: string;
+  /** Its ICAO code (`LPPT`). */
+  icao: string;
   name: string;
   city: string;
   countryCode: string;
@@ -194,62 +196,62 @@ Wellington|NZ|-41.2865|174.7762|Pacific/Auckland|215
 
 // IATA|airport|city|country alpha2
 const AIRPORT_ROWS = `
-JFK|John F. Kennedy International Airport|New York|US
-LAX|Los Angeles International Airport|Los Angeles|US
-ORD|O'Hare International Airport|Chicago|US
-SFO|San Francisco International Airport|San Francisco|US
-SEA|Seattle-Tacoma International Airport|Seattle|US
-BOS|Logan International Airport|Boston|US
-YYZ|Toronto Pearson International Airport|Toronto|CA
-YVR|Vancouver International Airport|Vancouver|CA
-MEX|Mexico City International Airport|Mexico City|MX
-GRU|São Paulo/Guarulhos International Airport|São Paulo|BR
-EZE|Ministro Pistarini International Airport|Buenos Aires|AR
-LHR|Heathrow Airport|London|GB
-LGW|Gatwick Airport|London|GB
-DUB|Dublin Airport|Dublin|IE
-CDG|Paris Charles de Gaulle Airport|Paris|FR
-ORY|Paris Orly Airport|Paris|FR
-FRA|Frankfurt Airport|Frankfurt|DE
-MUC|Munich Airport|Munich|DE
-BER|Berlin Brandenburg Airport|Berlin|DE
-AMS|Amsterdam Airport Schiphol|Amsterdam|NL
-BRU|Brussels Airport|Brussels|BE
-ZRH|Zurich Airport|Zurich|CH
-VIE|Vienna International Airport|Vienna|AT
-MAD|Adolfo Suárez Madrid-Barajas Airport|Madrid|ES
-BCN|Josep Tarradellas Barcelona-El Prat Airport|Barcelona|ES
-LIS|Humberto Delgado Airport|Lisbon|PT
-OPO|Francisco Sá Carneiro Airport|Porto|PT
-FCO|Leonardo da Vinci-Fiumicino Airport|Rome|IT
-MXP|Milan Malpensa Airport|Milan|IT
-ATH|Athens International Airport|Athens|GR
-ARN|Stockholm Arlanda Airport|Stockholm|SE
-OSL|Oslo Airport, Gardermoen|Oslo|NO
-CPH|Copenhagen Airport|Copenhagen|DK
-HEL|Helsinki Airport|Helsinki|FI
-KEF|Keflavík International Airport|Reykjavik|IS
-WAW|Warsaw Chopin Airport|Warsaw|PL
-PRG|Václav Havel Airport Prague|Prague|CZ
-IST|Istanbul Airport|Istanbul|TR
-HND|Haneda Airport|Tokyo|JP
-NRT|Narita International Airport|Tokyo|JP
-KIX|Kansai International Airport|Osaka|JP
-PEK|Beijing Capital International Airport|Beijing|CN
-PVG|Shanghai Pudong International Airport|Shanghai|CN
-ICN|Incheon International Airport|Seoul|KR
-DEL|Indira Gandhi International Airport|New Delhi|IN
-BOM|Chhatrapati Shivaji Maharaj International Airport|Mumbai|IN
-SIN|Singapore Changi Airport|Singapore|SG
-BKK|Suvarnabhumi Airport|Bangkok|TH
-DXB|Dubai International Airport|Dubai|AE
-CAI|Cairo International Airport|Cairo|EG
-NBO|Jomo Kenyatta International Airport|Nairobi|KE
-JNB|O. R. Tambo International Airport|Johannesburg|ZA
-CPT|Cape Town International Airport|Cape Town|ZA
-SYD|Sydney Kingsford Smith Airport|Sydney|AU
-MEL|Melbourne Airport|Melbourne|AU
-AKL|Auckland Airport|Auckland|NZ
+JFK|John F. Kennedy International Airport|New York|US|KJFK
+LAX|Los Angeles International Airport|Los Angeles|US|KLAX
+ORD|O'Hare International Airport|Chicago|US|KORD
+SFO|San Francisco International Airport|San Francisco|US|KSFO
+SEA|Seattle-Tacoma International Airport|Seattle|US|KSEA
+BOS|Logan International Airport|Boston|US|KBOS
+YYZ|Toronto Pearson International Airport|Toronto|CA|CYYZ
+YVR|Vancouver International Airport|Vancouver|CA|CYVR
+MEX|Mexico City International Airport|Mexico City|MX|MMMX
+GRU|São Paulo/Guarulhos International Airport|São Paulo|BR|SBGR
+EZE|Ministro Pistarini International Airport|Buenos Aires|AR|SAEZ
+LHR|Heathrow Airport|London|GB|EGLL
+LGW|Gatwick Airport|London|GB|EGKK
+DUB|Dublin Airport|Dublin|IE|EIDW
+CDG|Paris Charles de Gaulle Airport|Paris|FR|LFPG
+ORY|Paris Orly Airport|Paris|FR|LFPO
+FRA|Frankfurt Airport|Frankfurt|DE|EDDF
+MUC|Munich Airport|Munich|DE|EDDM
+BER|Berlin Brandenburg Airport|Berlin|DE|EDDB
+AMS|Amsterdam Airport Schiphol|Amsterdam|NL|EHAM
+BRU|Brussels Airport|Brussels|BE|EBBR
+ZRH|Zurich Airport|Zurich|CH|LSZH
+VIE|Vienna International Airport|Vienna|AT|LOWW
+MAD|Adolfo Suárez Madrid-Barajas Airport|Madrid|ES|LEMD
+BCN|Josep Tarradellas Barcelona-El Prat Airport|Barcelona|ES|LEBL
+LIS|Humberto Delgado Airport|Lisbon|PT|LPPT
+OPO|Francisco Sá Carneiro Airport|Porto|PT|LPPR
+FCO|Leonardo da Vinci-Fiumicino Airport|Rome|IT|LIRF
+MXP|Milan Malpensa Airport|Milan|IT|LIMC
+ATH|Athens International Airport|Athens|GR|LGAV
+ARN|Stockholm Arlanda Airport|Stockholm|SE|ESSA
+OSL|Oslo Airport, Gardermoen|Oslo|NO|ENGM
+CPH|Copenhagen Airport|Copenhagen|DK|EKCH
+HEL|Helsinki Airport|Helsinki|FI|EFHK
+KEF|Keflavík International Airport|Reykjavik|IS|BIKF
+WAW|Warsaw Chopin Airport|Warsaw|PL|EPWA
+PRG|Václav Havel Airport Prague|Prague|CZ|LKPR
+IST|Istanbul Airport|Istanbul|TR|LTFM
+HND|Haneda Airport|Tokyo|JP|RJTT
+NRT|Narita International Airport|Tokyo|JP|RJAA
+KIX|Kansai International Airport|Osaka|JP|RJBB
+PEK|Beijing Capital International Airport|Beijing|CN|ZBAA
+PVG|Shanghai Pudong International Airport|Shanghai|CN|ZSPD
+ICN|Incheon International Airport|Seoul|KR|RKSI
+DEL|Indira Gandhi International Airport|New Delhi|IN|VIDP
+BOM|Chhatrapati Shivaji Maharaj International Airport|Mumbai|IN|VABB
+SIN|Singapore Changi Airport|Singapore|SG|WSSS
+BKK|Suvarnabhumi Airport|Bangkok|TH|VTBS
+DXB|Dubai International Airport|Dubai|AE|OMDB
+CAI|Cairo International Airport|Cairo|EG|HECA
+NBO|Jomo Kenyatta International Airport|Nairobi|KE|HKJK
+JNB|O. R. Tambo International Airport|Johannesburg|ZA|FAOR
+CPT|Cape Town International Airport|Cape Town|ZA|FACT
+SYD|Sydney Kingsford Smith Airport|Sydney|AU|YSSY
+MEL|Melbourne Airport|Melbourne|AU|YMML
+AKL|Auckland Airport|Auckland|NZ|NZAA
 `;
 
 function rows(text: string): string[][] {
@@ -287,7 +289,7 @@ export const CITIES: readonly City[] = rows(CITY_ROWS).map(([name, code, lat, lo
 }));
 
 /** Airports by IATA code. */
-export const AIRPORTS: readonly Airport[] = rows(AIRPORT_ROWS).map(([iata, name, city, countryCode]) => ({ iata: iata ?? "", name: name ?? "", city: city ?? "", countryCode: countryCode ?? "" }));
+export const AIRPORTS: readonly Airport[] = rows(AIRPORT_ROWS).map(([iata, name, city, countryCode, icao]) => ({ iata: iata ?? "", icao: icao ?? "", name: name ?? "", city: city ?? "", countryCode: countryCode ?? "" }));
 
 const countryIndex = new Map<string, Country>();
 for (const c of COUNTRIES) for (const k of [c.alpha2, c.alpha3, c.name]) countryIndex.set(k.toLowerCase(), c);

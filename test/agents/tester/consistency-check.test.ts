@@ -85,6 +85,12 @@ describe("consistency stage", () => {
     expect(reasonTemplate(reasons[0] as string)).toBe('calls[N] "getWeather": field "location.name" = "…" where argument "city" = "…" (equals at /location/name)');
   });
 
+  it("rejects an answer whose world does not hang together: the city asked for, placed in another country", async () => {
+    const madridInGermany = { location: { name: "Madrid", country: "DE", latitude: 40.42, longitude: -3.7 }, temperature: 24 };
+    const { transcript, ctx } = await episode([["getWeather", { city: "Madrid" }]], "It is 24 degrees in Madrid.", [forced("getWeather", madridInGermany)]);
+    expect(checkConsistency(transcript, ctx)).toEqual(['calls[0] "getWeather": field "location.country" = "DE" where it should be "Spain" (entity)']);
+  });
+
   it("rejects list items outside a filter and a cancel that does not cancel", async () => {
     const europe = [{ countryCode: "DE", name: "Germany", region: "Europe" }];
     const wrongRegion = await episode([["listCountries", { region: "Asia" }]], "Germany.", [forced("listCountries", europe)]);

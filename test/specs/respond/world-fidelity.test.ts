@@ -4,11 +4,12 @@ import { loadToolset } from "../../../toolsets/load-toolset.js";
 import { ResourceStore } from "../../../specs/respond/resource-store.js";
 import { simulateCall } from "../../../specs/call/simulate-call.js";
 import { repeatedItems } from "../../../specs/respond/world/repeated-records.js";
-import { entityContradictions } from "../../../simulator/stats/entity-contradictions.js";
+import { entityContradictions } from "../../../agents/tester/entity-contradictions.js";
 import { bindingsOf } from "../../../specs/respond/bindings/bindings.js";
 import { fixedHolidays } from "../../../specs/synthesize/world/world-holidays.js";
 import { findExchange } from "../../../specs/synthesize/world/world-exchanges.js";
 import { exchangeRate } from "../../../specs/synthesize/world/world-money.js";
+import { airportOffset, flightMinutes } from "../../../specs/synthesize/world/flight-times.js";
 
 // Answers a careful reader would keep, on the bundled toolsets: lists name each record once, a found place is
 // where the query says, a holiday is not a country, and a journey lands elsewhere, later, and comes back.
@@ -121,6 +122,34 @@ describe("a journey", () => {
       expect(offer["outbound"].stops).toBe(out.length - 1);
       for (const leg of [...out, ...back]) expect(Date.parse(leg.arrival) - Date.parse(leg.departure)).toBe(leg.durationMinutes * 60000);
     }
+  });
+});
+
+describe("a flight", () => {
+  it("lasts as long as that flight takes, leaves and lands on its airports' clocks, and comes back after it went", async () => {
+    for (const [origin, destination, departureDate] of [["BCN", "OPO", "2025-12-02"], ["OPO", "JFK", "2025-12-03"], ["HND", "BER", "2025-06-25"], ["SYD", "LHR", "2025-11-11"]] as const) {
+      const found = await call("flights", "searchFlights", { origin, destination, departureDate });
+      for (const offer of found["offers"]) {
+        const out: Json[] = offer["outbound"].segments;
+        const back: Json[] = offer["inbound"]?.segments ?? [];
+        expect(out[0]?.["departure"].slice(0, 10)).toBe(departureDate);
+        if (out.length === 1) expect(out[0]?.["durationMinutes"]).toBe(flightMinutes(origin, destination));
+        const offset = airportOffset(origin, departureDate) as string;
+        expect(out[0]?.["departure"].endsWith(offset) || (offset === "+00:00" && out[0]?.["departure"].endsWith("Z"))).toBe(true);
+        if (back.length > 0) expect(Date.parse(back[0]?.["departure"])).toBeGreaterThan(Date.parse(out[out.length - 1]?.["arrival"]));
+      }
+    }
+    // Barcelona to Porto in December: 07:05 in Barcelona (CET) lands at 07:45 in Porto (WET), 100 minutes later.
+    const leg = (await call("flights", "searchFlights", { origin: "BCN", destination: "OPO", departureDate: "2025-12-02" }))["offers"][0].outbound.segments[0];
+    expect([leg.departure, leg.arrival, leg.durationMinutes]).toEqual(["2025-12-02T07:05:00+01:00", "2025-12-02T07:45:00+00:00", 100]);
+  });
+
+  it("an airport found by its city is the world's airport of that city, with its codes and country", async () => {
+    const [london] = (await call("flights", "searchAirports", { q: "London" })) as unknown as Json[];
+    expect(london).toMatchObject({ iataCode: "LHR", icaoCode: "EGLL", city: "London", country: "GB" });
+    // No airport of the world in Lyon: no other city's airport renamed for it.
+    const lyon = (await call("flights", "searchAirports", { q: "Lyon" })) as unknown as Json[];
+    for (const a of lyon) expect(a["city"] === "Lyon" && a["country"] !== "FR").toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { entityContradictions } from "../../../simulator/stats/entity-contradictions.js";
-import type { ObservedCall } from "../../../simulator/stats/call-contradictions.js";
+import { entityContradictions } from "../../../agents/tester/entity-contradictions.js";
+import type { ObservedCall } from "../../../agents/tester/observed-call.js";
 
 // The audit's `repeat` and `entity` rules: what a reader sees wrong inside one answer.
 
@@ -42,6 +42,14 @@ describe("entities that do not hang together", () => {
     expect(rules(observed("offer", {}, { stops: 0, segments: [{ ...leg, to: "LIS" }] }))).toEqual(["entity segments[0].to"]);
     expect(rules(observed("offer", {}, { stops: 0, segments: [{ ...leg, arrival: "2025-06-30T10:35:00+02:00" }] }))).toEqual(["entity segments[0].arrival"]);
     expect(rules(observed("offer", {}, { stops: 90, segments: [leg] }))).toEqual(["entity stops"]);
+  });
+
+  it("finds a flight that lasts far longer or shorter than that flight takes, or leaves or lands off its airports' clocks", () => {
+    const transatlantic = { from: "OPO", to: "JFK", departure: "2025-12-03T07:05:00+00:00", arrival: "2025-12-03T09:15:00-05:00", durationMinutes: 430 };
+    expect(rules(observed("offer", {}, { segments: [transatlantic] }))).toEqual([]);
+    expect(rules(observed("offer", {}, { segments: [{ ...transatlantic, durationMinutes: 210, arrival: "2025-12-03T05:35:00-05:00" }] }))).toEqual(["entity segments[0].durationMinutes"]);
+    expect(rules(observed("offer", {}, { segments: [{ ...transatlantic, departure: "2025-12-03T07:05:00+01:00", arrival: "2025-12-03T08:15:00-05:00" }] }))).toEqual(["entity segments[0].departure"]);
+    expect(rules(observed("offer", {}, { segments: [{ ...transatlantic, arrival: "2025-12-03T15:15:00+01:00" }] }))).toEqual(["entity segments[0].arrival"]);
   });
 
   it("finds an exchange in another time zone", () => {

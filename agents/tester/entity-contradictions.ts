@@ -1,9 +1,10 @@
 import { findCity, findCountry, fold } from "../../specs/synthesize/world/world-data.js";
 import { findExchange } from "../../specs/synthesize/world/world-exchanges.js";
+import { airportOffset, flightMinutes } from "../../specs/synthesize/world/flight-times.js";
 import { exchangeRate } from "../../specs/synthesize/world/world-money.js";
 import { detectLanguage } from "../../specs/synthesize/world/language-detect.js";
 import { translatePhrase } from "../../specs/synthesize/world/world-phrases.js";
-import type { Contradiction, ObservedCall } from "./call-contradictions.js";
+import type { Contradiction, ObservedCall } from "./observed-call.js";
 import { isObject, type Json } from "../../specs/json-object.js";
 
 /**
@@ -14,7 +15,8 @@ import { isObject, type Json } from "../../specs/json-object.js";
  * - entity: a place whose coordinates are far from the city it names, or whose country is not its city's; a
  *   record of one country holding another country's subdivision codes (`countryCode: AU` beside `DE-BW`);
  *   a search's echo (`query`) that is not what was searched; a journey that lands where it left, arrives before
- *   it departs (or days later), or counts stops that its segments do not have; an exchange in another time zone;
+ *   it departs (or days later), lasts far longer or shorter than that flight takes, leaves or lands off its
+ *   airports' clocks, or counts stops that its segments do not have; an exchange in another time zone;
  *   a conversion at another pair's rate or with a result that is not amount x rate; a base in its own rate table;
  *   a detected language that is not the text's, a phrasebook sentence translated otherwise than the book says.
  */
@@ -182,6 +184,19 @@ export function entityContradictions(call: ObservedCall): Contradiction[] {
     const dep = depKey !== undefined && typeof o[depKey] === "string" ? Date.parse(o[depKey] as string) : NaN;
     const arr = arrKey !== undefined && typeof o[arrKey] === "string" ? Date.parse(o[arrKey] as string) : NaN;
     if (Number.isFinite(dep) && Number.isFinite(arr) && (arr <= dep || arr - dep > 3 * 86400000)) add({ rule: "entity", field: here(arrKey ?? "arrival"), expected: `soon after ${o[depKey ?? ""] as string}`, actual: o[arrKey ?? ""] });
+    // A flight between airports the world knows lasts about as long as that flight takes, on their clocks.
+    const ends = ([["from", "to"], ["origin", "destination"], ["departureairport", "arrivalairport"]] as const).map(([a, b]) => [o[keyOf(o, [a]) ?? ""], o[keyOf(o, [b]) ?? ""]]).find(([a, b]) => typeof a === "string" && typeof b === "string");
+    const expected = ends ? flightMinutes(ends[0] as string, ends[1] as string) : undefined;
+    const durKey = keyOf(o, ["durationminutes"]);
+    if (expected !== undefined && durKey !== undefined && typeof o[durKey] === "number" && Math.abs((o[durKey] as number) / expected - 1) > 0.35) {
+      add({ rule: "entity", field: here(durKey), expected: `about ${expected} (${ends?.[0] as string}->${ends?.[1] as string})`, actual: o[durKey] });
+    }
+    for (const [key, iata] of [[depKey, ends?.[0]], [arrKey, ends?.[1]]] as const) {
+      const v = key !== undefined ? o[key] : undefined;
+      const m = typeof v === "string" ? /^(\d{4}-\d{2}-\d{2})T[\d:.]+(Z|[+-]\d{2}:\d{2})$/.exec(v) : null;
+      const offset = m && typeof iata === "string" ? airportOffset(iata, m[1] as string) : undefined;
+      if (m && key !== undefined && offset !== undefined && offset !== (m[2] === "Z" ? "+00:00" : m[2]) && expected !== undefined) add({ rule: "entity", field: here(key), expected: `${iata as string} local time (${offset})`, actual: v });
+    }
     const stopsKey = keyOf(o, ["stops", "numberofstops"]);
     const legsKey = keyOf(o, ["segments", "legs"]);
     if (stopsKey !== undefined && legsKey !== undefined && typeof o[stopsKey] === "number" && Array.isArray(o[legsKey]) && (o[legsKey] as unknown[]).length > 0 && o[stopsKey] !== (o[legsKey] as unknown[]).length - 1) {
