@@ -16,6 +16,7 @@ import { entityContradictions } from "./entity-contradictions.js";
  *   as the books the episode saw).
  * - Each successful observation against the world (`entity-contradictions.ts`): its places, journeys, money,
  *   languages and lists hang together.
+ * - One id is one person: an id shows the e-mail (or username) it showed before, unless a call set it.
  * - Observations against the state the episode built: a record read after a write holds what was written
  *   (and what an action left), a deleted record is not read back.
  * - Each final answer against the observations it cites: a number it gives for a field the observations
@@ -60,6 +61,7 @@ interface Known {
 export function checkConsistency(episode: EpisodeTranscript, ctx?: AgentContext): string[] {
   const reasons: string[] = [];
   const known = new Map<string, Known>();
+  const people = new Map<string, { value: string; by: number }>();
   const keyOf = (toolset: string, noun: string, id: string): string => `${toolset}\u0000${noun}\u0000${id}`;
   episode.calls.forEach((rec, i) => {
     if (!ok(rec)) return;
@@ -84,6 +86,17 @@ export function checkConsistency(episode: EpisodeTranscript, ctx?: AgentContext)
     // it left or before it left, a record listed twice...
     for (const c of entityContradictions({ toolset, tool: rec.call.name, method: op.method, path: op.path, args, bodyArgs: new Set(), status: rec.result.status, body })) {
       reasons.push(`${where}: field ${q(c.field)} = ${q(c.actual)} where it should be ${q(c.expected)} (${c.rule}${c.argument !== undefined ? `, argument ${q(c.argument)}` : ""})`);
+    }
+    // One id is one person: the e-mail or username an id showed is the one it shows again, unless this call sets it.
+    for (const r of answerRecords(body, op.path)) {
+      for (const f of ["email", "username"]) {
+        const said = r.record[f];
+        if (typeof said !== "string") continue;
+        const seen = people.get(`${toolset}\u0000${r.id}\u0000${f}`);
+        const sets = typeof args[f] === "string" && (args[f] as string).toLowerCase() === said.toLowerCase();
+        if (seen !== undefined && seen.value.toLowerCase() !== said.toLowerCase() && !sets) reasons.push(`${where}: ${q(r.noun)} ${q(r.id)} has ${f} ${q(said)} where calls[${seen.by}] showed ${q(seen.value)} for that id`);
+        people.set(`${toolset}\u0000${r.id}\u0000${f}`, { value: said, by: i });
+      }
     }
     // The state the episode built.
     const method = op.method.toLowerCase();

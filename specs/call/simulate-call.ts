@@ -11,6 +11,7 @@ import { HttpCassette } from "../respond/http-cassette.js";
 import { httpResponder, type HttpResponderOptions } from "../respond/http-responder.js";
 import { replayResponder } from "../respond/replay-responder.js";
 import { observeAnswer } from "../respond/world/entity-memory.js";
+import { observeSessionUser } from "../respond/world/session-user.js";
 import type { ValidationIssue } from "./problem-details.js";
 import { selectedResponse } from "../respond/response-cache.js";
 import type { Tool } from "../catalog/tool.js";
@@ -146,7 +147,10 @@ async function respond(catalog: Catalog, stages: SimulationStages, valid: Valida
   if (!answer) throw new Error("the schema responder always answers");
   // What the answer showed is remembered, so that later answers about the same records agree (a store made
   // for this call alone is dropped with it: nothing to remember).
-  if (options.state !== undefined && answer.status >= 200 && answer.status <= 299) observeAnswer(ctx, answer.body);
+  if (options.state !== undefined && answer.status >= 200 && answer.status <= 299) {
+    observeAnswer(ctx, answer.body);
+    observeSessionUser(ctx, answer.body);
+  }
   const problemBody = answer.contentType === "application/problem+json" && answer.status >= 400;
   return {
     tool: valid.tool.name,

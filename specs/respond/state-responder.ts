@@ -11,6 +11,7 @@ import { synthesize } from "../synthesize/synthesize.js";
 import { freshStringId } from "./fresh-id.js";
 import { completeRequired, settleOmitted } from "./created-resource.js";
 import { obeyBindings } from "./bindings/obey-bindings.js";
+import { isSessionOperation, sessionFields } from "./world/session-user.js";
 import type { ParameterBinding, Tool } from "../catalog/tool.js";
 import { listItemPointer, listSlot, selectPage, withItems } from "./state-list.js";
 import { consumeStock, errorAnswer, guardWrite } from "./state-guards.js";
@@ -472,7 +473,13 @@ function singleton(ctx: ResponseContext, route: SingletonRoute): ResponderAnswer
   const method = ctx.call.tool.operation.method;
   const key = ctx.call.request.path;
   const selected = selectedResponse(ctx.catalog, ctx.call.tool, ctx.status);
-  const stored = ctx.state.singleton(key);
+  let stored = ctx.state.singleton(key);
+  // The caller's own record (`/me`) is the session's user: another login or registration since it was kept changes it.
+  const session = stored && isSessionOperation(ctx) ? sessionFields(ctx, stored) : undefined;
+  if (stored && session && Object.entries(session).some(([k, v]) => stored?.[k] !== v)) {
+    stored = { ...stored, ...session };
+    ctx.state.putSingleton(key, stored);
+  }
   if (method === "get") {
     if (stored) {
       let body: unknown = stored;

@@ -18,6 +18,7 @@ import { agreeMoney, speaksMoney } from "../world/money-answers.js";
 import { agreeDetectedLanguage, sendsTexts } from "../world/detected-language.js";
 import { answerRecords, isIdentityField, knownNatural, knownRecord, naturalRecords, NATURAL_FIELDS, type AnswerRecord } from "../world/entity-memory.js";
 import { seededUuid } from "../fresh-id.js";
+import { isSessionOperation, knownSessionUser, sessionFields, sessionRecord } from "../world/session-user.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 import { deriveSeed } from "../../seed.js";
@@ -69,6 +70,22 @@ function recall(ctx: ResponseContext, out: unknown, edits: Edits): Array<{ recor
       else edits.pinned.add(pointer);
     }
     if (pointers.size > 0) recalled.push({ record: r, pointers });
+  }
+  // An answer about the caller is the session's user (the one registered or logged in).
+  const session = isSessionOperation(ctx) ? sessionRecord(out) : undefined;
+  const known = session ? knownSessionUser(ctx) : undefined;
+  const fields = session ? sessionFields(ctx, session.record) : undefined;
+  if (session && fields) {
+    for (const [k, v] of Object.entries(fields)) {
+      const pointer = `${session.pointer}/${pointerSegment(k)}`;
+      if (session.record[k] !== v) edits.writeKey(session.record, k, pointer, v);
+      else edits.pinned.add(pointer);
+    }
+  } else if (session && known) {
+    // Another person (a login with another e-mail): not the session user's id.
+    const idKey = ["id", "uuid", "userId", "user_id"].find((k) => k in session.record);
+    const next = idKey !== undefined && session.record[idKey] === known[idKey] ? anotherId(ctx, "user", session.record[idKey], session.pointer) : undefined;
+    if (idKey !== undefined && next !== undefined) edits.writeKey(session.record, idKey, `${session.pointer}/${pointerSegment(idKey)}`, next);
   }
   // A thing named by a natural key keeps what earlier answers called it.
   for (const r of naturalRecords(out)) {
@@ -352,7 +369,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const money = speaksMoney(args);
   const texts = sendsTexts(toolName, args);
   if (!options.synthesized && !money && !texts && !bindings.some((b) => b.kind === "today" || !("arg" in b) || b.arg === undefined || locate(ctx.call.args, b.arg).length > 0)) {
-    if (options.recall === false || ctx.state.isBlank || !(answerRecords(body, ctx.call.tool.operation.path).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined) || naturalRecords(body).some((r) => knownNatural(ctx, r) !== undefined))) return body;
+    if (options.recall === false || ctx.state.isBlank || !((isSessionOperation(ctx) && knownSessionUser(ctx) !== undefined) || answerRecords(body, ctx.call.tool.operation.path).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined) || naturalRecords(body).some((r) => knownNatural(ctx, r) !== undefined))) return body;
   }
   const out = cloneJson(body);
   const edits = new Edits();

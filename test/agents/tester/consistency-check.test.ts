@@ -91,6 +91,21 @@ describe("consistency stage", () => {
     expect(checkConsistency(transcript, ctx)).toEqual(['calls[0] "getWeather": field "location.country" = "DE" where it should be "Spain" (entity)']);
   });
 
+  it("rejects one id shown as two people, and accepts the same person logging in again", async () => {
+    const as = (email: string, name: string) => ({ token: "tok-1", user: { id: "u-7f3a9c21", email, name } });
+    /** Answers the login calls in turn with these bodies. */
+    const inTurn = (...bodies: Json[]): Responder => {
+      let n = 0;
+      return { name: "forced", respond: (ctx) => (ctx.call.tool.name === "login" ? { status: 200, body: bodies[n++], contentType: "application/json", source: "example" } : undefined) };
+    };
+    const kim = { email: "kim@example.com", password: "pw" };
+    const same = await episode([["login", kim], ["login", kim]], "ok", [inTurn(as("kim@example.com", "Kim Lee"), as("kim@example.com", "Kim Lee"))]);
+    expect(checkConsistency(same.transcript, same.ctx)).toEqual([]);
+    // A second answer about the same id that is someone else, though the call asked for kim again.
+    const two = await episode([["login", kim], ["login", kim]], "ok", [inTurn(as("kim@example.com", "Kim Lee"), as("lee@example.com", "Lee Park"))]);
+    expect(checkConsistency(two.transcript, two.ctx)).toContain('calls[1] "login": "user" "u-7f3a9c21" has email "lee@example.com" where calls[0] showed "kim@example.com" for that id');
+  });
+
   it("rejects list items outside a filter and a cancel that does not cancel", async () => {
     const europe = [{ countryCode: "DE", name: "Germany", region: "Europe" }];
     const wrongRegion = await episode([["listCountries", { region: "Asia" }]], "Germany.", [forced("listCountries", europe)]);

@@ -153,6 +153,27 @@ describe("a flight", () => {
   });
 });
 
+describe("the session's user", () => {
+  it("is the person registered or logged in: the profile and a token refresh answer that person, another login is another person", async () => {
+    const loaded = await loadToolset(fileURLToPath(new URL("../../../toolsets/bundled/accounts.yaml", import.meta.url)));
+    if (!loaded.ok) throw new Error("accounts");
+    const state = ResourceStore.fromFixtures(loaded.value.fixtures ?? {});
+    const run = async (name: string, args: Json): Promise<Json> => {
+      const r = await simulateCall(loaded.value.catalog, { name, arguments: args }, { seed: 1, state });
+      expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
+      return (r.body as Json)["user"] ?? (r.body as Json);
+    };
+    const joe = await run("registerUser", { email: "joe.jenkins@example.com", password: "Secret-pass-12", displayName: "Joe Jenkins", locale: "nl-NL" });
+    const profile = await run("getProfile", {});
+    expect(profile).toMatchObject({ id: joe["id"], email: "joe.jenkins@example.com", displayName: "Joe Jenkins", locale: "nl-NL" });
+    expect(await run("refreshToken", { refreshToken: "rt_9f8e7d6c5b4a39281706f5e4d3c2b1a0" })).toMatchObject({ id: joe["id"], email: "joe.jenkins@example.com" });
+    const ana = await run("login", { email: "ana.silva@example.com", password: "Other-pass-34" });
+    expect(ana["id"]).not.toBe(joe["id"]);
+    expect(await run("getProfile", {})).toMatchObject({ id: ana["id"], email: "ana.silva@example.com" });
+    expect(await run("updateProfile", { displayName: "Ana S." })).toMatchObject({ id: ana["id"], email: "ana.silva@example.com", displayName: "Ana S." });
+  });
+});
+
 describe("a thing named by a natural key", () => {
   it("keeps its name across answers of one episode: the symbol a search found is the quote's company", async () => {
     const loaded = await loadToolset(fileURLToPath(new URL("../../../toolsets/bundled/stocks.yaml", import.meta.url)));
