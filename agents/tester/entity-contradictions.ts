@@ -1,6 +1,8 @@
 import { findCity, findCountry, fold } from "../../specs/synthesize/world/world-data.js";
 import { findExchange } from "../../specs/synthesize/world/world-exchanges.js";
 import { airportOffset, flightMinutes } from "../../specs/synthesize/world/flight-times.js";
+import { greatCircleKm } from "../../specs/synthesize/world/great-circle.js";
+import { pointDistance } from "../../specs/synthesize/world/point-distance.js";
 import { exchangeRate } from "../../specs/synthesize/world/world-money.js";
 import { detectLanguage } from "../../specs/synthesize/world/language-detect.js";
 import { translatePhrase } from "../../specs/synthesize/world/world-phrases.js";
@@ -16,7 +18,7 @@ import { isObject, type Json } from "../../specs/json-object.js";
  *   record of one country holding another country's subdivision codes (`countryCode: AU` beside `DE-BW`);
  *   a search's echo (`query`) that is not what was searched; a journey that lands where it left, arrives before
  *   it departs (or days later), lasts far longer or shorter than that flight takes, leaves or lands off its
- *   airports' clocks, or counts stops that its segments do not have; an exchange in another time zone;
+ *   airports' clocks, or counts stops that its segments do not have; a distance between two points that is not theirs; an exchange in another time zone;
  *   a conversion at another pair's rate or with a result that is not amount x rate; a base in its own rate table;
  *   a detected language that is not the text's, a phrasebook sentence translated otherwise than the book says.
  */
@@ -54,12 +56,6 @@ function sameRecord(a: Json, b: Json): boolean {
   const equalOthers = others.filter(same).length;
   if (nameKeys.every(same) && equalOthers === others.length) return true;
   return nameKeys.some(same) && (others.length === 0 || equalOthers * 2 >= others.length);
-}
-
-function kilometres(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const r = Math.PI / 180;
-  const a = Math.sin(((lat2 - lat1) * r) / 2) ** 2 + Math.cos(lat1 * r) * Math.cos(lat2 * r) * Math.sin(((lon2 - lon1) * r) / 2) ** 2;
-  return 12742 * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
 function keyOf(o: Json, names: readonly string[]): string | undefined {
@@ -125,7 +121,7 @@ export function entityContradictions(call: ObservedCall): Contradiction[] {
       const lonKey = keyOf(o, ["longitude", "lon", "lng", "long"]);
       const lat = latKey !== undefined ? o[latKey] : undefined;
       const lon = lonKey !== undefined ? o[lonKey] : undefined;
-      const distance = typeof lat === "number" && typeof lon === "number" ? kilometres(lat, lon, city.lat, city.lon) : undefined;
+      const distance = typeof lat === "number" && typeof lon === "number" ? greatCircleKm(lat, lon, city.lat, city.lon) : undefined;
       const countryKey = keyOf(o, ["countrycode", "country", "countryname"]);
       const country = countryKey !== undefined && typeof o[countryKey] === "string" ? findCountry(o[countryKey] as string) : undefined;
       // Another country may have a city of that name (Paris, Texas): judged by the coordinates when there are some.
@@ -197,6 +193,10 @@ export function entityContradictions(call: ObservedCall): Contradiction[] {
       const offset = m && typeof iata === "string" ? airportOffset(iata, m[1] as string) : undefined;
       if (m && key !== undefined && offset !== undefined && offset !== (m[2] === "Z" ? "+00:00" : m[2]) && expected !== undefined) add({ rule: "entity", field: here(key), expected: `${iata as string} local time (${offset})`, actual: v });
     }
+    // A distance between two points is theirs (within 2%).
+    const between = pointDistance(o);
+    const stated = between ? o[between.distanceKey] : undefined;
+    if (between && typeof stated === "number" && Math.abs(stated - between.distance) > Math.max(0.2, between.distance * 0.02)) add({ rule: "entity", field: here(between.distanceKey), expected: `about ${between.distance} ${between.unit}`, actual: stated });
     const stopsKey = keyOf(o, ["stops", "numberofstops"]);
     const legsKey = keyOf(o, ["segments", "legs"]);
     if (stopsKey !== undefined && legsKey !== undefined && typeof o[stopsKey] === "number" && Array.isArray(o[legsKey]) && (o[legsKey] as unknown[]).length > 0 && o[stopsKey] !== (o[legsKey] as unknown[]).length - 1) {

@@ -221,6 +221,8 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
       const fn = norm(f.name);
       const placeArg = /^(city|town|location|place|locality|cityname)$/.test(n);
       if (ECHO_PARENT.test(parent) && fn === n) add({ kind: "equals", arg: input.arg, field: f.path, match: matchFor(f, input) });
+      // An argument named by its place in the answer: `fromLat` -> `from.lat`, `origin_city` -> `origin.city`.
+      else if (parent + fn === n && !f.object && !f.list) add({ kind: "equals", arg: input.arg, field: f.path, match: /^(lat|latitude|lon|lng|long|longitude)$/.test(fn) ? "near" : matchFor(f, input) });
       else if (PLACE_PARENT.test(parent) && placeArg && (fn === "name" || fn === "city")) add({ kind: "equals", arg: input.arg, field: f.path, match: "exact" });
       else if (PLACE_PARENT.test(parent) && /^(country|countrycode)$/.test(n) && /^(country|countrycode)$/.test(fn)) add({ kind: "equals", arg: input.arg, field: f.path, match: "exact" });
       else if (PLACE_PARENT.test(parent) && /^(lat|latitude)$/.test(n) && /^(lat|latitude)$/.test(fn)) add({ kind: "equals", arg: input.arg, field: f.path, match: "near" });

@@ -3,6 +3,7 @@ import { pointerSegment } from "../../json-object.js";
 import { Edits, undo, within } from "./answer-edits.js";
 import { applyToday, daysBetween, itemOf, shiftDays, shiftSiblings, sortByDate } from "./dated-items.js";
 import { SIMULATED_TODAY } from "../../synthesize/world/simulated-today.js";
+import { argumentDefaults } from "./argument-defaults.js";
 import { objectShape } from "../../catalog/object-properties.js";
 import { cohereEntities } from "../../synthesize/world/coherent-entities.js";
 import { cloneJson } from "../../synthesize/synthesis-rules.js";
@@ -134,10 +135,12 @@ function anotherId(ctx: ResponseContext, noun: string, id: unknown, salt: string
   return undefined;
 }
 
-/** The first value an argument path has in the call's arguments. */
+/** The first value an argument path has in the call's arguments, else its parameter's default. */
 function argValue(ctx: ResponseContext, path: string): unknown {
   const spot = locate(ctx.call.args, path)[0];
-  return spot === undefined || spot.value === "" ? undefined : spot.value;
+  if (spot !== undefined && spot.value !== "") return spot.value;
+  // Left out: what the server assumes (the parameter's default).
+  return argumentDefaults(ctx.catalog, ctx.call.tool).get(path);
 }
 
 function titleWords(words: readonly string[]): string {
@@ -368,7 +371,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const toolName = `${ctx.call.tool.name} ${ctx.call.tool.operation.path}`;
   const money = speaksMoney(args);
   const texts = sendsTexts(toolName, args);
-  if (!options.synthesized && !money && !texts && !bindings.some((b) => b.kind === "today" || !("arg" in b) || b.arg === undefined || locate(ctx.call.args, b.arg).length > 0)) {
+  if (!options.synthesized && !money && !texts && !bindings.some((b) => b.kind === "today" || !("arg" in b) || b.arg === undefined || locate(ctx.call.args, b.arg).length > 0 || argumentDefaults(ctx.catalog, ctx.call.tool).has(b.arg))) {
     if (options.recall === false || ctx.state.isBlank || !((isSessionOperation(ctx) && knownSessionUser(ctx) !== undefined) || answerRecords(body, ctx.call.tool.operation.path).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined) || naturalRecords(body).some((r) => knownNatural(ctx, r) !== undefined))) return body;
   }
   const out = cloneJson(body);

@@ -6,6 +6,7 @@ import { isObject, pointerSegment } from "../../json-object.js";
 import { keysOf, shapeOf } from "./entity-shape.js";
 import { first, pick, pinnedValue, set, type Ctx, type ValueEdit } from "./coherence-context.js";
 import { cohereJourney, cohereJourneyLegs, cohereReturn } from "./journey-coherence.js";
+import { pointDistance } from "./point-distance.js";
 
 export type { ValueEdit } from "./coherence-context.js";
 
@@ -321,6 +322,14 @@ function cohereHolidayCheck(ctx: Ctx, o: Json, keys: Map<string, string>, at: st
   if (innerDate !== undefined && typeof current === "string") set(ctx, holiday, innerDate, `${date.slice(0, 10)}${current.slice(10)}`, pointer);
 }
 
+/** A distance between two points is theirs: the great-circle distance in its unit, and the bearing from the first to the second. */
+function cohereDistance(ctx: Ctx, o: Json, at: string): void {
+  const d = pointDistance(o);
+  if (!d) return;
+  set(ctx, o, d.distanceKey, d.distance, at);
+  if (d.bearingKey !== undefined && typeof o[d.bearingKey] === "number") set(ctx, o, d.bearingKey, d.bearing, at);
+}
+
 /** What is said of an exchange (or of a security listed on one) is that exchange's: time zone, currency, sessions. */
 function cohereExchange(ctx: Ctx, o: Json, keys: Map<string, string>, at: string): void {
   const code = o[keys.get("exchange") ?? ""];
@@ -373,6 +382,7 @@ function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: numb
     else if (shape.entity === "currency") cohereCode(ctx, o, keys, at, "currency");
     else if (shape.entity === "language") cohereCode(ctx, o, keys, at, "language");
     if (shape.subdivisions) cohereSubdivisions(ctx, o, keys, at);
+    if (shape.distance) cohereDistance(ctx, o, at);
     if (shape.holidayCheck) cohereHolidayCheck(ctx, o, keys, at);
     if (shape.holiday) cohereHoliday(ctx, o, keys, at, index);
     if (shape.exchange) cohereExchange(ctx, o, keys, at);

@@ -153,6 +153,17 @@ describe("a flight", () => {
   });
 });
 
+describe("a distance between two points", () => {
+  it("is theirs: the points asked (fromLat -> from.lat), the great-circle distance in the unit asked or the default one, the bearing", async () => {
+    const munichLyon = { fromLat: 48.1351, fromLon: 11.582, toLat: 45.764, toLon: 4.8357 };
+    expect(await call("geocoding", "getDistance", munichLyon)).toEqual({ from: { lat: 48.1351, lon: 11.582 }, to: { lat: 45.764, lon: 4.8357 }, distance: 575.7, unit: "km", bearing: 245.3 });
+    expect(await call("geocoding", "getDistance", { ...munichLyon, unit: "mi" })).toMatchObject({ distance: 357.7, unit: "mi" });
+    expect(await call("geocoding", "getDistance", { fromLat: 40.7128, fromLon: -74.006, toLat: 51.5074, toLon: -0.1278, unit: "nmi" })).toMatchObject({ distance: 3007.7, unit: "nmi", bearing: 51.2 });
+    const stated = entityContradictions({ toolset: "geocoding", tool: "getDistance", method: "get", path: "/distance", args: munichLyon, bodyArgs: new Set(), status: 200, body: { from: { lat: 48.1351, lon: 11.582 }, to: { lat: 45.764, lon: 4.8357 }, distance: 213.9, unit: "mi" } });
+    expect(stated.map((c) => `${c.field}: ${String(c.expected)}`)).toEqual(["distance: about 357.7 mi"]);
+  });
+});
+
 describe("the session's user", () => {
   it("is the person registered or logged in: the profile and a token refresh answer that person, another login is another person", async () => {
     const loaded = await loadToolset(fileURLToPath(new URL("../../../toolsets/bundled/accounts.yaml", import.meta.url)));
