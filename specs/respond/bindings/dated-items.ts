@@ -70,60 +70,39 @@ export function itemOf(body: unknown, spot: FieldSpot, field: string): { item: u
 
 /**
  * Dates an answer by the simulated `today` (the binding's argument, when given, names the day and its own
- * binding applies instead): the day field says today, keeping its time; upcoming items move to the days after
- * it and past ones to the days before it, with their other dates. Returns the lists that were in date order and had dates
- * moved (to be put back in order once the edits are settled: {@link sortByDate}).
+ * binding applies instead): the day field says today, keeping its time; a list of upcoming items moves
+ * forward so that its first comes today, a list of past ones back so that its last came today, each item
+ * with its other dates and all by the same days (a forecast stays a run of days, a list keeps its order).
  */
-export function applyToday(out: unknown, b: TodayBinding, argGiven: boolean, today: string, edits: Edits): unknown[][] {
-  if (argGiven) return [];
+export function applyToday(out: unknown, b: TodayBinding, argGiven: boolean, today: string, edits: Edits): void {
+  if (argGiven) return;
   if (b.bound === "equals") {
     for (const spot of locate(out, b.field)) {
       if (typeof spot.value === "string" && dayOf(spot.value) !== undefined && dayOf(spot.value) !== today) edits.write(spot, `${today}${spot.value.slice(10)}`);
       else if (typeof spot.value === "string") edits.pinned.add(spot.pointer);
     }
-    return [];
+    return;
   }
-  const spots = locate(out, b.field);
-  const lists = new Map<unknown[], boolean>();
-  const moved = new Set<unknown[]>();
-  let n = 0;
-  for (const spot of spots) {
-    const d = dayOf(spot.value);
-    if (typeof spot.value !== "string" || d === undefined) continue;
+  // The dated spots by the list holding their items (one group for spots outside lists).
+  const groups = new Map<unknown, Array<{ spot: FieldSpot; day: string }>>();
+  for (const spot of locate(out, b.field)) {
+    const day = dayOf(spot.value);
+    if (typeof spot.value !== "string" || day === undefined) continue;
     const holder = itemOf(out, spot, b.field);
     const list = holder === undefined ? undefined : getAt(out, holder.pointer.slice(0, holder.pointer.lastIndexOf("/")));
-    if (Array.isArray(list) && !lists.has(list)) lists.set(list, inDateOrder(list, b.field));
-    if (b.bound === "min" ? d >= today : d <= today) continue;
-    // The next days after today (or the last ones before it), a few days apart, in the order of the items.
-    const target = b.bound === "min" ? shiftDays(today, n * 4) : shiftDays(today, -(n * 4 + 1));
-    n++;
-    const days = daysBetween(d, target);
-    edits.write(spot, shiftDays(spot.value, days));
-    if (holder) shiftSiblings(edits, holder.item, holder.pointer, spot.pointer, days);
-    if (Array.isArray(list)) moved.add(list);
+    const group = groups.get(list) ?? [];
+    group.push({ spot, day });
+    groups.set(list, group);
   }
-  return [...moved].filter((list) => lists.get(list) === true);
-}
-
-/** The day of an item's bound date field (the field's path below the item: `date`, `event.start`). */
-function itemDay(item: unknown, below: string): string {
-  const spot = locate(item, below)[0];
-  return dayOf(spot?.value) ?? "";
-}
-
-function belowItem(field: string): string {
-  const list = listOf(field) ?? "";
-  return field.slice(list.length).replace(/^\./, "");
-}
-
-function inDateOrder(list: readonly unknown[], field: string): boolean {
-  const below = belowItem(field);
-  for (let i = 1; i < list.length; i++) if (itemDay(list[i - 1], below) > itemDay(list[i], below)) return false;
-  return true;
-}
-
-/** Puts a list's items in the order of a date field (`holidays[].date`), in place. */
-export function sortByDate(list: unknown[], field: string): void {
-  const below = belowItem(field);
-  list.sort((a, c) => (itemDay(a, below) < itemDay(c, below) ? -1 : itemDay(a, below) > itemDay(c, below) ? 1 : 0));
+  for (const group of groups.values()) {
+    const days = group.map((g) => g.day).sort();
+    const edge = b.bound === "min" ? (days[0] as string) : (days[days.length - 1] as string);
+    if (b.bound === "min" ? edge >= today : edge <= today) continue;
+    const shift = daysBetween(edge, today);
+    for (const { spot } of group) {
+      edits.write(spot, shiftDays(spot.value as string, shift));
+      const holder = itemOf(out, spot, b.field);
+      if (holder) shiftSiblings(edits, holder.item, holder.pointer, spot.pointer, shift);
+    }
+  }
 }

@@ -1,7 +1,7 @@
 import { lastName, listOf, locate, type FieldSpot } from "../../catalog/field-path.js";
 import { pointerSegment } from "../../json-object.js";
 import { Edits, undo, within } from "./answer-edits.js";
-import { applyToday, daysBetween, itemOf, shiftDays, shiftSiblings, sortByDate } from "./dated-items.js";
+import { applyToday, daysBetween, itemOf, shiftDays, shiftSiblings } from "./dated-items.js";
 import { SIMULATED_TODAY } from "../../synthesize/world/simulated-today.js";
 import { argumentDefaults } from "./argument-defaults.js";
 import { objectShape } from "../../catalog/object-properties.js";
@@ -384,13 +384,11 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   for (const b of bindings) if (b.kind === "equals" || b.kind === "route") applyEquals(ctx, schemaPointer, out, b, edits);
   const given = (b: { arg?: string }): boolean => b.arg !== undefined && argValue(ctx, b.arg) !== undefined;
   for (const b of bindings) if (b.kind === "today" && b.bound === "equals") applyToday(out, b, given(b), SIMULATED_TODAY, edits);
-  // Lists whose items moved to today's side, to be put back in date order once coherence is done.
-  const dated: Array<{ list: unknown[]; field: string }> = [];
   if (rewrite) {
     const before = edits.list.length;
     for (const b of bindings) if (b.kind === "filter") applyFilter(ctx, out, b, edits);
     applyRanges(ctx, out, bindings.filter((b): b is Extract<Binding, { kind: "range" }> => b.kind === "range"), edits);
-    for (const b of bindings) if (b.kind === "today" && b.bound !== "equals") for (const list of applyToday(out, b, given(b), SIMULATED_TODAY, edits)) dated.push({ list, field: b.field });
+    for (const b of bindings) if (b.kind === "today" && b.bound !== "equals") applyToday(out, b, given(b), SIMULATED_TODAY, edits);
     for (const b of bindings) if (b.kind === "search") applySearch(ctx, out, b, edits);
     // A known record rewritten to fit the call is another record: it gets another id.
     const changed = new Set(edits.list.slice(before).map((e) => e.pointer));
@@ -410,7 +408,6 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   if (money || options.synthesized) agreeMoney(args, out, write);
   if (texts) agreeDetectedLanguage(toolName, args, out, write);
   const cohered = cohereEntities(out, { seed: ctx.seed, pinned: edits.pinned, pinnedOnly: !options.synthesized });
-  for (const d of dated) sortByDate(d.list, d.field);
   const validate: { (v: unknown): boolean; errors?: Array<{ instancePath: string }> | null } = schemaPointer !== undefined ? ctx.catalog.registry.validatorAt("response", schemaPointer) : () => true;
   // A synthesized or example list lists each record once (state lists are what was stored, as stored).
   const once = (v: unknown): unknown => {

@@ -10,12 +10,12 @@ import { findBy, isDateField, ITEM_DATES, itemFields, mainLists, norm, recordFie
  * "past" or "history" on or before it. A date argument that names another day takes over when it is given.
  */
 
-const NOW = new Set(["today", "now", "current", "currently"]);
-const NEXT = new Set(["next", "upcoming", "future", "coming", "forthcoming"]);
+const NOW = new Set(["today", "now", "current", "currently", "latest"]);
+const NEXT = new Set(["next", "upcoming", "future", "coming", "forthcoming", "forecast", "forecasts"]);
 const PAST = new Set(["past", "previous", "recent", "history", "historical"]);
 const ONGOING = new Set(["current", "currently", "active", "ongoing", "running"]);
 /** Fields that say what day (or moment) it is. */
-const DAY_FIELD = /^(date|day|today|now|currentdate|currenttime|asof|asofdate|localdate|localtime|servertime|datetime)$/;
+const DAY_FIELD = /^(date|day|today|now|currentdate|currenttime|asof|asofdate|localdate|localtime|servertime|datetime|timestamp|observedat|observationtime|lastupdated)$/;
 const FROM = /^(from|start|start_?date|date_?from|from_?date|since|after|begin|min_?date|earliest)$/;
 const TO = /^(to|end|end_?date|date_?to|to_?date|until|before|max_?date|latest)$/;
 
