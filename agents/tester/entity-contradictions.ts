@@ -23,6 +23,11 @@ import { isObject, type Json } from "../../specs/json-object.js";
  *   a detected language that is not the text's, a phrasebook sentence translated otherwise than the book says.
  */
 
+/** Fields that hold a text translated into the call's target language. */
+const TRANSLATED_KEY = /^(translatedtext|translation|translations|translated)$/;
+/** Languages written in a script of their own (not the Latin alphabet). */
+const SCRIPT_LANGUAGES = new Set(["ja", "ko", "zh", "th", "hi", "he", "ar", "el", "uk", "ru"]);
+
 const SEARCH_ARG = /^(q|query|search|searchquery|searchterm|keyword|keywords|term)$/;
 const NAME_KEY = /^(name|title|displayname|label|headline|text|fullname|summary|description|word|term|question)$/;
 
@@ -97,6 +102,28 @@ export function entityContradictions(call: ObservedCall): Contradiction[] {
       });
     }
   }
+  // A translation into a language is written in it: a sentence another language's words or a script the
+  // target does not use (a Japanese entry answered "banco", an example "Caminó por la orilla del río.").
+  const into = typeof target === "string" ? target.slice(0, 2).toLowerCase() : undefined;
+  const translated = (text: string): boolean => {
+    if (into === undefined || text.length < 2 || /^[a-z]{2,3}([-_][A-Za-z]{2,4})?$/.test(text)) return false;
+    const said = detectLanguage(text);
+    if (said !== undefined) return said !== into && !(SCRIPT_LANGUAGES.has(said) && SCRIPT_LANGUAGES.has(into) && said === "zh" && into === "ja");
+    return SCRIPT_LANGUAGES.has(into) && /\p{L}/u.test(text) && !/[^\u0000-\u024f\s\p{P}\p{N}]/u.test(text);
+  };
+  const translations = (v: unknown, at: string, parent: string, depth: number): void => {
+    if (depth > 8 || into === undefined) return;
+    if (Array.isArray(v)) return v.forEach((x, i) => translations(x, `${at}[${i}]`, parent, depth + 1));
+    if (!isObject(v)) return;
+    for (const [k, x] of Object.entries(v)) {
+      const here = at === "" ? k : `${at}.${k}`;
+      // `translatedText`; a translation's `text`; an example's `target` sentence.
+      const holds = TRANSLATED_KEY.test(norm(k)) || (norm(k) === "text" && TRANSLATED_KEY.test(parent)) || (norm(k) === "target" && /^examples?$/.test(parent));
+      if (typeof x === "string" && holds && translated(x)) add({ rule: "entity", field: here, argument: "target", expected: `a text in ${into}`, actual: x });
+      else if (typeof x === "object" && x !== null) translations(x, here, norm(k), depth + 1);
+    }
+  };
+  translations(call.body, "", "", 0);
   const visit = (v: unknown, at: string, depth: number): void => {
     if (depth > 12) return;
     if (Array.isArray(v)) {

@@ -80,6 +80,13 @@ describe("texts", () => {
     expect(rules(observed("translateText", { texts: ["Where is the museum?"], target: "de" }, { translations: [{ text: "Könnten Sie mir die Rechnung schicken?", detectedSourceLanguage: "en" }] }))).toEqual(["entity translations[0].text"]);
     expect(rules(observed("translateText", { texts: ["Where is the museum?"], target: "de" }, { translations: [{ text: "Wo ist das Museum?", detectedSourceLanguage: "en" }] }))).toEqual([]);
   });
+
+  it("finds a dictionary entry or example in another language than the target", () => {
+    const entry = (text: string, example: string) => ({ word: "spring", source: "en", target: "ja", entries: [{ partOfSpeech: "noun", translations: [{ text }], examples: [{ source: "Spring is here.", target: example }] }] });
+    expect(rules(observed("lookupDictionary", { word: "spring", source: "en", target: "ja" }, entry("banco", "Caminó por la orilla del río.")))).toEqual(["entity entries[0].translations[0].text", "entity entries[0].examples[0].target"]);
+    expect(rules(observed("lookupDictionary", { word: "spring", source: "en", target: "ja" }, entry("春", "春が来た。")))).toEqual([]);
+    expect(rules(observed("lookupDictionary", { word: "bank", source: "en", target: "es" }, { target: "es", entries: [{ translations: [{ text: "banco" }], examples: [{ target: "Caminó por la orilla del río." }] }] }))).toEqual([]);
+  });
 });
 
 describe("filler", () => {
