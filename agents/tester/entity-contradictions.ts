@@ -4,7 +4,7 @@ import { airportOffset, flightMinutes } from "../../specs/synthesize/world/fligh
 import { greatCircleKm } from "../../specs/synthesize/world/great-circle.js";
 import { pointDistance } from "../../specs/synthesize/world/point-distance.js";
 import { exchangeRate } from "../../specs/synthesize/world/world-money.js";
-import { detectLanguage } from "../../specs/synthesize/world/language-detect.js";
+import { detectLanguage, writtenIn } from "../../specs/synthesize/world/language-detect.js";
 import { translatePhrase } from "../../specs/synthesize/world/world-phrases.js";
 import type { Contradiction, ObservedCall } from "./observed-call.js";
 import { isObject, type Json } from "../../specs/json-object.js";
@@ -25,8 +25,6 @@ import { isObject, type Json } from "../../specs/json-object.js";
 
 /** Fields that hold a text translated into the call's target language. */
 const TRANSLATED_KEY = /^(translatedtext|translation|translations|translated)$/;
-/** Languages written in a script of their own (not the Latin alphabet). */
-const SCRIPT_LANGUAGES = new Set(["ja", "ko", "zh", "th", "hi", "he", "ar", "el", "uk", "ru"]);
 
 const SEARCH_ARG = /^(q|query|search|searchquery|searchterm|keyword|keywords|term)$/;
 const NAME_KEY = /^(name|title|displayname|label|headline|text|fullname|summary|description|word|term|question)$/;
@@ -105,12 +103,7 @@ export function entityContradictions(call: ObservedCall): Contradiction[] {
   // A translation into a language is written in it: a sentence another language's words or a script the
   // target does not use (a Japanese entry answered "banco", an example "Caminó por la orilla del río.").
   const into = typeof target === "string" ? target.slice(0, 2).toLowerCase() : undefined;
-  const translated = (text: string): boolean => {
-    if (into === undefined || text.length < 2 || /^[a-z]{2,3}([-_][A-Za-z]{2,4})?$/.test(text)) return false;
-    const said = detectLanguage(text);
-    if (said !== undefined) return said !== into && !(SCRIPT_LANGUAGES.has(said) && SCRIPT_LANGUAGES.has(into) && said === "zh" && into === "ja");
-    return SCRIPT_LANGUAGES.has(into) && /\p{L}/u.test(text) && !/[^\u0000-\u024f\s\p{P}\p{N}]/u.test(text);
-  };
+  const translated = (text: string): boolean => into !== undefined && writtenIn(text, into) === false;
   const translations = (v: unknown, at: string, parent: string, depth: number): void => {
     if (depth > 8 || into === undefined) return;
     if (Array.isArray(v)) return v.forEach((x, i) => translations(x, `${at}[${i}]`, parent, depth + 1));

@@ -17,6 +17,7 @@ import { dropRepeatedItems, repeatedItems } from "../world/repeated-records.js";
 import { isPlace, relocate, renameNaturalKey } from "../world/found-place.js";
 import { agreeMoney, speaksMoney } from "../world/money-answers.js";
 import { agreeDetectedLanguage, sendsTexts } from "../world/detected-language.js";
+import { keepTargetLanguage, lookedUp, targetLanguageOf } from "../world/translated-texts.js";
 import { answerRecords, isIdentityField, knownNatural, knownRecord, naturalRecords, NATURAL_FIELDS, type AnswerRecord } from "../world/entity-memory.js";
 import { seededUuid } from "../fresh-id.js";
 import { isSessionOperation, knownSessionUser, sessionFields, sessionRecord } from "../world/session-user.js";
@@ -371,7 +372,8 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const toolName = `${ctx.call.tool.name} ${ctx.call.tool.operation.path}`;
   const money = speaksMoney(args);
   const texts = sendsTexts(toolName, args);
-  if (!options.synthesized && !money && !texts && !bindings.some((b) => b.kind === "today" || !("arg" in b) || b.arg === undefined || locate(ctx.call.args, b.arg).length > 0 || argumentDefaults(ctx.catalog, ctx.call.tool).has(b.arg))) {
+  const target = targetLanguageOf(args);
+  if (!options.synthesized && !money && !texts && target === undefined && !bindings.some((b) => b.kind === "today" || !("arg" in b) || b.arg === undefined || locate(ctx.call.args, b.arg).length > 0 || argumentDefaults(ctx.catalog, ctx.call.tool).has(b.arg))) {
     if (options.recall === false || ctx.state.isBlank || !((isSessionOperation(ctx) && knownSessionUser(ctx) !== undefined) || answerRecords(body, ctx.call.tool.operation.path).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined) || naturalRecords(body).some((r) => knownNatural(ctx, r) !== undefined))) return body;
   }
   const out = cloneJson(body);
@@ -407,6 +409,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const write = (holder: Json, key: string, pointer: string, value: unknown): void => edits.writeKey(holder, key, pointer, value);
   if (money || options.synthesized) agreeMoney(args, out, write);
   if (texts) agreeDetectedLanguage(toolName, args, out, write);
+  if (target !== undefined) keepTargetLanguage(target, out, write, lookedUp(out) !== lookedUp(body));
   const cohered = cohereEntities(out, { seed: ctx.seed, pinned: edits.pinned, pinnedOnly: !options.synthesized });
   const validate: { (v: unknown): boolean; errors?: Array<{ instancePath: string }> | null } = schemaPointer !== undefined ? ctx.catalog.registry.validatorAt("response", schemaPointer) : () => true;
   // A synthesized or example list lists each record once (state lists are what was stored, as stored).

@@ -60,3 +60,20 @@ export function detectLanguage(text: string): string | undefined {
   if (best === undefined || (second !== undefined && second[1] === best[1])) return undefined;
   return best[0];
 }
+
+/** Languages written in a script of their own (not the Latin alphabet). */
+const SCRIPT_LANGUAGES = new Set(SCRIPTS.map(([, code]) => code));
+
+/**
+ * Whether a text is written in a language (an ISO 639-1 code, or a tag: `pt-BR`): false when its words or its
+ * script say another (a Spanish sentence, or a Latin-alphabet text for Japanese), undefined when it cannot tell.
+ */
+export function writtenIn(text: string, language: string): boolean | undefined {
+  const into = language.slice(0, 2).toLowerCase();
+  if (text.trim().length < 2 || /^[a-z]{2,3}([-_][A-Za-z]{2,4})?$/.test(text)) return undefined;
+  const said = detectLanguage(text);
+  // Japanese writes Chinese characters too.
+  if (said !== undefined) return said === into || (said === "zh" && into === "ja");
+  if (SCRIPT_LANGUAGES.has(into) && /\p{L}/u.test(text) && !/[^\u0000-\u024f\s\p{P}\p{N}]/u.test(text)) return false;
+  return undefined;
+}

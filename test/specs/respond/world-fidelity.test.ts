@@ -232,6 +232,21 @@ describe("what counts as one record twice", () => {
   });
 });
 
+describe("a dictionary entry", () => {
+  it("gives translations in the target language, and none it does not know (another word, another language)", async () => {
+    const bank = await call("translation", "lookupDictionary", { source: "en", target: "es", word: "bank" });
+    expect(bank["entries"][0].translations[0].text).toBe("banco");
+    for (const args of [{ source: "en", target: "ja", word: "spring" }, { source: "fr", target: "en", word: "avocat" }, { source: "en", target: "pl", word: "bank" }]) {
+      const entry = await call("translation", "lookupDictionary", args);
+      expect(entry["word"]).toBe(args.word);
+      for (const e of entry["entries"]) {
+        if (args.word !== "bank") expect(e.translations ?? []).toEqual([]);
+        for (const x of e.examples ?? []) expect(x.target).not.toBe("Caminó por la orilla del río.");
+      }
+    }
+  });
+});
+
 describe("money", () => {
   it("a conversion is at its pair's rate, and its result is the amount times the rate", async () => {
     for (const [from, to] of [["GBP", "PLN"], ["USD", "JPY"], ["EUR", "CHF"]] as const) {
