@@ -266,6 +266,15 @@ function nounPhraseGoal(goal: OperationGoal): goal is OperationGoal & { definite
   return goal.definite !== undefined && !INDEFINITE.test(goal.object);
 }
 
+/** Spaces tidied outside quoted values (one space, none before `,.?`); a quoted value stays as it is written (`"Où est la gare ?"`). */
+function tidy(text: string): string {
+  return text
+    .split(/("(?:[^"\\]|\\.)*")/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/\s+/g, " ").replace(/\s+([,.?])/g, "$1")))
+    .join("")
+    .trim();
+}
+
 /**
  * The instruction text of a request: its template filled with the request's wording. The wording's
  * choices are seeded by the request itself, so a plan always gives the same text. `position` is the
@@ -281,7 +290,7 @@ export function renderInstruction(request: PlanRequest, toolbox: Toolbox, positi
     index = rng.pick(fits);
     template = INSTRUCTION_TEMPLATES[index] as (typeof INSTRUCTION_TEMPLATES)[number];
   }
-  const text = template.render(wording).replace(/\s+/g, " ").replace(/\s+([,.?])/g, "$1").trim();
+  const text = tidy(template.render(wording));
   if (position === 0) return text;
   const opener = rng.pick(FOLLOW_UP_OPENERS);
   // "Next, hey, can you ...": a follow-up does not greet again.

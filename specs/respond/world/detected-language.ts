@@ -72,7 +72,8 @@ export function agreeDetectedLanguage(toolName: string, args: Json, body: unknow
     for (const [k, x] of Object.entries(v)) {
       const at = `${pointer}/${pointerSegment(k)}`;
       // One answer per text: a list of translations or detections as long as the texts sent.
-      if (Array.isArray(x) && texts.length > 1 && x.length > 0 && x.length !== texts.length && /^(translations|detections|results|data)$/i.test(k) && x.every(isObject)) {
+      // (`translations` and `detections` even for one text: two detections of one text read as two texts.)
+      if (Array.isArray(x) && (texts.length > 1 || /^(translations|detections)$/i.test(k)) && x.length > 0 && x.length !== texts.length && /^(translations|detections|results|data)$/i.test(k) && x.every(isObject)) {
         const items = texts.map((_, i) => structuredClone(x[Math.min(i, x.length - 1)]));
         write(v, k, at, items);
         visit(items, at, depth + 1);
