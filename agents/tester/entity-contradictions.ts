@@ -3,6 +3,7 @@ import { findExchange } from "../../specs/synthesize/world/world-exchanges.js";
 import { airportOffset, flightMinutes } from "../../specs/synthesize/world/flight-times.js";
 import { greatCircleKm } from "../../specs/synthesize/world/great-circle.js";
 import { pointDistance } from "../../specs/synthesize/world/point-distance.js";
+import { listCounts } from "../../specs/synthesize/world/list-counts.js";
 import { exchangeRate } from "../../specs/synthesize/world/world-money.js";
 import { detectLanguage, writtenIn } from "../../specs/synthesize/world/language-detect.js";
 import { translatePhrase } from "../../specs/synthesize/world/world-phrases.js";
@@ -18,7 +19,7 @@ import { isObject, type Json } from "../../specs/json-object.js";
  *   record of one country holding another country's subdivision codes (`countryCode: AU` beside `DE-BW`);
  *   a search's echo (`query`) that is not what was searched; a journey that lands where it left, arrives before
  *   it departs (or days later), lasts far longer or shorter than that flight takes, leaves or lands off its
- *   airports' clocks, or counts stops that its segments do not have; a distance between two points that is not theirs; an exchange in another time zone;
+ *   airports' clocks, or counts stops that its segments do not have; a distance between two points that is not theirs; a count of a list beside it that is not its length; an exchange in another time zone;
  *   a conversion at another pair's rate or with a result that is not amount x rate; a base in its own rate table;
  *   a detected language that is not the text's, a phrasebook sentence translated otherwise than the book says.
  */
@@ -213,6 +214,8 @@ export function entityContradictions(call: ObservedCall): Contradiction[] {
       const offset = m && typeof iata === "string" ? airportOffset(iata, m[1] as string) : undefined;
       if (m && key !== undefined && offset !== undefined && offset !== (m[2] === "Z" ? "+00:00" : m[2]) && expected !== undefined) add({ rule: "entity", field: here(key), expected: `${iata as string} local time (${offset})`, actual: v });
     }
+    // A count of a list beside it is its length.
+    for (const c of listCounts(o)) if (o[c.key] !== c.length) add({ rule: "entity", field: here(c.key), expected: c.length, actual: o[c.key] });
     // A distance between two points is theirs (within 2%).
     const between = pointDistance(o);
     const stated = between ? o[between.distanceKey] : undefined;

@@ -7,6 +7,7 @@ import { keysOf, shapeOf } from "./entity-shape.js";
 import { first, pick, pinnedValue, set, type Ctx, type ValueEdit } from "./coherence-context.js";
 import { cohereJourney, cohereJourneyLegs, cohereReturn } from "./journey-coherence.js";
 import { pointDistance } from "./point-distance.js";
+import { listCounts } from "./list-counts.js";
 
 export type { ValueEdit } from "./coherence-context.js";
 
@@ -383,6 +384,7 @@ function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: numb
     else if (shape.entity === "language") cohereCode(ctx, o, keys, at, "language");
     if (shape.subdivisions) cohereSubdivisions(ctx, o, keys, at);
     if (shape.distance) cohereDistance(ctx, o, at);
+    if (shape.counted) for (const c of listCounts(o)) set(ctx, o, c.key, c.length, at);
     if (shape.holidayCheck) cohereHolidayCheck(ctx, o, keys, at);
     if (shape.holiday) cohereHoliday(ctx, o, keys, at, index);
     if (shape.exchange) cohereExchange(ctx, o, keys, at);

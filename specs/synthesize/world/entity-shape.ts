@@ -41,6 +41,8 @@ export interface Shape {
   entity?: "airport" | "country" | "place" | "currency" | "language";
   subdivisions: boolean;
   holiday: boolean;
+  /** A count of a list it holds (`entryCount` beside `entries`). */
+  counted: boolean;
   /** A distance between two points it holds. */
   distance: boolean;
   /** A check of a day (`isHoliday` of a country on a date). */
@@ -101,6 +103,7 @@ export function shapeOf(o: Json, parent: string): Shape {
     subdivisions: has("countrycode", "country"),
     holiday: /holiday/.test(p) || (has("localname") && has("date")),
     distance: [...keys.keys()].some((k) => k.startsWith("distance")),
+    counted: [...keys.keys()].some((k) => /count$|^(num|number|nb)[a-z]/.test(k)),
     holidayCheck: has("isholiday", "ispublicholiday", "holiday") && has("date", "day") && has("countrycode", "country"),
     exchange: has("exchange"),
     journey: has("from", "origin", "departureairport", "fromairport", "departurecode", "stops", "numberofstops", "stopcount", "arrival", "arrivaltime", "arrivesat"),

@@ -52,6 +52,12 @@ describe("entities that do not hang together", () => {
     expect(rules(observed("offer", {}, { segments: [{ ...transatlantic, arrival: "2025-12-03T15:15:00+01:00" }] }))).toEqual(["entity segments[0].arrival"]);
   });
 
+  it("finds a count of a list beside it that is not its length, but not a page's total", () => {
+    expect(rules(observed("glossary", {}, { id: "g1", entryCount: 2, entries: [{ source: "a", target: "b" }] }))).toEqual(["entity entryCount"]);
+    expect(rules(observed("album", {}, { id: "al1", numTracks: 2, tracks: [{ id: "t1" }, { id: "t2" }] }))).toEqual([]);
+    expect(rules(observed("list", {}, { total: 40, page: 1, itemCount: 40, items: [{ id: "i1" }] }))).toEqual([]);
+  });
+
   it("finds an exchange in another time zone", () => {
     expect(rules(observed("status", { exchange: "NASDAQ" }, { exchange: "NASDAQ", timezone: "Europe/London" }))).toEqual(["entity timezone"]);
     expect(rules(observed("status", { exchange: "NASDAQ" }, { exchange: "NASDAQ", timezone: "America/New_York" }))).toEqual([]);
