@@ -1,6 +1,6 @@
 import { checkBindings, type ResourceLookup } from "../../specs/respond/bindings/binding-check.js";
 import { bindingsOf, type EffectBinding } from "../../specs/respond/bindings/bindings.js";
-import { answerRecords, nounOfPath } from "../../specs/respond/world/entity-memory.js";
+import { answerRecords, nounOfOperation } from "../../specs/respond/world/entity-memory.js";
 import { singularNoun } from "../../specs/singular-noun.js";
 import { sameValue } from "../../specs/respond/bindings/binding-values.js";
 import type { AgentContext } from "../roles/agent-context.js";
@@ -88,7 +88,7 @@ export function checkConsistency(episode: EpisodeTranscript, ctx?: AgentContext)
       reasons.push(`${where}: field ${q(c.field)} = ${q(c.actual)} where it should be ${q(c.expected)} (${c.rule}${c.argument !== undefined ? `, argument ${q(c.argument)}` : ""})`);
     }
     // One id is one person: the e-mail or username an id showed is the one it shows again, unless this call sets it.
-    for (const r of answerRecords(body, op.path)) {
+    for (const r of answerRecords(body, op)) {
       for (const f of ["email", "username"]) {
         const said = r.record[f];
         if (typeof said !== "string") continue;
@@ -100,10 +100,10 @@ export function checkConsistency(episode: EpisodeTranscript, ctx?: AgentContext)
     }
     // The state the episode built.
     const method = op.method.toLowerCase();
-    const noun = nounOfPath(op.path);
+    const noun = nounOfOperation(op);
     const lastParam = /\{([^}]+)\}(?:\/[^/{}]+)?$/.exec(op.path)?.[1];
     const targetId = lastParam !== undefined ? args[lastParam] : undefined;
-    const records = answerRecords(body, op.path);
+    const records = answerRecords(body, op);
     if (method === "delete" && !records.some((r) => r.pointer === "") && (typeof targetId === "string" || typeof targetId === "number")) {
       const k = keyOf(toolset, noun, String(targetId));
       known.set(k, { fields: known.get(k)?.fields ?? {}, written: new Map(), deleted: i });

@@ -148,11 +148,16 @@ function pagingFilters(input: Input, items: readonly SchemaField[]): boolean {
   return argValues.length > 0 && same.enum !== undefined && argValues.every((v) => same.enum?.includes(v));
 }
 
-/** Filter names an argument may match in list items besides its own (`region` -> `continent`). */
+/** The plural forms of a normalized name (`diet` -> `diets`, `category` -> `categories`, `box` -> `boxes`). */
+function pluralsOf(n: string): string[] {
+  return [`${n}s`, `${n}es`, ...(n.endsWith("y") ? [`${n.slice(0, -1)}ies`] : [])];
+}
+
+/** Filter names an argument may match in list items besides its own (`region` -> `continent`, `diet` -> `diets`). */
 function filterNames(name: string): string[] {
   const n = norm(name);
   const single = norm(singular(snake(name)));
-  const out = [n, single];
+  const out = [n, single, ...pluralsOf(single)];
   if (n === "region") out.push("continent", "subregion");
   if (n === "country" || n === "countrycode" || n === "countries" || n === "countrycodes") out.push("countrycode", "country", "countryiso");
   if (n === "type" || n === "types") out.push("type", "kind", "category");
@@ -194,7 +199,8 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
     if (CREDENTIAL.test(sn)) continue;
     const object = input.schema["type"] === "object" || input.schema["type"] === "array";
     // Same name at the answer's top level (a created resource keeps what was sent; a read echoes what it was asked).
-    const sameField = record.find((f) => !f.path.includes(".") && norm(f.name) === n && !f.object);
+    // (A list named in the plural holds it too: `diet` -> `diets`.)
+    const sameField = record.find((f) => !f.path.includes(".") && norm(f.name) === n && !f.object) ?? (object ? undefined : record.find((f) => !f.path.includes(".") && f.list && !f.object && pluralsOf(n).includes(norm(f.name))));
     // A list of objects (`days: [...]`) is not what a scalar argument (`days=3`) says.
     const same = sameField && !object && sameField.list && fields.some((f) => f.path.startsWith(`${sameField.path}[].`)) ? undefined : sameField;
     if (same && !object) add({ kind: "equals", arg: input.arg, field: same.path, match: matchFor(same, input) });

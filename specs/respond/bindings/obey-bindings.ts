@@ -59,7 +59,7 @@ function recall(ctx: ResponseContext, out: unknown, edits: Edits): Array<{ recor
   const recalled: Array<{ record: AnswerRecord; pointers: Set<string> }> = [];
   // A store that knows nothing (a stateless call's) recalls nothing.
   if (ctx.state.isBlank) return recalled;
-  for (const r of answerRecords(out, ctx.call.tool.operation.path)) {
+  for (const r of answerRecords(out, ctx.call.tool.operation)) {
     const known = knownRecord(ctx, r.noun, r.id);
     if (!known || known === r.record) continue;
     const pointers = new Set<string>();
@@ -374,7 +374,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const texts = sendsTexts(toolName, args);
   const target = targetLanguageOf(args);
   if (!options.synthesized && !money && !texts && target === undefined && !bindings.some((b) => b.kind === "today" || !("arg" in b) || b.arg === undefined || locate(ctx.call.args, b.arg).length > 0 || argumentDefaults(ctx.catalog, ctx.call.tool).has(b.arg))) {
-    if (options.recall === false || ctx.state.isBlank || !((isSessionOperation(ctx) && knownSessionUser(ctx) !== undefined) || answerRecords(body, ctx.call.tool.operation.path).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined) || naturalRecords(body).some((r) => knownNatural(ctx, r) !== undefined))) return body;
+    if (options.recall === false || ctx.state.isBlank || !((isSessionOperation(ctx) && knownSessionUser(ctx) !== undefined) || answerRecords(body, ctx.call.tool.operation).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined) || naturalRecords(body).some((r) => knownNatural(ctx, r) !== undefined))) return body;
   }
   const out = cloneJson(body);
   const edits = new Edits();
@@ -382,8 +382,14 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   // Which record the answer is comes first (`getQuote(SHEL)` answers about SHEL, whatever symbol the example had):
   // what the episode knows is then recalled for that record, not for the example's.
   for (const b of bindings) if (b.kind === "equals" && isIdentityField(lastName(b.field))) applyEquals(ctx, schemaPointer, out, b, edits);
+  // The fields the call names the record by (its id): such a record is that one, whatever else the call changes.
+  const named = new Set(edits.pinned);
   const recalled = options.recall === false ? [] : recall(ctx, out, edits);
+  const beforeEquals = edits.list.length;
   for (const b of bindings) if (b.kind === "equals" || b.kind === "route") applyEquals(ctx, schemaPointer, out, b, edits);
+  // A record the episode knows, made to fit criteria (`getRandomRecipe(cuisine=american)` over a Thai recipe), is
+  // another record, unless the call names it (its id is bound: an update of that record).
+  const equalled = new Set(edits.list.slice(beforeEquals).map((e) => e.pointer));
   const given = (b: { arg?: string }): boolean => b.arg !== undefined && argValue(ctx, b.arg) !== undefined;
   for (const b of bindings) if (b.kind === "today" && b.bound === "equals") applyToday(out, b, given(b), SIMULATED_TODAY, edits);
   if (rewrite) {
@@ -395,11 +401,13 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
     // A known record rewritten to fit the call is another record: it gets another id.
     const changed = new Set(edits.list.slice(before).map((e) => e.pointer));
     for (const { record, pointers } of recalled) {
-      if (![...pointers].some((p) => changed.has(p)) || !record.inList) continue;
       const idKey = Object.keys(record.record).find((k) => String(record.record[k]) === record.id && (k === "id" || k === "uuid" || /id$/i.test(k)));
       if (idKey === undefined) continue;
+      const idPointer = `${record.pointer}/${pointerSegment(idKey)}`;
+      const refitted = record.inList ? [...pointers].some((p) => changed.has(p)) : !named.has(idPointer) && [...equalled].some((p) => p !== idPointer && within(p, record.pointer));
+      if (!refitted) continue;
       const next = anotherId(ctx, record.noun, record.record[idKey], record.pointer);
-      if (next !== undefined) edits.writeKey(record.record, idKey, `${record.pointer}/${pointerSegment(idKey)}`, next);
+      if (next !== undefined) edits.writeKey(record.record, idKey, idPointer, next);
     }
   }
   if (options.synthesized || rewrite) distinctIds(ctx, out, edits);
@@ -445,7 +453,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
 /** Items of the same list with the same id (a synthesized list repeating its example's): the later ones get ids of their own. */
 function distinctIds(ctx: ResponseContext, out: unknown, edits: Edits): void {
   const seen = new Map<string, Set<string>>();
-  for (const r of answerRecords(out, ctx.call.tool.operation.path)) {
+  for (const r of answerRecords(out, ctx.call.tool.operation)) {
     if (!r.inList) continue;
     const list = r.pointer.slice(0, r.pointer.lastIndexOf("/"));
     const ids = seen.get(list) ?? new Set<string>();

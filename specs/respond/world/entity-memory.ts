@@ -1,6 +1,7 @@
 import type { ResponseContext } from "../responder.js";
 import { isObject, pointerSegment, type Json } from "../../json-object.js";
 import { singularNoun } from "../../singular-noun.js";
+import { snakeName } from "../../snake-name.js";
 
 /**
  * The episode's memory of entities: every record with an id that an answer showed (a search result, a list
@@ -25,8 +26,13 @@ export function nounOfPath(path: string): string {
 
 const nouns = new Map<string, string>();
 
+/** Last segments that say which records of a collection, not what they are (`/recipes/random`, `/articles/latest`). */
+const QUALIFIERS = /^(random|latest|top|popular|featured|trending|recent|new|newest|next|upcoming|today|current|search|find|lookup|all|list|count|summary|stats|export|details|info|suggest|suggestions|autocomplete|nearby|similar|recommended|recommendations)$/i;
+
 function computeNoun(path: string): string {
   const segments = path.split("/").filter((s) => s !== "");
+  // `/recipes/random` answers recipes.
+  while (segments.length > 1 && QUALIFIERS.test(segments[segments.length - 1] ?? "") && !(segments[segments.length - 2] ?? "").includes("{")) segments.pop();
   let last = -1;
   segments.forEach((s, i) => {
     if (s.includes("{")) last = i;
@@ -81,10 +87,27 @@ export interface AnswerRecord {
   inList: boolean;
 }
 
+/** An operation as far as its records' noun goes: its path, and its id for a path that does not say (`/random`). */
+export interface NounSource {
+  path: string;
+  operationId?: string;
+}
+
+/**
+ * The noun of an operation's records: its path's (`/orders/{id}` -> `order`), or, for a path of a qualifier only
+ * (`/random`, `/latest`), the last noun of its operation id (`getRandomRecipe` -> `recipe`).
+ */
+export function nounOfOperation(op: NounSource): string {
+  const noun = nounOfPath(op.path);
+  if (!QUALIFIERS.test(noun) || op.operationId === undefined) return noun;
+  const words = snakeName(op.operationId).split("_").filter((w) => w !== "" && !QUALIFIERS.test(w));
+  return words.length > 1 ? singularNoun(words[words.length - 1] as string) : noun;
+}
+
 /** The records with ids of an answer: the answer itself, its lists' items and the objects inside them (two levels). */
-export function answerRecords(body: unknown, toolPath: string): AnswerRecord[] {
+export function answerRecords(body: unknown, op: NounSource): AnswerRecord[] {
   const out: AnswerRecord[] = [];
-  const pathNoun = nounOfPath(toolPath);
+  const pathNoun = nounOfOperation(op);
   const visit = (value: unknown, noun: string, pointer: string, inList: boolean, depth: number): void => {
     if (depth > 3) return;
     if (Array.isArray(value)) {
@@ -128,7 +151,7 @@ export function knownRecord(ctx: ResponseContext, noun: string, id: string): Jso
 /** Remembers the records of a successful answer (scalar fields only: nested objects are records of their own). */
 export function observeAnswer(ctx: ResponseContext, body: unknown): void {
   if (!isObject(body) && !Array.isArray(body)) return;
-  for (const r of answerRecords(body, ctx.call.tool.operation.path)) {
+  for (const r of answerRecords(body, ctx.call.tool.operation)) {
     // A record the state holds is known from there (a session's creates are not kept twice).
     if (storedRecord(ctx, r.noun, r.id) !== undefined) continue;
     const scalars: Json = {};

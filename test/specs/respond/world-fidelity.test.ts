@@ -232,6 +232,21 @@ describe("what counts as one record twice", () => {
   });
 });
 
+describe("one id, one record", () => {
+  it("a random recipe is remembered as a recipe (`/random` of getRandomRecipe), and one made to fit other criteria is another recipe", async () => {
+    const loaded = await loadToolset(fileURLToPath(new URL("../../../toolsets/bundled/recipes.yaml", import.meta.url)));
+    if (!loaded.ok) throw new Error("recipes");
+    const state = ResourceStore.fromFixtures(loaded.value.fixtures ?? {});
+    const run = async (name: string, args: Json): Promise<Json> => (await simulateCall(loaded.value.catalog, { name, arguments: args }, { seed: 1, state })).body as Json;
+    const american = await run("getRandomRecipe", { cuisine: "american" });
+    expect(american["cuisine"]).toBe("american");
+    expect((await run("getRecipe", { recipeId: american["id"] }))["cuisine"]).toBe("american");
+    const pescatarian = await run("getRandomRecipe", { diet: "pescatarian" });
+    expect(pescatarian["diets"]).toContain("pescatarian");
+    expect(pescatarian["id"]).not.toBe(american["id"]);
+  });
+});
+
 describe("a dictionary entry", () => {
   it("gives translations in the target language, and none it does not know (another word, another language)", async () => {
     const bank = await call("translation", "lookupDictionary", { source: "en", target: "es", word: "bank" });
