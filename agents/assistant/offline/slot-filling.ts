@@ -48,6 +48,8 @@ export interface FillInput {
   optional: boolean;
   /** The part of the request this step serves (its values come first). */
   clause?: string;
+  /** A fill of one parenthesized item of this list argument only (no groups looked for inside it). */
+  group?: string;
 }
 
 /** The stages of slot filling, run across all parameters in turn so strong evidence is taken first. */
@@ -136,7 +138,7 @@ function computeFill(box: OfflineToolbox, input: FillInput): FillOutcome {
       leaves.push({ p: q });
     }
   };
-  collect(paramsOf(box, input.tool.parameters), 0, true);
+  collect(paramsOf(box, input.tool.parameters).filter((p) => input.group === undefined || p.name === input.group), 0, true);
   // Specific kinds first, so generic strings do not take an e-mail or a date.
   const order = leaves
     .map((l, i) => ({ l, i }))
@@ -188,8 +190,58 @@ function computeFill(box: OfflineToolbox, input: FillInput): FillOutcome {
     }
     return { args, missing };
   };
-  const { args, missing } = build(paramsOf(box, input.tool.parameters), 0);
+  const built = build(paramsOf(box, input.tool.parameters), 0);
+  const args = built.args;
+  let missing = built.missing;
+  // A list whose items are described in parentheses ("entries (source a, target b) and (source c, target d)"):
+  // one item per group, each filled from its own words.
+  if (input.group === undefined) {
+    for (const c of containers) {
+      if (!c.array || c.depth !== 0) continue;
+      const items = groupItems(box, input, c.p.name);
+      if (items === undefined) continue;
+      args[c.p.name] = items;
+      missing = missing.filter((m) => m.path[0] !== c.p.name);
+    }
+  }
   return { args, missing, notes, fromText, used: st.used };
+}
+
+/** The top-level parenthesized groups of a text ("(a, b) and (c (d))" -> "a, b", "c (d)"). */
+function parenthesized(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = -1;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === "(") {
+      if (depth === 0) start = i + 1;
+      depth++;
+    } else if (ch === ")" && depth > 0) {
+      depth--;
+      if (depth === 0 && start >= 0) out.push(text.slice(start, i));
+    }
+  }
+  return out;
+}
+
+/**
+ * The items of a list argument when the step's words describe them each in its own parentheses: each group filled
+ * on its own (its values found in its words), or undefined when a group is not such an item.
+ */
+function groupItems(box: OfflineToolbox, input: FillInput, name: string): Json[] | undefined {
+  const groups = parenthesized(input.clause ?? input.request.text).filter((g) => g.includes(","));
+  if (groups.length === 0) return undefined;
+  const items: Json[] = [];
+  for (const g of groups) {
+    const value = computeFill(box, { ...input, clause: g, group: name }).args[name];
+    const item = Array.isArray(value) ? value[0] : undefined;
+    if (item === null || typeof item !== "object" || Array.isArray(item)) return undefined;
+    // Its own values: at least one of them is written in the group.
+    if (!Object.values(item as Json).some((v) => (typeof v === "string" || typeof v === "number") && g.includes(String(v)))) return undefined;
+    items.push(item as Json);
+  }
+  return new Set(items.map((i) => JSON.stringify(i))).size === items.length ? items : undefined;
 }
 
 type Got = { value: unknown; note: string; fromText: boolean; quoted?: boolean };

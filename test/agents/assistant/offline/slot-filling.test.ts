@@ -65,7 +65,32 @@ function noteOf(out: ReturnType<typeof fill>, param: string): string | undefined
   return out.notes.find((n) => n.startsWith(`${param} `));
 }
 
+const glossary: OfflineToolSpec = {
+  name: "createGlossary",
+  description: "Create a glossary of fixed translations.",
+  parameters: {
+    type: "object",
+    properties: {
+      name: { type: "string" },
+      target: { type: "string", description: "Target language." },
+      entries: { type: "array", items: { type: "object", properties: { source: { type: "string" }, target: { type: "string" } }, required: ["source", "target"] } },
+    },
+    required: ["name", "entries"],
+  },
+};
+
 describe("slot filling", () => {
+  it("fills one list item per parenthesized group, each from its own words", () => {
+    const two = fill(glossary, 'Create a glossary called "Marketing" into es with these entries: (source garantia, target garantía) and (source senha, target contraseña).');
+    expect(two.args["entries"]).toEqual([
+      { source: "garantia", target: "garantía" },
+      { source: "senha", target: "contraseña" },
+    ]);
+    // One group: one item; a group that is no item (a remark in parentheses) leaves the list as it was.
+    expect(fill(glossary, 'Create a glossary called "Marketing" with entries (source garantia, target garantía).').args["entries"]).toEqual([{ source: "garantia", target: "garantía" }]);
+  });
+
+
   it("takes a value after a cue word for the parameters the cue is for (whole words of their names only)", () => {
     const out = fill(searchArticles, "Find articles about the elections by Jane Doe");
     expect(out.args).toEqual({ q: "elections", author: "Jane Doe" });
