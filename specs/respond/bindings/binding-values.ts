@@ -138,7 +138,10 @@ export function convertFor(current: unknown, arg: unknown, match: BindingMatch =
   if (Array.isArray(current)) {
     if (current.some((c) => isObject(c))) return undefined;
     const one = current.length > 0 ? convertFor(current[0], arg) : arg;
-    return current.some((c) => sameScalar(c, arg)) ? current : [one, ...current.filter((c) => !sameScalar(c, arg)).slice(0, Math.max(0, current.length - 1))];
+    // Codes of a scope (`IT-RM`) keep company only in that scope: `DE-BW` is no subdivision of Italy.
+    const scope = typeof arg === "string" ? /^([A-Z]{2})-[A-Z0-9]{1,3}$/.exec(arg)?.[1] : undefined;
+    const others = current.filter((c) => !sameScalar(c, arg) && (scope === undefined || typeof c !== "string" || !/^[A-Z]{2}-/.test(c) || c.startsWith(`${scope}-`)));
+    return current.some((c) => sameScalar(c, arg)) && others.length === current.length - 1 ? current : [one, ...others.slice(0, Math.max(0, current.length - 1))];
   }
   if (typeof current === "number") {
     const n = typeof arg === "number" ? arg : typeof arg === "string" && arg.trim() !== "" ? Number(arg) : NaN;

@@ -108,6 +108,16 @@ describe("a holiday of another country", () => {
   });
 });
 
+describe("a subdivision asked for", () => {
+  it("is among a holiday's subdivisions, and no other country's are", async () => {
+    for (const [countryCode, subdivision] of [["IT", "IT-RM"], ["GB", "GB-SCT"]] as const) {
+      const body = await call("holidays", "getPublicHolidays", { year: 2026, countryCode, subdivision });
+      for (const h of body["holidays"]) for (const s of h.subdivisions ?? []) expect(s.startsWith(`${countryCode}-`), `${countryCode}: ${JSON.stringify(h.subdivisions)}`).toBe(true);
+      expect(body["holidays"].some((h: Json) => (h["subdivisions"] ?? []).includes(subdivision) || h["global"] === true)).toBe(true);
+    }
+  });
+});
+
 describe("a journey", () => {
   it("lands elsewhere, after it departs, with stops between its legs, and the way back mirrors the way out", async () => {
     for (const seed of [1, 2, 3]) {
