@@ -67,6 +67,8 @@ export function withItems(body: unknown, slot: { field?: string }, items: unknow
 export interface PageRequest {
   offset: number;
   limit?: number;
+  /** Whether the call gave the page size (not the parameter's default). */
+  limitGiven?: boolean;
 }
 
 /** The paging parameters of the operation and what the call asked: offset and page size (its default when not given). */
@@ -76,6 +78,7 @@ export function pageRequest(ctx: ResponseContext): PageRequest {
   let page: number | undefined;
   let limitParam: Json | undefined;
   let hasPaging = false;
+  let given = false;
   for (const p of ctx.call.tool.parameters) {
     if (p.in !== "query") continue;
     const isLimit = LIMIT_ARGS.has(p.name);
@@ -89,8 +92,10 @@ export function pageRequest(ctx: ResponseContext): PageRequest {
     const raw = ctx.call.args[p.arg];
     const v = typeof raw === "number" ? raw : typeof raw === "string" && /^\d+$/.test(raw) ? Number(raw) : undefined;
     if (v === undefined) continue;
-    if (isLimit) limit = v;
-    else if (isOffset) offset = v;
+    if (isLimit) {
+      limit = v;
+      given = true;
+    } else if (isOffset) offset = v;
     else page = v;
   }
   if (limit === undefined && limitParam !== undefined) {
@@ -100,7 +105,7 @@ export function pageRequest(ctx: ResponseContext): PageRequest {
   }
   if (limit === undefined && !hasPaging) limit = MAX_UNPAGED;
   if (page !== undefined && limit !== undefined) offset = Math.max(0, page - 1) * limit;
-  return { offset: Math.max(0, offset), ...(limit !== undefined ? { limit: Math.max(0, limit) } : {}) };
+  return { offset: Math.max(0, offset), ...(limit !== undefined ? { limit: Math.max(0, limit) } : {}), ...(given ? { limitGiven: true } : {}) };
 }
 
 /** Whether an item passes a filter by name: text filters match a part of the field, enum filters (`genre=fiction`) the whole value. */

@@ -4,6 +4,7 @@ import { Edits, undo, within } from "./answer-edits.js";
 import { applyToday, daysBetween, itemOf, shiftDays, shiftSiblings } from "./dated-items.js";
 import { SIMULATED_TODAY } from "../../synthesize/world/simulated-today.js";
 import { argumentDefaults } from "./argument-defaults.js";
+import { listSlot, pageRequest } from "../state-list.js";
 import { objectShape } from "../../catalog/object-properties.js";
 import { cohereEntities } from "../../synthesize/world/coherent-entities.js";
 import { cloneJson } from "../../synthesize/synthesis-rules.js";
@@ -373,7 +374,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const money = speaksMoney(args);
   const texts = sendsTexts(toolName, args);
   const target = targetLanguageOf(args);
-  if (!options.synthesized && !money && !texts && target === undefined && !bindings.some((b) => b.kind === "today" || !("arg" in b) || b.arg === undefined || locate(ctx.call.args, b.arg).length > 0 || argumentDefaults(ctx.catalog, ctx.call.tool).has(b.arg))) {
+  if (!options.synthesized && !money && !texts && target === undefined && pageRequest(ctx).limitGiven !== true && !bindings.some((b) => b.kind === "today" || !("arg" in b) || b.arg === undefined || locate(ctx.call.args, b.arg).length > 0 || argumentDefaults(ctx.catalog, ctx.call.tool).has(b.arg))) {
     if (options.recall === false || ctx.state.isBlank || !((isSessionOperation(ctx) && knownSessionUser(ctx) !== undefined) || answerRecords(body, ctx.call.tool.operation).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined) || naturalRecords(body).some((r) => knownNatural(ctx, r) !== undefined))) return body;
   }
   const out = cloneJson(body);
@@ -408,6 +409,16 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
       if (!refitted) continue;
       const next = anotherId(ctx, record.noun, record.record[idKey], record.pointer);
       if (next !== undefined) edits.writeKey(record.record, idKey, idPointer, next);
+    }
+  }
+  // A page size the call gave bounds the list (an example of three holidays for `limit=2` answers two).
+  if (rewrite) {
+    const page = pageRequest(ctx);
+    const slot = listSlot(out);
+    if (page.limitGiven === true && page.limit !== undefined && slot && slot.items.length > page.limit) {
+      const kept = slot.items.slice(0, page.limit);
+      if (slot.field === undefined && Array.isArray(out)) out.splice(page.limit);
+      else if (slot.field !== undefined && isObject(out)) edits.writeKey(out, slot.field, `/${pointerSegment(slot.field)}`, kept);
     }
   }
   if (options.synthesized || rewrite) distinctIds(ctx, out, edits);

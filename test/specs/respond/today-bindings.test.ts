@@ -33,7 +33,10 @@ beforeAll(async () => {
         get: {
           operationId: "listUpcomingEvents",
           summary: "Upcoming events, soonest first.",
-          parameters: [{ name: "since", in: "query", schema: { type: "string", format: "date" } }],
+          parameters: [
+            { name: "since", in: "query", schema: { type: "string", format: "date" } },
+            { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 50, default: 20 } },
+          ],
           responses: ok({ type: "array", items: EVENT }, [
             event("e1", "Spring fair", "2024-03-02T10:00:00Z", "2024-03-02T18:00:00Z"),
             event("e2", "Summer concert", "2024-07-20T19:00:00Z", "2024-07-20T23:00:00Z"),
@@ -108,6 +111,9 @@ describe("answers dated by the simulated today", () => {
       const winter = list.find((e) => e["title"] === "Winter market");
       if (winter) expect(Date.parse(winter["endsAt"]) - Date.parse(winter["startsAt"])).toBe(Date.parse("2024-12-03T17:00:00Z") - Date.parse("2024-12-01T09:00:00Z"));
     }
+    // A page size given bounds the list: the example's three events, two asked.
+    const two = (await answer(events, "listUpcomingEvents", { limit: 2 })) as Json[];
+    expect(two.map((e) => e["title"])).toEqual(["Spring fair", "Summer concert"]);
     const later = (await answer(events, "listUpcomingEvents", { since: "2026-03-01" })) as Json[];
     for (const e of later) expect(e["startsAt"].slice(0, 10) >= "2026-03-01").toBe(true);
   });
