@@ -22,9 +22,9 @@ import { keepTargetLanguage, lookedUp, targetLanguageOf } from "../world/transla
 import { answerRecords, isIdentityField, knownNatural, knownRecord, naturalRecords, NATURAL_FIELDS, type AnswerRecord } from "../world/entity-memory.js";
 import { seededUuid } from "../fresh-id.js";
 import { isSessionOperation, knownSessionUser, sessionFields, sessionRecord } from "../world/session-user.js";
+import { deriveSeed } from "../../seed.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-import { deriveSeed } from "../../seed.js";
 
 /**
  * Makes an answer obey its call's bindings (an example's, a synthesized one's, or one made from state):
