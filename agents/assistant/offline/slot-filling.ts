@@ -207,6 +207,9 @@ function computeFill(box: OfflineToolbox, input: FillInput): FillOutcome {
   return { args, missing, notes, fromText, used: st.used };
 }
 
+/** Most items a list argument is filled with from parenthesized groups. */
+const MAX_GROUPS = 20;
+
 /** The top-level parenthesized groups of a text ("(a, b) and (c (d))" -> "a, b", "c (d)"). */
 function parenthesized(text: string): string[] {
   const out: string[] = [];
@@ -231,7 +234,8 @@ function parenthesized(text: string): string[] {
  */
 function groupItems(box: OfflineToolbox, input: FillInput, name: string): Json[] | undefined {
   const groups = parenthesized(input.clause ?? input.request.text).filter((g) => g.includes(","));
-  if (groups.length === 0) return undefined;
+  // Each group is a fill of its own: a text of very many groups is not a list of items anyone dictates.
+  if (groups.length === 0 || groups.length > MAX_GROUPS) return undefined;
   const items: Json[] = [];
   for (const g of groups) {
     const value = computeFill(box, { ...input, clause: g, group: name }).args[name];
