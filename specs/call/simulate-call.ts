@@ -12,6 +12,7 @@ import { httpResponder, type HttpResponderOptions } from "../respond/http-respon
 import { replayResponder } from "../respond/replay-responder.js";
 import { observeAnswer } from "../respond/world/entity-memory.js";
 import { observeSessionUser } from "../respond/world/session-user.js";
+import { observeParts } from "../respond/world/shared-parts.js";
 import type { ValidationIssue } from "./problem-details.js";
 import { selectedResponse } from "../respond/response-cache.js";
 import type { Tool } from "../catalog/tool.js";
@@ -150,6 +151,7 @@ async function respond(catalog: Catalog, stages: SimulationStages, valid: Valida
   if (options.state !== undefined && answer.status >= 200 && answer.status <= 299) {
     observeAnswer(ctx, answer.body);
     observeSessionUser(ctx, answer.body);
+    observeParts(ctx, answer.body);
   }
   const problemBody = answer.contentType === "application/problem+json" && answer.status >= 400;
   return {

@@ -22,6 +22,7 @@ import { keepTargetLanguage, lookedUp, targetLanguageOf } from "../world/transla
 import { answerRecords, isIdentityField, knownNatural, knownRecord, naturalRecords, NATURAL_FIELDS, type AnswerRecord } from "../world/entity-memory.js";
 import { seededUuid } from "../fresh-id.js";
 import { isSessionOperation, knownSessionUser, sessionFields, sessionRecord } from "../world/session-user.js";
+import { rememberedParts } from "../world/shared-parts.js";
 import { deriveSeed } from "../../seed.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -61,6 +62,9 @@ function recall(ctx: ResponseContext, out: unknown, edits: Edits): Array<{ recor
   // A store that knows nothing (a stateless call's) recalls nothing.
   if (ctx.state.isBlank) return recalled;
   for (const r of answerRecords(out, ctx.call.tool.operation)) {
+    // The parts it shares with what it points at (a booking's itinerary is its offer's).
+    const parts = rememberedParts(ctx, r);
+    for (const [k, v] of Object.entries(parts ?? {})) if (JSON.stringify(r.record[k]) !== JSON.stringify(v)) edits.writeKey(r.record, k, `${r.pointer}/${pointerSegment(k)}`, cloneJson(v));
     const known = knownRecord(ctx, r.noun, r.id);
     if (!known || known === r.record) continue;
     const pointers = new Set<string>();

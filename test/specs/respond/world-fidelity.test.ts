@@ -163,6 +163,25 @@ describe("a flight", () => {
   });
 });
 
+describe("a booking of an offer", () => {
+  it("flies that offer's itinerary at its price, whichever is seen first", async () => {
+    const loaded = await loadToolset(fileURLToPath(new URL("../../../toolsets/bundled/flights.yaml", import.meta.url)));
+    if (!loaded.ok) throw new Error("flights");
+    const booking = { offerId: "off_8Eu4MpTk2H", passengers: [{ type: "adult", firstName: "Loren", lastName: "Padberg", dateOfBirth: "1963-06-18" }], contact: { email: "loren.padberg@example.org", phone: "+49 476 269 1993" } };
+    for (const order of [["createBooking", "getFlightOffer"], ["getFlightOffer", "createBooking"]]) {
+      const state = ResourceStore.fromFixtures(loaded.value.fixtures ?? {});
+      const seen: Json[] = [];
+      for (const name of order) {
+        const r = await simulateCall(loaded.value.catalog, { name, arguments: name === "createBooking" ? booking : { offerId: booking.offerId } }, { seed: 1, state });
+        expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
+        seen.push(r.body as Json);
+      }
+      expect(seen[1]?.["outbound"]).toEqual(seen[0]?.["outbound"]);
+      expect(seen[1]?.["totalPrice"]).toEqual(seen[0]?.["totalPrice"]);
+    }
+  });
+});
+
 describe("a distance between two points", () => {
   it("is theirs: the points asked (fromLat -> from.lat), the great-circle distance in the unit asked or the default one, the bearing", async () => {
     const munichLyon = { fromLat: 48.1351, fromLon: 11.582, toLat: 45.764, toLon: 4.8357 };
