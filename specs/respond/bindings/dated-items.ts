@@ -4,26 +4,13 @@ import { getAt } from "../../json-pointer.js";
 import type { TodayBinding } from "./binding-types.js";
 import { dayOf } from "./binding-values.js";
 import type { Edits } from "./answer-edits.js";
+import { daysBetween, shiftDays } from "../../synthesize/world/day-arithmetic.js";
 
 /**
  * Dates of an answer's items, moved so that the answer obeys its call: by whole days (a range, today's side
  * of upcoming and past items) or whole years (a year), an item's other dates along with the bound one (an end
  * follows its start).
  */
-
-/** A date moved by whole days (the same form: date or date-time). */
-export function shiftDays(value: string, days: number): string {
-  const day = dayOf(value);
-  if (day === undefined) return value;
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return `${d.toISOString().slice(0, 10)}${value.slice(10)}`;
-}
-
-/** Days from date `a` to date `b` (`YYYY-MM-DD`). */
-export function daysBetween(a: string, b: string): number {
-  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
-}
 
 /** A date moved by whole years (the same form), undefined where the day does not exist that year (February 29). */
 function shiftYears(value: string, years: number): string | undefined {
@@ -99,6 +86,7 @@ export function applyToday(out: unknown, b: TodayBinding, argGiven: boolean, tod
     const edge = b.bound === "min" ? (days[0] as string) : (days[days.length - 1] as string);
     if (b.bound === "min" ? edge >= today : edge <= today) continue;
     const shift = daysBetween(edge, today);
+    if (!Number.isFinite(shift)) continue;
     for (const { spot } of group) {
       edits.write(spot, shiftDays(spot.value as string, shift));
       const holder = itemOf(out, spot, b.field);

@@ -1,7 +1,8 @@
 import { lastName, listOf, locate, type FieldSpot } from "../../catalog/field-path.js";
 import { pointerSegment } from "../../json-object.js";
 import { Edits, undo, within } from "./answer-edits.js";
-import { applyToday, daysBetween, itemOf, shiftDays, shiftSiblings } from "./dated-items.js";
+import { applyToday, itemOf, shiftSiblings } from "./dated-items.js";
+import { daysBetween, shiftDays } from "../../synthesize/world/day-arithmetic.js";
 import { SIMULATED_TODAY } from "../../synthesize/world/simulated-today.js";
 import { argumentDefaults } from "./argument-defaults.js";
 import { listSlot, pageRequest } from "../state-list.js";

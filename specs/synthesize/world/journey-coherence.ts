@@ -3,6 +3,7 @@ import { isObject, pointerSegment } from "../../json-object.js";
 import { keysOf, norm } from "./entity-shape.js";
 import { first, pick, set, type Ctx } from "./coherence-context.js";
 import { airportOffset, flightMinutes } from "./flight-times.js";
+import { daysBetween, shiftDays } from "./day-arithmetic.js";
 
 /**
  * Journeys that hang together: a flight ends somewhere else than it starts, lasts as long as that flight takes,
@@ -152,7 +153,8 @@ function returnAfterOutbound(ctx: Ctx, lastOut: Json, back: readonly Json[], leg
   const firstBack = back[0];
   const leaves = firstBack === undefined ? undefined : firstBack[first(keysOf(firstBack), DEPARTS) ?? ""];
   if (typeof landed !== "string" || typeof leaves !== "string" || !DAY.test(landed) || !DAY.test(leaves) || leaves.slice(0, 10) > landed.slice(0, 10)) return;
-  const days = Math.round((Date.parse(`${landed.slice(0, 10)}T00:00:00Z`) - Date.parse(`${leaves.slice(0, 10)}T00:00:00Z`)) / 86_400_000) + 7;
+  const days = daysBetween(leaves, landed) + 7;
+  if (!Number.isFinite(days)) return;
   const moves: Array<{ leg: Json; key: string; at: string; after: string }> = [];
   back.forEach((leg, i) => {
     const keys = keysOf(leg);
@@ -160,9 +162,7 @@ function returnAfterOutbound(ctx: Ctx, lastOut: Json, back: readonly Json[], leg
       const key = first(keys, names);
       const v = key !== undefined ? leg[key] : undefined;
       if (key === undefined || typeof v !== "string" || !DAY.test(v)) continue;
-      const d = new Date(`${v.slice(0, 10)}T00:00:00Z`);
-      d.setUTCDate(d.getUTCDate() + days);
-      moves.push({ leg, key, at: legAt(i), after: `${d.toISOString().slice(0, 10)}${v.slice(10)}` });
+      moves.push({ leg, key, at: legAt(i), after: shiftDays(v, days) });
     }
   });
   if (moves.some((m) => ctx.pinned.has(`${m.at}/${pointerSegment(m.key)}`))) return;

@@ -124,6 +124,18 @@ describe("answers dated by the simulated today", () => {
     expect((await answer(events, "getToday", {}))["date"]).toBe(SIMULATED_TODAY);
   });
 
+  it("leaves a day no calendar has as it is (an example's 2024-13-45), and answers", async () => {
+    const spec = await loadSpec({
+      openapi: "3.0.3",
+      info: { title: "Odd", version: "1" },
+      paths: { "/events/upcoming": { get: { operationId: "listUpcomingEvents", responses: ok({ type: "array", items: { type: "object", properties: { title: { type: "string" }, startsAt: { type: "string" } } } }, [{ title: "Nowhen", startsAt: "2024-13-45T10:00:00Z" }, { title: "Spring fair", startsAt: "2024-03-02T10:00:00Z" }]) } } },
+    });
+    if (!spec.ok) throw new Error("spec");
+    const result = await simulateCall(buildCatalog(spec.value), { name: "listUpcomingEvents", arguments: {} }, { seed: 1 });
+    expect(result.status).toBe(200);
+    expect((result.body as Json[]).map((e) => e["startsAt"])).toContain("2024-13-45T10:00:00Z");
+  });
+
   it("the check catches an upcoming item dated before today, and a today answer of another day", () => {
     const upcoming = bindings(events, "listUpcomingEvents");
     const stale = checkBindings(upcoming, {}, [event("e1", "Spring fair", "2024-03-02T10:00:00Z", "2024-03-02T18:00:00Z")]);
