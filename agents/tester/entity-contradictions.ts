@@ -4,6 +4,7 @@ import { airportOffset, flightMinutes } from "../../specs/synthesize/world/fligh
 import { greatCircleKm } from "../../specs/synthesize/world/great-circle.js";
 import { pointDistance } from "../../specs/synthesize/world/point-distance.js";
 import { listCounts } from "../../specs/synthesize/world/list-counts.js";
+import { norm } from "../../specs/synthesize/world/entity-shape.js";
 import { exchangeRate } from "../../specs/synthesize/world/world-money.js";
 import { detectLanguage, writtenIn } from "../../specs/synthesize/world/language-detect.js";
 import { translatePhrase } from "../../specs/synthesize/world/world-phrases.js";
@@ -30,9 +31,6 @@ const TRANSLATED_KEY = /^(translatedtext|translation|translations|translated)$/;
 const SEARCH_ARG = /^(q|query|search|searchquery|searchterm|keyword|keywords|term)$/;
 const NAME_KEY = /^(name|title|displayname|label|headline|text|fullname|summary|description|word|term|question)$/;
 
-function norm(k: string): string {
-  return k.toLowerCase().replace(/[^a-z0-9]/g, "");
-}
 
 function isId(k: string): boolean {
   return /^(id|uuid|guid|key|slug|ref|href|url|uri|link)$/i.test(k) || /[a-z0-9](Id|ID|Uuid|Key|Url|URL|Uri|Href|Link)$/.test(k) || /_(id|uuid|key|url|uri|href|link)$/i.test(k);

@@ -1,15 +1,14 @@
 import type { SchemaField } from "../../catalog/schema-fields.js";
 import { snakeName } from "../../snake-name.js";
+import { norm } from "../../synthesize/world/entity-shape.js";
 
 /**
  * How binding inference reads a response's fields: names compared without case or separators, date
  * fields by format or name, the lists of records and their items' fields, the record's own fields.
  */
 
-/** `countryCode`, `country_code`, `Country-Code` -> `countrycode`. */
-export function norm(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]/g, "");
-}
+/** `countryCode`, `country_code`, `Country-Code` -> `countrycode` (the world's name comparison). */
+export { norm };
 
 /** `startDate` -> `start_date` (names compared by their words). */
 export const snake = snakeName;

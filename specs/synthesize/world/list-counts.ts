@@ -1,4 +1,5 @@
 import type { Json } from "../../json-object.js";
+import { norm } from "./entity-shape.js";
 
 /**
  * Counts of a list beside it (`entryCount` beside `entries`, `item_count` beside `items`, `numTracks` beside
@@ -7,9 +8,6 @@ import type { Json } from "../../json-object.js";
 
 const PAGING = /^(page|pagesize|perpage|limit|offset|cursor|next|nextcursor|nextpage|nextpagetoken|hasmore|total|totalcount|totalresults|totalitems|count)$/;
 
-function norm(k: string): string {
-  return k.toLowerCase().replace(/[^a-z0-9]/g, "");
-}
 
 function plurals(noun: string): string[] {
   return [`${noun}s`, `${noun}es`, noun.endsWith("y") ? `${noun.slice(0, -1)}ies` : `${noun}s`, noun];

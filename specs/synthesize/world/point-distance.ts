@@ -1,5 +1,6 @@
 import { isObject, type Json } from "../../json-object.js";
 import { greatCircleKm, initialBearing, kmPerUnit } from "./great-circle.js";
+import { norm } from "./entity-shape.js";
 
 /**
  * An answer about the distance between two points (`{from: {lat, lon}, to: {lat, lon}, distance, unit, bearing}`):
@@ -10,9 +11,6 @@ const PAIRS: ReadonlyArray<readonly [string, string]> = [["from", "to"], ["origi
 /** Distance fields, with the unit their name implies (none: the `unit` field's, else km). */
 const DISTANCE_KEYS: ReadonlyArray<readonly [string, string | undefined]> = [["distance", undefined], ["distancekm", "km"], ["distancekilometers", "km"], ["distancemiles", "mi"], ["distancemi", "mi"], ["distancemeters", "m"], ["distancem", "m"], ["distancenmi", "nmi"]];
 
-function norm(k: string): string {
-  return k.toLowerCase().replace(/[^a-z0-9]/g, "");
-}
 
 function keyOf(o: Json, names: readonly string[]): string | undefined {
   return Object.keys(o).find((k) => names.includes(norm(k)));
