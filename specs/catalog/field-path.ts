@@ -98,6 +98,14 @@ export function locate(value: unknown, path: string): FieldSpot[] {
   return frontier.filter((f): f is FieldSpot => f.holder !== undefined && f.key !== undefined);
 }
 
+/** The value at the first place a path names (undefined when it names none): {@link locate}'s first, without its spots for a plain name. */
+export function firstValue(value: unknown, path: string): unknown {
+  const steps = parsePath(path);
+  const only = steps?.length === 1 ? steps[0] : undefined;
+  if (only === undefined || only.key === undefined || only.selectors.length > 0) return locate(value, path)[0]?.value;
+  return isObject(value) && Object.prototype.hasOwnProperty.call(value, only.key) ? value[only.key] : undefined;
+}
+
 /** Writes a value at a spot. */
 export function writeSpot(spot: FieldSpot, value: unknown): void {
   if (Array.isArray(spot.holder)) spot.holder[spot.key as number] = value;

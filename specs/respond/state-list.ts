@@ -71,31 +71,50 @@ export interface PageRequest {
   limitGiven?: boolean;
 }
 
+/** A paging parameter of an operation: its argument, what it pages by, and its schema. */
+interface PagingParam {
+  arg: string;
+  kind: "limit" | "offset" | "page";
+  schema: Json | undefined;
+}
+
+/** The paging parameters of each tool (they depend on the spec alone). */
+const pagingByTool = new WeakMap<ResponseContext["call"]["tool"], readonly PagingParam[]>();
+
+function pagingParams(ctx: ResponseContext): readonly PagingParam[] {
+  const tool = ctx.call.tool;
+  let hit = pagingByTool.get(tool);
+  if (hit !== undefined) return hit;
+  const out: PagingParam[] = [];
+  for (const p of tool.parameters) {
+    if (p.in !== "query") continue;
+    const kind = LIMIT_ARGS.has(p.name) ? "limit" : OFFSET_ARGS.has(p.name) && p.name !== "from" ? "offset" : PAGE_ARGS.has(p.name) ? "page" : undefined;
+    if (kind === undefined) continue;
+    const schema = p.schemaPointer !== undefined ? ctx.catalog.registry.resolve("request", p.schemaPointer).schema : undefined;
+    if (isObject(schema) && schema["type"] !== undefined && schema["type"] !== "integer" && schema["type"] !== "number") continue;
+    out.push({ arg: p.arg, kind, schema: isObject(schema) ? schema : undefined });
+  }
+  pagingByTool.set(tool, (hit = out));
+  return hit;
+}
+
 /** The paging parameters of the operation and what the call asked: offset and page size (its default when not given). */
 export function pageRequest(ctx: ResponseContext): PageRequest {
   let limit: number | undefined;
   let offset = 0;
   let page: number | undefined;
   let limitParam: Json | undefined;
-  let hasPaging = false;
   let given = false;
-  for (const p of ctx.call.tool.parameters) {
-    if (p.in !== "query") continue;
-    const isLimit = LIMIT_ARGS.has(p.name);
-    const isOffset = OFFSET_ARGS.has(p.name) && p.name !== "from";
-    const isPage = PAGE_ARGS.has(p.name);
-    if (!isLimit && !isOffset && !isPage) continue;
-    const schema = p.schemaPointer !== undefined ? ctx.catalog.registry.resolve("request", p.schemaPointer).schema : undefined;
-    if (isObject(schema) && schema["type"] !== undefined && schema["type"] !== "integer" && schema["type"] !== "number") continue;
-    hasPaging = true;
-    if (isLimit) limitParam = isObject(schema) ? schema : {};
+  const params = pagingParams(ctx);
+  for (const p of params) {
+    if (p.kind === "limit") limitParam = p.schema ?? {};
     const raw = ctx.call.args[p.arg];
     const v = typeof raw === "number" ? raw : typeof raw === "string" && /^\d+$/.test(raw) ? Number(raw) : undefined;
     if (v === undefined) continue;
-    if (isLimit) {
+    if (p.kind === "limit") {
       limit = v;
       given = true;
-    } else if (isOffset) offset = v;
+    } else if (p.kind === "offset") offset = v;
     else page = v;
   }
   if (limit === undefined && limitParam !== undefined) {
@@ -103,7 +122,7 @@ export function pageRequest(ctx: ResponseContext): PageRequest {
     const max = limitParam["maximum"];
     limit = typeof d === "number" ? d : typeof max === "number" ? Math.min(max, DEFAULT_PAGE) : DEFAULT_PAGE;
   }
-  if (limit === undefined && !hasPaging) limit = MAX_UNPAGED;
+  if (limit === undefined && params.length === 0) limit = MAX_UNPAGED;
   if (page !== undefined && limit !== undefined) offset = Math.max(0, page - 1) * limit;
   return { offset: Math.max(0, offset), ...(limit !== undefined ? { limit: Math.max(0, limit) } : {}), ...(given ? { limitGiven: true } : {}) };
 }

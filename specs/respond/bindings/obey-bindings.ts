@@ -1,4 +1,4 @@
-import { lastName, listOf, locate, type FieldSpot } from "../../catalog/field-path.js";
+import { firstValue, lastName, listOf, locate, type FieldSpot } from "../../catalog/field-path.js";
 import { pointerSegment } from "../../json-object.js";
 import { Edits, undo, within } from "./answer-edits.js";
 import { applyToday, itemOf, shiftSiblings } from "./dated-items.js";
@@ -11,7 +11,8 @@ import { cohereEntities } from "../../synthesize/world/coherent-entities.js";
 import { cloneJson } from "../../synthesize/synthesis-rules.js";
 import { AIRPORTS, findCity, findCountry, fold } from "../../synthesize/world/world-data.js";
 import type { ResponseContext } from "../responder.js";
-import { bindingsOf, type Binding } from "./bindings.js";
+import type { Binding } from "./bindings.js";
+import { obeyPlan } from "./obey-plan.js";
 import { agrees, convertFor, dayOf, searchWords } from "./binding-values.js";
 import { checkBindings, totalOf } from "./binding-check.js";
 import { completeRequired } from "../created-resource.js";
@@ -20,7 +21,7 @@ import { isPlace, relocate, renameNaturalKey } from "../world/found-place.js";
 import { agreeMoney, speaksMoney } from "../world/money-answers.js";
 import { agreeDetectedLanguage, sendsTexts } from "../world/detected-language.js";
 import { keepTargetLanguage, lookedUp, targetLanguageOf } from "../world/translated-texts.js";
-import { answerRecords, isIdentityField, knownNatural, knownRecord, naturalRecords, NATURAL_FIELDS, type AnswerRecord } from "../world/entity-memory.js";
+import { answerRecords, knownNatural, knownRecord, naturalRecords, NATURAL_FIELDS, type AnswerRecord } from "../world/entity-memory.js";
 import { seededUuid } from "../fresh-id.js";
 import { isSessionOperation, knownSessionUser, sessionFields, sessionRecord } from "../world/session-user.js";
 import { rememberedParts } from "../world/shared-parts.js";
@@ -144,8 +145,8 @@ function anotherId(ctx: ResponseContext, noun: string, id: unknown, salt: string
 
 /** The first value an argument path has in the call's arguments, else its parameter's default. */
 function argValue(ctx: ResponseContext, path: string): unknown {
-  const spot = locate(ctx.call.args, path)[0];
-  if (spot !== undefined && spot.value !== "") return spot.value;
+  const value = firstValue(ctx.call.args, path);
+  if (value !== undefined && value !== "") return value;
   // Left out: what the server assumes (the parameter's default).
   return argumentDefaults(ctx.catalog, ctx.call.tool).get(path);
 }
@@ -372,14 +373,16 @@ function applyTotal(out: unknown, b: Extract<Binding, { kind: "total" }>, edits:
  */
 export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undefined, body: unknown, options: ObeyOptions): unknown {
   if (!isObject(body) && !Array.isArray(body)) return body;
-  const bindings = bindingsOf(ctx.catalog, ctx.call.tool);
+  const plan = obeyPlan(ctx.catalog, ctx.call.tool);
+  const bindings = plan.bindings;
   // Nothing to do (no binding the call can speak to, no record the episode knows, an example left as written): the body as it is.
   const args = isObject(ctx.call.args) ? ctx.call.args : {};
-  const toolName = `${ctx.call.tool.name} ${ctx.call.tool.operation.path}`;
+  const toolName = plan.toolName;
   const money = speaksMoney(args);
   const texts = sendsTexts(toolName, args);
   const target = targetLanguageOf(args);
-  if (!options.synthesized && !money && !texts && target === undefined && pageRequest(ctx).limitGiven !== true && !bindings.some((b) => b.kind === "today" || !("arg" in b) || b.arg === undefined || locate(ctx.call.args, b.arg).length > 0 || argumentDefaults(ctx.catalog, ctx.call.tool).has(b.arg))) {
+  const page = pageRequest(ctx);
+  if (!options.synthesized && !money && !texts && target === undefined && page.limitGiven !== true && !plan.unconditional && !plan.args.some((a) => firstValue(args, a) !== undefined || plan.defaults.has(a))) {
     if (options.recall === false || ctx.state.isBlank || !((isSessionOperation(ctx) && knownSessionUser(ctx) !== undefined) || answerRecords(body, ctx.call.tool.operation).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined) || naturalRecords(body).some((r) => knownNatural(ctx, r) !== undefined))) return body;
   }
   const out = cloneJson(body);
@@ -387,23 +390,23 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const rewrite = options.rewriteItems !== false;
   // Which record the answer is comes first (`getQuote(SHEL)` answers about SHEL, whatever symbol the example had):
   // what the episode knows is then recalled for that record, not for the example's.
-  for (const b of bindings) if (b.kind === "equals" && isIdentityField(lastName(b.field))) applyEquals(ctx, schemaPointer, out, b, edits);
+  for (const b of plan.identity) applyEquals(ctx, schemaPointer, out, b, edits);
   // The fields the call names the record by (its id): such a record is that one, whatever else the call changes.
   const named = new Set(edits.pinned);
   const recalled = options.recall === false ? [] : recall(ctx, out, edits);
   const beforeEquals = edits.list.length;
-  for (const b of bindings) if (b.kind === "equals" || b.kind === "route") applyEquals(ctx, schemaPointer, out, b, edits);
+  for (const b of plan.equals) applyEquals(ctx, schemaPointer, out, b, edits);
   // A record the episode knows, made to fit criteria (`getRandomRecipe(cuisine=american)` over a Thai recipe), is
   // another record, unless the call names it (its id is bound: an update of that record).
   const equalled = new Set(edits.list.slice(beforeEquals).map((e) => e.pointer));
   const given = (b: { arg?: string }): boolean => b.arg !== undefined && argValue(ctx, b.arg) !== undefined;
-  for (const b of bindings) if (b.kind === "today" && b.bound === "equals") applyToday(out, b, given(b), SIMULATED_TODAY, edits);
+  for (const b of plan.todayEquals) applyToday(out, b, given(b), SIMULATED_TODAY, edits);
   if (rewrite) {
     const before = edits.list.length;
-    for (const b of bindings) if (b.kind === "filter") applyFilter(ctx, out, b, edits);
-    applyRanges(ctx, out, bindings.filter((b): b is Extract<Binding, { kind: "range" }> => b.kind === "range"), edits);
-    for (const b of bindings) if (b.kind === "today" && b.bound !== "equals") applyToday(out, b, given(b), SIMULATED_TODAY, edits);
-    for (const b of bindings) if (b.kind === "search") applySearch(ctx, out, b, edits);
+    for (const b of plan.filters) applyFilter(ctx, out, b, edits);
+    if (plan.ranges.length > 0) applyRanges(ctx, out, plan.ranges, edits);
+    for (const b of plan.todayItems) applyToday(out, b, given(b), SIMULATED_TODAY, edits);
+    for (const b of plan.searches) applySearch(ctx, out, b, edits);
     // A known record rewritten to fit the call is another record: it gets another id.
     const changed = new Set(edits.list.slice(before).map((e) => e.pointer));
     for (const { record, pointers } of recalled) {
@@ -417,8 +420,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
     }
   }
   // A page size the call gave bounds the list (an example of three holidays for `limit=2` answers two).
-  if (rewrite) {
-    const page = pageRequest(ctx);
+  if (rewrite && page.limitGiven === true) {
     const slot = listSlot(out);
     if (page.limitGiven === true && page.limit !== undefined && slot && slot.items.length > page.limit) {
       const kept = slot.items.slice(0, page.limit);
@@ -427,9 +429,9 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
     }
   }
   if (options.synthesized || rewrite) distinctIds(ctx, out, edits);
-  for (const b of bindings) if (b.kind === "effect") applyEffect(out, b, edits);
-  for (const b of bindings) if (b.kind === "reference") applyReference(ctx, out, b, edits);
-  for (const b of bindings) if (b.kind === "total") applyTotal(out, b, edits);
+  for (const b of plan.effects) applyEffect(out, b, edits);
+  for (const b of plan.references) applyReference(ctx, out, b, edits);
+  for (const b of plan.totals) applyTotal(out, b, edits);
   const write = (holder: Json, key: string, pointer: string, value: unknown): void => edits.writeKey(holder, key, pointer, value);
   if (money || options.synthesized) agreeMoney(args, out, write);
   if (texts) agreeDetectedLanguage(toolName, args, out, write);

@@ -1,0 +1,75 @@
+import type { Catalog } from "../../catalog/catalog.js";
+import { lastName } from "../../catalog/field-path.js";
+import type { Tool } from "../../catalog/tool.js";
+import { isIdentityField } from "../world/entity-memory.js";
+import { argumentDefaults } from "./argument-defaults.js";
+import { bindingsOf, type Binding } from "./bindings.js";
+
+type Of<K extends Binding["kind"]> = Extract<Binding, { kind: K }>;
+
+/**
+ * What obeying a tool's bindings takes, worked out once per tool (it depends on the spec and the toolset alone):
+ * its bindings sorted by kind in the order they apply, and what tells whether a call speaks to any of them.
+ */
+export interface ObeyPlan {
+  bindings: readonly Binding[];
+  /** `equals` bindings on the fields that name the record (its id): applied first. */
+  identity: ReadonlyArray<Of<"equals">>;
+  equals: ReadonlyArray<Of<"equals"> | Of<"route">>;
+  todayEquals: ReadonlyArray<Of<"today">>;
+  filters: ReadonlyArray<Of<"filter">>;
+  ranges: ReadonlyArray<Of<"range">>;
+  todayItems: ReadonlyArray<Of<"today">>;
+  searches: ReadonlyArray<Of<"search">>;
+  effects: ReadonlyArray<Of<"effect">>;
+  references: ReadonlyArray<Of<"reference">>;
+  totals: ReadonlyArray<Of<"total">>;
+  /** Whether a binding holds whatever the call says (a `today` one, or one without an argument). */
+  unconditional: boolean;
+  /** The arguments the other bindings read; a call that gives none of them (and whose defaults are none) changes nothing. */
+  args: readonly string[];
+  /** The tool's parameter defaults, by argument. */
+  defaults: ReadonlyMap<string, unknown>;
+  /** `name path`, for the checks that go by what the operation is called. */
+  toolName: string;
+}
+
+const plans = new WeakMap<Catalog, WeakMap<Tool, ObeyPlan>>();
+
+/** The tool's plan (cached per catalog and tool). */
+export function obeyPlan(catalog: Catalog, tool: Tool): ObeyPlan {
+  let byTool = plans.get(catalog);
+  if (!byTool) plans.set(catalog, (byTool = new WeakMap()));
+  let plan = byTool.get(tool);
+  if (plan === undefined) byTool.set(tool, (plan = makePlan(catalog, tool)));
+  return plan;
+}
+
+function makePlan(catalog: Catalog, tool: Tool): ObeyPlan {
+  const bindings = bindingsOf(catalog, tool);
+  const of = <K extends Binding["kind"]>(kind: K): Array<Of<K>> => bindings.filter((b): b is Of<K> => b.kind === kind);
+  const today = of("today");
+  const args: string[] = [];
+  let unconditional = false;
+  for (const b of bindings) {
+    if (b.kind === "today" || !("arg" in b) || b.arg === undefined) unconditional = true;
+    else args.push(b.arg);
+  }
+  return {
+    bindings,
+    identity: of("equals").filter((b) => isIdentityField(lastName(b.field))),
+    equals: bindings.filter((b): b is Of<"equals"> | Of<"route"> => b.kind === "equals" || b.kind === "route"),
+    todayEquals: today.filter((b) => b.bound === "equals"),
+    filters: of("filter"),
+    ranges: of("range"),
+    todayItems: today.filter((b) => b.bound !== "equals"),
+    searches: of("search"),
+    effects: of("effect"),
+    references: of("reference"),
+    totals: of("total"),
+    unconditional,
+    args: [...new Set(args)],
+    defaults: argumentDefaults(catalog, tool),
+    toolName: `${tool.name} ${tool.operation.path}`,
+  };
+}
