@@ -21,13 +21,11 @@ function validExampleOf(catalog: Catalog, selected: SelectedResponse, schemaPoin
   });
 }
 
-/** Marks an answer whose body was validated against the selected response's schema (a property, not a WeakMap: set on every answer). */
-const VALIDATED: unique symbol = Symbol("validated body");
-
-type CheckedAnswer = ResponderAnswer & { [VALIDATED]?: { schemaPointer: string; body: unknown } };
+/** Answers whose body was validated against the selected response's schema, with that schema and body. */
+const validated = new WeakMap<ResponderAnswer, { schemaPointer: string; body: unknown }>();
 
 function markValidated(answer: ResponderAnswer, schemaPointer: string): void {
-  (answer as CheckedAnswer)[VALIDATED] = { schemaPointer, body: answer.body };
+  validated.set(answer, { schemaPointer, body: answer.body });
 }
 
 /**
@@ -35,7 +33,7 @@ function markValidated(answer: ResponderAnswer, schemaPointer: string): void {
  * (so that the check stage need not validate it again). Only answers returned as they were made count.
  */
 export function validatedBody(answer: ResponderAnswer): { schemaPointer: string; body: unknown } | undefined {
-  const known = (answer as CheckedAnswer)[VALIDATED];
+  const known = validated.get(answer);
   return known !== undefined && known.body === answer.body ? known : undefined;
 }
 

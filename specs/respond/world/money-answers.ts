@@ -42,15 +42,18 @@ export function speaksMoney(args: Json): boolean {
   return (code(args["from"]) && code(args["to"])) || code(args["base"]) || (args["symbols"] !== undefined && symbolsOf(args["symbols"]) !== undefined);
 }
 
+/** What an answer without a query echo echoes. */
+const NO_QUERY: Readonly<Json> = Object.freeze({});
+
 /** Makes an answer's money agree with the world's rates and the call's arguments, through `write`. */
 export function agreeMoney(args: Json, body: unknown, write: MoneyWrite): void {
   const visit = (o: unknown, at: string, depth: number): void => {
     if (depth > 4 || !isObject(o)) return;
-    const query = isObject(o["query"]) ? o["query"] : {};
+    const query = isObject(o["query"]) ? o["query"] : NO_QUERY;
     // A conversion: `rate` and `result` (with `from`, `to`, `amount` in the answer, its query echo or the call).
-    const from = str(o["from"]) ?? str(query["from"]) ?? str(args["from"]);
-    const to = str(o["to"]) ?? str(query["to"]) ?? str(args["to"]);
-    if (typeof o["rate"] === "number" && from !== undefined && to !== undefined) {
+    const from = typeof o["rate"] === "number" ? (str(o["from"]) ?? str(query["from"]) ?? str(args["from"])) : undefined;
+    const to = from !== undefined ? (str(o["to"]) ?? str(query["to"]) ?? str(args["to"])) : undefined;
+    if (from !== undefined && to !== undefined) {
       const day = str(o["date"]) ?? "";
       const rate = exchangeRate(from, to, day);
       if (rate !== undefined) {
@@ -61,8 +64,8 @@ export function agreeMoney(args: Json, body: unknown, write: MoneyWrite): void {
     }
     // A rate table: `rates` of a base (one day's map, or a map of days).
     const rates = o["rates"];
-    const base = (str(o["base"]) ?? str(args["base"]) ?? "").toUpperCase();
-    if (CODE.test(base) && knowsCurrency(base) && isObject(rates)) {
+    const base = isObject(rates) ? (str(o["base"]) ?? str(args["base"]) ?? "").toUpperCase() : "";
+    if (isObject(rates) && CODE.test(base) && knowsCurrency(base)) {
       const asked = symbolsOf(args["symbols"] ?? args["currencies"]);
       const table = (codes: string[], day: string): Record<string, number> => {
         const out: Record<string, number> = {};
@@ -89,7 +92,7 @@ export function agreeMoney(args: Json, body: unknown, write: MoneyWrite): void {
         if (days.length > 0) write(o, "rates", `${at}/rates`, series);
       }
     }
-    for (const [k, v] of Object.entries(o)) if (isObject(v) && k !== "rates") visit(v, `${at}/${pointerSegment(k)}`, depth + 1);
+    if (depth < 4) for (const k in o) if (k !== "rates" && isObject(o[k])) visit(o[k], `${at}/${pointerSegment(k)}`, depth + 1);
   };
   visit(body, "", 0);
 }
