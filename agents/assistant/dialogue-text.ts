@@ -93,6 +93,17 @@ export function toolResultText(result: ToolResult, options: ToolResultTextOption
   return text.slice(0, Math.max(0, maxChars - note.length)) + note;
 }
 
+/** The whole lengths of the lists a tool message shows in part, by path (`hours`; `` for a body that is a list), from its `truncated` notes. */
+function listLengths(notes: unknown): Record<string, number> | undefined {
+  if (!Array.isArray(notes)) return undefined;
+  let out: Record<string, number> | undefined;
+  for (const note of notes) {
+    const m = typeof note === "string" ? /^(.+): \d+ of (\d+) items shown$/.exec(note) : null;
+    if (m) (out ??= {})[m[1] === "body" ? "" : (m[1] as string)] = Number(m[2]);
+  }
+  return out;
+}
+
 /** The text of a message's content (string content, or the text blocks of block content). */
 export function messageText(message: { readonly content: unknown }): string {
   const content: unknown = message.content;
@@ -130,11 +141,12 @@ export function argumentsFromObject(args: Record<string, unknown>): Record<strin
 }
 
 /** Reads `{"status":..,"body":..}` tool-message text back; a plain text body when it is not that JSON. */
-export function parseToolResultText(text: string): { status: number; body: unknown; errors: unknown[] } {
+export function parseToolResultText(text: string): { status: number; body: unknown; errors: unknown[]; lengths?: Record<string, number> } {
   try {
     const parsed: unknown = JSON.parse(text);
     if (isObject(parsed) && typeof parsed["status"] === "number") {
-      return { status: parsed["status"], body: parsed["body"] ?? null, errors: Array.isArray(parsed["errors"]) ? parsed["errors"] : [] };
+      const lengths = listLengths(parsed["truncated"]);
+      return { status: parsed["status"], body: parsed["body"] ?? null, errors: Array.isArray(parsed["errors"]) ? parsed["errors"] : [], ...(lengths !== undefined ? { lengths } : {}) };
     }
   } catch {
     // not JSON (or cut): fall through

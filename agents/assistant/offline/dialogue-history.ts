@@ -17,7 +17,8 @@ export interface Call {
   id: string;
   name: string;
   args: Json | string;
-  result?: { status: number; body: unknown };
+  /** The answer as the tool message gave it; `lengths`: the whole lengths of lists it showed in part, by path. */
+  result?: { status: number; body: unknown; lengths?: Readonly<Record<string, number>> };
 }
 
 /** A user's reply to a question of the assistant. */
@@ -57,11 +58,11 @@ function isQuestion(text: string, kwargs: Json): boolean {
  * The status and body of a tool message, parsed once per message object: a dialogue's messages are read again
  * on every turn (the offline assistant passes the same message objects each time). Bodies are only read.
  */
-function toolResultOf(box: OfflineToolbox, m: ChatMessageLike, text: string): { status: number; body: unknown } {
+function toolResultOf(box: OfflineToolbox, m: ChatMessageLike, text: string): { status: number; body: unknown; lengths?: Readonly<Record<string, number>> } {
   const hit = box.toolResults.get(m);
   if (hit && hit.text === text) return hit;
   const parsed = parseToolResultText(text);
-  const out = { text, status: parsed.status, body: parsed.body };
+  const out = { text, status: parsed.status, body: parsed.body, ...(parsed.lengths !== undefined ? { lengths: parsed.lengths } : {}) };
   box.toolResults.set(m, out);
   return out;
 }
@@ -119,8 +120,9 @@ export function readHistory(box: OfflineToolbox, messages: readonly ChatMessageL
       const id = m.tool_call_id ?? "";
       const parsed = toolResultOf(box, m, text);
       const call = byId.get(id);
-      if (call) call.result = { status: parsed.status, body: parsed.body };
-      else if (current) current.calls.push({ id, name: m.name ?? "", args: {}, result: { status: parsed.status, body: parsed.body } });
+      const result = { status: parsed.status, body: parsed.body, ...(parsed.lengths !== undefined ? { lengths: parsed.lengths } : {}) };
+      if (call) call.result = result;
+      else if (current) current.calls.push({ id, name: m.name ?? "", args: {}, result });
     }
   }
   return { requests, current, totalCalls, last };

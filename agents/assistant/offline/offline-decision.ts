@@ -73,7 +73,8 @@ export interface DecideOptions {
 
 /** A call as the answer reads it. */
 function answerCall(c: Call): AnswerCall {
-  return { name: c.name, args: typeof c.args === "string" ? {} : c.args, status: c.result?.status ?? 0, body: c.result?.body };
+  const lengths = c.result?.lengths;
+  return { name: c.name, args: typeof c.args === "string" ? {} : c.args, status: c.result?.status ?? 0, body: c.result?.body, ...(lengths !== undefined ? { lengths } : {}) };
 }
 
 /** The final answer: the successful calls of the request (not the catalogue searches) in sentences. */

@@ -3,6 +3,7 @@ import type { Binding } from "./bindings.js";
 import { agrees, dayOf, searchWords, sameValue } from "./binding-values.js";
 import { fold } from "../../synthesize/world/world-data.js";
 import { SIMULATED_TODAY } from "../../synthesize/world/simulated-today.js";
+import { MAX_SPAN_ITEMS, spanLength } from "./span-args.js";
 
 /**
  * The check of a response against its call's bindings: each place where the answer says something other
@@ -141,12 +142,28 @@ export function checkBindings(bindings: readonly Binding[], args: unknown, body:
       }
       case "today": {
         if (b.arg !== undefined && argValues(args, b.arg).length > 0) break;
+        let first: { spot: FieldSpot; day: string } | undefined;
         for (const spot of locate(body, b.field)) {
           const d = dayOf(spot.value);
           if (d === undefined) continue;
+          if (first === undefined || d < first.day) first = { spot, day: d };
           const bad = b.bound === "equals" ? d !== SIMULATED_TODAY : b.bound === "min" ? d < SIMULATED_TODAY : d > SIMULATED_TODAY;
           const wanted = b.bound === "equals" ? "today" : b.bound === "min" ? "on or after today" : "on or before today";
           if (bad) push(b, spot, b.field, b.arg, `${wanted} (${SIMULATED_TODAY})`, spot.value, `field ${b.field} is ${show(spot.value)} where the answer is dated ${wanted} (${SIMULATED_TODAY})`);
+        }
+        // A list that starts today (a forecast) whose first day is later.
+        if (b.starts === true && first !== undefined && first.day > SIMULATED_TODAY) {
+          push(b, first.spot, b.field, b.arg, `starting today (${SIMULATED_TODAY})`, first.spot.value, `field ${b.field} starts ${show(first.spot.value)} where the answer starts today (${SIMULATED_TODAY})`);
+        }
+        break;
+      }
+      case "span": {
+        const asked = spanLength(argValues(args, b.arg)[0]?.value);
+        if (asked === undefined) break;
+        for (const spot of locate(body, b.field.endsWith("[]") ? b.field.slice(0, -2) : b.field)) {
+          // An empty list says there is nothing to list (no forecast for that place): only a shorter run contradicts the call.
+          if (!Array.isArray(spot.value) || spot.value.length === 0 || spot.value.length >= Math.min(asked, MAX_SPAN_ITEMS)) continue;
+          push(b, spot, b.field, b.arg, `${Math.min(asked, MAX_SPAN_ITEMS)} item(s)`, `${spot.value.length} item(s)`, `field ${b.field} lists ${spot.value.length} item(s) where argument ${b.arg} asks for ${asked} ${b.unit}(s)`);
         }
         break;
       }

@@ -48,6 +48,8 @@ export interface TodayBinding extends BindingBase {
   kind: "today";
   field: string;
   bound: "equals" | "min" | "max";
+  /** With `min`: the first item is today, not only on or after it (a forecast starts today). */
+  starts?: boolean;
   /** The argument that names the day instead, when it is given. */
   arg?: string;
 }
@@ -110,6 +112,18 @@ export interface StockBinding extends BindingBase {
   status?: number;
 }
 
+/**
+ * A span the call asks for is the length of a dated list (`days=5` -> `days[]` lists five days): items are
+ * added one step apart (the list's own step, else a `day` or an `hour`).
+ */
+export interface SpanBinding extends BindingBase {
+  kind: "span";
+  arg: string;
+  /** The list (`days[]`). */
+  field: string;
+  unit: "day" | "hour";
+}
+
 /** Declared only: removes the inferred bindings of an argument or a field. */
 export interface NoBinding extends BindingBase {
   kind: "none";
@@ -118,10 +132,10 @@ export interface NoBinding extends BindingBase {
 }
 
 /** What a request says about its response. */
-export type Binding = EqualsBinding | FilterBinding | RangeBinding | TodayBinding | SearchBinding | RouteBinding | ReferenceBinding | EffectBinding | TotalBinding | StockBinding | NoBinding;
+export type Binding = EqualsBinding | FilterBinding | RangeBinding | TodayBinding | SpanBinding | SearchBinding | RouteBinding | ReferenceBinding | EffectBinding | TotalBinding | StockBinding | NoBinding;
 
 /** The kinds of bindings. */
-export const BINDING_KINDS = ["equals", "filter", "range", "today", "search", "route", "reference", "effect", "total", "stock", "none"] as const;
+export const BINDING_KINDS = ["equals", "filter", "range", "today", "span", "search", "route", "reference", "effect", "total", "stock", "none"] as const;
 
 /** Bindings declared by a toolset, by tool name or operationId. */
 export type DeclaredBindings = Record<string, Binding[]>;

@@ -84,7 +84,7 @@ export function applyToday(out: unknown, b: TodayBinding, argGiven: boolean, tod
   for (const group of groups.values()) {
     const days = group.map((g) => g.day).sort();
     const edge = b.bound === "min" ? (days[0] as string) : (days[days.length - 1] as string);
-    if (b.bound === "min" ? edge >= today : edge <= today) continue;
+    if (b.starts === true ? edge === today : b.bound === "min" ? edge >= today : edge <= today) continue;
     const shift = daysBetween(edge, today);
     if (!Number.isFinite(shift)) continue;
     for (const { spot } of group) {
@@ -92,5 +92,14 @@ export function applyToday(out: unknown, b: TodayBinding, argGiven: boolean, tod
       const holder = itemOf(out, spot, b.field);
       if (holder) shiftSiblings(edits, holder.item, holder.pointer, spot.pointer, shift);
     }
+    // The answer's own stamps (`generatedAt`, `asOf`) move with its list: a forecast is not issued after its days.
+    if (isObject(out)) {
+      for (const [k, v] of Object.entries(out)) {
+        if (typeof v === "string" && STAMP.test(k) && dayOf(v) !== undefined && !edits.pinned.has(`/${pointerSegment(k)}`)) edits.follow(out, k, `/${pointerSegment(k)}`, shiftDays(v, shift));
+      }
+    }
   }
 }
+
+/** Names of an answer's own time stamps: when it was made, updated or fetched. */
+const STAMP = /^(generated|updated|retrieved|fetched|issued|computed|produced|refreshed)_?(at|on|time|date)?$|^(as_?of|last_?updated|last_?update|updated|issue_?time|issue_?date|report_?time)$/i;

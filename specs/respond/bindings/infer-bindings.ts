@@ -7,6 +7,7 @@ import { selectedResponse } from "../response-cache.js";
 import type { Binding, BindingMatch, EffectBinding, TotalBinding } from "./binding-types.js";
 import { findBy, isDateField, ITEM_DATES, itemFields, mainLists, norm, recordFields, snake } from "./response-fields.js";
 import { todayBindings } from "./today-bindings.js";
+import { spanArgOf } from "./span-args.js";
 
 /**
  * Infers an operation's bindings from names, types and formats of its inputs and its success response:
@@ -182,7 +183,7 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
   const out: Binding[] = [];
   const taken = new Set<string>();
   const add = (b: Binding): void => {
-    const key = b.kind === "search" ? `search:${b.arg}:${b.fields.join(",")}` : "field" in b && b.field !== undefined ? `${b.kind === "range" || b.kind === "today" ? `${b.kind}:${b.field}:${b.bound}` : b.field}` : `${b.kind}:${"arg" in b ? b.arg : ""}`;
+    const key = b.kind === "search" ? `search:${b.arg}:${b.fields.join(",")}` : "field" in b && b.field !== undefined ? `${b.kind === "range" || b.kind === "today" ? `${b.kind}:${b.field}:${b.bound}` : b.kind === "span" ? `span:${b.field}` : b.field}` : `${b.kind}:${"arg" in b ? b.arg : ""}`;
     if (taken.has(key)) return;
     taken.add(key);
     out.push({ ...b, source: "inferred" });
@@ -325,6 +326,10 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
   }
   // Dated by the simulated today (`getNextHolidays`, `isTodayHoliday`), where no argument names another day.
   for (const b of todayBindings(tool, fields, inputs.filter((i) => i.in !== "body" && isDateSchema(i.schema, i.name)))) add(b);
+  // A span asked for (`days`, `hours`) is the length of the answer's dated list.
+  const span = spanArgOf(catalog, tool);
+  const dated = span !== undefined ? lists.find((l) => l !== "[]" && !l.slice(0, -2).includes(".") && itemFields(fields, l).some(isDateField)) : undefined;
+  if (span !== undefined && dated !== undefined) add({ kind: "span", arg: span.arg, field: dated, unit: span.unit });
   const effect = effectBinding(tool, fields);
   if (effect) add(effect);
   for (const b of referenceBindings(catalog, tool, fields)) add(b);

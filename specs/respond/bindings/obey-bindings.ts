@@ -13,6 +13,7 @@ import { AIRPORTS, findCity, findCountry, fold } from "../../synthesize/world/wo
 import type { ResponseContext } from "../responder.js";
 import type { Binding } from "./bindings.js";
 import { obeyPlan } from "./obey-plan.js";
+import { growToSpan } from "./requested-span.js";
 import { agrees, convertFor, dayOf, searchWords } from "./binding-values.js";
 import { checkBindings, totalOf } from "./binding-check.js";
 import { completeRequired } from "../created-resource.js";
@@ -382,12 +383,15 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const texts = sendsTexts(toolName, args);
   const target = targetLanguageOf(args);
   const page = pageRequest(ctx);
-  if (!options.synthesized && !money && !texts && target === undefined && page.limitGiven !== true && !plan.unconditional && !plan.args.some((a) => firstValue(args, a) !== undefined || plan.defaults.has(a))) {
+  const span = plan.span !== undefined ? (args[plan.span.arg] ?? plan.defaults.get(plan.span.arg)) : undefined;
+  const rewrite = options.rewriteItems !== false;
+  if (!options.synthesized && !money && !texts && target === undefined && page.limitGiven !== true && span === undefined && !plan.unconditional && !plan.args.some((a) => firstValue(args, a) !== undefined || plan.defaults.has(a))) {
     if (options.recall === false || ctx.state.isBlank || !((isSessionOperation(ctx) && knownSessionUser(ctx) !== undefined) || answerRecords(body, ctx.call.tool.operation).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined) || naturalRecords(body).some((r) => knownNatural(ctx, r) !== undefined))) return body;
   }
   const out = cloneJson(body);
   const edits = new Edits();
-  const rewrite = options.rewriteItems !== false;
+  // A span asked for (`days=5`) is the length of the dated list, before its items are made to obey the call.
+  if (rewrite && plan.span !== undefined && span !== undefined) growToSpan(ctx, plan.span, span, schemaPointer, out, edits);
   // Which record the answer is comes first (`getQuote(SHEL)` answers about SHEL, whatever symbol the example had):
   // what the episode knows is then recalled for that record, not for the example's.
   for (const b of plan.identity) applyEquals(ctx, schemaPointer, out, b, edits);

@@ -32,6 +32,8 @@ export interface ObeyPlan {
   defaults: ReadonlyMap<string, unknown>;
   /** `name path`, for the checks that go by what the operation is called. */
   toolName: string;
+  /** The span a call may ask for (`days=5`: its dated list is that long), if any. */
+  span?: Of<"span">;
 }
 
 const plans = new WeakMap<Catalog, WeakMap<Tool, ObeyPlan>>();
@@ -55,6 +57,7 @@ function makePlan(catalog: Catalog, tool: Tool): ObeyPlan {
     if (b.kind === "today" || !("arg" in b) || b.arg === undefined) unconditional = true;
     else args.push(b.arg);
   }
+  const span = of("span")[0];
   return {
     bindings,
     identity: of("equals").filter((b) => isIdentityField(lastName(b.field))),
@@ -71,5 +74,6 @@ function makePlan(catalog: Catalog, tool: Tool): ObeyPlan {
     args: [...new Set(args)],
     defaults: argumentDefaults(catalog, tool),
     toolName: `${tool.name} ${tool.operation.path}`,
+    ...(span !== undefined ? { span } : {}),
   };
 }

@@ -6,12 +6,15 @@ import { findBy, isDateField, ITEM_DATES, itemFields, mainLists, norm, recordFie
 /**
  * Infers how an answer is dated by the simulated today, from the words of its operation (its id, its path,
  * its summary): "today", "now" or "current" date the answer's own day field (`isTodayHoliday` -> `date`);
- * "next", "upcoming" or "future" put the items of its list on or after today (`getNextHolidays`), "recent",
+ * "next", "upcoming" or "future" put the items of its list on or after today (`getNextHolidays`), a forecast's
+ * start today (`getForecast`), "recent",
  * "past" or "history" on or before it. A date argument that names another day takes over when it is given.
  */
 
 const NOW = new Set(["today", "now", "current", "currently", "latest"]);
 const NEXT = new Set(["next", "upcoming", "future", "coming", "forthcoming", "forecast", "forecasts"]);
+/** Lists that start today (a forecast's first day is today), not only on or after it. */
+const STARTING = new Set(["forecast", "forecasts"]);
 const PAST = new Set(["past", "previous", "recent", "history", "historical"]);
 const ONGOING = new Set(["current", "currently", "active", "ongoing", "running"]);
 /** Fields that say what day (or moment) it is. */
@@ -58,7 +61,7 @@ export function todayBindings(tool: Tool, fields: readonly SchemaField[], dateIn
     const arg = argNamed((n) => (next ? FROM : TO).test(n));
     for (const list of mainLists(fields)) {
       const date = findBy(itemFields(fields, list).filter(isDateField), ITEM_DATES);
-      if (date) out.push({ kind: "today", field: date.path, bound: next ? "min" : "max", ...(arg !== undefined ? { arg } : {}) });
+      if (date) out.push({ kind: "today", field: date.path, bound: next ? "min" : "max", ...(next && some(words, STARTING) ? { starts: true } : {}), ...(arg !== undefined ? { arg } : {}) });
     }
   }
   // "Today" said by the operation's name or summary; "now" and "current" by its name only (`getCurrentDate`, not

@@ -107,7 +107,7 @@ describe("LlmResponder through ChatOpenAI", () => {
   });
 
   it("gives the same normalized call the same answer within an episode (one request to the server)", async () => {
-    const OTHER = { ...PARIS, days: [{ date: "2025-06-01", high: 19, low: 11 }] };
+    const OTHER = { ...PARIS, days: [{ date: "2025-06-01", high: 19, low: 11 }, { date: "2025-06-02", high: 18, low: 10.5 }] };
     const responder = await setUp([text(JSON.stringify({ status: 200, body: PARIS })), text(JSON.stringify({ status: 200, body: OTHER }))]);
     const state = new ResourceStore();
     const first = await call(forecast, responder, weather, state);

@@ -20,6 +20,8 @@ export interface AnswerCall {
   args: Json;
   status: number;
   body: unknown;
+  /** The whole lengths of lists the tool message showed in part, by path (`hours`; `` for a body that is a list). */
+  lengths?: Readonly<Record<string, number>>;
 }
 
 /** One failed call as the answer explains it. */
@@ -89,7 +91,8 @@ function listSentence(call: AnswerCall, list: { items: unknown[]; key: string; r
   const holder = list.key !== "" && !generic && !(list.key === "entries" && noun !== "") ? words(list.key).join(" ") : "";
   const thing = holder || (noun !== "" && (list.key === "" || generic) ? plural(singular(words(noun).pop() ?? noun)) : list.key !== "" ? words(list.key).join(" ") : "results");
   const total = list.rest["total"] ?? list.rest["count"] ?? list.rest["totalResults"];
-  const n = typeof total === "number" && Number.isInteger(total) && total >= list.items.length ? total : list.items.length;
+  const shown = call.lengths?.[list.key] ?? list.items.length;
+  const n = typeof total === "number" && Number.isInteger(total) && total >= shown ? total : shown;
   const names = [...new Set(list.items.map((x) => (isObject(x) ? named(x, singular(thing)) : (say(x) ?? ""))).filter((s) => s !== ""))].slice(0, 3);
   // An action that answers with its results: "I translated the text: ...".
   if (verb !== undefined) return names.length > 0 ? `I ${pastOf(verb)}${noun !== "" ? ` the ${noun}` : ""}: ${joinAnd(names)}.` : `I ${pastOf(verb)}${noun !== "" ? ` the ${noun}` : ""}.`;
@@ -148,7 +151,7 @@ function objectSentence(call: AnswerCall, obj: Json, op: { verb: string; kind: K
     .slice(0, 3)
     .map(([k, items]) => {
       const names = [...new Set(items.map((x) => (isObject(x) ? named(x, singular(k)) : "")).filter((x) => x !== ""))].slice(0, 3);
-      const thing = counted(items.length, words(k).join(" "));
+      const thing = counted((obj === call.body ? call.lengths?.[k] : undefined) ?? items.length, words(k).join(" "));
       return names.length > 0 ? `${thing}: ${joinAnd(names)}` : thing;
     });
   const tail = listed.map((l, i) => ` It ${i > 0 ? "also " : ""}lists ${l}.`).join("");
