@@ -1,15 +1,17 @@
 import { isCountry, isCurrency, isLanguage } from "./synthesize/world/world-data.js";
 import { snakeName } from "./snake-name.js";
+import { SIMULATED_TODAY } from "./synthesize/world/simulated-today.js";
 
 /**
  * What a field's name says about its values, and whether a value is plausible for it (no spec needed: the world
  * audit judges any run's journal by it, the tester and the offline assistant the arguments they see): dates parse,
  * country, currency and language values are real codes or names, coordinates are in range, emails, URLs and phone
- * numbers are well formed, time zones exist.
+ * numbers are well formed, time zones exist, and what already happened (`createdAt`, `measuredAt`) happened by the
+ * simulated today.
  */
 
 /** The kinds of typed values the audit checks. */
-export type ValueKind = "date" | "country" | "currency" | "language" | "latitude" | "longitude" | "email" | "url" | "phone" | "timezone";
+export type ValueKind = "date" | "stamp" | "country" | "currency" | "language" | "latitude" | "longitude" | "email" | "url" | "phone" | "timezone";
 
 const kindCache = new Map<string, ValueKind | undefined>();
 
@@ -42,9 +44,16 @@ function kindOf(n: string): ValueKind | undefined {
   if (/^sort_|_sort$|^order_by/.test(n)) return undefined;
   if (/(^|_)(currency|currency_code|base_currency|target_currency|source_currency|quote_currency|from_currency|to_currency)$/.test(n)) return "currency";
   if (/(^|_)(language|lang|language_code|lang_code|locale|source_language|target_language|source_lang|target_lang|original_language)$/.test(n)) return "language";
+  if (PAST_STAMP.test(n)) return "stamp";
   if (/(_at|_on|_date|_datetime|_timestamp)$|^(date|datetime|timestamp|created|updated|modified|published|deleted|expires|expiry|expiration|last_update|last_updated|last_modified|birthday|birth_date|date_of_birth|dob|deadline)$/.test(n)) return "date";
   return undefined;
 }
+
+/**
+ * Names (snake case) of the moments something already happened: made, changed, measured, sent, done. A value of
+ * such a field is a date on or before the simulated today.
+ */
+const PAST_STAMP = /^(created|updated|modified|measured|observed|recorded|published|posted|submitted|occurred|issued|generated|fetched|retrieved|registered|joined|signed_up|completed|delivered|paid|shipped|cancelled|canceled|sent|received|reported|last_login|last_seen|last_active|last_modified|last_updated)(_(at|on|time|date|datetime|timestamp))?$/;
 
 const ISO_DATE = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?$/i;
 const OTHER_DATES = [/^(\d\d?)\/(\d\d?)\/(\d{4})$/, /^(\d\d?)\.(\d\d?)\.(\d{4})$/, /^(\d{4})\/(\d\d?)\/(\d\d?)$/, /^(\d{4})(\d\d)(\d\d)$/];
@@ -130,6 +139,8 @@ export function isPlausible(kind: ValueKind, value: unknown, field?: string): bo
   switch (kind) {
     case "date":
       return isDate(value);
+    case "stamp":
+      return isDate(value) && !(typeof value === "string" && ISO_DATE.test(value.trim()) && value.trim().slice(0, 10) > SIMULATED_TODAY);
     case "email":
       return typeof value === "string" && EMAIL.test(value.trim());
     case "url":

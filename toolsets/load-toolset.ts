@@ -15,6 +15,9 @@ import type { SpecProblem } from "../specs/load/spec-problem.js";
 import { describeFunctions } from "./build/describe-functions.js";
 import type { LoadedToolset, ToolsetAuth, ToolsetTask } from "./toolset.js";
 import { isObject, type Json } from "../specs/json-object.js";
+import { keepStampsPast } from "../specs/respond/world/past-stamps.js";
+import { Edits } from "../specs/respond/bindings/answer-edits.js";
+import { SIMULATED_TODAY } from "../specs/synthesize/world/simulated-today.js";
 
 /** The folder of the toolsets that ship with toolsim. */
 export function bundledToolsetsDir(): string {
@@ -85,7 +88,7 @@ export async function loadToolset(path: string): Promise<Result<LoadedToolset, S
       ...(written === undefined ? { functionsDerived: true } : {}),
       ...(typeof data["link"] === "string" ? { link: data["link"] } : {}),
       ...(auth !== undefined ? { auth: auth as ToolsetAuth } : {}),
-      ...(data["fixtures"] !== undefined ? { fixtures: data["fixtures"] as LoadedToolset["fixtures"] & object } : {}),
+      ...(data["fixtures"] !== undefined ? { fixtures: fixturesAsOfToday(data["fixtures"] as LoadedToolset["fixtures"] & object) } : {}),
       ...(Array.isArray(data["tasks"]) ? { tasks: data["tasks"].filter(isTask) } : {}),
       ...(bindings !== undefined ? { bindings } : {}),
       ...(world !== undefined ? { world } : {}),
@@ -148,4 +151,14 @@ export async function loadToolsets(paths: readonly string[]): Promise<{ toolsets
     toolsets.push(ts);
   }
   return { toolsets, problems };
+}
+
+/**
+ * The fixtures as the world stands on the simulated today: a collection whose records say they were made or
+ * changed after it (`createdAt` two weeks ahead) moves back by whole days, its records together (see
+ * `past-stamps.ts`), so that the state, the user's requests and the answers all see the same dates.
+ */
+function fixturesAsOfToday(fixtures: NonNullable<LoadedToolset["fixtures"]>): NonNullable<LoadedToolset["fixtures"]> {
+  for (const items of Object.values(fixtures)) keepStampsPast(items, SIMULATED_TODAY, new Edits());
+  return fixtures;
 }

@@ -14,6 +14,8 @@ import type { ResponseContext } from "../responder.js";
 import type { Binding } from "./bindings.js";
 import { obeyPlan } from "./obey-plan.js";
 import { growToSpan } from "./requested-span.js";
+import { hasFutureStamp, keepStampsPast } from "../world/past-stamps.js";
+import { convertUnits, unitSystemChange } from "../world/unit-systems.js";
 import { agrees, convertFor, dayOf, searchWords } from "./binding-values.js";
 import { checkBindings, totalOf } from "./binding-check.js";
 import { completeRequired } from "../created-resource.js";
@@ -178,7 +180,8 @@ function applyEquals(ctx: ResponseContext, schemaPointer: string | undefined, ou
       }
       continue;
     }
-    if (agrees(spot.value, arg, match) === true) {
+    // Coordinates near the ones asked agree (a grid's point); an answer made here echoes them as asked.
+    if (agrees(spot.value, arg, match) === true && !(match === "near" && typeof spot.value === "number" && Number(arg) !== spot.value)) {
       edits.pinned.add(spot.pointer);
       continue;
     }
@@ -385,7 +388,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const page = pageRequest(ctx);
   const span = plan.span !== undefined ? (args[plan.span.arg] ?? plan.defaults.get(plan.span.arg)) : undefined;
   const rewrite = options.rewriteItems !== false;
-  if (!options.synthesized && !money && !texts && target === undefined && page.limitGiven !== true && span === undefined && !plan.unconditional && !plan.args.some((a) => firstValue(args, a) !== undefined || plan.defaults.has(a))) {
+  if (!options.synthesized && !money && !texts && target === undefined && page.limitGiven !== true && span === undefined && !plan.unconditional && !plan.args.some((a) => firstValue(args, a) !== undefined || plan.defaults.has(a)) && !(rewrite && hasFutureStamp(body, SIMULATED_TODAY))) {
     if (options.recall === false || ctx.state.isBlank || !((isSessionOperation(ctx) && knownSessionUser(ctx) !== undefined) || answerRecords(body, ctx.call.tool.operation).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined) || naturalRecords(body).some((r) => knownNatural(ctx, r) !== undefined))) return body;
   }
   const out = cloneJson(body);
@@ -405,6 +408,11 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const equalled = new Set(edits.list.slice(beforeEquals).map((e) => e.pointer));
   const given = (b: { arg?: string }): boolean => b.arg !== undefined && argValue(ctx, b.arg) !== undefined;
   for (const b of plan.todayEquals) applyToday(out, b, given(b), SIMULATED_TODAY, edits);
+  // Measurements in the unit system the answer is now in (`units: imperial` over an example in metric).
+  if (rewrite) {
+    const system = unitSystemChange(edits, args, plan.defaults, out);
+    if (system !== undefined) convertUnits(out, system.from, system.to, (holder, key, pointer, value) => edits.writeKey(holder, key, pointer, value));
+  }
   if (rewrite) {
     const before = edits.list.length;
     for (const b of plan.filters) applyFilter(ctx, out, b, edits);
@@ -436,6 +444,8 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   for (const b of plan.effects) applyEffect(out, b, edits);
   for (const b of plan.references) applyReference(ctx, out, b, edits);
   for (const b of plan.totals) applyTotal(out, b, edits);
+  // What already happened happened by today (an example's `createdAt` two weeks ahead moves back).
+  if (rewrite) keepStampsPast(out, SIMULATED_TODAY, edits);
   const write = (holder: Json, key: string, pointer: string, value: unknown): void => edits.writeKey(holder, key, pointer, value);
   if (money || options.synthesized) agreeMoney(args, out, write);
   if (texts) agreeDetectedLanguage(toolName, args, out, write);

@@ -1,0 +1,97 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadSpec } from "../../../specs/load/load-spec.js";
+import { buildCatalog, type Catalog } from "../../../specs/catalog/catalog.js";
+import { simulateCall } from "../../../specs/call/simulate-call.js";
+import { isPlausible, valueKindOf } from "../../../specs/value-kinds.js";
+import { SIMULATED_TODAY } from "../../../specs/synthesize/world/simulated-today.js";
+
+// What already happened happened by the simulated today: an example's `submittedAt` two weeks ahead moves back,
+// with the record's other dates, and a list's items move together.
+
+type Json = Record<string, any>;
+
+const ok = (schema: Json, example: unknown): Json => ({ "200": { description: "ok", content: { "application/json": { schema, example } } } });
+const ORDER = {
+  type: "object",
+  properties: {
+    id: { type: "string" },
+    createdAt: { type: "string", format: "date-time" },
+    estimatedDelivery: { type: "string", format: "date" },
+    pickupOn: { type: "string", format: "date" },
+  },
+};
+
+let catalog: Catalog;
+beforeAll(async () => {
+  const spec = await loadSpec({
+    openapi: "3.0.3",
+    info: { title: "Shop", version: "1" },
+    paths: {
+      "/orders/{id}": {
+        get: {
+          operationId: "getOrder",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          responses: ok(ORDER, { id: "o-1", createdAt: "2025-06-14T10:03:12Z", estimatedDelivery: "2025-06-17" }),
+        },
+      },
+      "/orders": {
+        get: {
+          operationId: "listOrders",
+          responses: ok({ type: "object", properties: { orders: { type: "array", items: ORDER } } }, {
+            orders: [
+              { id: "o-1", createdAt: "2025-06-14T10:03:12Z", estimatedDelivery: "2025-06-17" },
+              { id: "o-2", createdAt: "2025-06-10T08:00:00Z", estimatedDelivery: "2025-06-12" },
+              { id: "o-3", createdAt: "2025-05-02T08:00:00Z" },
+            ],
+          }),
+        },
+      },
+      "/pickups": {
+        get: {
+          operationId: "listPickups",
+          parameters: [{ name: "pickupOn", in: "query", schema: { type: "string", format: "date" } }],
+          responses: ok({ type: "object", properties: { orders: { type: "array", items: ORDER } } }, {
+            orders: [{ id: "o-9", createdAt: "2025-06-20T10:00:00Z", pickupOn: "2025-06-25" }],
+          }),
+        },
+      },
+    },
+  });
+  if (!spec.ok) throw new Error(JSON.stringify(spec.errors));
+  catalog = buildCatalog(spec.value);
+});
+
+const body = async (tool: string, args: Json): Promise<Json> => {
+  const r = await simulateCall(catalog, { name: tool, arguments: args }, { seed: 3 });
+  expect(r.status).toBe(200);
+  expect(r.responseErrors).toEqual([]);
+  return r.body as Json;
+};
+
+describe("past stamps", () => {
+  it("are named by what already happened, and plausible on or before today only", () => {
+    expect(["createdAt", "submitted_at", "measuredAt", "lastLoginAt", "updated"].map(valueKindOf)).toEqual(["stamp", "stamp", "stamp", "stamp", "stamp"]);
+    expect(["expiresAt", "startsAt", "estimatedDelivery", "dueDate"].map(valueKindOf)).not.toContain("stamp");
+    expect(isPlausible("stamp", `${SIMULATED_TODAY}T23:59:00Z`)).toBe(true);
+    expect(isPlausible("stamp", "2025-06-02T00:00:00Z")).toBe(false);
+    expect(isPlausible("stamp", "not a date")).toBe(false);
+  });
+
+  it("move a record back to today, its other dates by the same days", async () => {
+    const order = await body("getOrder", { id: "o-1" });
+    expect(order["createdAt"]).toBe(`${SIMULATED_TODAY}T10:03:12Z`);
+    expect(order["estimatedDelivery"]).toBe("2025-06-04");
+  });
+
+  it("move a list's items together, keeping their order and spacing", async () => {
+    const orders = (await body("listOrders", {}))["orders"] as Json[];
+    expect(orders.map((o) => o["createdAt"])).toEqual([`${SIMULATED_TODAY}T10:03:12Z`, "2025-05-28T08:00:00Z", "2025-04-19T08:00:00Z"]);
+    expect(orders.map((o) => o["estimatedDelivery"])).toEqual(["2025-06-04", "2025-05-30", undefined]);
+  });
+
+  it("leave a date the call set where it is", async () => {
+    const orders = (await body("listPickups", { pickupOn: "2025-07-01" }))["orders"] as Json[];
+    expect(orders[0]?.["pickupOn"]).toBe("2025-07-01");
+    expect(orders[0]?.["createdAt"]).toBe(`${SIMULATED_TODAY}T10:00:00Z`);
+  });
+});

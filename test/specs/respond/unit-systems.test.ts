@@ -1,0 +1,86 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadSpec } from "../../../specs/load/load-spec.js";
+import { buildCatalog, type Catalog } from "../../../specs/catalog/catalog.js";
+import { simulateCall } from "../../../specs/call/simulate-call.js";
+import { unitSystemOf } from "../../../specs/respond/world/unit-systems.js";
+
+// Measurements follow the unit system the answer is in: an example written in metric, asked in imperial, gives
+// °F and mph; in standard, kelvin. Coordinates near the ones asked are echoed as asked.
+
+type Json = Record<string, any>;
+
+const ok = (schema: Json, example: unknown): Json => ({ "200": { description: "ok", content: { "application/json": { schema, example } } } });
+const UNITS = { name: "units", in: "query", schema: { type: "string", enum: ["metric", "imperial", "standard"], default: "metric" } };
+
+let catalog: Catalog;
+beforeAll(async () => {
+  const spec = await loadSpec({
+    openapi: "3.0.3",
+    info: { title: "Weather", version: "1" },
+    paths: {
+      "/current": {
+        get: {
+          operationId: "getCurrentWeather",
+          parameters: [{ name: "city", in: "query", required: true, schema: { type: "string" } }, UNITS],
+          responses: ok(
+            {
+              type: "object",
+              properties: {
+                city: { type: "string" },
+                units: { type: "string", enum: ["metric", "imperial", "standard"] },
+                temperature: { type: "number" },
+                feelsLike: { type: "number" },
+                humidity: { type: "integer" },
+                windSpeed: { type: "number" },
+                daily: { type: "object", properties: { temp: { type: "object", properties: { min: { type: "number" }, max: { type: "number" } } } } },
+              },
+            },
+            { city: "Lisbon", units: "metric", temperature: 25, feelsLike: 26.5, humidity: 40, windSpeed: 4.5, daily: { temp: { min: 18, max: 29 } } },
+          ),
+        },
+      },
+      "/air": {
+        get: {
+          operationId: "getAirQuality",
+          parameters: [
+            { name: "lat", in: "query", required: true, schema: { type: "number" } },
+            { name: "lon", in: "query", required: true, schema: { type: "number" } },
+            UNITS,
+          ],
+          responses: ok({ type: "object", properties: { latitude: { type: "number" }, longitude: { type: "number" }, temperature: { type: "number" } } }, { latitude: 41.1496, longitude: -8.611, temperature: 20 }),
+        },
+      },
+    },
+  });
+  if (!spec.ok) throw new Error(JSON.stringify(spec.errors));
+  catalog = buildCatalog(spec.value);
+});
+
+const body = async (tool: string, args: Json): Promise<Json> => {
+  const r = await simulateCall(catalog, { name: tool, arguments: args }, { seed: 2 });
+  expect(r.status).toBe(200);
+  expect(r.responseErrors).toEqual([]);
+  return r.body as Json;
+};
+
+describe("unit systems", () => {
+  it("are named as APIs name them", () => {
+    expect(["metric", "SI", "imperial", "Fahrenheit", "standard", "kelvin", "km"].map(unitSystemOf)).toEqual(["metric", "metric", "imperial", "imperial", "standard", "standard", undefined]);
+  });
+
+  it("convert temperatures and wind from the example's system to the one asked", async () => {
+    const f = await body("getCurrentWeather", { city: "Lisbon", units: "imperial" });
+    expect(f).toMatchObject({ units: "imperial", temperature: 77, feelsLike: 79.7, humidity: 40, windSpeed: 10.1, daily: { temp: { min: 64, max: 84 } } });
+    const k = await body("getCurrentWeather", { city: "Lisbon", units: "standard" });
+    expect(k).toMatchObject({ units: "standard", temperature: 298, feelsLike: 299.6, windSpeed: 4.5 });
+    expect(await body("getCurrentWeather", { city: "Lisbon", units: "metric" })).toMatchObject({ temperature: 25, windSpeed: 4.5 });
+  });
+
+  it("take the parameter's default as the example's system when the answer does not say", async () => {
+    expect((await body("getAirQuality", { lat: 41.15, lon: -8.61, units: "imperial" }))["temperature"]).toBe(68);
+  });
+
+  it("leave coordinates as asked, even when the example's were near them", async () => {
+    expect(await body("getAirQuality", { lat: 41.15, lon: -8.61 })).toMatchObject({ latitude: 41.15, longitude: -8.61, temperature: 20 });
+  });
+});
