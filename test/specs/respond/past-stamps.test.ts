@@ -95,3 +95,23 @@ describe("past stamps", () => {
     expect(orders[0]?.["createdAt"]).toBe(`${SIMULATED_TODAY}T10:00:00Z`);
   });
 });
+
+describe("fixtures", () => {
+  it("are the world as of today when a toolset loads: no record was made or changed after it", async () => {
+    const { loadToolset } = await import("../../../toolsets/load-toolset.js");
+    const { fileURLToPath } = await import("node:url");
+    const stamps: string[] = [];
+    const walk = (v: unknown, key = ""): void => {
+      if (Array.isArray(v)) v.forEach((x) => walk(x));
+      else if (v !== null && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(x, k);
+      else if (typeof v === "string" && valueKindOf(key) === "stamp") stamps.push(v);
+    };
+    for (const name of ["agenda", "jobs", "bookstore"]) {
+      const loaded = await loadToolset(fileURLToPath(new URL(`../../../toolsets/bundled/${name}.yaml`, import.meta.url)));
+      if (!loaded.ok) throw new Error(name);
+      walk(loaded.value.fixtures);
+    }
+    expect(stamps.length).toBeGreaterThan(10);
+    expect(stamps.filter((s) => s.slice(0, 10) > SIMULATED_TODAY)).toEqual([]);
+  });
+});
