@@ -10,6 +10,7 @@ import { detectLanguage, writtenIn } from "../../specs/synthesize/world/language
 import { translatePhrase } from "../../specs/synthesize/world/world-phrases.js";
 import type { Contradiction, ObservedCall } from "./observed-call.js";
 import { isObject, type Json } from "../../specs/json-object.js";
+import { asksPointZone, pointZone } from "../../specs/respond/world/coordinate-time-zone.js";
 
 /**
  * What a reader sees wrong inside one answer, apart from its call's arguments (the audit's `repeat` and
@@ -78,6 +79,11 @@ export function entityContradictions(call: ObservedCall): Contradiction[] {
       const echo = Object.keys(call.body).find((k) => SEARCH_ARG.test(norm(k)) && typeof (call.body as Json)[k] === "string");
       if (echo !== undefined && fold((call.body as Json)[echo] as string) !== fold(value)) add({ rule: "entity", field: echo, argument: name, expected: value, actual: (call.body as Json)[echo] });
     }
+  }
+  // The time zone of a point asked for is the zone of the known city there.
+  if (isObject(call.body) && asksPointZone(call.args, call.body)) {
+    const zone = pointZone(call.args, call.body);
+    if (zone !== undefined && zone.said !== zone.expected) add({ rule: "entity", field: zone.key, expected: zone.expected, actual: zone.said });
   }
   // Texts sent: each answer names their language, and a phrasebook sentence is translated as the book has it.
   const textsArg = ["texts", "text", "q"].map((k) => call.args[k]).find((v) => typeof v === "string" || (Array.isArray(v) && v.every((x) => typeof x === "string")));

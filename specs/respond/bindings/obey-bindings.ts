@@ -16,6 +16,7 @@ import { obeyPlan } from "./obey-plan.js";
 import { growToSpan } from "./requested-span.js";
 import { hasFutureStamp, keepStampsPast } from "../world/past-stamps.js";
 import { convertUnits, unitSystemChange } from "../world/unit-systems.js";
+import { agreeTimeZone, asksPointZone } from "../world/coordinate-time-zone.js";
 import { agrees, convertFor, dayOf, searchWords } from "./binding-values.js";
 import { checkBindings, totalOf } from "./binding-check.js";
 import { completeRequired } from "../created-resource.js";
@@ -385,10 +386,11 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const money = speaksMoney(args);
   const texts = sendsTexts(toolName, args);
   const target = targetLanguageOf(args);
+  const zone = asksPointZone(args, body);
   const page = pageRequest(ctx);
   const span = plan.span !== undefined ? (args[plan.span.arg] ?? plan.defaults.get(plan.span.arg)) : undefined;
   const rewrite = options.rewriteItems !== false;
-  if (!options.synthesized && !money && !texts && target === undefined && page.limitGiven !== true && span === undefined && !plan.unconditional && !plan.args.some((a) => firstValue(args, a) !== undefined || plan.defaults.has(a)) && !(rewrite && hasFutureStamp(body, SIMULATED_TODAY))) {
+  if (!options.synthesized && !money && !texts && !zone && target === undefined && page.limitGiven !== true && span === undefined && !plan.unconditional && !plan.args.some((a) => firstValue(args, a) !== undefined || plan.defaults.has(a)) && !(rewrite && hasFutureStamp(body, SIMULATED_TODAY))) {
     if (options.recall === false || ctx.state.isBlank || !((isSessionOperation(ctx) && knownSessionUser(ctx) !== undefined) || answerRecords(body, ctx.call.tool.operation).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined) || naturalRecords(body).some((r) => knownNatural(ctx, r) !== undefined))) return body;
   }
   const out = cloneJson(body);
@@ -449,6 +451,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const write = (holder: Json, key: string, pointer: string, value: unknown): void => edits.writeKey(holder, key, pointer, value);
   if (money || options.synthesized) agreeMoney(args, out, write);
   if (texts) agreeDetectedLanguage(toolName, args, out, write);
+  if (zone) agreeTimeZone(args, out, write);
   if (target !== undefined) keepTargetLanguage(target, out, write, lookedUp(out) !== lookedUp(body));
   const cohered = cohereEntities(out, { seed: ctx.seed, pinned: edits.pinned, pinnedOnly: !options.synthesized });
   const validate: { (v: unknown): boolean; errors?: Array<{ instancePath: string }> | null } = schemaPointer !== undefined ? ctx.catalog.registry.validatorAt("response", schemaPointer) : () => true;
