@@ -19,6 +19,7 @@ import { nameMatches, wordAtEnd, wordBeforeEnd } from "../../language/word-patte
 import { coerce, idShapeMatches, matchEnum } from "./coerce-value.js";
 import type { OfflineToolbox } from "./offline-types.js";
 import { coordinateOf } from "../../language/value-phrase.js";
+import { AMBIGUOUS_CODES } from "../../language/lexicon/codes.js";
 import { acceptedKinds, anchorsOf, idResource, isFreeText, isIdParam, paramTraits } from "./param-traits.js";
 import { effectiveSchema, enumOf, exampleOf, humanize, schemaType } from "./tool-params.js";
 import type { OfflineToolSpec, Param } from "./offline-types.js";
@@ -316,6 +317,9 @@ export function phraseValue(box: OfflineToolbox, p: Param, src: Source, st: Fill
   return undefined;
 }
 
+/** Two-letter everyday words that are also codes. */
+const AMBIGUOUS_WORDS: ReadonlySet<string> = new Set(AMBIGUOUS_CODES);
+
 /** Any enum value of the parameter mentioned in the text (longest first; a list parameter takes all, in order). */
 export function enumValue(box: OfflineToolbox, p: Param, src: Source): unknown {
   const items = schemaType(p.schema) === "array" && isObject(p.schema["items"]) ? effectiveSchema(box, p.schema["items"]) : undefined;
@@ -325,8 +329,14 @@ export function enumValue(box: OfflineToolbox, p: Param, src: Source): unknown {
   for (const v of en) {
     if (typeof v !== "string" || v.length < 2) continue;
     const variants = new Set([v, v.replace(/[_-]+/g, " ")]);
+    // A value that is also an everyday word ("it", "no", "in") counts only quoted or named ("language: it"), not in "It's".
+    const ambiguous = AMBIGUOUS_WORDS.has(v.toLowerCase());
+    const named = (at: number): boolean => {
+      const before = src.facts.lower.slice(Math.max(0, at - 24), at);
+      return /["“'‘]\s*$/.test(before) || humanize(p.name).toLowerCase().split(" ").some((w) => w.length > 2 && before.includes(w));
+    };
     for (const variant of variants) {
-      const first = src.facts.find(variant)[0];
+      const first = src.facts.find(variant).find(([at]) => !ambiguous || named(at));
       if (first) hits.push({ v, at: first[0], len: variant.length });
     }
   }

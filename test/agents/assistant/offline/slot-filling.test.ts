@@ -153,3 +153,20 @@ describe("slot filling", () => {
     expect(out.missing.map((p) => p.name).sort()).toEqual(["amount", "from", "to"]);
   });
 });
+
+describe("enum values that are everyday words", () => {
+  const news: OfflineToolSpec = {
+    name: "searchNews",
+    description: "Search articles.",
+    parameters: { type: "object", properties: { q: { type: "string" }, language: { type: "string", enum: ["de", "en", "it", "no"] } }, required: ["q"] },
+  };
+  it("are not read from a pronoun or a plain word (It's, no)", () => {
+    const out = fill(news, "Look for articles, please.", [{ question: "What are the search words?", text: 'It\'s "wildfires", no rush.' }]);
+    expect(out.args["language"]).toBeUndefined();
+  });
+  it("are read where the text names them or quotes them", () => {
+    expect(fill(news, 'Look for articles about "wildfires" (language: it).').args["language"]).toBe("it");
+    expect(fill(news, 'Look for articles about "wildfires" in "no".').args["language"]).toBe("no");
+    expect(fill(news, 'Look for articles about "wildfires" in de.').args["language"]).toBe("de");
+  });
+});
