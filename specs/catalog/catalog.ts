@@ -5,6 +5,7 @@ import { getAt, toPointer } from "../json-pointer.js";
 import { objectShape } from "./object-properties.js";
 import type { BodyBinding, HttpMethod, ParameterBinding, ParameterLocation, Tool } from "./tool.js";
 import { isObject, type Json } from "../json-object.js";
+import { restateExamples } from "../synthesize/world/dated-examples.js";
 
 /** The HTTP methods, in the order operations are listed. */
 export const HTTP_METHODS: readonly HttpMethod[] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -192,6 +193,8 @@ function securityOf(doc: Json, op: Json): string[][] {
 /** Builds the catalog of a loaded spec: one tool per operation, in document order. */
 export function buildCatalog(spec: LoadedSpec): Catalog {
   const doc = spec.document as unknown as Json;
+  // The spec's examples as of the simulated today (what they say already happened, happened by then).
+  restateExamples(doc);
   const registry = SchemaRegistry.of(spec);
   const tools: Tool[] = [];
   const taken = new Set<string>();

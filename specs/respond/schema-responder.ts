@@ -11,7 +11,10 @@ import type { Catalog } from "../catalog/catalog.js";
 /** The spec's examples of a response (re-exported: the LLM responder shows the first). */
 export { responseExamples };
 
-/** The first example that validates against the response schema, and how many examples there are. */
+/**
+ * The first example that validates against the response schema, and how many examples there are (examples are
+ * dated as of the simulated today when the catalog is built: `dated-examples.ts`).
+ */
 function validExampleOf(catalog: Catalog, selected: SelectedResponse, schemaPointer: string): { count: number; valid?: { value: unknown } } {
   return perSelection(catalog, selected, "valid-example", () => {
     const validate = catalog.registry.validatorAt("response", schemaPointer);
@@ -59,7 +62,7 @@ export function schemaAnswer(ctx: ResponseContext, selected: SelectedResponse = 
   if (ctx.useExamples !== false && (isJsonMediaType(selected.mediaType) || /^text\//i.test(selected.mediaType ?? ""))) {
     const example = validExampleOf(ctx.catalog, selected, selected.schemaPointer);
     if (example.valid !== undefined) {
-      const answer: ResponderAnswer = { ...base, body: agreeing(ctx, selected, cloneJson(example.valid.value), false), source: "example" };
+      const answer: ResponderAnswer = { ...base, body: agreeing(ctx, selected, cloneJson(example.valid.value), false, true), source: "example" };
       markValidated(answer, selected.schemaPointer);
       return answer;
     }
@@ -77,10 +80,10 @@ export function schemaAnswer(ctx: ResponseContext, selected: SelectedResponse = 
  * A valid body made to agree with the call, where it stays valid: a success body obeys the call's bindings
  * (and a synthesized one's entities hang together); an error body names the requested id, not an example's.
  */
-function agreeing(ctx: ResponseContext, selected: SelectedResponse, body: unknown, synthesized: boolean): unknown {
+function agreeing(ctx: ResponseContext, selected: SelectedResponse, body: unknown, synthesized: boolean, datedAsOfToday = false): unknown {
   const pointer = selected.schemaPointer;
   if (pointer === undefined) return body;
-  if (selected.status >= 200 && selected.status <= 299) return obeyBindings(ctx, pointer, body, { synthesized });
+  if (selected.status >= 200 && selected.status <= 299) return obeyBindings(ctx, pointer, body, { synthesized, datedAsOfToday });
   return errorAboutCall(ctx, selected.status, body, ctx.catalog.registry.validatorAt("response", pointer), synthesized);
 }
 

@@ -56,6 +56,8 @@ export interface ObeyOptions {
   rewriteItems?: boolean;
   /** Whether records the episode already knows (by noun and id) take their known fields (default true). */
   recall?: boolean;
+  /** Whether what the body says already happened is already on or before today (an example prepared once): not looked at again. */
+  datedAsOfToday?: boolean;
 }
 
 /**
@@ -386,11 +388,11 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const money = speaksMoney(args);
   const texts = sendsTexts(toolName, args);
   const target = targetLanguageOf(args);
-  const zone = asksPointZone(args, body);
+  const zone = plan.point && asksPointZone(args, body);
   const page = pageRequest(ctx);
   const span = plan.span !== undefined ? (args[plan.span.arg] ?? plan.defaults.get(plan.span.arg)) : undefined;
   const rewrite = options.rewriteItems !== false;
-  if (!options.synthesized && !money && !texts && !zone && target === undefined && page.limitGiven !== true && span === undefined && !plan.unconditional && !plan.args.some((a) => firstValue(args, a) !== undefined || plan.defaults.has(a)) && !(rewrite && hasFutureStamp(body, SIMULATED_TODAY))) {
+  if (!options.synthesized && !money && !texts && !zone && target === undefined && page.limitGiven !== true && span === undefined && !plan.unconditional && !plan.args.some((a) => firstValue(args, a) !== undefined || plan.defaults.has(a)) && !(rewrite && plan.stamps && options.datedAsOfToday !== true && hasFutureStamp(body, SIMULATED_TODAY))) {
     if (options.recall === false || ctx.state.isBlank || !((isSessionOperation(ctx) && knownSessionUser(ctx) !== undefined) || answerRecords(body, ctx.call.tool.operation).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined) || naturalRecords(body).some((r) => knownNatural(ctx, r) !== undefined))) return body;
   }
   const out = cloneJson(body);
@@ -411,7 +413,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const given = (b: { arg?: string }): boolean => b.arg !== undefined && argValue(ctx, b.arg) !== undefined;
   for (const b of plan.todayEquals) applyToday(out, b, given(b), SIMULATED_TODAY, edits);
   // Measurements in the unit system the answer is now in (`units: imperial` over an example in metric).
-  if (rewrite) {
+  if (rewrite && plan.units) {
     const system = unitSystemChange(edits, args, plan.defaults, out);
     if (system !== undefined) convertUnits(out, system.from, system.to, (holder, key, pointer, value) => edits.writeKey(holder, key, pointer, value));
   }
@@ -447,7 +449,8 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   for (const b of plan.references) applyReference(ctx, out, b, edits);
   for (const b of plan.totals) applyTotal(out, b, edits);
   // What already happened happened by today (an example's `createdAt` two weeks ahead moves back).
-  if (rewrite) keepStampsPast(out, SIMULATED_TODAY, edits);
+  // (An example already is, unless upcoming items moved forward, their other dates along.)
+  if (rewrite && plan.stamps && (options.datedAsOfToday !== true || plan.todayItems.length > 0)) keepStampsPast(out, SIMULATED_TODAY, edits);
   const write = (holder: Json, key: string, pointer: string, value: unknown): void => edits.writeKey(holder, key, pointer, value);
   if (money || options.synthesized) agreeMoney(args, out, write);
   if (texts) agreeDetectedLanguage(toolName, args, out, write);

@@ -4,6 +4,11 @@ import type { Tool } from "../../catalog/tool.js";
 import { isIdentityField } from "../world/entity-memory.js";
 import { argumentDefaults } from "./argument-defaults.js";
 import { bindingsOf, type Binding } from "./bindings.js";
+import { UNIT_FIELDS } from "../world/unit-systems.js";
+import { schemaFields } from "../../catalog/schema-fields.js";
+import { selectedResponse } from "../response-cache.js";
+import { valueKindOf } from "../../value-kinds.js";
+import { norm } from "../../synthesize/world/entity-shape.js";
 
 type Of<K extends Binding["kind"]> = Extract<Binding, { kind: K }>;
 
@@ -32,6 +37,12 @@ export interface ObeyPlan {
   defaults: ReadonlyMap<string, unknown>;
   /** `name path`, for the checks that go by what the operation is called. */
   toolName: string;
+  /** Whether the tool's answer has fields that say what already happened (`createdAt`): only then are they looked at. */
+  stamps: boolean;
+  /** Whether the tool takes a unit system (`units`): its answer's measurements may need converting. */
+  units: boolean;
+  /** Whether the tool takes a point (`lat` and `lon`): its answer's time zone is the point's. */
+  point: boolean;
   /** The span a call may ask for (`days=5`: its dated list is that long), if any. */
   span?: Of<"span">;
 }
@@ -74,6 +85,16 @@ function makePlan(catalog: Catalog, tool: Tool): ObeyPlan {
     args: [...new Set(args)],
     defaults: argumentDefaults(catalog, tool),
     toolName: `${tool.name} ${tool.operation.path}`,
+    stamps: hasStampFields(catalog, tool),
+    units: tool.parameters.some((p) => UNIT_FIELDS.has(norm(p.name))),
+    point: tool.parameters.some((p) => /^(lat|latitude)$/i.test(p.name)) && tool.parameters.some((p) => /^(lon|lng|long|longitude)$/i.test(p.name)),
     ...(span !== undefined ? { span } : {}),
   };
+}
+
+/** Whether a tool's success answer has a field named for what already happened (an answer without a schema may). */
+function hasStampFields(catalog: Catalog, tool: Tool): boolean {
+  const selected = selectedResponse(catalog, tool);
+  if (selected.schemaPointer === undefined) return true;
+  return schemaFields(catalog.registry, "response", selected.schemaPointer).some((f) => valueKindOf(f.name) === "stamp");
 }

@@ -1,5 +1,5 @@
 import { isObject, pointerSegment, type Json } from "../../json-object.js";
-import { valueKindOf } from "../../value-kinds.js";
+import { isMovableDay, isStampName } from "../../synthesize/world/dated-examples.js";
 import { dayOf } from "../bindings/binding-values.js";
 import type { Edits } from "../bindings/answer-edits.js";
 import { daysBetween, shiftDays } from "../../synthesize/world/day-arithmetic.js";
@@ -11,25 +11,12 @@ import { daysBetween, shiftDays } from "../../synthesize/world/day-arithmetic.js
  * move together, so that they keep their order and spacing. Dates a binding set (pinned) stay as they are.
  */
 
-/** Whether a field's value says when something already happened (see `value-kinds.ts`). */
-function isStamp(key: string): boolean {
-  return valueKindOf(key) === "stamp";
-}
-
-/** A date or date-time as APIs write them (`2025-06-17`, `2025-06-14T10:03:12Z`), whatever the field is called (`estimatedDelivery`). */
-const ISO_DAY = /^\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?$/;
-
-/** Whether a field holds a day that moves with its record (an API version dated `2024-10-01` does not). */
-function isDated(key: string, value: string): boolean {
-  return ISO_DAY.test(value) && !/version/i.test(key);
-}
-
 /** The latest day of a record's own past stamps (its direct fields), or undefined. */
 function latestStamp(record: Json): string | undefined {
   let latest: string | undefined;
   for (const k in record) {
     const v = record[k];
-    if (typeof v !== "string" || !isStamp(k)) continue;
+    if (typeof v !== "string" || !isStampName(k)) continue;
     const d = dayOf(v);
     if (d !== undefined && (latest === undefined || d > latest)) latest = d;
   }
@@ -50,14 +37,17 @@ export function hasFutureStamp(value: unknown, today: string, depth = 0): boolea
   return false;
 }
 
-/** Moves a record's own dates (not pinned ones) by whole days. */
-function shiftRecord(record: Json, pointer: string, days: number, edits: Edits): void {
-  for (const k of Object.keys(record)) {
-    const v = record[k];
+/** Moves a record's dates, with those of what it holds (not pinned ones), by whole days. */
+function shiftRecord(record: Json | unknown[], pointer: string, days: number, edits: Edits, depth = 0): void {
+  if (depth > 8) return;
+  const keys = Array.isArray(record) ? record.map((_, i) => String(i)) : Object.keys(record);
+  for (const k of keys) {
+    const v = (record as Json)[k];
     const at = `${pointer}/${pointerSegment(k)}`;
-    if (typeof v !== "string" || !isDated(k, v) || edits.pinned.has(at)) continue;
+    if (typeof v === "object" && v !== null) shiftRecord(v as Json, at, days, edits, depth + 1);
+    if (!isMovableDay(k, v) || edits.pinned.has(at)) continue;
     const moved = shiftDays(v, days);
-    if (moved !== v) edits.follow(record, k, at, moved);
+    if (moved !== v) edits.follow(record as Json, k, at, moved);
   }
 }
 

@@ -115,3 +115,29 @@ describe("fixtures", () => {
     expect(stamps.filter((s) => s.slice(0, 10) > SIMULATED_TODAY)).toEqual([]);
   });
 });
+
+describe("a spec's examples", () => {
+  it("are restated as of today: a schema's property examples together, an example value with what it holds", async () => {
+    const { restateExamples } = await import("../../../specs/synthesize/world/dated-examples.js");
+    const doc: Json = {
+      components: {
+        schemas: {
+          Order: {
+            type: "object",
+            properties: {
+              createdAt: { type: "string", example: "2025-06-14T10:00:00Z" },
+              deliverBy: { type: "string", example: "2025-06-17" },
+              apiVersion: { type: "string", example: "2025-06-20" },
+            },
+          },
+          Old: { type: "object", properties: { createdAt: { type: "string", example: "2024-01-02T00:00:00Z" } } },
+        },
+      },
+      example: { issuedAt: "2025-06-11T08:00:00Z", items: [{ day: "2025-06-12" }] },
+    };
+    restateExamples(doc);
+    expect(doc["components"].schemas.Order.properties).toMatchObject({ createdAt: { example: "2025-06-01T10:00:00Z" }, deliverBy: { example: "2025-06-04" }, apiVersion: { example: "2025-06-20" } });
+    expect(doc["components"].schemas.Old.properties.createdAt.example).toBe("2024-01-02T00:00:00Z");
+    expect(doc["example"]).toEqual({ issuedAt: "2025-06-01T08:00:00Z", items: [{ day: "2025-06-02" }] });
+  });
+});
