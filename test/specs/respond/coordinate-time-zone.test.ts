@@ -1,21 +1,16 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadSpec } from "../../../specs/load/load-spec.js";
-import { buildCatalog, type Catalog } from "../../../specs/catalog/catalog.js";
-import { simulateCall } from "../../../specs/call/simulate-call.js";
+import type { Catalog } from "../../../specs/catalog/catalog.js";
 import { cityNear, pointZone } from "../../../specs/respond/world/coordinate-time-zone.js";
 import { entityContradictions } from "../../../agents/tester/entity-contradictions.js";
+import { answerOf, inlineCatalog, type Json } from "./inline-catalog.js";
 
 // The time zone of a coordinate is the zone of the place there, with its offset, abbreviation, DST flag and local
 // time on the simulated today; the tester drops an answer that puts Rome on Los Angeles' clock.
 
-type Json = Record<string, any>;
-
 let catalog: Catalog;
 beforeAll(async () => {
-  const spec = await loadSpec({
-    openapi: "3.0.3",
-    info: { title: "Zones", version: "1" },
-    paths: {
+  catalog = await inlineCatalog(
+    {
       "/timezone": {
         get: {
           operationId: "getTimezone",
@@ -46,17 +41,11 @@ beforeAll(async () => {
         },
       },
     },
-  });
-  if (!spec.ok) throw new Error(JSON.stringify(spec.errors));
-  catalog = buildCatalog(spec.value);
+    "Zones",
+  );
 });
 
-const zoneAt = async (lat: number, lng: number): Promise<Json> => {
-  const r = await simulateCall(catalog, { name: "getTimezone", arguments: { lat, lng } }, { seed: 1 });
-  expect(r.status).toBe(200);
-  expect(r.responseErrors).toEqual([]);
-  return r.body as Json;
-};
+const zoneAt = (lat: number, lng: number): Promise<Json> => answerOf(catalog, "getTimezone", { lat, lng });
 
 describe("the time zone of a coordinate", () => {
   it("is the zone of the known city there, on that zone's clock today", async () => {

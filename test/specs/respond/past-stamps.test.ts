@@ -1,16 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadSpec } from "../../../specs/load/load-spec.js";
-import { buildCatalog, type Catalog } from "../../../specs/catalog/catalog.js";
-import { simulateCall } from "../../../specs/call/simulate-call.js";
+import type { Catalog } from "../../../specs/catalog/catalog.js";
 import { isPlausible, valueKindOf } from "../../../specs/value-kinds.js";
 import { SIMULATED_TODAY } from "../../../specs/synthesize/world/simulated-today.js";
+import { answerOf, inlineCatalog, ok, type Json } from "./inline-catalog.js";
 
 // What already happened happened by the simulated today: an example's `submittedAt` two weeks ahead moves back,
 // with the record's other dates, and a list's items move together.
 
-type Json = Record<string, any>;
-
-const ok = (schema: Json, example: unknown): Json => ({ "200": { description: "ok", content: { "application/json": { schema, example } } } });
 const ORDER = {
   type: "object",
   properties: {
@@ -23,10 +19,8 @@ const ORDER = {
 
 let catalog: Catalog;
 beforeAll(async () => {
-  const spec = await loadSpec({
-    openapi: "3.0.3",
-    info: { title: "Shop", version: "1" },
-    paths: {
+  catalog = await inlineCatalog(
+    {
       "/orders/{id}": {
         get: {
           operationId: "getOrder",
@@ -56,17 +50,11 @@ beforeAll(async () => {
         },
       },
     },
-  });
-  if (!spec.ok) throw new Error(JSON.stringify(spec.errors));
-  catalog = buildCatalog(spec.value);
+    "Shop",
+  );
 });
 
-const body = async (tool: string, args: Json): Promise<Json> => {
-  const r = await simulateCall(catalog, { name: tool, arguments: args }, { seed: 3 });
-  expect(r.status).toBe(200);
-  expect(r.responseErrors).toEqual([]);
-  return r.body as Json;
-};
+const body = (tool: string, args: Json): Promise<Json> => answerOf(catalog, tool, args, 3);
 
 describe("past stamps", () => {
   it("are named by what already happened, and plausible on or before today only", () => {

@@ -1,16 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadSpec } from "../../../specs/load/load-spec.js";
-import { buildCatalog, type Catalog } from "../../../specs/catalog/catalog.js";
+import type { Catalog } from "../../../specs/catalog/catalog.js";
 import { bindingsOf, describeBinding } from "../../../specs/respond/bindings/bindings.js";
 import { checkBindings } from "../../../specs/respond/bindings/binding-check.js";
 import { shiftTime } from "../../../specs/respond/bindings/requested-span.js";
 import { simulateCall } from "../../../specs/call/simulate-call.js";
 import { SIMULATED_TODAY } from "../../../specs/synthesize/world/simulated-today.js";
+import { answerOf, inlineCatalog, ok, type Json } from "./inline-catalog.js";
 
 // A span the call asks for (`days=5`, `hours=12`) is the length of the answer's dated list: an example of one day
 // grows to five, one step apart, with numbers that drift without crossing (a minimum stays below its maximum).
-
-type Json = Record<string, any>;
 
 const DAY = {
   type: "object",
@@ -25,14 +23,11 @@ const DAY = {
   },
 };
 const HOUR = { type: "object", required: ["at", "temp"], properties: { at: { type: "string", format: "date-time" }, temp: { type: "number" } } };
-const ok = (schema: Json, example: unknown): Json => ({ "200": { description: "ok", content: { "application/json": { schema, example } } } });
 
 let catalog: Catalog;
 beforeAll(async () => {
-  const spec = await loadSpec({
-    openapi: "3.0.3",
-    info: { title: "Outlook", version: "1" },
-    paths: {
+  catalog = await inlineCatalog(
+    {
       "/outlook/daily": {
         get: {
           operationId: "getDailyOutlook",
@@ -65,17 +60,11 @@ beforeAll(async () => {
         },
       },
     },
-  });
-  if (!spec.ok) throw new Error(JSON.stringify(spec.errors));
-  catalog = buildCatalog(spec.value);
+    "Outlook",
+  );
 });
 
-const call = async (tool: string, args: Json, seed = 5): Promise<Json> => {
-  const r = await simulateCall(catalog, { name: tool, arguments: args }, { seed });
-  expect(r.status).toBe(200);
-  expect(r.responseErrors).toEqual([]);
-  return r.body as Json;
-};
+const call = (tool: string, args: Json, seed = 5): Promise<Json> => answerOf(catalog, tool, args, seed);
 
 describe("span bindings", () => {
   it("are inferred from a number of days or hours, by name or by description, over the dated list", () => {
@@ -129,10 +118,8 @@ describe("span bindings", () => {
 
 describe("a forecast", () => {
   it("starts today, its issue time moved along with its days", async () => {
-    const spec = await loadSpec({
-      openapi: "3.0.3",
-      info: { title: "Weather", version: "1" },
-      paths: {
+    const weather = await inlineCatalog(
+      {
         "/forecast": {
           get: {
             operationId: "getForecast",
@@ -144,9 +131,8 @@ describe("a forecast", () => {
           },
         },
       },
-    });
-    if (!spec.ok) throw new Error(JSON.stringify(spec.errors));
-    const weather = buildCatalog(spec.value);
+      "Weather",
+    );
     const described = bindingsOf(weather, weather.get("getForecast")!).map(describeBinding);
     expect(described).toContain("days[].date starts today (today)");
     const r = await simulateCall(weather, { name: "getForecast", arguments: { days: 3 } }, { seed: 1 });

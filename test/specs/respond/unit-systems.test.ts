@@ -1,23 +1,17 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadSpec } from "../../../specs/load/load-spec.js";
-import { buildCatalog, type Catalog } from "../../../specs/catalog/catalog.js";
-import { simulateCall } from "../../../specs/call/simulate-call.js";
+import type { Catalog } from "../../../specs/catalog/catalog.js";
 import { unitSystemOf } from "../../../specs/respond/world/unit-systems.js";
+import { answerOf, inlineCatalog, ok, type Json } from "./inline-catalog.js";
 
 // Measurements follow the unit system the answer is in: an example written in metric, asked in imperial, gives
 // °F and mph; in standard, kelvin. Coordinates near the ones asked are echoed as asked.
 
-type Json = Record<string, any>;
-
-const ok = (schema: Json, example: unknown): Json => ({ "200": { description: "ok", content: { "application/json": { schema, example } } } });
 const UNITS = { name: "units", in: "query", schema: { type: "string", enum: ["metric", "imperial", "standard"], default: "metric" } };
 
 let catalog: Catalog;
 beforeAll(async () => {
-  const spec = await loadSpec({
-    openapi: "3.0.3",
-    info: { title: "Weather", version: "1" },
-    paths: {
+  catalog = await inlineCatalog(
+    {
       "/current": {
         get: {
           operationId: "getCurrentWeather",
@@ -51,17 +45,11 @@ beforeAll(async () => {
         },
       },
     },
-  });
-  if (!spec.ok) throw new Error(JSON.stringify(spec.errors));
-  catalog = buildCatalog(spec.value);
+    "Weather",
+  );
 });
 
-const body = async (tool: string, args: Json): Promise<Json> => {
-  const r = await simulateCall(catalog, { name: tool, arguments: args }, { seed: 2 });
-  expect(r.status).toBe(200);
-  expect(r.responseErrors).toEqual([]);
-  return r.body as Json;
-};
+const body = (tool: string, args: Json): Promise<Json> => answerOf(catalog, tool, args, 2);
 
 describe("unit systems", () => {
   it("are named as APIs name them", () => {
