@@ -1,6 +1,7 @@
 import { deriveSeed } from "../../seed.js";
 import { fixedHolidays } from "./world-holidays.js";
-import { findExchange, offsetOn } from "./world-exchanges.js";
+import { findExchange, sessionAt } from "./world-exchanges.js";
+import { REFERENCE_DATE } from "./simulated-today.js";
 import { AIRPORTS, CITIES, COUNTRIES, countryCode, currencyName, findCity, findCountry, fold, languageCode, type City, type Country } from "./world-data.js";
 import { isObject, pointerSegment } from "../../json-object.js";
 import { keysOf, shapeOf } from "./entity-shape.js";
@@ -342,12 +343,15 @@ function cohereExchange(ctx: Ctx, o: Json, keys: Map<string, string>, at: string
   if (currency !== undefined && typeof o[currency] === "string" && /^[A-Z]{3}$/.test(o[currency] as string)) set(ctx, o, currency, exchange.currency, at);
   const country = first(keys, ["country", "countrycode"]);
   if (country !== undefined && typeof o[country] === "string" && /^[A-Z]{2}$/.test(o[country] as string)) set(ctx, o, country, exchange.countryCode, at);
-  for (const [names, time] of [[["nextopen", "opensat", "nextopenat", "opentime"], exchange.open], [["nextclose", "closesat", "nextcloseat", "closetime"], exchange.close]] as const) {
+  // The session as it stands now (the simulated now): open or not, and its next open and close.
+  const session = sessionAt(exchange, REFERENCE_DATE.getTime());
+  if (!session) return;
+  const open = first(keys, ["isopen", "marketopen", "open"]);
+  if (open !== undefined && typeof o[open] === "boolean") set(ctx, o, open, session.isOpen, at);
+  for (const [names, value] of [[["nextopen", "nextopenat", "opensat"], session.nextOpen], [["nextclose", "nextcloseat", "closesat"], session.nextClose]] as const) {
     const key = first(keys, names);
     const v = key !== undefined ? o[key] : undefined;
-    if (key === undefined || typeof v !== "string" || !/^\d{4}-\d{2}-\d{2}T/.test(v)) continue;
-    const offset = offsetOn(exchange.timeZone, v.slice(0, 10));
-    if (offset !== undefined) set(ctx, o, key, `${v.slice(0, 10)}T${time}:00${offset}`, at);
+    if (key !== undefined && typeof v === "string" && /^\d{4}-\d{2}-\d{2}T/.test(v)) set(ctx, o, key, value, at);
   }
 }
 

@@ -78,3 +78,57 @@ export function offsetOn(timeZone: string, day: string): string | undefined {
     return undefined;
   }
 }
+
+/** An exchange's regular session as seen at one moment: open or not, and when it next opens and closes (local time, with the offset). */
+export interface SessionState {
+  isOpen: boolean;
+  nextOpen: string;
+  nextClose: string;
+}
+
+const DAY_MS = 86_400_000;
+
+function minutesOf(hhmm: string): number {
+  return Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+}
+
+/**
+ * The session of an exchange at a moment (weekdays only; holidays are not known): open between its open and close
+ * on a weekday; its next open is the next weekday's (today's when it has not opened yet), its next close the
+ * session's in progress or the next one's.
+ */
+export function sessionAt(exchange: Exchange, at: number): SessionState | undefined {
+  const local = (ms: number): { day: string; minutes: number; weekday: number; offset: string } | undefined => {
+    const day = new Date(ms).toISOString().slice(0, 10);
+    const offset = offsetOn(exchange.timeZone, day);
+    if (offset === undefined) return undefined;
+    const sign = offset.startsWith("-") ? -1 : 1;
+    const shifted = new Date(ms + sign * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6))) * 60_000);
+    return { day: shifted.toISOString().slice(0, 10), minutes: shifted.getUTCHours() * 60 + shifted.getUTCMinutes(), weekday: shifted.getUTCDay(), offset };
+  };
+  const now = local(at);
+  if (now === undefined) return undefined;
+  const open = minutesOf(exchange.open);
+  const close = minutesOf(exchange.close);
+  const weekday = now.weekday >= 1 && now.weekday <= 5;
+  const isOpen = weekday && now.minutes >= open && now.minutes < close;
+  const stamp = (dayOffset: number, hhmm: string): string | undefined => {
+    const day = new Date(Date.parse(`${now.day}T00:00:00Z`) + dayOffset * DAY_MS).toISOString().slice(0, 10);
+    const offset = offsetOn(exchange.timeZone, day);
+    return offset === undefined ? undefined : `${day}T${hhmm}:00${offset}`;
+  };
+  // The first weekday from `from` days ahead.
+  const nextWeekday = (from: number): number => {
+    let d = from;
+    for (let i = 0; i < 7; i++, d++) {
+      const w = (now.weekday + d) % 7;
+      if (w >= 1 && w <= 5) return d;
+    }
+    return d;
+  };
+  const openDay = nextWeekday(weekday && now.minutes < open ? 0 : 1);
+  const closeDay = isOpen ? 0 : openDay;
+  const nextOpen = stamp(openDay, exchange.open);
+  const nextClose = stamp(closeDay, exchange.close);
+  return nextOpen === undefined || nextClose === undefined ? undefined : { isOpen, nextOpen, nextClose };
+}
