@@ -8,6 +8,7 @@ import { keysOf, shapeOf } from "./entity-shape.js";
 import { first, pick, pinnedValue, set, type Ctx, type ValueEdit } from "./coherence-context.js";
 import { cohereJourney, cohereJourneyLegs, cohereReturn } from "./journey-coherence.js";
 import { pointDistance } from "./point-distance.js";
+import { greatCircleKm } from "./great-circle.js";
 import { listCounts } from "./list-counts.js";
 
 export type { ValueEdit } from "./coherence-context.js";
@@ -144,13 +145,17 @@ function coherePlace(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, i
 }
 
 function cohereAirport(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index: number): void {
-  const iata = first(keys, ["iatacode", "iata", "airportcode", "code"]);
-  const city = keys.get("city");
-  const name = keys.get("name");
+  const iata = first(keys, ["iatacode", "iata", "airportiata", "airportiatacode", "airportcode", "code"]);
+  const city = first(keys, ["city", "municipality", "location", "servedcity"]);
+  const name = first(keys, ["name", "airportname"]);
   let row = undefined as (typeof AIRPORTS)[number] | undefined;
   const pinnedIata = pinnedValue(ctx, o, iata, at);
   const pinnedCity = pinnedValue(ctx, o, city, at) ?? pinnedValue(ctx, o, name, at);
+  // A point asked for (`nearest airports to 41.15, -8.61`): the airport nearest to it, the first of a list first.
+  const pinnedLat = Number(pinnedValue(ctx, o, first(keys, ["latitude", "lat"]), at));
+  const pinnedLon = Number(pinnedValue(ctx, o, first(keys, ["longitude", "lon", "lng"]), at));
   if (typeof pinnedIata === "string") row = AIRPORTS.find((a) => a.iata === pinnedIata.toUpperCase());
+  else if (Number.isFinite(pinnedLat) && Number.isFinite(pinnedLon) && pinnedValue(ctx, o, first(keys, ["latitude", "lat"]), at) !== undefined) row = nearestAirports(pinnedLat, pinnedLon)[index];
   else if (typeof pinnedCity === "string") row = pick(AIRPORTS.filter((a) => fold(a.city) === fold(pinnedCity) || fold(a.name).includes(fold(pinnedCity))), ctx.seed, index);
   else {
     const cur = iata !== undefined ? o[iata] : undefined;
@@ -159,11 +164,11 @@ function cohereAirport(ctx: Ctx, o: Json, keys: Map<string, string>, at: string,
   }
   if (!row) return;
   set(ctx, o, iata, row.iata, at);
-  set(ctx, o, first(keys, ["icaocode", "icao"]), row.icao, at);
+  set(ctx, o, first(keys, ["icaocode", "icao", "airporticao", "gpscode"]), row.icao, at);
   set(ctx, o, name, row.name, at);
   set(ctx, o, city, row.city, at);
   const c = findCity(row.city);
-  const countryKey = keys.get("country") ?? keys.get("countrycode");
+  const countryKey = first(keys, ["country", "countrycode", "isocountry", "countryiso"]);
   if (countryKey !== undefined) {
     const cur = o[countryKey];
     set(ctx, o, countryKey, typeof cur === "string" && cur.length <= 3 ? row.countryCode : (findCountry(row.countryCode)?.name ?? row.countryCode), at);
@@ -173,6 +178,12 @@ function cohereAirport(ctx: Ctx, o: Json, keys: Map<string, string>, at: string,
     set(ctx, o, first(keys, ["longitude", "lon", "lng"]), c.lon, at);
     set(ctx, o, first(keys, ["timezone", "tz"]), c.timeZone, at);
   }
+}
+
+/** The world's airports by distance from a point (of those whose city it knows), nearest first. */
+function nearestAirports(lat: number, lon: number): Array<(typeof AIRPORTS)[number]> {
+  const located = AIRPORTS.map((a) => ({ a, c: findCity(a.city) })).filter((x): x is { a: (typeof AIRPORTS)[number]; c: City } => x.c !== undefined);
+  return located.sort((x, y) => greatCircleKm(lat, lon, x.c.lat, x.c.lon) - greatCircleKm(lat, lon, y.c.lat, y.c.lon)).map((x) => x.a);
 }
 
 function ascii(s: string): string {
