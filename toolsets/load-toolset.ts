@@ -15,9 +15,7 @@ import type { SpecProblem } from "../specs/load/spec-problem.js";
 import { describeFunctions } from "./build/describe-functions.js";
 import type { LoadedToolset, ToolsetAuth, ToolsetTask } from "./toolset.js";
 import { isObject, type Json } from "../specs/json-object.js";
-import { keepStampsPast } from "../specs/respond/world/past-stamps.js";
-import { Edits } from "../specs/respond/bindings/answer-edits.js";
-import { SIMULATED_TODAY } from "../specs/synthesize/world/simulated-today.js";
+import { keepStampsPast } from "../specs/synthesize/world/dated-examples.js";
 
 /** The folder of the toolsets that ship with toolsim. */
 export function bundledToolsetsDir(): string {
@@ -156,9 +154,9 @@ export async function loadToolsets(paths: readonly string[]): Promise<{ toolsets
 /**
  * The fixtures as the world stands on the simulated today: a collection whose records say they were made or
  * changed after it (`createdAt` two weeks ahead) moves back by whole days, its records together (see
- * `past-stamps.ts`), so that the state, the user's requests and the answers all see the same dates.
+ * `synthesize/world/dated-examples.ts`), so that the state, the user's requests and the answers all see the same dates.
  */
 function fixturesAsOfToday(fixtures: NonNullable<LoadedToolset["fixtures"]>): NonNullable<LoadedToolset["fixtures"]> {
-  for (const items of Object.values(fixtures)) keepStampsPast(items, SIMULATED_TODAY, new Edits());
+  for (const items of Object.values(fixtures)) keepStampsPast(items);
   return fixtures;
 }

@@ -1,4 +1,4 @@
-import { isObject, type Json } from "../../json-object.js";
+import { isObject, pointerSegment, type Json } from "../../json-object.js";
 import { valueKindOf } from "../../value-kinds.js";
 import { daysBetween, shiftDays } from "./day-arithmetic.js";
 import { SIMULATED_TODAY } from "./simulated-today.js";
@@ -23,16 +23,75 @@ export function isMovableDay(key: string, value: unknown): value is string {
   return typeof value === "string" && ISO_DAY.test(value) && !/version/i.test(key);
 }
 
-/** Days to move a record whose latest past stamp (among `stamps`) is after `today` (0 when none is). */
-export function daysBack(stamps: Iterable<string>, today: string = SIMULATED_TODAY): number {
+/** The latest day of a record's own past stamps (its direct fields), or undefined. */
+function latestStamp(record: Json): string | undefined {
   let latest: string | undefined;
-  for (const s of stamps) {
-    const d = s.slice(0, 10);
-    if (/^\d{4}-\d\d-\d\d$/.test(d) && (latest === undefined || d > latest)) latest = d;
+  for (const k in record) {
+    const v = record[k];
+    if (typeof v !== "string" || !isStampName(k)) continue;
+    const d = /^\d{4}-\d\d-\d\d/.exec(v)?.[0];
+    if (d !== undefined && (latest === undefined || d > latest)) latest = d;
   }
-  if (latest === undefined || latest <= today) return 0;
-  const days = daysBetween(latest, today);
-  return Number.isFinite(days) ? days : 0;
+  return latest;
+}
+
+/** Whether a value holds a past stamp after `today` anywhere (a cheap question: nothing is copied or moved). */
+export function hasFutureStamp(value: unknown, today: string = SIMULATED_TODAY, depth = 0): boolean {
+  if (depth > 8) return false;
+  if (Array.isArray(value)) return value.some((v) => typeof v === "object" && v !== null && hasFutureStamp(v, today, depth + 1));
+  if (!isObject(value)) return false;
+  const latest = latestStamp(value);
+  if (latest !== undefined && latest > today) return true;
+  for (const k in value) {
+    const v = value[k];
+    if (typeof v === "object" && v !== null && hasFutureStamp(v, today, depth + 1)) return true;
+  }
+  return false;
+}
+
+/** Writes a moved day where it is (`pointer`: its JSON pointer); a writer may leave a day as it is (one a binding set). */
+export type DayWrite = (holder: Json | unknown[], key: string, pointer: string, value: string) => void;
+
+/** Moves a record's days, with those of what it holds, by whole days, through `write`. */
+function shiftRecord(record: Json | unknown[], pointer: string, days: number, write: DayWrite, depth = 0): void {
+  if (depth > 16) return;
+  const keys = Array.isArray(record) ? record.map((_, i) => String(i)) : Object.keys(record);
+  for (const k of keys) {
+    const v = (record as Json)[k];
+    const at = `${pointer}/${pointerSegment(k)}`;
+    if (typeof v === "object" && v !== null) shiftRecord(v as Json, at, days, write, depth + 1);
+    else if (isMovableDay(k, v)) {
+      const moved = shiftDays(v, days);
+      if (moved !== v) write(record, k, at, moved);
+    }
+  }
+}
+
+/**
+ * Brings every record's (and every list's) past stamps back to `today` at the latest: a record whose latest stamp is
+ * later moves back by whole days with all it holds, the records of a list together (they keep their order and
+ * spacing). Each moved day goes through `write` (default: in place).
+ */
+export function keepStampsPast(value: unknown, today: string = SIMULATED_TODAY, write: DayWrite = writeInPlace, pointer = "", depth = 0): void {
+  if (depth > 16) return;
+  const records = Array.isArray(value) ? value.filter(isObject) : isObject(value) ? [value] : [];
+  if (records.length === 0) return;
+  let latest: string | undefined;
+  for (const r of records) {
+    const l = latestStamp(r);
+    if (l !== undefined && (latest === undefined || l > latest)) latest = l;
+  }
+  const days = latest !== undefined && latest > today ? daysBetween(latest, today) : 0;
+  const each = (r: Json, at: string): void => {
+    if (days !== 0 && Number.isFinite(days)) shiftRecord(r, at, days, write);
+    for (const k in r) if (typeof r[k] === "object" && r[k] !== null) keepStampsPast(r[k], today, write, `${at}/${pointerSegment(k)}`, depth + 1);
+  };
+  if (Array.isArray(value)) value.forEach((v, i) => isObject(v) && each(v, `${pointer}/${i}`));
+  else each(value as Json, pointer);
+}
+
+function writeInPlace(holder: Json | unknown[], key: string, _pointer: string, value: string): void {
+  (holder as Json)[key] = value;
 }
 
 /** Restates the examples of a spec document as of today, in place (schemas' property examples, example values). */
@@ -46,40 +105,21 @@ export function restateExamples(doc: unknown, today: string = SIMULATED_TODAY, d
   const properties = doc["properties"];
   if (isObject(properties)) restatePropertyExamples(properties, today);
   for (const [k, v] of Object.entries(doc)) {
-    if ((k === "example" || k === "value") && (isObject(v) || Array.isArray(v))) restateValue(v, today);
-    else if (k === "examples" && Array.isArray(v)) for (const x of v) restateValue(x, today);
+    if ((k === "example" || k === "value") && (isObject(v) || Array.isArray(v))) keepStampsPast(v, today);
+    else if (k === "examples" && Array.isArray(v)) for (const x of v) keepStampsPast(x, today);
     if (typeof v === "object" && v !== null) restateExamples(v, today, depth + 1);
   }
 }
 
 /** The `example`s of one schema's properties, moved together. */
 function restatePropertyExamples(properties: Json, today: string): void {
-  const stamps: string[] = [];
-  for (const [name, p] of Object.entries(properties)) if (isObject(p) && isStampName(name) && typeof p["example"] === "string") stamps.push(p["example"]);
-  const days = daysBack(stamps, today);
-  if (days === 0) return;
+  let latest: string | undefined;
+  for (const [name, p] of Object.entries(properties)) {
+    const d = isObject(p) && isStampName(name) && typeof p["example"] === "string" ? /^\d{4}-\d\d-\d\d/.exec(p["example"])?.[0] : undefined;
+    if (d !== undefined && (latest === undefined || d > latest)) latest = d;
+  }
+  if (latest === undefined || latest <= today) return;
+  const days = daysBetween(latest, today);
+  if (!Number.isFinite(days)) return;
   for (const [name, p] of Object.entries(properties)) if (isObject(p) && isMovableDay(name, p["example"])) p["example"] = shiftDays(p["example"], days);
-}
-
-/** An example value (a record, or a list of records moved together, each with what it holds), in place. */
-function restateValue(value: unknown, today: string, depth = 0): void {
-  if (depth > 16) return;
-  const records = Array.isArray(value) ? value.filter(isObject) : isObject(value) ? [value] : [];
-  const stamps: string[] = [];
-  for (const r of records) for (const [k, v] of Object.entries(r)) if (typeof v === "string" && isStampName(k)) stamps.push(v);
-  const days = daysBack(stamps, today);
-  for (const r of records) {
-    if (days !== 0) shiftAll(r, days);
-    for (const v of Object.values(r)) if (typeof v === "object" && v !== null) restateValue(v, today, depth + 1);
-  }
-}
-
-/** Moves every day a value holds (at any depth) by whole days, in place. */
-function shiftAll(value: unknown, days: number, depth = 0): void {
-  if (depth > 16 || typeof value !== "object" || value === null) return;
-  const entries: Array<[string | number, unknown]> = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
-  for (const [k, v] of entries) {
-    if (isMovableDay(String(k), v)) (value as Record<string | number, unknown>)[k] = shiftDays(v, days);
-    else shiftAll(v, days, depth + 1);
-  }
 }
