@@ -392,7 +392,8 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const page = pageRequest(ctx);
   const span = plan.span !== undefined ? (args[plan.span.arg] ?? plan.defaults.get(plan.span.arg)) : undefined;
   const rewrite = options.rewriteItems !== false;
-  if (!options.synthesized && !money && !texts && !zone && target === undefined && page.limitGiven !== true && span === undefined && !plan.unconditional && !plan.args.some((a) => firstValue(args, a) !== undefined || plan.defaults.has(a)) && !(rewrite && plan.stamps && options.datedAsOfToday !== true && hasFutureStamp(body, SIMULATED_TODAY))) {
+  const callSpeaks = money || texts || zone || target !== undefined || page.limitGiven === true || span !== undefined || plan.unconditional || plan.args.some((a) => firstValue(args, a) !== undefined || plan.defaults.has(a));
+  if (!options.synthesized && !callSpeaks && !(rewrite && plan.stamps && options.datedAsOfToday !== true && hasFutureStamp(body, SIMULATED_TODAY))) {
     if (options.recall === false || ctx.state.isBlank || !((isSessionOperation(ctx) && knownSessionUser(ctx) !== undefined) || answerRecords(body, ctx.call.tool.operation).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined) || naturalRecords(body).some((r) => knownNatural(ctx, r) !== undefined))) return body;
   }
   const out = cloneJson(body);
