@@ -49,7 +49,8 @@ function operationOf(name: string): { verb: string; kind: Kind; noun: string; pr
   // "applyToJob": applied to the job.
   const prep = /^(to|for|from|into|on)$/.test(w[1] ?? "") ? `${w[1]} ` : "";
   const kind = ANSWER_VERBS[verb] ?? "action";
-  let rest = w.slice(1).filter((x) => !LINKS.has(x));
+  // Version segments (`v1`) name no thing; `/me` is the caller's profile.
+  let rest = w.slice(1).filter((x) => !LINKS.has(x) && !/^v\d+$/.test(x)).map((x) => (x === "me" ? "profile" : x));
   if (verb === "sign" || verb === "log") rest = rest.filter((x) => x !== "in" && x !== "out");
   const noun = /^(is|has|can)$/.test(verb) ? "" : rest.join(" ");
   return { verb, kind, noun, prep };
@@ -86,10 +87,22 @@ function counted(n: number, noun: string): string {
   return `${n} ${[...parts, n === 1 ? singular(last) : plural(singular(last))].join(" ")}`;
 }
 
+/** Words that qualify results rather than name them (`/search/organic`, `/jokes/random`): such a list holds "results". */
+const QUALIFIERS = new Set(["organic", "random", "latest", "popular", "trending", "recent", "top", "featured", "new", "related", "similar", "suggested", "nearby", "all", "paid", "sponsored"]);
+
+/** What a list field names, in words: `airport_list` -> "airports" (a holder word such as list or array says nothing). */
+function listWords(key: string): string {
+  const w = words(key);
+  if (w.length > 1 && /^(list|array|collection|set|items|results|data)$/.test(w[w.length - 1] ?? "")) return plural(singular(w.slice(0, -1).join(" ")));
+  return w.join(" ");
+}
+
 function listSentence(call: AnswerCall, list: { items: unknown[]; key: string; rest: Json }, noun: string, verb?: string): string {
   const generic = LIST_HOLDERS.has(list.key) && list.key !== "entries";
-  const holder = list.key !== "" && !generic && !(list.key === "entries" && noun !== "") ? words(list.key).join(" ") : "";
-  const thing = holder || (noun !== "" && (list.key === "" || generic) ? plural(singular(words(noun).pop() ?? noun)) : list.key !== "" ? words(list.key).join(" ") : "results");
+  const holder = list.key !== "" && !generic && !(list.key === "entries" && noun !== "") ? listWords(list.key) : "";
+  const last = words(noun).pop() ?? noun;
+  const fromNoun = QUALIFIERS.has(last) ? "results" : plural(singular(last));
+  const thing = holder || (noun !== "" && (list.key === "" || generic) ? fromNoun : list.key !== "" ? listWords(list.key) : "results");
   const total = list.rest["total"] ?? list.rest["count"] ?? list.rest["totalResults"];
   const shown = call.lengths?.[list.key] ?? list.items.length;
   const n = typeof total === "number" && Number.isInteger(total) && total >= shown ? total : shown;
@@ -151,7 +164,7 @@ function objectSentence(call: AnswerCall, obj: Json, op: { verb: string; kind: K
     .slice(0, 3)
     .map(([k, items]) => {
       const names = [...new Set(items.map((x) => (isObject(x) ? named(x, singular(k)) : "")).filter((x) => x !== ""))].slice(0, 3);
-      const thing = counted((obj === call.body ? call.lengths?.[k] : undefined) ?? items.length, words(k).join(" "));
+      const thing = counted((obj === call.body ? call.lengths?.[k] : undefined) ?? items.length, listWords(k));
       return names.length > 0 ? `${thing}: ${joinAnd(names)}` : thing;
     });
   const tail = listed.map((l, i) => ` It ${i > 0 ? "also " : ""}lists ${l}.`).join("");

@@ -69,3 +69,20 @@ describe("composeAnswer", () => {
     expect(text).toBe("I could not get the playlist: the service answered with status 404 (Playlist pls-9999 not found).");
   });
 });
+
+describe("what a list is called", () => {
+  it("says results for a qualifier path, drops version segments, and names a list field by what it holds", () => {
+    expect(composeAnswer("Search.", [{ name: "get_search_v1_organic", args: {}, status: 200, body: { count: 89, items: [{}, {}] } }])).toBe("I found 89 results.");
+    expect(composeAnswer("Nearest airports.", [{ name: "nearestAirports", args: {}, status: 200, body: { airport_list: [{ airport_name: "Porto Airport" }] } }])).toBe("I found 1 airport: Porto Airport.");
+  });
+
+  it("counts a list the tool message showed in part by its whole length", () => {
+    const hours = Array.from({ length: 20 }, (_, i) => ({ time: `2025-06-01T${String(i).padStart(2, "0")}:00:00Z`, temperature: 20 }));
+    const text = composeAnswer("Hourly forecast for Oslo.", [{ name: "getHourlyForecast", args: { city: "Oslo" }, status: 200, body: { units: "metric", hours }, lengths: { hours: 24 } }]);
+    expect(text).toMatch(/^I found 24 hours: /);
+  });
+
+  it("calls the caller's record a profile", () => {
+    expect(composeAnswer("Show me.", [{ name: "get_me", args: {}, status: 200, body: { id: "u1", name: "Murray Rau", email: "murray.rau@example.com" } }])).toMatch(/^Here is the profile Murray Rau/);
+  });
+});
