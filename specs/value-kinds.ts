@@ -54,7 +54,7 @@ function kindOf(n: string): ValueKind | undefined {
  * such a field is a date on or before the simulated today. A `published_date` is a release date (a book out next
  * month), not a stamp; `published_at` is.
  */
-const PAST_STAMP = /^(created|updated|modified|changed|measured|observed|recorded|published(?!_date$)|posted|submitted|occurred|issued|generated|fetched|retrieved|registered|joined|signed_up|started|finished|ended|completed|resolved|closed|opened|approved|verified|confirmed|uploaded|captured|delivered|paid|shipped|cancelled|canceled|sent|received|reported|accessed|viewed|last_(login|seen|active|activity|modified|updated|changed|used|synced|checked|accessed|viewed))(_(at|on|time|date|datetime|timestamp))?$/;
+const PAST_STAMP = /^(created|updated|modified|changed|measured|observed|recorded|published(?!_date$)|posted|submitted|occurred|issued|generated|fetched|retrieved|registered|joined|signed_up|started|finished|ended|completed|activated|deactivated|triggered|executed|processed|imported|exported|synced|scanned|resolved|closed|opened|approved|verified|confirmed|uploaded|captured|delivered|paid|shipped|cancelled|canceled|sent|received|reported|accessed|viewed|last_(login|seen|active|activity|modified|updated|changed|used|synced|checked|accessed|viewed))(_(at|on|time|date|datetime|timestamp))?$/;
 
 const ISO_DATE = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?$/i;
 const OTHER_DATES = [/^(\d\d?)\/(\d\d?)\/(\d{4})$/, /^(\d\d?)\.(\d\d?)\.(\d{4})$/, /^(\d{4})\/(\d\d?)\/(\d\d?)$/, /^(\d{4})(\d\d)(\d\d)$/];

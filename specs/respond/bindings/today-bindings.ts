@@ -17,6 +17,11 @@ const NEXT = new Set(["next", "upcoming", "future", "coming", "forthcoming", "fo
 const STARTING = new Set(["forecast", "forecasts"]);
 const PAST = new Set(["past", "previous", "recent", "history", "historical"]);
 const ONGOING = new Set(["current", "currently", "active", "ongoing", "running"]);
+/** Words of lists of what is in force now (their items started by today). */
+const ACTIVE = new Set(["active", "ongoing", "current", "currently"]);
+/** Names (normalized) of an item's start and end. */
+const STARTS = ["start", "startdate", "startsat", "starttime", "startat", "effective", "effectivedate", "onset", "from", "validfrom", "begins", "beginsat"];
+const ENDS = ["end", "enddate", "endsat", "endtime", "endat", "expires", "expiresat", "until", "to", "validto", "validuntil", "ends"];
 /** Fields that say what day (or moment) it is. */
 const DAY_FIELD = /^(date|day|today|now|currentdate|currenttime|asof|asofdate|localdate|localtime|servertime|datetime|timestamp|observedat|observationtime|lastupdated)$/;
 const FROM = /^(from|start|start_?date|date_?from|from_?date|since|after|begin|min_?date|earliest)$/;
@@ -62,6 +67,16 @@ export function todayBindings(tool: Tool, fields: readonly SchemaField[], dateIn
     for (const list of mainLists(fields)) {
       const date = findBy(itemFields(fields, list).filter(isDateField), ITEM_DATES);
       if (date) out.push({ kind: "today", field: date.path, bound: next ? "min" : "max", ...(next && some(words, STARTING) ? { starts: true } : {}), ...(arg !== undefined ? { arg } : {}) });
+    }
+  }
+  // What is in force now ("active alerts", "ongoing outages"): items that have a start and an end started by today.
+  const ongoing = some(words, ACTIVE) && !some(words, NEXT) && !some(words, PAST);
+  if (ongoing) {
+    for (const list of mainLists(fields)) {
+      const dated = itemFields(fields, list).filter(isDateField);
+      const start = findBy(dated, STARTS);
+      const end = findBy(dated, ENDS);
+      if (start && end) out.push({ kind: "today", field: start.path, bound: "max" });
     }
   }
   // "Today" said by the operation's name or summary; "now" and "current" by its name only (`getCurrentDate`, not

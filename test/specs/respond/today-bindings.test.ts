@@ -174,3 +174,22 @@ describe("a day check answers as the world's calendar says", () => {
     }
   });
 });
+
+describe("what is in force now", () => {
+  it("started by today: active alerts move back so that the latest has begun, each with its end", async () => {
+    const { inlineCatalog, ok, answerOf } = await import("./inline-catalog.js");
+    const ALERT = { type: "object", properties: { event: { type: "string" }, start: { type: "string", format: "date-time" }, end: { type: "string", format: "date-time" } } };
+    const catalog = await inlineCatalog({
+      "/alerts": {
+        get: {
+          operationId: "getActiveAlerts",
+          summary: "Active alerts in force for a city.",
+          responses: ok({ type: "object", properties: { alerts: { type: "array", items: ALERT } } }, { alerts: [{ event: "Heat Advisory", start: "2025-07-21T12:00:00Z", end: "2025-07-22T00:00:00Z" }] }),
+        },
+      },
+    });
+    expect(bindingsOf(catalog, catalog.get("getActiveAlerts")!).map((b) => (b.kind === "today" ? `${b.field} ${b.bound}` : b.kind))).toContain("alerts[].start max");
+    const [alert] = (await answerOf(catalog, "getActiveAlerts", {}))["alerts"] as Json[];
+    expect(alert).toMatchObject({ start: `${SIMULATED_TODAY}T12:00:00Z`, end: "2025-06-02T00:00:00Z" });
+  });
+});
