@@ -25,8 +25,9 @@ export type BodyRead = { ok: true; bytes: Uint8Array | undefined } | { ok: false
  * Content-Length nor Transfer-Encoding it has no body (HTTP/1.1). A `Request` made in-process (`app.fetch(new
  * Request(url, {body}))` sets no length) is streamed and cut at the limit. `req.body` is touched only then: its
  * getter builds a web stream (and, on a socket's request, a whole undici Request).
+ * A request without a body is read at once (no promise): no turn of the event loop for it.
  */
-export async function readBody(req: Request, limit: number, incoming?: IncomingMessage): Promise<BodyRead> {
+export function readBody(req: Request, limit: number, incoming?: IncomingMessage): BodyRead | Promise<BodyRead> {
   if (req.method === "GET" || req.method === "HEAD") return { ok: true, bytes: undefined };
   const declared = req.headers.get("content-length");
   if (declared !== null) {
@@ -36,13 +37,11 @@ export async function readBody(req: Request, limit: number, incoming?: IncomingM
     if (n === 0) return { ok: true, bytes: undefined };
     // From a socket: the Node request's own buffers (no ArrayBuffer copy); Node's parser holds it to the length.
     if (incoming !== undefined) return readIncomingLimited(incoming, limit);
-    return { ok: true, bytes: new Uint8Array(await req.arrayBuffer()) };
+    return req.arrayBuffer().then((buffer): BodyRead => ({ ok: true, bytes: new Uint8Array(buffer) }));
   }
   if (incoming !== undefined) return incoming.headers["transfer-encoding"] === undefined ? { ok: true, bytes: undefined } : readIncomingLimited(incoming, limit);
   if (req.body === null) return { ok: true, bytes: undefined };
-  const bytes = await readStreamLimited(req.body, limit);
-  if (bytes === undefined) return tooLarge(limit);
-  return { ok: true, bytes: bytes.byteLength === 0 ? undefined : bytes };
+  return readStreamLimited(req.body, limit).then((bytes): BodyRead => (bytes === undefined ? tooLarge(limit) : { ok: true, bytes: bytes.byteLength === 0 ? undefined : bytes }));
 }
 
 /** The Node HTTP/1 request behind a Hono context's env (@hono/node-server passes `{incoming, outgoing}`), if any. */

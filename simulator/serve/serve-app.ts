@@ -273,7 +273,9 @@ export class ServeApp {
       }
     }
 
-    const read = await readBody(req, this.bodyLimit, incoming);
+    // A request without a body (GET, HEAD, no length) is read at once: no turn of the event loop for it.
+    const reading = readBody(req, this.bodyLimit, incoming);
+    const read = reading instanceof Promise ? await reading : reading;
     if (!read.ok) {
       const details = problem(read.status, `${TOOLSIM}${read.status === 413 ? "payload-too-large" : "bad-request"}`, read.status === 413 ? "Payload Too Large" : "Bad Request", read.detail);
       return tool && !proxying ? this.operationProblemResponse(rt, tool, details, extra, head) : problemResponse(details, extra, head);
