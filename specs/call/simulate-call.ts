@@ -11,6 +11,7 @@ import { HttpCassette } from "../respond/http-cassette.js";
 import { httpResponder, type HttpResponderOptions } from "../respond/http-responder.js";
 import { replayResponder } from "../respond/replay-responder.js";
 import { observeAnswer } from "../respond/world/entity-memory.js";
+import { askedViews, obeyPlan } from "../respond/bindings/obey-plan.js";
 import { observeSessionUser } from "../respond/world/session-user.js";
 import { observeParts } from "../respond/world/shared-parts.js";
 import type { ValidationIssue } from "./problem-details.js";
@@ -150,7 +151,9 @@ async function respond(catalog: Catalog, stages: SimulationStages, valid: Valida
   // What the answer showed is remembered, so that later answers about the same records agree (a store made
   // for this call alone is dropped with it: nothing to remember).
   if (options.state !== undefined && answer.status >= 200 && answer.status <= 299) {
-    observeAnswer(ctx, answer.body);
+    // Not what a read asked to see (a recipe scaled to 6 servings is still a recipe for 4).
+    const views = askedViews(obeyPlan(catalog, valid.tool), valid.args);
+    observeAnswer(ctx, answer.body, views.length === 0 ? undefined : new Set(views.map((v) => v.pointer)));
     observeSessionUser(ctx, answer.body);
     observeParts(ctx, answer.body);
   }

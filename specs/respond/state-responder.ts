@@ -11,6 +11,7 @@ import { synthesize } from "../synthesize/synthesize.js";
 import { freshStringId } from "./fresh-id.js";
 import { completeRequired, settleOmitted } from "./created-resource.js";
 import { obeyBindings } from "./bindings/obey-bindings.js";
+import { askedViews, obeyPlan } from "./bindings/obey-plan.js";
 import { isSessionOperation, sessionFields } from "./world/session-user.js";
 import type { ParameterBinding, Tool } from "../catalog/tool.js";
 import { listItemPointer, listSlot, selectPage, withItems } from "./state-list.js";
@@ -271,7 +272,17 @@ function read(ctx: ResponseContext, route: ResourceRoute, key: string, id: strin
     return jsonAnswer(selected, cloneJson(body));
   }
   if (unknownIsMissing(ctx, key, id)) return notFound(ctx, `${key}/${id}`);
-  // Not seen yet (an open world): synthesize it (what earlier answers showed of it included) and remember it.
+  // Not seen yet (an open world): synthesize it (what earlier answers showed of it included) and remember it,
+  // as it is: a view the call asks for (`?servings=6`) shapes this answer only, as for a stored record.
+  const views = askedViews(obeyPlan(ctx.catalog, ctx.call.tool), ctx.call.args);
+  if (views.length > 0 && selected.schemaPointer !== undefined) {
+    const args = { ...ctx.call.args };
+    for (const v of views) delete args[v.arg];
+    const record = read({ ...ctx, call: { ...ctx.call, args } }, route, key, id, rawId);
+    if (!isObject(record.body)) return record;
+    const body = obeyBindings(ctx, selected.schemaPointer, cloneJson(record.body), { synthesized: false, rewriteItems: false, recall: false });
+    return { ...record, body };
+  }
   const answer = schemaAnswer(ctx, selected);
   if (isObject(answer.body)) {
     const idField = idFieldFor(ctx, route, key, answer.body, selected.schemaPointer);

@@ -8,6 +8,9 @@ import type { Binding, BindingMatch, EffectBinding, TotalBinding } from "./bindi
 import { findBy, isDateField, ITEM_DATES, itemFields, mainLists, norm, recordFields, snake } from "./response-fields.js";
 import { todayBindings } from "./today-bindings.js";
 import { spanArgOf } from "./span-args.js";
+import { nounOfOperation } from "../world/entity-memory.js";
+import { snakeName } from "../../snake-name.js";
+import { singularNoun } from "../../singular-noun.js";
 
 /**
  * Infers an operation's bindings from names, types and formats of its inputs and its success response:
@@ -215,8 +218,9 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
       const echo = record.find((f) => !f.path.includes(".") && !f.object && !f.list && f.type === "string" && SEARCH.test(snake(f.name)));
       if (echo) add({ kind: "equals", arg: input.arg, field: echo.path, match: "exact" });
     }
-    // The id parameter of a read: the record's `id`.
-    if (input.lastPathParam && !same) {
+    // The id parameter of a read: the record's `id`; in the query, the id of the one record it reads
+    // (`GET /dish?dishId=7`, `getRecipeInformation(recipeId)`).
+    if (!same && (input.lastPathParam || (input.in === "query" && method === "get" && !lists.includes("[]") && namesRecord(n, tool)))) {
       const id = record.find((f) => f.path === "id");
       if (id) add({ kind: "equals", arg: input.arg, field: "id", match: "exact" });
     }
@@ -488,4 +492,11 @@ function totalBindings(fields: readonly SchemaField[], lists: readonly string[])
     break;
   }
   return out;
+}
+
+/** Whether a (normalized) parameter name is the id of the operation's record: `dishId` on `/dish`, `recipeId` on `getRecipeInformation`. */
+function namesRecord(n: string, tool: Tool): boolean {
+  if (!n.endsWith("id") || n.length <= 2) return false;
+  const words = [nounOfOperation(tool.operation), ...snakeName(tool.operation.operationId ?? "").split("_").map(singularNoun)];
+  return words.some((w) => w !== "" && norm(w) + "id" === n);
 }

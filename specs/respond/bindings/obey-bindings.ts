@@ -12,7 +12,7 @@ import { cloneJson } from "../../synthesize/synthesis-rules.js";
 import { AIRPORTS, findCity, findCountry, fold } from "../../synthesize/world/world-data.js";
 import type { ResponseContext } from "../responder.js";
 import type { Binding } from "./bindings.js";
-import { obeyPlan } from "./obey-plan.js";
+import { askedViews, obeyPlan } from "./obey-plan.js";
 import { growToSpan } from "./requested-span.js";
 import { hasFutureStamp, keepStampsPast } from "../world/past-stamps.js";
 import { convertUnits, unitSystemChange } from "../world/unit-systems.js";
@@ -25,13 +25,10 @@ import { isPlace, relocate, renameNaturalKey } from "../world/found-place.js";
 import { agreeMoney, speaksMoney } from "../world/money-answers.js";
 import { agreeDetectedLanguage, sendsTexts } from "../world/detected-language.js";
 import { keepTargetLanguage, lookedUp, targetLanguageOf } from "../world/translated-texts.js";
-import { answerRecords, knownNatural, knownRecord, naturalRecords, NATURAL_FIELDS, type AnswerRecord } from "../world/entity-memory.js";
-import { seededUuid } from "../fresh-id.js";
-import { isSessionOperation, knownSessionUser, sessionFields, sessionRecord } from "../world/session-user.js";
-import { rememberedParts } from "../world/shared-parts.js";
-import { deriveSeed } from "../../seed.js";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { answerRecords, knownNatural, knownRecord, naturalRecords } from "../world/entity-memory.js";
+import { hasExampleRecords } from "../world/example-records.js";
+import { isSessionOperation, knownSessionUser } from "../world/session-user.js";
+import { anotherId, idKeyOf, recall, recallExamples, renumber } from "./recalled-records.js";
 
 /**
  * Makes an answer obey its call's bindings (an example's, a synthesized one's, or one made from state):
@@ -58,95 +55,6 @@ export interface ObeyOptions {
   recall?: boolean;
   /** Whether what the body says already happened is already on or before today (an example prepared once): not looked at again. */
   datedAsOfToday?: boolean;
-}
-
-/**
- * Records of the answer that the episode knows (the state's, or an earlier answer's) take their known
- * scalar fields, so that one id means one record across the episode. Returns the recalled records with the
- * pointers of the fields they took.
- */
-function recall(ctx: ResponseContext, out: unknown, edits: Edits): Array<{ record: AnswerRecord; pointers: Set<string> }> {
-  const recalled: Array<{ record: AnswerRecord; pointers: Set<string> }> = [];
-  // A store that knows nothing (a stateless call's) recalls nothing.
-  if (ctx.state.isBlank) return recalled;
-  for (const r of answerRecords(out, ctx.call.tool.operation)) {
-    // The parts it shares with what it points at (a booking's itinerary is its offer's).
-    const parts = rememberedParts(ctx, r);
-    for (const [k, v] of Object.entries(parts ?? {})) if (JSON.stringify(r.record[k]) !== JSON.stringify(v)) edits.writeKey(r.record, k, `${r.pointer}/${pointerSegment(k)}`, cloneJson(v));
-    const known = knownRecord(ctx, r.noun, r.id);
-    if (!known || known === r.record) continue;
-    const pointers = new Set<string>();
-    for (const [k, v] of Object.entries(r.record)) {
-      const kv = known[k];
-      if (kv === undefined || (kv !== null && typeof kv === "object") || (v !== null && typeof v === "object")) continue;
-      const pointer = `${r.pointer}/${pointerSegment(k)}`;
-      pointers.add(pointer);
-      if (kv !== v) edits.writeKey(r.record, k, pointer, kv);
-      else edits.pinned.add(pointer);
-    }
-    if (pointers.size > 0) recalled.push({ record: r, pointers });
-  }
-  // An answer about the caller is the session's user (the one registered or logged in).
-  const session = isSessionOperation(ctx) ? sessionRecord(out) : undefined;
-  const known = session ? knownSessionUser(ctx) : undefined;
-  const fields = session ? sessionFields(ctx, session.record) : undefined;
-  if (session && fields) {
-    for (const [k, v] of Object.entries(fields)) {
-      const pointer = `${session.pointer}/${pointerSegment(k)}`;
-      if (session.record[k] !== v) edits.writeKey(session.record, k, pointer, v);
-      else edits.pinned.add(pointer);
-    }
-  } else if (session && known) {
-    // Another person (a login with another e-mail): not the session user's id.
-    const idKey = ["id", "uuid", "userId", "user_id"].find((k) => k in session.record);
-    const next = idKey !== undefined && session.record[idKey] === known[idKey] ? anotherId(ctx, "user", session.record[idKey], session.pointer) : undefined;
-    if (idKey !== undefined && next !== undefined) edits.writeKey(session.record, idKey, `${session.pointer}/${pointerSegment(idKey)}`, next);
-  }
-  // A thing named by a natural key keeps what earlier answers called it.
-  for (const r of naturalRecords(out)) {
-    const known = knownNatural(ctx, r);
-    if (!known) continue;
-    for (const f of NATURAL_FIELDS) {
-      const kv = known[f];
-      if (typeof kv !== "string" || typeof r.record[f] !== "string") continue;
-      const pointer = `${r.pointer}/${pointerSegment(f)}`;
-      if (kv !== r.record[f]) edits.writeKey(r.record, f, pointer, kv);
-      else edits.pinned.add(pointer);
-    }
-  }
-  return recalled;
-}
-
-/**
- * A new id in the shape of another, not known to the episode: a uuid for a uuid, else the same characters
- * class by class (digits for digits, letters for letters, hex stays hex) with the last ones changed, so that
- * a pattern the id fits (`^art_[A-Za-z0-9]{12}$`) still fits.
- */
-function anotherId(ctx: ResponseContext, noun: string, id: unknown, salt: string): unknown {
-  for (let i = 0; i < 16; i++) {
-    const seed = deriveSeed(ctx.seed, "another-id", salt, i);
-    let candidate: unknown;
-    if (typeof id === "number") candidate = Number.isInteger(id) ? id + 1 + (seed % 8999) : undefined;
-    else if (typeof id === "string" && UUID.test(id)) candidate = seededUuid(seed);
-    else if (typeof id === "string" && id.length > 0) {
-      const hex = /^[0-9a-f-]+$/i.test(id.replace(/^[a-z]+_/i, ""));
-      const chars = [...id];
-      let changed = 0;
-      for (let k = chars.length - 1, r = seed; k >= 0 && changed < 4; k--) {
-        const c = chars[k] as string;
-        const pick = (alphabet: string): string => alphabet[(r = deriveSeed(r, k)) % alphabet.length] as string;
-        if (/[0-9]/.test(c)) chars[k] = pick("0123456789");
-        else if (/[a-z]/.test(c)) chars[k] = pick(hex ? "abcdef" : "abcdefghijklmnopqrstuvwxyz");
-        else if (/[A-Z]/.test(c)) chars[k] = pick(hex ? "ABCDEF" : "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
-        else continue;
-        changed++;
-      }
-      candidate = chars.join("");
-    }
-    if (candidate === undefined) return undefined;
-    if (candidate !== id && knownRecord(ctx, noun, String(candidate)) === undefined) return candidate;
-  }
-  return undefined;
 }
 
 /** The first value an argument path has in the call's arguments, else its parameter's default. */
@@ -427,13 +335,11 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
     // A known record rewritten to fit the call is another record: it gets another id.
     const changed = new Set(edits.list.slice(before).map((e) => e.pointer));
     for (const { record, pointers } of recalled) {
-      const idKey = Object.keys(record.record).find((k) => String(record.record[k]) === record.id && (k === "id" || k === "uuid" || /id$/i.test(k)));
+      const idKey = idKeyOf(record);
       if (idKey === undefined) continue;
       const idPointer = `${record.pointer}/${pointerSegment(idKey)}`;
       const refitted = record.inList ? [...pointers].some((p) => changed.has(p)) : !named.has(idPointer) && [...equalled].some((p) => p !== idPointer && within(p, record.pointer));
-      if (!refitted) continue;
-      const next = anotherId(ctx, record.noun, record.record[idKey], record.pointer);
-      if (next !== undefined) edits.writeKey(record.record, idKey, idPointer, next);
+      if (refitted) renumber(ctx, record, idKey, edits);
     }
   }
   // A page size the call gave bounds the list (an example of three holidays for `limit=2` answers two).
@@ -446,6 +352,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
     }
   }
   if (options.synthesized || rewrite) distinctIds(ctx, out, edits);
+  if (options.recall !== false && hasExampleRecords(ctx.catalog)) recallExamples(ctx, out, edits, named, askedViews(plan, args));
   for (const b of plan.effects) applyEffect(out, b, edits);
   for (const b of plan.references) applyReference(ctx, out, b, edits);
   for (const b of plan.totals) applyTotal(out, b, edits);
@@ -501,7 +408,7 @@ function distinctIds(ctx: ResponseContext, out: unknown, edits: Edits): void {
       ids.add(r.id);
       continue;
     }
-    const idKey = Object.keys(r.record).find((k) => String(r.record[k]) === r.id && (k === "id" || k === "uuid" || /id$/i.test(k)));
+    const idKey = idKeyOf(r);
     if (idKey === undefined) continue;
     const next = anotherId(ctx, r.noun, r.record[idKey], r.pointer);
     if (next === undefined || ids.has(String(next))) continue;

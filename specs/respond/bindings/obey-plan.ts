@@ -1,5 +1,5 @@
 import type { Catalog } from "../../catalog/catalog.js";
-import { lastName } from "../../catalog/field-path.js";
+import { firstValue, lastName } from "../../catalog/field-path.js";
 import type { Tool } from "../../catalog/tool.js";
 import { isIdentityField } from "../world/entity-memory.js";
 import { argumentDefaults } from "./argument-defaults.js";
@@ -9,6 +9,7 @@ import { schemaFields } from "../../catalog/schema-fields.js";
 import { selectedResponse } from "../response-cache.js";
 import { valueKindOf } from "../../value-kinds.js";
 import { norm } from "../../synthesize/world/entity-shape.js";
+import { toPointer } from "../../json-pointer.js";
 
 type Of<K extends Binding["kind"]> = Extract<Binding, { kind: K }>;
 
@@ -45,6 +46,11 @@ export interface ObeyPlan {
   point: boolean;
   /** The span a call may ask for (`days=5`: its dated list is that long), if any. */
   span?: Of<"span">;
+  /**
+   * The fields a read of one named record sets from its other arguments (`servings=6` on `GET /recipes/{id}`,
+   * as pointers into the answer): the view the call asked for, not news about the record, so not remembered.
+   */
+  views: ReadonlyArray<{ arg: string; pointer: string }>;
 }
 
 const plans = new WeakMap<Catalog, WeakMap<Tool, ObeyPlan>>();
@@ -58,6 +64,11 @@ export function obeyPlan(catalog: Catalog, tool: Tool): ObeyPlan {
   return plan;
 }
 
+/** The view a call asks for: the plan's `views` whose argument the call gives. */
+export function askedViews(plan: ObeyPlan, args: Record<string, unknown>): ReadonlyArray<{ arg: string; pointer: string }> {
+  return plan.views.length === 0 ? plan.views : plan.views.filter((v) => firstValue(args, v.arg) !== undefined);
+}
+
 function makePlan(catalog: Catalog, tool: Tool): ObeyPlan {
   const bindings = bindingsOf(catalog, tool);
   const of = <K extends Binding["kind"]>(kind: K): Array<Of<K>> => bindings.filter((b): b is Of<K> => b.kind === kind);
@@ -69,9 +80,12 @@ function makePlan(catalog: Catalog, tool: Tool): ObeyPlan {
     else args.push(b.arg);
   }
   const span = of("span")[0];
+  const identity = of("equals").filter((b) => isIdentityField(lastName(b.field)));
+  const reads = tool.operation.method === "get" || tool.operation.method === "head";
+  const views = reads && identity.length > 0 ? of("equals").filter((b) => !identity.includes(b) && !b.field.includes("[]")).map((b) => ({ arg: b.arg, pointer: toPointer(b.field.split(".")) })) : [];
   return {
     bindings,
-    identity: of("equals").filter((b) => isIdentityField(lastName(b.field))),
+    identity,
     equals: bindings.filter((b): b is Of<"equals"> | Of<"route"> => b.kind === "equals" || b.kind === "route"),
     todayEquals: today.filter((b) => b.bound === "equals"),
     filters: of("filter"),
@@ -89,6 +103,7 @@ function makePlan(catalog: Catalog, tool: Tool): ObeyPlan {
     units: tool.parameters.some((p) => UNIT_FIELDS.has(norm(p.name))),
     point: tool.parameters.some((p) => /^(lat|latitude)$/i.test(p.name)) && tool.parameters.some((p) => /^(lon|lng|long|longitude)$/i.test(p.name)),
     ...(span !== undefined ? { span } : {}),
+    views,
   };
 }
 

@@ -148,14 +148,17 @@ export function knownRecord(ctx: ResponseContext, noun: string, id: string): Jso
   return storedRecord(ctx, noun, id) ?? ctx.state.observed(noun, id);
 }
 
-/** Remembers the records of a successful answer (scalar fields only: nested objects are records of their own). */
-export function observeAnswer(ctx: ResponseContext, body: unknown): void {
+/**
+ * Remembers the records of a successful answer (scalar fields only: nested objects are records of their own), but
+ * not the fields at `views` (pointers): what the call asked to see (`servings=6`) is not news about the record.
+ */
+export function observeAnswer(ctx: ResponseContext, body: unknown, views: ReadonlySet<string> = NO_VIEWS): void {
   if (!isObject(body) && !Array.isArray(body)) return;
   for (const r of answerRecords(body, ctx.call.tool.operation)) {
     // A record the state holds is known from there (a session's creates are not kept twice).
     if (storedRecord(ctx, r.noun, r.id) !== undefined) continue;
     const scalars: Json = {};
-    for (const [k, v] of Object.entries(r.record)) if (v === null || typeof v !== "object") scalars[k] = v;
+    for (const [k, v] of Object.entries(r.record)) if ((v === null || typeof v !== "object") && (views.size === 0 || !views.has(`${r.pointer}/${pointerSegment(k)}`))) scalars[k] = v;
     ctx.state.observe(r.noun, r.id, scalars);
   }
   for (const r of naturalRecords(body)) {
@@ -164,6 +167,8 @@ export function observeAnswer(ctx: ResponseContext, body: unknown): void {
     ctx.state.observe(`@${r.key}`, r.value, { ...(ctx.state.observed(`@${r.key}`, r.value) ?? {}), ...known });
   }
 }
+
+const NO_VIEWS: ReadonlySet<string> = new Set();
 
 /** Keys that name a thing of the world whatever resource shows it (a search hit's and a quote's `symbol`). */
 const NATURAL_KEYS = ["symbol", "ticker", "isbn", "isbn13", "iataCode", "iata", "icaoCode"];
