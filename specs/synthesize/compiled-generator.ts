@@ -148,8 +148,12 @@ export class CompiledGenerators {
     return (run) => (gens[Math.floor(run.next() * gens.length)] as Generator)(run);
   }
 
-  private refTo(ref: string, level: number, names: Names): Generator {
+  private refTo(ref: string, level: number, given: Names): Generator {
     const target = ref === "#" ? "" : decodeURIComponent(ref.slice(1));
+    // An unnamed value (an answer's root, the items of an unnamed list) is named after its schema: the fields
+    // of a `SegmentModel` are a segment's (its `name` is not a person's).
+    const component = given.name === undefined ? componentNoun(target) : undefined;
+    const names = component !== undefined ? { name: component } : given;
     const next = level + (target === "" ? 1 : this.host.levelStep(target));
     if (next > HARD_LEVEL) return () => null;
     let gen: Generator | undefined;
@@ -546,4 +550,20 @@ interface Part {
   node: Json;
   pointer: string;
   level: number;
+}
+
+/** Suffixes of schema names that say how a record is sent, not what it is (`SegmentModel`, `UserDto`, `PetResponse`). */
+const SCHEMA_SUFFIX = /(Model|Dto|DTO|Response|Resource|Schema|Object|Entity|Data|Details?|Info|Output|Result|Body|Payload|View|Representation|Record|_?[vV]\d+)$/;
+
+/**
+ * The noun a component schema is named for (`/components/schemas/SegmentModel` -> `Segment`, `MeModel` -> `user`),
+ * or undefined for a pointer that is not a named schema.
+ */
+export function componentNoun(pointer: string): string | undefined {
+  const m = /^\/(?:components\/schemas|definitions)\/([^/]+)$/.exec(pointer);
+  if (!m) return undefined;
+  let noun = (m[1] as string).replace(/~1/g, "/").replace(/~0/g, "~");
+  for (let i = 0; i < 3 && SCHEMA_SUFFIX.test(noun) && noun.replace(SCHEMA_SUFFIX, "") !== ""; i++) noun = noun.replace(SCHEMA_SUFFIX, "");
+  if (!/^[A-Za-z][A-Za-z0-9_.-]*$/.test(noun)) return undefined;
+  return /^(me|self|whoami|current_?user)$/i.test(noun) ? "user" : noun;
 }

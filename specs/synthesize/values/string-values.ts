@@ -1,6 +1,7 @@
 import type { Faker } from "@faker-js/faker";
 import { compileLinear, type LinearPattern } from "../../load/patterns/linear-pattern.js";
 import type { Json } from "../../json-object.js";
+import { kindValue } from "./kind-values.js";
 import { AIRPORTS, CITIES } from "../world/world-data.js";
 import { REFERENCE_DATE } from "../world/simulated-today.js";
 
@@ -376,9 +377,11 @@ const STRING_RULES: readonly StringRule[] = [
     t(/(^|_)(price|amount|cost|fee|total|balance|salary|subtotal|tax|revenue|budget)$/),
     (f) => ({ value: f.number.float({ min: 1, max: 500, fractionDigits: 2 }).toFixed(2) }),
   ],
+  // An HTTP status beside the data (`status_code: "200"`), not an identifier.
+  [t(/^(status_code|http_status|http_status_code|http_code|response_code|status_code_http)$/), (_f, _n, s) => ({ value: maxLengthOf(s) >= 3 ? "200" : "OK" })],
   [(n) => /(^|_)(id|identifier|key|ref|reference|code|number|no|num)$/.test(n) || /_id$/.test(n), (f, n, s) => ({ value: idText(f, n, s) })],
   [t(/(^|_)(role)$/), (f) => ({ value: f.helpers.arrayElement(["admin", "editor", "viewer", "member"]) })],
-  [t(/(^|_)(type|kind)$/), (f) => ({ value: f.word.noun() })],
+  [t(/(^|_)(type|kind)$/), (f, n, _s, parents) => ({ value: kindValue(f, n, parents) })],
   [t(/(^|_)(symbol|ticker)$/), (f) => ({ value: f.string.alpha({ length: 4, casing: "upper" }) })],
 ];
 

@@ -6,6 +6,11 @@ import { SchemaRegistry } from "../../../specs/catalog/schema-registry.js";
 import { synthesize, type Synthesized } from "../../../specs/synthesize/synthesize.js";
 import { synthesizeArguments } from "../../../specs/synthesize/synthesize-call.js";
 import { validateCall } from "../../../specs/call/validate-call.js";
+import { faker } from "@faker-js/faker/locale/en";
+
+/** Faker's English first names: a value that starts with one reads as a person's name. */
+const FIRST_NAMES = new Set<string>([...(faker.definitions.person.first_name.generic ?? []), ...(faker.definitions.person.first_name.female ?? []), ...(faker.definitions.person.first_name.male ?? [])]);
+const LAST_NAMES = new Set<string>([...(faker.definitions.person.last_name.generic ?? []), ...(faker.definitions.person.last_name.female ?? []), ...(faker.definitions.person.last_name.male ?? [])]);
 
 type Json = Record<string, unknown>;
 
@@ -168,6 +173,38 @@ describe("synthesize: realistic values by field name and format", () => {
     }
     expect(realisticValue({ type: "string", maxLength: 3 }, { name: "country_code" }, 2)).toMatch(/^[A-Z]{2,3}$/);
     expect(realisticValue({ type: "string" }, { name: "country" }, 2)).toMatch(/^[A-Z][\p{L} ,.'()-]+$/u);
+  });
+
+  it("a type without listed values is a type of what it types, and a status code is an HTTP status", () => {
+    const kinds = (name: string, parents: string[] = []): Set<unknown> => new Set(SEEDS.map((seed) => realisticValue({ type: "string" }, { name, parents }, seed)));
+    expect([...kinds("airport_type")].every((v) => ["large_airport", "medium_airport", "small_airport", "heliport"].includes(v as string))).toBe(true);
+    expect([...kinds("type", ["airport_list"])].every((v) => /airport|heliport/.test(v as string))).toBe(true);
+    expect([...kinds("phoneType")].every((v) => ["mobile", "home", "work"].includes(v as string))).toBe(true);
+    expect([...kinds("kind", ["vehicle"])].every((v) => ["car", "van", "truck", "motorcycle"].includes(v as string))).toBe(true);
+    expect([...kinds("widget_type")].every((v) => ["standard", "basic", "custom", "default"].includes(v as string))).toBe(true);
+    expect(kinds("airport_type").size).toBeGreaterThan(1);
+    expect(realisticValue({ type: "string" }, { name: "status_code" }, 3)).toBe("200");
+  });
+
+  it("the fields of an unnamed answer are named after its schema: a segment's name is not a person's", () => {
+    const named = registryOf({
+      SegmentModel: { type: "object", required: ["name", "description"], properties: { name: { type: "string" }, description: { type: "string" } } },
+      UserModel: { type: "object", required: ["name"], properties: { name: { type: "string" } } },
+      Segments: { type: "array", minItems: 1, items: { $ref: "#/components/schemas/SegmentModel" } },
+      Answer: { $ref: "#/components/schemas/SegmentModel" },
+      People: { $ref: "#/components/schemas/UserModel" },
+    });
+    // A person's name: a first name and a last name (an adjective that is also a first name, "Royal SUV", is not).
+    const isPerson = (v: unknown): boolean => {
+      const words = String(v).split(" ");
+      return words.length === 2 && FIRST_NAMES.has(words[0] ?? "") && LAST_NAMES.has(words[1] ?? "");
+    };
+    const segmentNames = SEEDS.flatMap((seed) => [(make(named, "Answer", seed).value as Json)["name"], (make(named, "Segments", seed).value as Json[])[0]?.["name"]]);
+    const userNames = SEEDS.map((seed) => (make(named, "People", seed).value as Json)["name"]);
+    const segmentsAsPeople = segmentNames.filter(isPerson);
+    const people = userNames.filter(isPerson).length;
+    expect(segmentsAsPeople).toEqual([]);
+    expect(people).toBeGreaterThanOrEqual(15);
   });
 });
 
