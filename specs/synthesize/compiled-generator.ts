@@ -2,7 +2,7 @@ import { toPointer } from "../json-pointer.js";
 import type { SchemaFlavor } from "../load/schema-flavor.js";
 import { realisticGenerator } from "./values/realistic-value.js";
 import { enter, type Generator, type GenerationRun } from "./generation-run.js";
-import { NO_NAMES, namesHint, pickFrom, stringGenerator, type Names } from "./compiled-leaves.js";
+import { namesHint, pickFrom, stringGenerator, type Names } from "./compiled-leaves.js";
 import { disjointBranches, isBare, ofTypes, sameShape, typesOf } from "./schema-shape.js";
 import {
   cloneJson,
@@ -67,13 +67,13 @@ export class CompiledGenerators {
    * Undefined when the schema's root is a shape left to the general generator.
    */
   root(pointer: string, rootName: string | undefined): Generator | undefined {
-    const gen = this.at(pointer, 0, rootName !== undefined ? { name: rootName } : NO_NAMES);
+    const gen = this.at(pointer, 0, rootName !== undefined ? { name: rootName, top: true } : TOP);
     return this.general.has(gen) ? undefined : gen;
   }
 
   /** The (cached) generator of the node at a pointer, at a ref level, with the names around it. */
   private at(pointer: string, level: number, names: Names): Generator {
-    const key = `${level}|${names.name ?? ""}\u0001${names.p1 ?? ""}\u0001${names.p2 ?? ""}|${pointer}`;
+    const key = `${level}|${names.name ?? ""}\u0001${names.p1 ?? ""}\u0001${names.p2 ?? ""}${names.top === true ? "\u0001^" : ""}|${pointer}`;
     let gen = this.cache.get(key);
     if (gen === undefined) {
       try {
@@ -148,12 +148,23 @@ export class CompiledGenerators {
     return (run) => (gens[Math.floor(run.next() * gens.length)] as Generator)(run);
   }
 
+  /** Whether a schema (through its `$ref`s) is an array's. */
+  private isList(sub: unknown): boolean {
+    let node = sub;
+    for (let i = 0; i < 8 && isObject(node) && typeof node["$ref"] === "string" && node["$ref"].startsWith("#"); i++) {
+      node = this.host.nodeAt(decodeURIComponent(node["$ref"].slice(1)));
+    }
+    if (!isObject(node)) return false;
+    const t = node["type"];
+    return t === "array" || (Array.isArray(t) && t.includes("array")) || (t === undefined && node["items"] !== undefined);
+  }
+
   private refTo(ref: string, level: number, given: Names): Generator {
     const target = ref === "#" ? "" : decodeURIComponent(ref.slice(1));
     // An unnamed value (an answer's root, the items of an unnamed list) is named after its schema: the fields
     // of a `SegmentModel` are a segment's (its `name` is not a person's).
     const component = given.name === undefined ? componentNoun(target) : undefined;
-    const names = component !== undefined ? { name: component } : given;
+    const names = component !== undefined ? { name: component, ...(given.top === true ? { top: true } : {}) } : given;
     const next = level + (target === "" ? 1 : this.host.levelStep(target));
     if (next > HARD_LEVEL) return () => null;
     let gen: Generator | undefined;
@@ -335,15 +346,18 @@ export class CompiledGenerators {
     }
     const fields: Array<{ key: string; required: boolean; gen: Generator }> = [];
     const seen = new Set<string>(definitions.keys());
+    // An answer's own lists are what it answers (a country list's `country`): there, even when optional.
+    const listsAlways = names.top === true && this.host.flavor === "response";
     const nestedByLevel = new Map<number, number>();
     for (const [key, defs] of definitions) {
       const first = defs[0] as { sub: unknown; at: string; level: number };
-      const isRequired = required.has(key);
+      let isRequired = required.has(key);
       if (!isRequired) {
         if (first.level >= REQUIRED_ONLY_LEVEL) continue;
         // An optional property that can have no finite value (it requires itself) is left out.
         if (defs.some((d) => this.host.minimalSize(d.sub) === Infinity)) continue;
         if (defs.some((d) => isObject(d.sub) && d.sub[hidden] === true)) continue;
+        if (listsAlways && this.isList(first.sub)) isRequired = true;
         // Below the top, only the first few optional nested objects and lists: bodies stay readable.
         if (first.level >= 1 && isNested(first.sub)) {
           const nested = (nestedByLevel.get(first.level) ?? 0) + 1;
@@ -551,6 +565,9 @@ interface Part {
   pointer: string;
   level: number;
 }
+
+/** The names of a whole answer: none, at the top. */
+const TOP: Names = { top: true };
 
 /** Suffixes of schema names that say how a record is sent, not what it is (`SegmentModel`, `UserDto`, `PetResponse`). */
 const SCHEMA_SUFFIX = /(Model|Dto|DTO|Response|Resource|Schema|Object|Entity|Data|Details?|Info|Output|Result|Body|Payload|View|Representation|Record|_?[vV]\d+)$/;

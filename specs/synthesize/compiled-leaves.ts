@@ -12,6 +12,8 @@ export interface Names {
   name?: string;
   p1?: string;
   p2?: string;
+  /** The value is a whole answer (its lists are what it answers: always there). */
+  top?: boolean;
 }
 
 export const NO_NAMES: Names = {};

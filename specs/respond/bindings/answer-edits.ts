@@ -29,6 +29,13 @@ export class Edits {
     this.write({ holder, key, value: holder[key], pointer, items: [] }, value, false);
   }
 
+  /** Adds a key an object lacks (undone by deleting it). */
+  add(holder: Json, key: string, pointer: string, value: unknown): void {
+    this.list.push({ holder, key, before: undefined, after: value, pointer, added: true });
+    holder[key] = value;
+    this.pinned.add(pointer);
+  }
+
   /** Writes a value under a key of an object (at `pointer`). */
   writeKey(holder: Json, key: string, pointer: string, value: unknown): void {
     this.write({ holder, key, value: holder[key], pointer, items: [] }, value);

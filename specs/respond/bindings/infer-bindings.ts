@@ -269,7 +269,9 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
     for (const list of lists) {
       const items = itemFields(fields, list);
       if (items.length === 0) continue;
-      if (scopesOnlyByName && !SEARCH.test(sn) && !/(search_?term|term|query|keyword)$/.test(sn) && !items.some((f) => norm(f.name) === n)) continue;
+      // Named with the items' noun first (`airport_iata` for `airport_list[].iata_code`, `user_email` for `users[].email`).
+      const byNoun = fieldByNoun(items, list, n);
+      if (scopesOnlyByName && !SEARCH.test(sn) && !/(search_?term|term|query|keyword)$/.test(sn) && !items.some((f) => norm(f.name) === n) && byNoun === undefined) continue;
       if (SEARCH.test(sn) || /(^|_)(search_?term|search_?query|keyword|query)$/.test(sn)) {
         const searched = SEARCH_FIELDS.map((s) => items.find((f) => norm(f.name) === s && f.type === "string" && !f.list)).filter((f): f is SchemaField => f !== undefined);
         const others = items.filter((f) => f.type === "string" && !f.list && !searched.includes(f) && !isDateField(f) && f.format === undefined && !/(id|url|uri|href|link|image|email)$/.test(norm(f.name)));
@@ -317,6 +319,7 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
       }
       const names = scopesOnlyByName ? [n] : filterNames(input.name);
       let target = names.map((nm) => items.find((f) => norm(f.name) === nm && !f.object)).find((f) => f !== undefined);
+      target ??= byNoun;
       if (!target && /^(email|username|userid|phone|login|owner|owneremail)$/.test(n)) {
         // An identity inside the item (`candidate.email` for `email`): one level down, when only one field has the name.
         const nested = itemFields(fields, list, true).filter((f) => norm(f.name) === n && !f.object && !f.list && f.path.slice(list.length + 1).split(".").length === 2);
@@ -499,4 +502,19 @@ function namesRecord(n: string, tool: Tool): boolean {
   if (!n.endsWith("id") || n.length <= 2) return false;
   const words = [nounOfOperation(tool.operation), ...snakeName(tool.operation.operationId ?? "").split("_").map(singularNoun)];
   return words.some((w) => w !== "" && norm(w) + "id" === n);
+}
+
+/** The item field a (normalized) parameter name names after the items' noun: `airportiata` -> `iata_code` of `airport_list[]`. */
+function fieldByNoun(items: readonly SchemaField[], list: string, n: string): SchemaField | undefined {
+  const noun = listNoun(list);
+  if (noun === "" || !n.startsWith(noun) || n.length <= noun.length + 1) return undefined;
+  const rest = n.slice(noun.length);
+  return [rest, `${rest}code`].map((nm) => items.find((f) => norm(f.name) === nm && !f.object && !f.list)).find((f) => f !== undefined);
+}
+
+/** The noun of a list's items, normalized (`airport_list` -> `airport`, `data.airports` -> `airport`); "" for a root list. */
+function listNoun(list: string): string {
+  const last = list.replace(/\[\]$/, "").split(".").pop() ?? "";
+  const base = snake(last).replace(/_?(list|array|items|results|collection)$/, "");
+  return base === "" ? "" : norm(singular(base));
 }

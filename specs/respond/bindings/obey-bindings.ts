@@ -129,7 +129,24 @@ function applyFilter(ctx: ResponseContext, out: unknown, b: Extract<Binding, { k
     const holder = itemOf(out, spot, b.field);
     if (holder && match === "year" && typeof before === "string") shiftSiblings(edits, holder.item, holder.pointer, spot.pointer, 0, Number(arg) - Number(before.slice(0, 4)));
   }
+  const end = b.field.lastIndexOf("[].");
+  // An item without the field filtered on says it too (`iata_code: LYS` for `airport_iata=LYS`), where the schema has it.
+  const key = end >= 0 ? b.field.slice(end + 3) : "";
+  if (match === "exact" && /^[^.[\]]+$/.test(key) && (typeof arg === "string" || typeof arg === "number" || typeof arg === "boolean")) {
+    for (const item of locate(out, b.field.slice(0, end + 2))) {
+      if (isObject(item.value) && !Object.prototype.hasOwnProperty.call(item.value, key)) edits.add(item.value, key, `${item.pointer}/${pointerSegment(key)}`, arg);
+    }
+  }
+  // A record's own key (`iata_code=LHR`, `isbn=...`) names one record: one item, not copies of it.
+  if (match === "exact" && end >= 0 && OWN_KEYS.has(fold(lastName(b.field)).replace(/[^a-z0-9]/g, ""))) {
+    const list = b.field.slice(0, end);
+    if (list === "" && Array.isArray(out)) out.splice(1);
+    else for (const spot of locate(out, list)) if (Array.isArray(spot.value) && spot.value.length > 1) edits.write(spot, spot.value.slice(0, 1));
+  }
 }
+
+/** Fields that name their record alone (normalized): a filter on one of them answers one record. */
+const OWN_KEYS = new Set(["id", "uuid", "iata", "iatacode", "icao", "icaocode", "isbn", "isbn13", "symbol", "ticker"]);
 
 function applyRanges(ctx: ResponseContext, out: unknown, ranges: ReadonlyArray<Extract<Binding, { kind: "range" }>>, edits: Edits): void {
   const byField = new Map<string, { min?: unknown; max?: unknown }>();

@@ -252,6 +252,44 @@ CPT|Cape Town International Airport|Cape Town|ZA|FACT
 SYD|Sydney Kingsford Smith Airport|Sydney|AU|YSSY
 MEL|Melbourne Airport|Melbourne|AU|YMML
 AKL|Auckland Airport|Auckland|NZ|NZAA
+WLG|Wellington International Airport|Wellington|NZ|NZWN
+BNE|Brisbane Airport|Brisbane|AU|YBBN
+IAD|Washington Dulles International Airport|Washington|US|KIAD
+DCA|Ronald Reagan Washington National Airport|Washington|US|KDCA
+YOW|Ottawa Macdonald-Cartier International Airport|Ottawa|CA|CYOW
+GIG|Rio de Janeiro/Galeão International Airport|Rio de Janeiro|BR|SBGL
+BSB|Brasília International Airport|Brasília|BR|SBBR
+SCL|Arturo Merino Benítez International Airport|Santiago|CL|SCEL
+BOG|El Dorado International Airport|Bogotá|CO|SKBO
+LIM|Jorge Chávez International Airport|Lima|PE|SPJC
+MAN|Manchester Airport|Manchester|GB|EGCC
+EDI|Edinburgh Airport|Edinburgh|GB|EGPH
+STN|London Stansted Airport|London|GB|EGSS
+LYS|Lyon-Saint Exupéry Airport|Lyon|FR|LFLL
+MRS|Marseille Provence Airport|Marseille|FR|LFML
+HAM|Hamburg Airport|Hamburg|DE|EDDH
+RTM|Rotterdam The Hague Airport|Rotterdam|NL|EHRD
+GVA|Geneva Airport|Geneva|CH|LSGG
+SVQ|Seville Airport|Seville|ES|LEZL
+LIN|Milan Linate Airport|Milan|IT|LIML
+NAP|Naples International Airport|Naples|IT|LIRN
+KRK|Kraków John Paul II International Airport|Krakow|PL|EPKK
+BUD|Budapest Ferenc Liszt International Airport|Budapest|HU|LHBP
+OTP|Henri Coandă International Airport|Bucharest|RO|LROP
+KBP|Boryspil International Airport|Kyiv|UA|UKBB
+ESB|Ankara Esenboğa Airport|Ankara|TR|LTAC
+PUS|Gimhae International Airport|Busan|KR|RKPK
+BLR|Kempegowda International Airport|Bengaluru|IN|VOBL
+HAN|Noi Bai International Airport|Hanoi|VN|VVNB
+CGK|Soekarno-Hatta International Airport|Jakarta|ID|WIII
+KUL|Kuala Lumpur International Airport|Kuala Lumpur|MY|WMKK
+MNL|Ninoy Aquino International Airport|Manila|PH|RPLL
+AUH|Zayed International Airport|Abu Dhabi|AE|OMAA
+TLV|Ben Gurion Airport|Tel Aviv|IL|LLBG
+RUH|King Khalid International Airport|Riyadh|SA|OERK
+RAK|Marrakesh Menara Airport|Marrakesh|MA|GMMX
+LOS|Murtala Muhammed International Airport|Lagos|NG|DNMM
+ACC|Kotoka International Airport|Accra|GH|DGAA
 `;
 
 function rows(text: string): string[][] {

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { bindingsOf } from "../../../specs/respond/bindings/bindings.js";
+import { loadSpec } from "../../../specs/load/load-spec.js";
+import { buildCatalog, type Catalog } from "../../../specs/catalog/catalog.js";
+import { answerOf, type Json } from "./inline-catalog.js";
+
+/**
+ * A list answered for a key: the parameter named after the items' noun (`airport_iata`) filters their field
+ * (`iata_code`), every item says it (an item without the field gets it), one record's own key answers one
+ * record, and the answer's own list is there even where the schema makes it optional.
+ */
+
+const airport: Json = {
+  type: "object",
+  properties: {
+    airport_name: { type: "string" },
+    iata_code: { type: "string" },
+    gps_code: { type: "string" },
+    location: { type: "string" },
+    latitude: { type: "string" },
+    longitude: { type: "string" },
+  },
+};
+const listAnswer: Json = {
+  type: "object",
+  properties: { airport_list: { type: "array", items: { $ref: "#/components/schemas/Airport" } }, message: { type: "string" }, status_code: { type: "string" } },
+};
+
+describe("lists looked up by a key", () => {
+  it("a parameter named after the items' noun filters their field", async () => {
+    const catalog = await withComponents();
+    const filters = (tool: string): string[] => bindingsOf(catalog, catalog.get(tool)!).filter((b) => b.kind === "filter").map((b) => `${(b as { arg: string }).arg}->${(b as { field: string }).field}`);
+    expect(filters("searchByIata")).toEqual(["airport_iata->airport_list[].iata_code"]);
+    expect(filters("searchByCity")).toEqual(["airport_location->airport_list[].location"]);
+  });
+
+  it("an IATA search answers that airport, once, whatever the seed; one the world does not know keeps its code", async () => {
+    const catalog = await withComponents();
+    for (let seed = 1; seed <= 15; seed++) {
+      const body = await answerOf(catalog, "searchByIata", { airport_iata: "LYS" }, seed);
+      const list = body["airport_list"] as Json[];
+      expect(list).toHaveLength(1);
+      expect(list[0]).toMatchObject({ iata_code: "LYS" });
+      if (list[0]?.["airport_name"] !== undefined) expect(list[0]["airport_name"]).toMatch(/Lyon/);
+      if (list[0]?.["location"] !== undefined) expect(list[0]["location"]).toBe("Lyon");
+      if (list[0]?.["gps_code"] !== undefined) expect(list[0]["gps_code"], `seed ${seed}: ${JSON.stringify(list[0])}`).toBe("LFLL");
+      const unknown = (await answerOf(catalog, "searchByIata", { airport_iata: "QQX" }, seed))["airport_list"] as Json[];
+      expect(unknown.every((a) => a["iata_code"] === "QQX")).toBe(true);
+    }
+  });
+
+  it("an answer's own list is there even when the schema makes it optional", async () => {
+    const catalog = await withComponents();
+    for (let seed = 1; seed <= 15; seed++) {
+      const body = await answerOf(catalog, "listAirports", {}, seed);
+      expect(Array.isArray(body["airport_list"])).toBe(true);
+    }
+  });
+});
+
+/** The airports catalog: three list operations answering the same schema (in components). */
+async function withComponents(): Promise<Catalog> {
+  const schemaOf = (): Json => ({ "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/Answer" } } } } });
+  const spec = await loadSpec({
+    openapi: "3.0.3",
+    info: { title: "Airports", version: "1" },
+    paths: {
+      "/airports/iata/{airport_iata}": {
+        get: { operationId: "searchByIata", parameters: [{ name: "airport_iata", in: "path", required: true, schema: { type: "string" } }], responses: schemaOf() },
+      },
+      "/airports/city": {
+        get: { operationId: "searchByCity", parameters: [{ name: "airport_location", in: "query", required: true, schema: { type: "string" } }], responses: schemaOf() },
+      },
+      "/airports": { get: { operationId: "listAirports", responses: schemaOf() } },
+    },
+    components: { schemas: { Airport: airport, Answer: listAnswer } },
+  });
+  if (!spec.ok) throw new Error(JSON.stringify(spec.errors));
+  return buildCatalog(spec.value);
+}
