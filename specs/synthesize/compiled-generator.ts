@@ -353,7 +353,8 @@ export class CompiledGenerators {
       const first = defs[0] as { sub: unknown; at: string; level: number };
       let isRequired = required.has(key);
       if (!isRequired) {
-        if (first.level >= REQUIRED_ONLY_LEVEL) continue;
+        // Deep down, required properties only; an object that has none keeps its plain values (not `{}`).
+        if (first.level >= REQUIRED_ONLY_LEVEL && (required.size > 0 || isNested(first.sub))) continue;
         // An optional property that can have no finite value (it requires itself) is left out.
         if (defs.some((d) => this.host.minimalSize(d.sub) === Infinity)) continue;
         if (defs.some((d) => isObject(d.sub) && d.sub[hidden] === true)) continue;

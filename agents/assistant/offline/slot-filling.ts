@@ -272,6 +272,8 @@ function valueFor(box: OfflineToolbox, p: Param, sources: Source[], st: FillStat
       if (REFERS_TO_RESULT.test(src.facts.text)) {
         const fromObs = fromObservations(box, p, input.tool, input.records, `${src.facts.text}\n${input.userText}`, true);
         if (fromObs) return { value: fromObs.value, note: `${fromObs.note} (as the user said)`, fromText: false };
+        // The words point at a result; they are not the value ("the top result" is no country code).
+        continue;
       }
       const a = anchoredValue(box, p, src, st);
       if (a && fits(a.value)) return take(src, a.span, a.value, "from the user's reply");

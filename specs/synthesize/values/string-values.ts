@@ -353,6 +353,10 @@ const STRING_RULES: readonly StringRule[] = [
     t(/(disclaimer|phrase|hint|error|error_message|template|status_text|status_text_detailed|purpose|traditions|tradition|info|additional_info|fact|tip|advice|meaning|definition|quote|verse|lyrics|joke|significance|history|origin|trivia)$/),
     (f, _n, _s, parents) => ({ value: sentence(f, parents), free: true }),
   ],
+  // Angles, radio frequencies and speeds kept in strings (`he_heading_deg: "274"`, `frequency_mhz: "118.700"`).
+  [t(/(^|_)(deg|degrees|heading|bearing|azimuth|course|direction_deg|wind_deg)$/), (f) => ({ value: String(f.number.int({ min: 0, max: 359 })) })],
+  [t(/(^|_)(mhz|frequency_mhz)$/), (f) => ({ value: f.number.float({ min: 108, max: 136.975, fractionDigits: 3 }).toFixed(3) })],
+  [t(/(^|_)(khz|hz|kts|knots|mph|kmh|kph|kg|kgs|lb|lbs)$/), (f) => ({ value: String(f.number.int({ min: 1, max: 500 })) })],
   // Quantities kept in strings (`numberEmployees: "250"`, `elevation_ft: "1240"`) are numbers.
   [
     t(/(^|_)(count|number_of_\w+|num_\w+|\w+_count|total|ft|feet|meters|metres|km|miles|percent|percentage|pct|ratio|turnover|net_turnover|earnings|revenue|income|profit|clicks|impressions|views|rpm|marks|score|employees|number_employees|height|width|weight|elevation|elevation_ft|altitude|population|age|duration|seconds|minutes|hours)$|percent$|employees$|^kpi_/),

@@ -178,6 +178,18 @@ function cohereAirport(ctx: Ctx, o: Json, keys: Map<string, string>, at: string,
     set(ctx, o, first(keys, ["longitude", "lon", "lng"]), c.lon, at);
     set(ctx, o, first(keys, ["timezone", "tz"]), c.timeZone, at);
   }
+  // A country object inside the airport (`Country: {country_code, name}`) is the airport's (its own coherence follows).
+  for (const k of Object.keys(o)) {
+    const child = o[k];
+    if (!isObject(child) || !/^country$/i.test(k)) continue;
+    const childKeys = shapeOf(child, k).keys as Map<string, string>;
+    const codeKey = first(childKeys, ["countrycode", "code", "iso", "iso2", "alpha2", "countryiso"]);
+    const cur = codeKey !== undefined ? child[codeKey] : undefined;
+    const country = findCountry(row.countryCode);
+    const childAt = `${at}/${pointerSegment(k)}`;
+    if (typeof cur === "string") set(ctx, child, codeKey, cur.length === 3 && country ? country.alpha3 : row.countryCode, childAt);
+    if (country) set(ctx, child, first(childKeys, ["name", "countryname"]), country.name, childAt);
+  }
 }
 
 /** The world's airports by distance from a point (of those whose city it knows), nearest first. */

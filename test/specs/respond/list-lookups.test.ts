@@ -19,6 +19,8 @@ const airport: Json = {
     location: { type: "string" },
     latitude: { type: "string" },
     longitude: { type: "string" },
+    Country: { $ref: "#/components/schemas/Country" },
+    Runway: { type: "array", items: { $ref: "#/components/schemas/Runway" } },
   },
 };
 const listAnswer: Json = {
@@ -44,6 +46,17 @@ describe("lists looked up by a key", () => {
       if (list[0]?.["airport_name"] !== undefined) expect(list[0]["airport_name"]).toMatch(/Lyon/);
       if (list[0]?.["location"] !== undefined) expect(list[0]["location"]).toBe("Lyon");
       if (list[0]?.["gps_code"] !== undefined) expect(list[0]["gps_code"], `seed ${seed}: ${JSON.stringify(list[0])}`).toBe("LFLL");
+      // Its country is the airport's; nested records deep in the answer are not empty objects; angles are numbers.
+      const country = list[0]?.["Country"] as Json | undefined;
+      if (country !== undefined) {
+        expect(Object.keys(country).length, `seed ${seed}`).toBeGreaterThan(0);
+        if (country["country_code"] !== undefined) expect(country["country_code"]).toBe("FR");
+        if (country["name"] !== undefined) expect(country["name"]).toBe("France");
+      }
+      for (const runway of (list[0]?.["Runway"] as Json[] | undefined) ?? []) {
+        expect(Object.keys(runway).length).toBeGreaterThan(0);
+        if (runway["le_heading_deg"] !== undefined) expect(Number(runway["le_heading_deg"])).toBeLessThan(360);
+      }
       const unknown = (await answerOf(catalog, "searchByIata", { airport_iata: "QQX" }, seed))["airport_list"] as Json[];
       expect(unknown.every((a) => a["iata_code"] === "QQX")).toBe(true);
     }
@@ -73,7 +86,14 @@ async function withComponents(): Promise<Catalog> {
       },
       "/airports": { get: { operationId: "listAirports", responses: schemaOf() } },
     },
-    components: { schemas: { Airport: airport, Answer: listAnswer } },
+    components: {
+      schemas: {
+        Airport: airport,
+        Answer: listAnswer,
+        Country: { type: "object", properties: { country_code: { type: "string" }, name: { type: "string" } } },
+        Runway: { type: "object", properties: { le_heading_deg: { type: "string" }, length_ft: { type: "string" }, surface_type: { type: "string" } } },
+      },
+    },
   });
   if (!spec.ok) throw new Error(JSON.stringify(spec.errors));
   return buildCatalog(spec.value);

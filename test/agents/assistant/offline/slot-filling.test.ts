@@ -91,6 +91,21 @@ describe("slot filling", () => {
   });
 
 
+  it("never takes words that point at a result for the value itself", () => {
+    const countryAirports: OfflineToolSpec = {
+      name: "countryAirports",
+      description: "Airports of a country.",
+      parameters: { type: "object", properties: { country_code: { type: "string", description: "Country code (ISO 3166-1)." } }, required: ["country_code"] },
+    };
+    for (const reply of ["Use the top result.", "Just take the first result.", "The first one from the results, please."]) {
+      // No earlier observation holds a country code: nothing to take, and not the reply's words.
+      const out = fill(countryAirports, "Get the country airports for the first country.", [{ question: "For the country airports, I need the country code. Could you tell me what it is?", text: reply }]);
+      expect(out.args["country_code"]).toBeUndefined();
+    }
+    const named = fill(countryAirports, "Get the country airports.", [{ question: "For the country airports, I need the country code. Could you tell me what it is?", text: "DK" }]);
+    expect(named.args["country_code"]).toBe("DK");
+  });
+
   it("takes a value after a cue word for the parameters the cue is for (whole words of their names only)", () => {
     const out = fill(searchArticles, "Find articles about the elections by Jane Doe");
     expect(out.args).toEqual({ q: "elections", author: "Jane Doe" });
