@@ -1,6 +1,6 @@
 import { isCountry, isCurrency, isLanguage } from "./synthesize/world/world-data.js";
 import { snakeName } from "./snake-name.js";
-import { SIMULATED_TODAY } from "./synthesize/world/simulated-today.js";
+import { isAfterNow, SIMULATED_TODAY } from "./synthesize/world/simulated-today.js";
 
 /**
  * What a field's name says about its values, and whether a value is plausible for it (no spec needed: the world
@@ -51,10 +51,10 @@ function kindOf(n: string): ValueKind | undefined {
 
 /**
  * Names (snake case) of the moments something already happened: made, changed, measured, sent, done. A value of
- * such a field is a date on or before the simulated today. A `published_date` is a release date (a book out next
- * month), not a stamp; `published_at` is.
+ * such a field is a date on or before the simulated today (`last_activated_at` too). A `published_date` is a release
+ * date (a book out next month), not a stamp; `published_at` is.
  */
-const PAST_STAMP = /^(created|updated|modified|changed|measured|observed|recorded|published(?!_date$)|posted|submitted|occurred|issued|generated|fetched|retrieved|registered|joined|signed_up|started|finished|ended|completed|activated|deactivated|triggered|executed|processed|imported|exported|synced|scanned|resolved|closed|opened|approved|verified|confirmed|uploaded|captured|delivered|paid|shipped|cancelled|canceled|sent|received|reported|accessed|viewed|last_(login|seen|active|activity|modified|updated|changed|used|synced|checked|accessed|viewed))(_(at|on|time|date|datetime|timestamp))?$/;
+const PAST_STAMP = /^(?:last_)?(created|updated|modified|changed|measured|observed|recorded|published(?!_date$)|posted|submitted|occurred|issued|generated|fetched|retrieved|registered|joined|signed_up|started|finished|ended|completed|activated|deactivated|triggered|executed|processed|imported|exported|synced|scanned|resolved|closed|opened|approved|verified|confirmed|uploaded|captured|delivered|paid|shipped|cancelled|canceled|sent|received|reported|accessed|viewed|last_(login|seen|active|activity|modified|updated|changed|used|synced|checked|accessed|viewed|run|ping|heartbeat|visit|refresh|deploy|build|backup))(_(at|on|time|date|datetime|timestamp))?$/;
 
 const ISO_DATE = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?$/i;
 const OTHER_DATES = [/^(\d\d?)\/(\d\d?)\/(\d{4})$/, /^(\d\d?)\.(\d\d?)\.(\d{4})$/, /^(\d{4})\/(\d\d?)\/(\d\d?)$/, /^(\d{4})(\d\d)(\d\d)$/];
@@ -141,7 +141,7 @@ export function isPlausible(kind: ValueKind, value: unknown, field?: string): bo
     case "date":
       return isDate(value);
     case "stamp":
-      return isDate(value) && !(typeof value === "string" && ISO_DATE.test(value.trim()) && value.trim().slice(0, 10) > SIMULATED_TODAY);
+      return isDate(value) && !(typeof value === "string" && ISO_DATE.test(value.trim()) && isAfterNow(value, SIMULATED_TODAY));
     case "email":
       return typeof value === "string" && EMAIL.test(value.trim());
     case "url":

@@ -1,4 +1,6 @@
-import { listOf, locate, type FieldSpot } from "../../catalog/field-path.js";
+import { lastName, listOf, locate, type FieldSpot } from "../../catalog/field-path.js";
+import { valueKindOf } from "../../value-kinds.js";
+import { notAfterNow } from "../../synthesize/world/simulated-today.js";
 import { isObject, pointerSegment } from "../../json-object.js";
 import { getAt } from "../../json-pointer.js";
 import type { TodayBinding } from "./binding-types.js";
@@ -65,7 +67,11 @@ export function applyToday(out: unknown, b: TodayBinding, argGiven: boolean, tod
   if (argGiven) return;
   if (b.bound === "equals") {
     for (const spot of locate(out, b.field)) {
-      if (typeof spot.value === "string" && dayOf(spot.value) !== undefined && dayOf(spot.value) !== today) edits.write(spot, `${today}${spot.value.slice(10)}`);
+      // Today, and for what already happened (`observedAt`) not later today than the simulated now.
+      const stamp = valueKindOf(lastName(b.field)) === "stamp";
+      const dated = typeof spot.value === "string" && dayOf(spot.value) !== undefined ? `${today}${spot.value.slice(10)}` : undefined;
+      const value = dated !== undefined && stamp ? notAfterNow(dated, today) : dated;
+      if (value !== undefined && value !== spot.value) edits.write(spot, value);
       else if (typeof spot.value === "string") edits.pinned.add(spot.pointer);
     }
     return;

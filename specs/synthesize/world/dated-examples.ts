@@ -1,7 +1,7 @@
 import { isObject, pointerSegment, type Json } from "../../json-object.js";
 import { valueKindOf } from "../../value-kinds.js";
 import { daysBetween, shiftDays } from "./day-arithmetic.js";
-import { SIMULATED_TODAY } from "./simulated-today.js";
+import { isAfterNow, SIMULATED_TODAY } from "./simulated-today.js";
 
 /**
  * A spec's examples restated as of the simulated today: a property example that says something already happened
@@ -23,16 +23,26 @@ export function isMovableDay(key: string, value: unknown): value is string {
   return typeof value === "string" && ISO_DAY.test(value) && !/version/i.test(key);
 }
 
-/** The latest day of a record's own past stamps (its direct fields), or undefined. */
+/** The latest of a record's own past stamps (its direct fields, as written), or undefined. */
 function latestStamp(record: Json): string | undefined {
   let latest: string | undefined;
   for (const k in record) {
     const v = record[k];
-    if (typeof v !== "string" || !isStampName(k)) continue;
-    const d = /^\d{4}-\d\d-\d\d/.exec(v)?.[0];
-    if (d !== undefined && (latest === undefined || d > latest)) latest = d;
+    if (typeof v !== "string" || !isStampName(k) || !ISO_DAY.test(v)) continue;
+    if (latest === undefined || v.slice(0, 10) > latest.slice(0, 10) || (v.slice(0, 10) === latest.slice(0, 10) && v > latest)) latest = v;
   }
   return latest;
+}
+
+/**
+ * The whole days a stamp moves back so that it has happened by the simulated now of `today` (0 when it has): to
+ * today, or to the day before when its time of day is later than now (`2025-06-07T20:30:12Z` -> May 31).
+ */
+function daysBack(stamp: string, today: string): number {
+  if (!isAfterNow(stamp, today)) return 0;
+  const days = daysBetween(stamp.slice(0, 10), today);
+  if (!Number.isFinite(days)) return 0;
+  return isAfterNow(shiftDays(stamp, days), today) ? days - 1 : days;
 }
 
 /** Whether a value holds a past stamp after `today` anywhere (a cheap question: nothing is copied or moved). */
@@ -41,7 +51,7 @@ export function hasFutureStamp(value: unknown, today: string = SIMULATED_TODAY, 
   if (Array.isArray(value)) return value.some((v) => typeof v === "object" && v !== null && hasFutureStamp(v, today, depth + 1));
   if (!isObject(value)) return false;
   const latest = latestStamp(value);
-  if (latest !== undefined && latest > today) return true;
+  if (latest !== undefined && isAfterNow(latest, today)) return true;
   for (const k in value) {
     const v = value[k];
     if (typeof v === "object" && v !== null && hasFutureStamp(v, today, depth + 1)) return true;
@@ -68,7 +78,7 @@ function shiftRecord(record: Json | unknown[], pointer: string, days: number, wr
 }
 
 /**
- * Brings every record's (and every list's) past stamps back to `today` at the latest: a record whose latest stamp is
+ * Brings every record's (and every list's) past stamps back to the simulated now of `today` at the latest: a record whose latest stamp is
  * later moves back by whole days with all it holds, the records of a list together (they keep their order and
  * spacing). Each moved day goes through `write` (default: in place).
  */
@@ -76,12 +86,11 @@ export function keepStampsPast(value: unknown, today: string = SIMULATED_TODAY, 
   if (depth > 16) return;
   const records = Array.isArray(value) ? value.filter(isObject) : isObject(value) ? [value] : [];
   if (records.length === 0) return;
-  let latest: string | undefined;
+  let days = 0;
   for (const r of records) {
     const l = latestStamp(r);
-    if (l !== undefined && (latest === undefined || l > latest)) latest = l;
+    if (l !== undefined) days = Math.min(days, daysBack(l, today));
   }
-  const days = latest !== undefined && latest > today ? daysBetween(latest, today) : 0;
   const each = (r: Json, at: string): void => {
     if (days !== 0 && Number.isFinite(days)) shiftRecord(r, at, days, write);
     for (const k in r) if (typeof r[k] === "object" && r[k] !== null) keepStampsPast(r[k], today, write, `${at}/${pointerSegment(k)}`, depth + 1);
@@ -113,13 +122,10 @@ export function restateExamples(doc: unknown, today: string = SIMULATED_TODAY, d
 
 /** The `example`s of one schema's properties, moved together. */
 function restatePropertyExamples(properties: Json, today: string): void {
-  let latest: string | undefined;
+  let days = 0;
   for (const [name, p] of Object.entries(properties)) {
-    const d = isObject(p) && isStampName(name) && typeof p["example"] === "string" ? /^\d{4}-\d\d-\d\d/.exec(p["example"])?.[0] : undefined;
-    if (d !== undefined && (latest === undefined || d > latest)) latest = d;
+    if (isObject(p) && isStampName(name) && typeof p["example"] === "string" && ISO_DAY.test(p["example"])) days = Math.min(days, daysBack(p["example"], today));
   }
-  if (latest === undefined || latest <= today) return;
-  const days = daysBetween(latest, today);
-  if (!Number.isFinite(days)) return;
+  if (days === 0) return;
   for (const [name, p] of Object.entries(properties)) if (isObject(p) && isMovableDay(name, p["example"])) p["example"] = shiftDays(p["example"], days);
 }

@@ -7,3 +7,32 @@ export const REFERENCE_DATE = new Date("2025-06-01T12:00:00Z");
 
 /** The simulated today, as a date (`2025-06-01`). */
 export const SIMULATED_TODAY = REFERENCE_DATE.toISOString().slice(0, 10);
+
+/**
+ * Whether a date or date-time is later than the simulated now of `today` (at the reference time of day): a later
+ * day, or a time of that day after it where the value says its zone (`2025-06-01T20:30:12Z` is later than noon).
+ */
+export function isAfterNow(value: string, today: string = SIMULATED_TODAY): boolean {
+  const v = value.trim();
+  const day = v.slice(0, 10);
+  if (day !== today) return day > today;
+  if (!/^\d{4}-\d\d-\d\d[T ]\d\d:\d\d/.test(v) || !/(Z|[+-]\d\d:?\d\d)$/i.test(v)) return false;
+  const t = Date.parse(v.replace(" ", "T"));
+  return Number.isFinite(t) && t > Date.parse(`${today}T${REFERENCE_DATE.toISOString().slice(11)}`);
+}
+
+/**
+ * A date-time moved back by whole hours to the simulated now of `today` at the latest, written as it was (its zone
+ * and seconds kept): `2025-06-01T13:20:00Z` -> `2025-06-01T11:20:00Z`. Other values are returned as they are.
+ */
+export function notAfterNow(value: string, today: string = SIMULATED_TODAY): string {
+  const m = /^(\d{4}-\d\d-\d\d)([T ])(\d\d):(\d\d)(:\d\d(?:\.\d+)?)?(Z|([+-])(\d\d):?(\d\d))$/i.exec(value.trim());
+  if (!m || !isAfterNow(value, today)) return value;
+  const t = Date.parse(value.trim().replace(" ", "T"));
+  const now = Date.parse(`${today}T${REFERENCE_DATE.toISOString().slice(11)}`);
+  if (!Number.isFinite(t)) return value;
+  const hours = Math.ceil((t - now) / 3_600_000);
+  const offsetMinutes = m[7] === undefined ? 0 : (m[7] === "-" ? -1 : 1) * (Number(m[8]) * 60 + Number(m[9]));
+  const wall = new Date(t - hours * 3_600_000 + offsetMinutes * 60_000).toISOString();
+  return `${wall.slice(0, 10)}${m[2]}${wall.slice(11, 16)}${m[5] ?? ""}${m[6]}`;
+}

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Catalog } from "../../../specs/catalog/catalog.js";
 import { isPlausible, valueKindOf } from "../../../specs/value-kinds.js";
-import { SIMULATED_TODAY } from "../../../specs/synthesize/world/simulated-today.js";
+import { isAfterNow, notAfterNow, SIMULATED_TODAY } from "../../../specs/synthesize/world/simulated-today.js";
+import { keepStampsPast } from "../../../specs/synthesize/world/dated-examples.js";
 import { answerOf, inlineCatalog, ok, type Json } from "./inline-catalog.js";
 
 // What already happened happened by the simulated today: an example's `submittedAt` two weeks ahead moves back,
@@ -58,11 +59,29 @@ const body = (tool: string, args: Json): Promise<Json> => answerOf(catalog, tool
 
 describe("past stamps", () => {
   it("are named by what already happened, and plausible on or before today only", () => {
-    expect(["createdAt", "submitted_at", "measuredAt", "lastLoginAt", "updated"].map(valueKindOf)).toEqual(["stamp", "stamp", "stamp", "stamp", "stamp"]);
-    expect(["expiresAt", "startsAt", "estimatedDelivery", "dueDate"].map(valueKindOf)).not.toContain("stamp");
-    expect(isPlausible("stamp", `${SIMULATED_TODAY}T23:59:00Z`)).toBe(true);
+    expect(["createdAt", "submitted_at", "measuredAt", "lastLoginAt", "updated", "lastActivatedAt", "last_triggered_at", "lastRunAt"].map(valueKindOf)).toEqual(Array(8).fill("stamp"));
+    expect(["expiresAt", "startsAt", "estimatedDelivery", "dueDate", "runAt", "nextRunAt"].map(valueKindOf)).not.toContain("stamp");
+    // Today, up to the simulated now (noon UTC): a stamp later today has not happened yet.
+    expect(isPlausible("stamp", `${SIMULATED_TODAY}T11:59:00Z`)).toBe(true);
+    expect(isPlausible("stamp", `${SIMULATED_TODAY}T20:30:12Z`)).toBe(false);
+    expect(isPlausible("stamp", `${SIMULATED_TODAY}T20:30:12+09:00`)).toBe(true);
+    expect(isPlausible("stamp", `${SIMULATED_TODAY}T20:30:12`)).toBe(true);
     expect(isPlausible("stamp", "2025-06-02T00:00:00Z")).toBe(false);
     expect(isPlausible("stamp", "not a date")).toBe(false);
+  });
+
+  it("have happened by the simulated now: a time later today is moved back, by days for records and by hours for today's", () => {
+    expect(isAfterNow(`${SIMULATED_TODAY}T13:20:00Z`)).toBe(true);
+    expect(isAfterNow(`${SIMULATED_TODAY}T11:20:00Z`)).toBe(false);
+    expect(isAfterNow(`${SIMULATED_TODAY}`)).toBe(false);
+    expect(notAfterNow(`${SIMULATED_TODAY}T13:20:00Z`)).toBe(`${SIMULATED_TODAY}T11:20:00Z`);
+    expect(notAfterNow(`${SIMULATED_TODAY}T23:05:09.250+02:00`)).toBe(`${SIMULATED_TODAY}T13:05:09.250+02:00`);
+    expect(notAfterNow(`${SIMULATED_TODAY}T09:00:00Z`)).toBe(`${SIMULATED_TODAY}T09:00:00Z`);
+    // A record whose stamp is a week ahead at 20:30 lands on the day before today (today at 20:30 has not come yet).
+    const scenes = [{ id: "s1", lastActivatedAt: "2025-06-07T20:30:12Z" }, { id: "s2", lastActivatedAt: "2025-06-03T08:00:00Z" }];
+    keepStampsPast(scenes, SIMULATED_TODAY);
+    expect(scenes.map((x) => x.lastActivatedAt)).toEqual(["2025-05-31T20:30:12Z", "2025-05-27T08:00:00Z"]);
+    expect(scenes.every((x) => isPlausible("stamp", x.lastActivatedAt))).toBe(true);
   });
 
   it("move a record back to today, its other dates by the same days", async () => {

@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { isPlausible } from "../../../specs/value-kinds.js";
 import { loadSpec } from "../../../specs/load/load-spec.js";
 import { buildCatalog, type Catalog } from "../../../specs/catalog/catalog.js";
 import { bindingsOf, type Binding } from "../../../specs/respond/bindings/bindings.js";
@@ -58,6 +59,16 @@ beforeAll(async () => {
           operationId: "getToday",
           summary: "What day it is today.",
           responses: ok({ type: "object", required: ["date", "weekday"], properties: { date: { type: "string", format: "date" }, weekday: { type: "string" } } }, { date: "2024-02-02", weekday: "Friday" }),
+        },
+      },
+      "/conditions/current": {
+        get: {
+          operationId: "getCurrentConditions",
+          summary: "The current conditions, as observed now.",
+          responses: ok(
+            { type: "object", required: ["observedAt", "temperature"], properties: { observedAt: { type: "string", format: "date-time" }, temperature: { type: "number" } } },
+            { observedAt: "2024-02-02T13:20:00Z", temperature: 21.5 },
+          ),
         },
       },
       "/events/{id}": {
@@ -122,6 +133,13 @@ describe("answers dated by the simulated today", () => {
     const recent = await answer(events, "getRecentEvents", {});
     for (const e of recent["events"]) expect(e["startsAt"].slice(0, 10) <= SIMULATED_TODAY).toBe(true);
     expect((await answer(events, "getToday", {}))["date"]).toBe(SIMULATED_TODAY);
+  });
+
+  it("what was observed today was observed by the simulated now, not later today", async () => {
+    expect(bindings(events, "getCurrentConditions")).toContainEqual(expect.objectContaining({ kind: "today", field: "observedAt", bound: "equals" }));
+    const observed = (await answer(events, "getCurrentConditions", {}))["observedAt"] as string;
+    expect(observed).toBe(`${SIMULATED_TODAY}T11:20:00Z`);
+    expect(isPlausible("stamp", observed)).toBe(true);
   });
 
   it("leaves a day no calendar has as it is (an example's 2024-13-45), and answers", async () => {
