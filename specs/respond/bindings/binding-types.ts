@@ -113,15 +113,16 @@ export interface StockBinding extends BindingBase {
 }
 
 /**
- * A span the call asks for is the length of a dated list (`days=5` -> `days[]` lists five days): items are
- * added one step apart (the list's own step, else a `day` or an `hour`).
+ * A span the call asks for is the length of a list: of a dated list (`days=5` -> `days[]` lists five days), whose
+ * items are added one step apart (the list's own step, else a `day` or an `hour`), or of what a generator makes
+ * (`generateUuids(count=5)` -> five uuids: `item`), whose items are new ones like its own.
  */
 export interface SpanBinding extends BindingBase {
   kind: "span";
   arg: string;
   /** The list (`days[]`). */
   field: string;
-  unit: "day" | "hour";
+  unit: "day" | "hour" | "item";
 }
 
 /** Declared only: removes the inferred bindings of an argument or a field. */

@@ -106,7 +106,7 @@ export function describeBinding(b: Binding): string {
     case "today":
       return `${b.field} ${b.bound === "equals" ? "is" : b.starts === true ? "starts" : b.bound === "min" ? "on or after" : "on or before"} today${b.arg !== undefined ? ` unless ${b.arg} is given` : ""} (today${src})`;
     case "span":
-      return `${b.arg} -> length of ${b.field}, one ${b.unit} apart (span${src})`;
+      return b.unit === "item" ? `${b.arg} -> length of ${b.field} (span${src})` : `${b.arg} -> length of ${b.field}, one ${b.unit} apart (span${src})`;
     case "search":
       return `${b.arg} -> ${b.fields.join(" | ")} (search${src})`;
     case "route":

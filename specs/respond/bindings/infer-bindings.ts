@@ -335,8 +335,14 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
   for (const b of todayBindings(tool, fields, inputs.filter((i) => i.in !== "body" && isDateSchema(i.schema, i.name)))) add(b);
   // A span asked for (`days`, `hours`) is the length of the answer's dated list.
   const span = spanArgOf(catalog, tool);
-  const dated = span !== undefined ? lists.find((l) => l !== "[]" && !l.slice(0, -2).includes(".") && itemFields(fields, l).some(isDateField)) : undefined;
-  if (span !== undefined && dated !== undefined) add({ kind: "span", arg: span.arg, field: dated, unit: span.unit });
+  // A dated list for days and hours; the answer's own list (the body itself too) for what a generator makes.
+  const spanned =
+    span === undefined
+      ? undefined
+      : span.unit === "item"
+        ? [...lists, ...fields.map((f) => f.path).filter((p) => /^[^.[\]]*\[\]$/.test(p))].find((l) => l === "[]" || !l.slice(0, -2).includes("."))
+        : lists.find((l) => l !== "[]" && !l.slice(0, -2).includes(".") && itemFields(fields, l).some(isDateField));
+  if (span !== undefined && spanned !== undefined) add({ kind: "span", arg: span.arg, field: spanned, unit: span.unit });
   const effect = effectBinding(tool, fields);
   if (effect) add(effect);
   for (const b of referenceBindings(catalog, tool, fields)) add(b);

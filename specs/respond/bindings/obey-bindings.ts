@@ -324,7 +324,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const out = cloneJson(body);
   const edits = new Edits();
   // A span asked for (`days=5`) is the length of the dated list, before its items are made to obey the call.
-  if (rewrite && plan.span !== undefined && span !== undefined) growToSpan(ctx, plan.span, span, schemaPointer, out, edits);
+  const grown = rewrite && plan.span !== undefined && span !== undefined && growToSpan(ctx, plan.span, span, schemaPointer, out, edits);
   // Which record the answer is comes first (`getQuote(SHEL)` answers about SHEL, whatever symbol the example had):
   // what the episode knows is then recalled for that record, not for the example's.
   for (const b of plan.identity) applyEquals(ctx, schemaPointer, out, b, edits);
@@ -391,7 +391,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
     const copy = v === body ? cloneJson(v) : v;
     return dropRepeatedItems(copy, validate) ? copy : v;
   };
-  if (edits.list.length === 0 && cohered.length === 0) return once(body);
+  if (edits.list.length === 0 && cohered.length === 0 && !grown) return once(body);
   const done = (): unknown => once(rewrite ? withoutMisfits(bindings, ctx.call.args, out, validate) : out);
   if (validate(out)) return done();
   // Undo what the errors point at (coherence first: it is a nicety, the bindings are the point), then try again.

@@ -2,6 +2,7 @@ import { isObject, pointerSegment, type Json } from "../../json-object.js";
 import { objectShape } from "../../catalog/object-properties.js";
 import { createRng, deriveSeed } from "../../seed.js";
 import { cloneJson } from "../../synthesize/synthesis-rules.js";
+import { synthesize } from "../../synthesize/synthesize.js";
 import { shiftDays } from "../../synthesize/world/day-arithmetic.js";
 import type { ResponseContext } from "../responder.js";
 import { listItemPointer, listSlot } from "../state-list.js";
@@ -80,20 +81,22 @@ function drift(item: Json, previous: Json, factor: number, bounds: (key: string)
 /**
  * Makes the answer's dated list as long as the span asked for (at most its schema's `maxItems` and
  * {@link MAX_SPAN_ITEMS}): new items are copies of the list's own, dated one step apart after the first, with
- * numbers that drift a little (ids are made distinct later, with the list's other repeated ids).
+ * numbers that drift a little (ids are made distinct later, with the list's other repeated ids). Returns whether
+ * a body that is the list itself changed (an edit under a field is in `edits`).
  */
-export function growToSpan(ctx: ResponseContext, b: SpanBinding, value: unknown, schemaPointer: string | undefined, out: unknown, edits: Edits): void {
+export function growToSpan(ctx: ResponseContext, b: SpanBinding, value: unknown, schemaPointer: string | undefined, out: unknown, edits: Edits): boolean {
   const asked = spanLength(value);
-  if (asked === undefined || asked < 2) return;
+  if (b.unit === "item") return asked !== undefined && generateToCount(ctx, b, asked, schemaPointer, out, edits);
+  if (asked === undefined || asked < 2) return false;
   const slot = listSlot(out);
   // The bound list under a field of the answer (a body that is the list itself is left as it is).
-  if (!slot || slot.field === undefined || `${slot.field}[]` !== b.field || !isObject(out) || slot.items.length === 0 || slot.items.length >= asked) return;
+  if (!slot || slot.field === undefined || `${slot.field}[]` !== b.field || !isObject(out) || slot.items.length === 0 || slot.items.length >= asked) return false;
   const items = slot.items;
   const first = items[0];
-  if (!isObject(first) || !items.every(isObject)) return;
+  if (!isObject(first) || !items.every(isObject)) return false;
   const key = timeKey(first);
   const start = key === undefined ? undefined : timeOf(first[key]);
-  if (key === undefined || start === undefined) return;
+  if (key === undefined || start === undefined) return false;
   // The list's own step when its items are evenly after one another, else a day (an hour for hours of date-times).
   const times = (items as Json[]).map((i) => timeOf(i[key]));
   const last = times[times.length - 1];
@@ -110,21 +113,14 @@ export function growToSpan(ctx: ResponseContext, b: SpanBinding, value: unknown,
     const max = typeof s["maximum"] === "number" ? s["maximum"] : typeof s["exclusiveMaximum"] === "number" ? s["exclusiveMaximum"] - 1e-9 : undefined;
     return { fixed, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
   };
-  const maxItems = (() => {
-    if (itemPointer === undefined || schemaPointer === undefined) return MAX_SPAN_ITEMS;
-    const listPointer = objectShape(ctx.catalog.registry, "response", schemaPointer)?.properties[slot.field as string];
-    const listSchema = listPointer !== undefined ? ctx.catalog.registry.resolve("response", listPointer).schema : undefined;
-    const m = isObject(listSchema) ? listSchema["maxItems"] : undefined;
-    return typeof m === "number" ? Math.min(m, MAX_SPAN_ITEMS) : MAX_SPAN_ITEMS;
-  })();
-  const target = Math.min(asked, maxItems);
-  if (items.length >= target) return;
+  const target = Math.min(asked, maxItemsOf(ctx, schemaPointer, slot));
+  if (items.length >= target) return false;
   const grown = [...items];
   const rng = createRng(deriveSeed(ctx.seed, "span", b.arg));
   for (let i = items.length; i < target; i++) {
     const source = items[i % items.length] as Json;
     const sourceTime = timeOf(source[key]);
-    if (sourceTime === undefined) return;
+    if (sourceTime === undefined) return false;
     const ms = start + i * step - sourceTime;
     const item = cloneJson(source);
     const dayDelta = Math.floor((sourceTime + ms) / DAY_MS) - Math.floor(sourceTime / DAY_MS);
@@ -137,4 +133,42 @@ export function growToSpan(ctx: ResponseContext, b: SpanBinding, value: unknown,
     grown.push(item);
   }
   edits.writeKey(out, slot.field, `/${pointerSegment(slot.field)}`, grown);
+  return false;
+}
+
+/** Most items the answer's list may have: its schema's `maxItems`, at most {@link MAX_SPAN_ITEMS}. */
+function maxItemsOf(ctx: ResponseContext, schemaPointer: string | undefined, slot: { field?: string }): number {
+  if (schemaPointer === undefined) return MAX_SPAN_ITEMS;
+  const listPointer = slot.field === undefined ? schemaPointer : objectShape(ctx.catalog.registry, "response", schemaPointer)?.properties[slot.field];
+  const listSchema = listPointer !== undefined ? ctx.catalog.registry.resolve("response", listPointer).schema : undefined;
+  const m = isObject(listSchema) ? listSchema["maxItems"] : undefined;
+  return typeof m === "number" ? Math.min(m, MAX_SPAN_ITEMS) : MAX_SPAN_ITEMS;
+}
+
+/**
+ * What a generator makes is as many as asked (`count=5`: five uuids, five quotes): a longer list is cut, a shorter
+ * one gets new items synthesized from the list's item schema (ids are made distinct later, as for any list).
+ */
+function generateToCount(ctx: ResponseContext, b: SpanBinding, asked: number, schemaPointer: string | undefined, out: unknown, edits: Edits): boolean {
+  const slot = listSlot(out);
+  if (!slot || (slot.field === undefined ? b.field !== "[]" : `${slot.field}[]` !== b.field)) return false;
+  const target = Math.min(asked, maxItemsOf(ctx, schemaPointer, slot));
+  let items = slot.items;
+  if (items.length > target) items = items.slice(0, target);
+  else if (items.length < target) {
+    const itemPointer = listItemPointer(ctx, schemaPointer, slot);
+    if (itemPointer === undefined) return false;
+    items = [...items];
+    for (let i = items.length, tries = 0; items.length < target && tries < target * 2; i++, tries++) {
+      const made = synthesize(ctx.catalog.registry, "response", itemPointer, { seed: deriveSeed(ctx.seed, "span", b.arg, i) });
+      if (made.valid) items.push(made.value);
+    }
+  }
+  if (items === slot.items) return false;
+  if (slot.field !== undefined && isObject(out)) edits.writeKey(out, slot.field, `/${pointerSegment(slot.field)}`, items);
+  else if (Array.isArray(out)) {
+    out.splice(0, out.length, ...items);
+    return true;
+  }
+  return false;
 }

@@ -155,3 +155,57 @@ describe("shiftTime", () => {
     expect(shiftTime("not a time", 1)).toBe("not a time");
   });
 });
+
+describe("what a generator makes", () => {
+  const QUOTE = { type: "object", required: ["id", "text", "author"], properties: { id: { type: "integer", minimum: 1 }, text: { type: "string" }, author: { type: "string" } } };
+  let generators: Catalog;
+  beforeAll(async () => {
+    generators = await inlineCatalog({
+      "/uuids/generate": {
+        get: {
+          operationId: "generateUuids",
+          parameters: [{ name: "count", in: "query", schema: { type: "integer", minimum: 1, maximum: 50, default: 1 } }],
+          responses: ok({ type: "object", required: ["uuids"], properties: { uuids: { type: "array", items: { type: "string", format: "uuid" } } } }, { uuids: ["3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f"] }),
+        },
+      },
+      "/quotes/random": {
+        get: {
+          operationId: "getRandomQuotes",
+          parameters: [{ name: "n", in: "query", schema: { type: "integer", minimum: 1, maximum: 10 } }],
+          responses: ok({ type: "array", maxItems: 10, items: QUOTE }, [
+            { id: 1, text: "Simplicity is the soul of efficiency.", author: "Austin Freeman" },
+            { id: 2, text: "Make it work, make it right, make it fast.", author: "Kent Beck" },
+          ]),
+        },
+      },
+      "/users": {
+        get: {
+          operationId: "listUsers",
+          parameters: [{ name: "count", in: "query", description: "Size of the returned slice of users.", schema: { type: "integer" } }],
+          responses: ok({ type: "array", items: { type: "object", properties: { id: { type: "integer" }, name: { type: "string" } } } }, [{ id: 1, name: "Ada" }]),
+        },
+      },
+    });
+  });
+
+  it("is a span of items on a random or generated list, not on a plain list's page size", () => {
+    const spans = (tool: string): string[] => bindingsOf(generators, generators.get(tool)!).filter((b) => b.kind === "span").map(describeBinding);
+    expect(spans("generateUuids")).toEqual(["count -> length of uuids[] (span)"]);
+    expect(spans("getRandomQuotes")).toEqual(["n -> length of [] (span)"]);
+    expect(spans("listUsers")).toEqual([]);
+  });
+
+  it("makes as many as asked: new distinct items, a longer example cut, the default when left out", async () => {
+    for (const seed of [1, 2, 3]) {
+      const uuids = (await answerOf(generators, "generateUuids", { count: 5 }, seed))["uuids"] as string[];
+      expect(uuids).toHaveLength(5);
+      expect(new Set(uuids).size).toBe(5);
+      expect((await answerOf(generators, "generateUuids", {}, seed))["uuids"]).toHaveLength(1);
+      const quotes = (await simulateCall(generators, { name: "getRandomQuotes", arguments: { n: 6 } }, { seed })).body as Json[];
+      expect(quotes).toHaveLength(6);
+      expect(new Set(quotes.map((q) => q["id"])).size).toBe(6);
+      expect(new Set(quotes.map((q) => q["text"])).size).toBe(6);
+      expect((await simulateCall(generators, { name: "getRandomQuotes", arguments: { n: 1 } }, { seed })).body).toHaveLength(1);
+    }
+  });
+});
