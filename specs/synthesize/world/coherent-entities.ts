@@ -1,5 +1,6 @@
 import { deriveSeed } from "../../seed.js";
 import { fixedHolidays } from "./world-holidays.js";
+import { findStock, stockNamed } from "./world-stocks.js";
 import { findExchange, sessionAt } from "./world-exchanges.js";
 import { REFERENCE_DATE } from "./simulated-today.js";
 import { AIRPORTS, CITIES, COUNTRIES, countryCode, currencyName, findCity, findCountry, fold, languageCode, type City, type Country } from "./world-data.js";
@@ -356,16 +357,58 @@ function cohereDistance(ctx: Ctx, o: Json, at: string): void {
 }
 
 /** What is said of an exchange (or of a security listed on one) is that exchange's: time zone, currency, sessions. */
+/**
+ * A company or quote of a known ticker (`SAP`) is that company: its name, exchange, currency, where it is based,
+ * its sector, industry and site; a description written for the example's company goes with it.
+ */
+function cohereStock(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index: number): void {
+  const symbolKey = first(keys, ["symbol", "ticker"]);
+  const nameKey = first(keys, ["name", "companyname", "longname", "shortname", "company"]);
+  const symbol = symbolKey !== undefined ? o[symbolKey] : undefined;
+  const before = nameKey !== undefined ? o[nameKey] : undefined;
+  // A search by a known company's name (`Apple`, the name pinned as searched) finds that company first.
+  const searched = index === 0 && pinnedValue(ctx, o, symbolKey, at) === undefined && typeof pinnedValue(ctx, o, nameKey, at) === "string";
+  const named = searched ? stockNamed(String(before)) : undefined;
+  const stock = named ?? (typeof symbol === "string" ? findStock(symbol) : undefined);
+  if (!stock) return;
+  if (named !== undefined) {
+    // Its name still holds what was searched (the company's own name begins with it).
+    set(ctx, o, symbolKey, stock.symbol, at);
+    if (nameKey !== undefined && before !== stock.name) {
+      ctx.edits.push({ holder: o, key: nameKey, before, after: stock.name, pointer: `${at}/${pointerSegment(nameKey)}` });
+      o[nameKey] = stock.name;
+    }
+  }
+  set(ctx, o, nameKey, stock.name, at);
+  set(ctx, o, first(keys, ["headquarters", "hq", "headquarterslocation", "headquartersaddress"]), stock.headquarters, at);
+  set(ctx, o, first(keys, ["exchange", "exchangecode", "primaryexchange"]), stock.exchange, at);
+  const currency = first(keys, ["currency", "currencycode"]);
+  if (currency !== undefined && typeof o[currency] === "string" && /^[A-Z]{3}$/.test(o[currency] as string)) set(ctx, o, currency, stock.currency, at);
+  const country = first(keys, ["country", "countrycode"]);
+  if (country !== undefined && typeof o[country] === "string") set(ctx, o, country, (o[country] as string).length <= 3 ? stock.countryCode : (findCountry(stock.countryCode)?.name ?? stock.countryCode), at);
+  set(ctx, o, keys.get("sector"), stock.sector, at);
+  set(ctx, o, keys.get("industry"), stock.industry, at);
+  set(ctx, o, first(keys, ["website", "weburl", "homepage", "url"]), stock.website, at);
+  const description = first(keys, ["description", "summary", "about", "businesssummary"]);
+  const word = typeof before === "string" ? before.split(/\s+/)[0] : undefined;
+  if (description !== undefined && typeof o[description] === "string" && word !== undefined && word.length > 2 && before !== stock.name && (o[description] as string).includes(word)) {
+    set(ctx, o, description, `${stock.name} is a company in ${stock.industry.toLowerCase()}, listed on ${stock.exchange}.`, at);
+  }
+}
+
 function cohereExchange(ctx: Ctx, o: Json, keys: Map<string, string>, at: string): void {
   const code = o[keys.get("exchange") ?? ""];
   const exchange = typeof code === "string" ? findExchange(code) : undefined;
   if (!exchange) return;
+  // A known company is based where it is, whatever exchange lists it (TSMC on the NYSE is Taiwanese).
+  const symbol = o[first(keys, ["symbol", "ticker"]) ?? ""];
+  const company = typeof symbol === "string" ? findStock(symbol) : undefined;
   const tz = first(keys, ["timezone", "tz", "timezonename"]);
   if (tz !== undefined && typeof o[tz] === "string" && (o[tz] as string).includes("/")) set(ctx, o, tz, exchange.timeZone, at);
   const currency = first(keys, ["currency", "currencycode"]);
   if (currency !== undefined && typeof o[currency] === "string" && /^[A-Z]{3}$/.test(o[currency] as string)) set(ctx, o, currency, exchange.currency, at);
   const country = first(keys, ["country", "countrycode"]);
-  if (country !== undefined && typeof o[country] === "string" && /^[A-Z]{2}$/.test(o[country] as string)) set(ctx, o, country, exchange.countryCode, at);
+  if (country !== undefined && company === undefined && typeof o[country] === "string" && /^[A-Z]{2}$/.test(o[country] as string)) set(ctx, o, country, exchange.countryCode, at);
   // The session as it stands now (the simulated now): open or not, and its next open and close.
   const session = sessionAt(exchange, REFERENCE_DATE.getTime());
   if (!session) return;
@@ -414,6 +457,7 @@ function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: numb
     if (shape.counted) for (const c of listCounts(o)) set(ctx, o, c.key, c.length, at);
     if (shape.holidayCheck) cohereHolidayCheck(ctx, o, keys, at);
     if (shape.holiday) cohereHoliday(ctx, o, keys, at, index);
+    if (shape.stock) cohereStock(ctx, o, keys, at, index);
     if (shape.exchange) cohereExchange(ctx, o, keys, at);
     if (shape.journey) cohereJourney(ctx, o, keys, at, index);
     if (shape.person) coherePerson(ctx, o, keys, at);

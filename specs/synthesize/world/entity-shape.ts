@@ -48,6 +48,8 @@ export interface Shape {
   /** A check of a day (`isHoliday` of a country on a date). */
   holidayCheck: boolean;
   exchange: boolean;
+  /** A listed company or its quote (`symbol` beside a name, an exchange or a sector). */
+  stock: boolean;
   journey: boolean;
   person: boolean;
   /** A return journey beside its outbound one. */
@@ -107,6 +109,7 @@ export function shapeOf(o: Json, parent: string): Shape {
     counted: [...keys.keys()].some((k) => /count$|^(num|number|nb)[a-z]/.test(k)),
     holidayCheck: has("isholiday", "ispublicholiday", "holiday") && has("date", "day") && has("countrycode", "country"),
     exchange: has("exchange"),
+    stock: has("symbol", "ticker") && has("name", "companyname", "shortname", "longname", "company", "exchange", "sector", "industry"),
     journey: has("from", "origin", "departureairport", "fromairport", "departurecode", "stops", "numberofstops", "stopcount", "arrival", "arrivaltime", "arrivesat"),
     person: has("email", "emailaddress") && (PERSON_PARENT.test(p) || has("firstname", "lastname", "fullname", "displayname") || (has("name") && !COUNTRY_PARENT.test(p))),
     roundTrip: has("inbound", "return", "returnflight") && has("outbound", "outward", "departure"),

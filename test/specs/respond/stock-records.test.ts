@@ -1,0 +1,55 @@
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadToolset } from "../../../toolsets/load-toolset.js";
+import type { LoadedToolset } from "../../../toolsets/toolset.js";
+import { simulateCall } from "../../../specs/call/simulate-call.js";
+import { findStock } from "../../../specs/synthesize/world/world-stocks.js";
+import type { Json } from "./inline-catalog.js";
+
+/**
+ * A known ticker is that company: the bundled stocks toolset's examples are about a made-up company (Northwind
+ * Robotics, NWRB); asked about SAP or AAPL, the profile, quote and search are SAP's and Apple's.
+ */
+
+let stocks: LoadedToolset;
+beforeAll(async () => {
+  const loaded = await loadToolset(fileURLToPath(new URL("../../../toolsets/bundled/stocks.yaml", import.meta.url)));
+  if (!loaded.ok) throw new Error(JSON.stringify(loaded.errors));
+  stocks = loaded.value;
+});
+
+async function body(tool: string, args: Json, seed: number): Promise<Json> {
+  const r = await simulateCall(stocks.catalog, { name: tool, arguments: args }, { seed });
+  expect(r.status).toBe(200);
+  expect(r.responseErrors).toEqual([]);
+  return r.body as Json;
+}
+
+describe("known tickers", () => {
+  it("a profile of SAP or Apple is that company's, whatever the seed; a made-up ticker keeps its example", async () => {
+    for (let seed = 1; seed <= 8; seed++) {
+      for (const symbol of ["SAP", "AAPL", "TSM"]) {
+        const known = findStock(symbol)!;
+        const profile = await body("getCompanyProfile", { symbol }, seed);
+        expect(profile).toMatchObject({ symbol, name: known.name });
+        for (const [field, value] of [["sector", known.sector], ["industry", known.industry], ["country", known.countryCode], ["website", known.website], ["headquarters", known.headquarters]] as const) {
+          if (profile[field] !== undefined) expect(profile[field], `${symbol} ${field}`).toBe(value);
+        }
+        if (typeof profile["description"] === "string") expect(profile["description"]).not.toMatch(/Northwind/);
+      }
+      expect((await body("getCompanyProfile", { symbol: "NWRB" }, seed))["name"]).toBe("Northwind Robotics Inc.");
+    }
+  });
+
+  it("a quote is in the currency it trades in; a search by a company's name finds it first", async () => {
+    const quote = await body("getQuote", { symbol: "SAP" }, 3);
+    expect(quote["name"] ?? "SAP SE").toBe("SAP SE");
+    if (quote["currency"] !== undefined) expect(quote["currency"]).toBe("EUR");
+    for (const [q, symbol] of [["Apple", "AAPL"], ["Tesla", "TSLA"], ["Walt Disney", "DIS"]] as const) {
+      const results = (await body("searchSymbols", { q }, 2))["results"] as Json[];
+      expect(results[0]).toMatchObject({ symbol, name: findStock(symbol)!.name });
+    }
+    const madeUp = (await body("searchSymbols", { q: "Northwind" }, 2))["results"] as Json[];
+    expect(madeUp[0]?.["symbol"]).toBe("NWRB");
+  });
+});
