@@ -305,7 +305,20 @@ function makeConsistent(entry: ToolboxEntry, infos: readonly ArgumentInfo[], arg
     // Glossary entries pair words of the two languages.
     const entries = args["entries"];
     if (target !== undefined && Array.isArray(entries) && entries.every((e) => isObject(e) && "source" in e && "target" in e) && typeof args[target] === "string") {
-      const pairs = termPairs(args[source] as string, args[target] as string, rng);
+      let pairs = termPairs(args[source] as string, args[target] as string, rng);
+      // A pair the word pool lacks (a language it does not have): another pair of the parameters' values that it has.
+      const sourceInfo = infos.find((x) => x.name === source);
+      const targetInfo = infos.find((x) => x.name === target);
+      for (let i = 0; i < 12 && pairs === undefined && sourceInfo && targetInfo; i++) {
+        const s = chooseValue(entry, sourceInfo, rng, ctx).value;
+        const t = chooseValue(entry, targetInfo, rng, ctx).value;
+        if (typeof s !== "string" || typeof t !== "string" || s.slice(0, 2) === t.slice(0, 2)) continue;
+        pairs = termPairs(s, t, rng);
+        if (pairs) {
+          args[source] = s;
+          args[target] = t;
+        }
+      }
       if (pairs) args["entries"] = pairs;
     }
   }

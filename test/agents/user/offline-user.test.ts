@@ -85,6 +85,31 @@ beforeAll(async () => {
 });
 
 describe("OfflineUser.plan", () => {
+  it("pairs glossary terms of the two languages it asks for, whatever languages it picks", async () => {
+    const translation = boxes.find((b) => b.entries.some((e) => e.name === "createGlossary"));
+    expect(translation).toBeDefined();
+    // Words only one language has (French also says "ticket", Italian "password"), to tell a term's language.
+    const LANGS: Record<string, string[]> = {
+      de: ["Vorgang", "Rechnung", "Rückerstattung", "Lieferung", "Passwort", "Bestellung", "Garantie"],
+      en: ["invoice", "refund", "account", "delivery", "order", "warranty"],
+    };
+    let glossaries = 0;
+    for (let i = 0; i < 200; i++) {
+      const { plan } = await runEpisode(translation as Toolbox, 7, i);
+      for (const step of plan.requests.flatMap((r) => r.steps).filter((st) => st.tool === "createGlossary")) {
+        const { source, target, entries } = step.args as { source: string; target: string; entries: Array<{ source: string; target: string }> };
+        glossaries++;
+        for (const [lang, words] of Object.entries(LANGS)) {
+          for (const e of entries) {
+            if (words.includes(e.source)) expect(source.slice(0, 2), JSON.stringify(step.args)).toBe(lang);
+            if (words.includes(e.target)) expect(target.slice(0, 2), JSON.stringify(step.args)).toBe(lang);
+          }
+        }
+      }
+    }
+    expect(glossaries).toBeGreaterThan(10);
+  });
+
   it("gives the same plan, instructions and replies for the same seed", async () => {
     for (const box of boxes) {
       for (let i = 0; i < 15; i++) {
