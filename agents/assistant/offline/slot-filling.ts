@@ -78,6 +78,8 @@ export function fillArguments(box: OfflineToolbox, input: FillInput): FillOutcom
   }
   let key = `${box.toolId(input.tool)}\u0002${input.optional ? "o" : "r"}\u0002${input.clause === undefined ? "\u0003" : input.clause}`;
   for (const r of input.request.replies) key += `\u0002${r.question}\u0002${r.text}`;
+  // What earlier calls took from the replies is not this call's (see `answeredAnother`).
+  if (input.request.replies.length > 0) for (const c of input.request.calls) key += `\u0004${typeof c.args === "string" ? c.args : JSON.stringify(c.args)}`;
   let out = byRequest.get(key);
   if (!out) {
     out = computeFill(box, input);
@@ -250,7 +252,9 @@ function groupItems(box: OfflineToolbox, input: FillInput, name: string): Json[]
 
 type Got = { value: unknown; note: string; fromText: boolean; quoted?: boolean };
 
-function valueFor(box: OfflineToolbox, p: Param, sources: Source[], st: FillState, input: FillInput, stage: FillStage): Got | undefined {
+function valueFor(box: OfflineToolbox, p: Param, given: Source[], st: FillState, input: FillInput, stage: FillStage): Got | undefined {
+  // A reply that went into another argument of an earlier call is that argument's, not this one's.
+  const sources = input.request.calls.length === 0 ? given : given.filter((src) => src.index < 1 || src.index > input.request.replies.length || !answeredAnother(input.request, cleanReply(src.facts.text), p.name));
   const take = (src: Source, span: { start: number }, value: unknown, how: string): Got => {
     st.used.add(spanKey(src, span));
     const full = "kind" in span ? extendList(box, p, src, st, span as Span, value) : value;
@@ -353,3 +357,14 @@ function valueFor(box: OfflineToolbox, p: Param, sources: Source[], st: FillStat
   return undefined;
 }
 
+/**
+ * Whether a reply's value already went into another argument of an earlier call of the request ("toyota" asked for
+ * a search's `q` is no ticker `symbol` of the next call, which takes the search's result).
+ */
+function answeredAnother(request: RequestView, value: string, name: string): boolean {
+  const folded = value.toLowerCase().replace(/^["'“‘\s]+|["'”’.!\s]+$/g, "");
+  if (folded === "") return false;
+  return request.calls.some(
+    (c) => typeof c.args === "object" && Object.entries(c.args).some(([k, v]) => k !== name && typeof v === "string" && v.toLowerCase() === folded),
+  );
+}

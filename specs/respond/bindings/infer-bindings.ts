@@ -221,8 +221,16 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
     // The id parameter of a read: the record's `id`; in the query, the id of the one record it reads
     // (`GET /dish?dishId=7`, `getRecipeInformation(recipeId)`).
     if (!same && (input.lastPathParam || (input.in === "query" && method === "get" && !lists.includes("[]") && namesRecord(n, tool)))) {
-      const id = record.find((f) => f.path === "id");
-      if (id) add({ kind: "equals", arg: input.arg, field: "id", match: "exact" });
+      // Its `id`, else the id named after it (`ride_id` of `/rides/{id}/receipt`).
+      const noun = norm(nounOfOperation(tool.operation));
+      const id = record.find((f) => f.path === "id") ?? record.find((f) => !f.path.includes(".") && !f.object && !f.list && noun !== "" && norm(f.name) === `${noun}id`);
+      if (id) add({ kind: "equals", arg: input.arg, field: id.path, match: "exact" });
+    } else if (!same && input.in === "path") {
+      // The id of the record a sub-resource belongs to (`ride_id` of `/rides/{id}/receipt`).
+      const owner = new RegExp(`/([^/{}]+)/\\{${input.name.replace(/[^A-Za-z0-9_]/g, "")}\\}`).exec(tool.operation.path)?.[1];
+      const noun = owner !== undefined ? norm(singular(snake(owner))) : "";
+      const id = noun === "" ? undefined : record.find((f) => !f.path.includes(".") && !f.object && !f.list && norm(f.name) === `${noun}id`);
+      if (id) add({ kind: "equals", arg: input.arg, field: id.path, match: "exact" });
     }
     if (object) continue;
     // An echo of the request (`query: {from, to, amount}`), and nested places and identities.

@@ -1,3 +1,4 @@
+import { findStock } from "../../synthesize/world/world-stocks.js";
 import { AIRPORTS, findCity, type City } from "../../synthesize/world/world-data.js";
 import type { ResponseContext } from "../responder.js";
 import { knownNatural, naturalRecords } from "./entity-memory.js";
@@ -25,7 +26,8 @@ export function renameNaturalKey(ctx: ResponseContext, record: Json, pointer: st
   const stem = (letters.length >= 2 ? letters : "X").slice(0, Math.max(2, Math.min(4, hit.value.length)));
   for (let i = 0; i < 50; i++) {
     const candidate = i === 0 ? stem : `${stem.slice(0, 3)}${String.fromCharCode(65 + (i % 26))}`;
-    if (candidate === hit.value || used.has(candidate) || knownNatural(ctx, { ...hit, value: candidate }) !== undefined) continue;
+    // Not a key the episode or the world already gives another record (a made-up fund is not SHEL).
+    if (candidate === hit.value || used.has(candidate) || knownNatural(ctx, { ...hit, value: candidate }) !== undefined || findStock(candidate) !== undefined) continue;
     used.add(candidate);
     edits.writeKey(record, hit.key, `${pointer}/${pointerSegment(hit.key)}`, candidate);
     return;

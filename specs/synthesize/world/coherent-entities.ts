@@ -357,6 +357,41 @@ function cohereDistance(ctx: Ctx, o: Json, at: string): void {
 }
 
 /** What is said of an exchange (or of a security listed on one) is that exchange's: time zone, currency, sessions. */
+/** The other end of a range's field (`estimated_cost_cents_min` -> `..._max`, `lowPrice` -> `highPrice`), if it names one. */
+function otherEnd(key: string): string | undefined {
+  const m = /(minimum|min|lowest|low)(?![a-z])|(Minimum|Min|Lowest|Low)(?![a-z])|(MINIMUM|MIN|LOWEST|LOW)(?![A-Z])/.exec(key);
+  if (!m) return undefined;
+  const word = m[0];
+  const lower = word.toLowerCase();
+  const to = lower === "minimum" ? "maximum" : lower === "min" ? "max" : lower === "lowest" ? "highest" : "high";
+  const cased = word === word.toUpperCase() ? to.toUpperCase() : word[0] === word[0]?.toUpperCase() ? to[0]?.toUpperCase() + to.slice(1) : to;
+  return key.slice(0, m.index) + cased + key.slice(m.index + word.length);
+}
+
+/**
+ * A range's ends are in order: a minimum is not above its maximum (`estimated_cost_cents_min: 1390` beside a max
+ * of 1080). Swapped, or the free end moved to the one a binding set.
+ */
+function cohereRanges(ctx: Ctx, o: Json, at: string): void {
+  for (const low of Object.keys(o)) {
+    const lv = o[low];
+    if (typeof lv !== "number") continue;
+    const high = otherEnd(low);
+    if (high === undefined || high === low) continue;
+    const hv = o[high];
+    if (typeof hv !== "number" || lv <= hv) continue;
+    const lowPinned = pinnedValue(ctx, o, low, at) !== undefined;
+    const highPinned = pinnedValue(ctx, o, high, at) !== undefined;
+    if (lowPinned && highPinned) continue;
+    if (highPinned) set(ctx, o, low, hv, at);
+    else if (lowPinned) set(ctx, o, high, lv, at);
+    else {
+      set(ctx, o, low, hv, at);
+      set(ctx, o, high, lv, at);
+    }
+  }
+}
+
 /**
  * A company or quote of a known ticker (`SAP`) is that company: its name, exchange, currency, where it is based,
  * its sector, industry and site; a description written for the example's company goes with it.
@@ -461,6 +496,7 @@ function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: numb
     if (shape.exchange) cohereExchange(ctx, o, keys, at);
     if (shape.journey) cohereJourney(ctx, o, keys, at, index);
     if (shape.person) coherePerson(ctx, o, keys, at);
+    cohereRanges(ctx, o, at);
   }
   for (const k in o) {
     const v = o[k];

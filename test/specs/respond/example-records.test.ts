@@ -127,6 +127,13 @@ describe("a read names its record by an id in the query", () => {
           responses: ok({ type: "array", items: { type: "object", properties: { id: { type: "integer" }, text: { type: "string" } } } }, [{ id: 1, text: "Good" }]),
         },
       },
+      "/rides/{id}/receipt": {
+        get: {
+          operationId: "getRideReceipt",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", required: ["ride_id"], properties: { ride_id: { type: "string" }, total: { type: "number" } } } } } } },
+        },
+      },
       "/chef": {
         get: {
           operationId: "getChef",
@@ -142,6 +149,9 @@ describe("a read names its record by an id in the query", () => {
     expect(identity("lookupDish")).toEqual(["dishId"]);
     expect(identity("listReviews")).toEqual([]);
     expect(identity("getChef")).toEqual([]);
+    // A sub-resource's answer names its owner by the owner's id (`ride_id` of `/rides/{id}/receipt`).
+    expect(bindingsOf(catalog, catalog.get("getRideReceipt")!).filter((b) => b.kind === "equals").map((b) => `${(b as { arg: string }).arg}->${(b as { field: string }).field}`)).toEqual(["id->ride_id"]);
+    expect((await answerOf(catalog, "getRideReceipt", { id: "k0id2ys9w3cf" }))["ride_id"]).toBe("k0id2ys9w3cf");
   });
 });
 

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loadToolset } from "../../../toolsets/load-toolset.js";
 import type { LoadedToolset } from "../../../toolsets/toolset.js";
 import { simulateCall } from "../../../specs/call/simulate-call.js";
+import { ResourceStore } from "../../../specs/respond/resource-store.js";
 import { findStock } from "../../../specs/synthesize/world/world-stocks.js";
 import type { Json } from "./inline-catalog.js";
 
@@ -51,5 +52,16 @@ describe("known tickers", () => {
     }
     const madeUp = (await body("searchSymbols", { q: "Northwind" }, 2))["results"] as Json[];
     expect(madeUp[0]?.["symbol"]).toBe("NWRB");
+  });
+
+  it("a made-up fund renamed for a search does not take a real company's ticker", async () => {
+    const state = new ResourceStore();
+    const call = async (tool: string, args: Json): Promise<Json> => (await simulateCall(stocks.catalog, { name: tool, arguments: args }, { seed: 4, state })).body as Json;
+    await call("searchSymbols", { q: "toyota", type: "stock" });
+    const shell = (await call("searchSymbols", { q: "shell" }))["results"] as Json[];
+    expect(shell[0]).toMatchObject({ symbol: "SHEL", name: "Shell plc" });
+    const symbols = shell.map((r) => r["symbol"]);
+    expect(new Set(symbols).size).toBe(symbols.length);
+    for (const r of shell.slice(1)) expect(findStock(String(r["symbol"]))).toBeUndefined();
   });
 });

@@ -30,3 +30,32 @@ describe("what an answer's object is, judged from the name of what holds it", ()
     expect(shapeOf({ name: "Portugal", code: "PT" }, "countries").entity).toBe("country");
   });
 });
+
+describe("a range's ends", () => {
+  it("are in order: a minimum above its maximum is swapped, or moved to the end a binding set", async () => {
+    const { cohereEntities } = await import("../../../specs/synthesize/world/coherent-entities.js");
+    const body = {
+      estimates: [{ estimated_cost_cents_max: 1080, estimated_cost_cents_min: 1390, minutes: 5, admin: 3 }],
+      lowPrice: 30,
+      highPrice: 20,
+      tempMin: 10,
+      tempMax: 5,
+      MIN_AGE: 40,
+      MAX_AGE: 18,
+      minimum: 2,
+      maximum: 9,
+    };
+    cohereEntities(body, { seed: 1, pinned: new Set(["/tempMax"]) });
+    expect(body).toEqual({
+      estimates: [{ estimated_cost_cents_max: 1390, estimated_cost_cents_min: 1080, minutes: 5, admin: 3 }],
+      lowPrice: 20,
+      highPrice: 30,
+      tempMin: 5,
+      tempMax: 5,
+      MIN_AGE: 18,
+      MAX_AGE: 40,
+      minimum: 2,
+      maximum: 9,
+    });
+  });
+});

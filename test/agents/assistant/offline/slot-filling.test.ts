@@ -106,6 +106,24 @@ describe("slot filling", () => {
     expect(named.args["country_code"]).toBe("DK");
   });
 
+  it("does not take a reply that went into another argument of an earlier call for this one", () => {
+    const profile: OfflineToolSpec = {
+      name: "getCompanyProfile",
+      description: "Company profile of a ticker.",
+      parameters: { type: "object", properties: { symbol: { type: "string", description: "Ticker symbol." } }, required: ["symbol"] },
+    };
+    const box: OfflineToolbox = new OfflineToolboxes().for([profile]);
+    const text = "Search for symbols and show me the company profile for the first symbol.";
+    const replies = [{ question: "To search symbols, I need the company name or ticker. Could you tell me what it is?", text: '"toyota"' }];
+    const request: RequestView = { text, facts: box.factsOf(text), replies: replies.map((r) => ({ ...r, facts: box.factsOf(r.text) })), questions: replies.map((r) => r.question), calls: [] };
+    const fresh = fillArguments(box, { tool: profile, request, userText: text, records: [], optional: true });
+    expect(String(fresh.args["symbol"]).toLowerCase()).toBe("toyota");
+    // Once the search took it as its query, the profile's ticker is not that word.
+    const searched: RequestView = { ...request, calls: [{ id: "call_1", name: "searchSymbols", args: { q: "toyota" } }] };
+    const again = fillArguments(box, { tool: profile, request: searched, userText: text, records: [], optional: true });
+    expect(again.args["symbol"], JSON.stringify(again.notes)).toBeUndefined();
+  });
+
   it("takes a value after a cue word for the parameters the cue is for (whole words of their names only)", () => {
     const out = fill(searchArticles, "Find articles about the elections by Jane Doe");
     expect(out.args).toEqual({ q: "elections", author: "Jane Doe" });
