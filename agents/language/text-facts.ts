@@ -70,7 +70,8 @@ export class TextFacts {
     for (const d of writtenDates(text)) add(d.kind, d.start, d.end, d.value);
     scan(/\b([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?\b/g, (m) => add("time", m.index, m.index + m[0].length, m[0]));
     scan(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, (m) => add("id", m.index, m.index + m[0].length, m[0]));
-    scan(/(?<![\w.@-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*(?![\w@-])/g, (m) => add("id", m.index, m.index + m[0].length, m[0]));
+    // Ids made of an address keep their `,-` joins (`1702-Cherry-Orchard-Dr,-Austin,-TX-78745`).
+    scan(/(?<![\w.@-])(?=[A-Za-z0-9_,-]*\d)(?=[A-Za-z0-9_,-]*[A-Za-z])[A-Za-z0-9]+(?:(?:[-_]|,-)[A-Za-z0-9]+)*(?![\w@-])/g, (m) => add("id", m.index, m.index + m[0].length, m[0]));
     scan(/(?<![\w.-])[-+]?[$€£]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w-])|(?<![\w.-])[-+]?[$€£]?\d+(?:\.\d+)?(?![\w-]|\.\d)/g, (m) => {
       const n = Number(m[0].replace(/[$€£,+]/g, ""));
       if (Number.isFinite(n)) add("number", m.index, m.index + m[0].length, n);

@@ -22,6 +22,15 @@ describe("TextFacts", () => {
     ]);
   });
 
+  it("keeps an id made of an address whole, `,-` joins and all; a comma in a sentence still ends an id", () => {
+    expect(kinds("Get the property 1702-Cherry-Orchard-Dr,-Austin,-TX-78745 please").filter(([k]) => k === "id")).toEqual([["id", "1702-Cherry-Orchard-Dr,-Austin,-TX-78745"]]);
+    expect(kinds("Books bk-1001, bk-1002 and bk-1003").filter(([k]) => k === "id")).toEqual([
+      ["id", "bk-1001"],
+      ["id", "bk-1002"],
+      ["id", "bk-1003"],
+    ]);
+  });
+
   it("reads dates written in words (chrono-node) only when day, month and year are written", () => {
     expect(kinds("Book it for March 3, 2025 please")).toEqual([["date", "2025-03-03"]]);
     expect(kinds("on the 3rd of May 2025")).toEqual([["date", "2025-05-03"]]);

@@ -132,7 +132,19 @@ export function labelOf(obj: Json, keys: readonly string[] = LABEL_FIELDS): { ke
     const v = obj[k];
     if (typeof v === "string" && v.trim() !== "" && v.length <= 90) return { key: k, value: v };
   }
+  // The same names written otherwise (`display_name`, `Title`).
+  const byForm = new Map(Object.keys(obj).map((k) => [k.toLowerCase().replace(/[^a-z0-9]/g, ""), k]));
+  for (const k of keys) {
+    const own = byForm.get(k.toLowerCase());
+    const v = own !== undefined ? obj[own] : undefined;
+    if (own !== undefined && typeof v === "string" && v.trim() !== "" && v.length <= 90) return { key: k, value: v };
+  }
   return undefined;
+}
+
+/** A value no answer names a record by: a secret's placeholder (`[redacted-1]`), or a field that holds a token or key. */
+function unsayable(key: string, value: string): boolean {
+  return /^\[redacted(-\d+)?\]$/.test(value) || /(token|secret|password|passcode|api_?key|hash|signature|nonce)$/i.test(key);
 }
 
 /** The names of a record (`title`, `name`...), for a created or changed thing. */
@@ -245,7 +257,7 @@ export function named(obj: Json, noun: string): string {
   const number = numbers.find(([k]) => isImportantField(k)) ?? numbers[0];
   const head = id ?? date;
   if (head !== undefined) return number ? `${head} (${fieldWords([number[0]])} ${String(number[1])})` : head;
-  const text = Object.entries(obj).find(([k, v]) => typeof v === "string" && v.length <= 40 && v.trim() !== "" && !isIdField(k) && !isNoiseField(k) && !/^https?:/.test(v))?.[1];
+  const text = Object.entries(obj).find(([k, v]) => typeof v === "string" && v.length <= 40 && v.trim() !== "" && !isIdField(k) && !isNoiseField(k) && !/^https?:/.test(v) && !unsayable(k, v))?.[1];
   return typeof text === "string" ? text : "";
 }
 
