@@ -18,7 +18,22 @@ export function isAfterNow(value: string, today: string = SIMULATED_TODAY): bool
   if (day !== today) return day > today;
   if (!/^\d{4}-\d\d-\d\d[T ]\d\d:\d\d/.test(v) || !/(Z|[+-]\d\d:?\d\d)$/i.test(v)) return false;
   const t = Date.parse(v.replace(" ", "T"));
-  return Number.isFinite(t) && t > Date.parse(`${today}T${REFERENCE_DATE.toISOString().slice(11)}`);
+  return Number.isFinite(t) && t > nowOf(today);
+}
+
+/** The time of day of the simulated now (`12:00:00.000Z`). */
+const NOW_TIME = REFERENCE_DATE.toISOString().slice(11);
+const nowInstants = new Map<string, number>();
+
+/** The simulated now on `today`, in milliseconds (memoized: answers ask it for every stamp of today). */
+function nowOf(today: string): number {
+  let t = nowInstants.get(today);
+  if (t === undefined) {
+    t = Date.parse(`${today}T${NOW_TIME}`);
+    if (nowInstants.size > 1000) nowInstants.clear();
+    nowInstants.set(today, t);
+  }
+  return t;
 }
 
 /**
@@ -29,7 +44,7 @@ export function notAfterNow(value: string, today: string = SIMULATED_TODAY): str
   const m = /^(\d{4}-\d\d-\d\d)([T ])(\d\d):(\d\d)(:\d\d(?:\.\d+)?)?(Z|([+-])(\d\d):?(\d\d))$/i.exec(value.trim());
   if (!m || !isAfterNow(value, today)) return value;
   const t = Date.parse(value.trim().replace(" ", "T"));
-  const now = Date.parse(`${today}T${REFERENCE_DATE.toISOString().slice(11)}`);
+  const now = nowOf(today);
   if (!Number.isFinite(t)) return value;
   const hours = Math.ceil((t - now) / 3_600_000);
   const offsetMinutes = m[7] === undefined ? 0 : (m[7] === "-" ? -1 : 1) * (Number(m[8]) * 60 + Number(m[9]));
