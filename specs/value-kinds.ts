@@ -156,13 +156,16 @@ export function isPlausible(kind: ValueKind, value: unknown, field?: string): bo
     case "timezone":
       return isTimeZone(value);
     case "country":
-      return typeof value === "string" && isCountry(value);
+      return typeof value === "string" && (isCountry(value) || WILDCARD.test(value));
     case "currency":
       return typeof value === "string" && (isCurrency(value) || pair(value, isCurrency));
     case "language":
-      return typeof value === "string" && isLanguage(value);
+      return typeof value === "string" && (isLanguage(value) || WILDCARD.test(value));
   }
 }
+
+/** A filter's "any" (a podcast directory's `Any language`, `All countries`): no value of the kind, but a real option. */
+const WILDCARD = /^\s*(any|all)(\s+(languages?|countries|country|regions?))?\s*$/i;
 
 /** One typed value met in a journal and its verdict. */
 export interface TypedValue {

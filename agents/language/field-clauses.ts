@@ -22,6 +22,9 @@ export function beFor(field: string, value?: unknown): "is" | "are" {
 const PREPOSITIONS = new Set(["in", "on", "at", "out", "off", "under", "over", "for"]);
 const ADJECTIVE_ENDINGS = /(?:ed|able|ible|ive|al|ic|ous|ful|less|ing)$/;
 
+/** Adjectives that name a feature before its noun (`explicit_content`, `free_shipping`), which the lexicon may not tag. */
+const FEATURE_ADJECTIVES = /^(explicit|free|adult|public|private|premium|dark|safe|live|express|paid|sponsored|featured|instant|direct)$/;
+
 function isAdjectiveLike(word: string): boolean {
   const tags = lexiconTags(word);
   if (tags.includes("Adjective") || tags.includes("PastTense") || tags.includes("Participle") || tags.includes("Comparable")) return true;
@@ -48,11 +51,17 @@ export function booleanClause(path: readonly string[], value: boolean): string {
   const last = rest[rest.length - 1] ?? "";
   const not = value ? "" : "not ";
   if (prefix === "has") {
+    // A done thing (`has_taken_a_ride`): it has taken a ride, or not.
+    if (/^(been|taken|made|done|seen|given|gotten|written|chosen|ridden|driven|[a-z]+ed)$/.test(rest[0] ?? "")) return `it has ${not}${phrase}`;
     const plural = isPlural(last);
     return value ? `it has ${plural ? "" : `${articleFor(phrase)} `}${phrase}` : `it has no ${phrase}`;
   }
   if (prefix === "can") return `it ${value ? "can" : "cannot"} ${phrase}`;
   if (PREPOSITIONS.has(rest[0] ?? "") && rest.length > 1) return `it is ${not}${phrase}`;
+  // An adjective before a noun names a feature (`explicit_content`, `dark_mode`): it has it or not.
+  if (rest.length === 2 && prefix === undefined && !/(ed|en)$/.test(last) && (FEATURE_ADJECTIVES.test(rest[0] ?? "") || (isAdjectiveLike(rest[0] ?? "") && isNounLike(last)))) {
+    return value ? `it has ${phrase}` : `it has no ${phrase}`;
+  }
   if (rest.length >= 1 && isAdjectiveLike(last)) {
     const subject = rest.slice(0, -1).join(" ");
     return `${subject === "" ? "it" : `the ${subject}`} ${isPlural(rest[rest.length - 2] ?? "") && subject !== "" ? "are" : "is"} ${not}${last}`;

@@ -443,7 +443,7 @@ function languages(): CodeTable {
     codes.add(l.alpha3);
     for (const n of l.name.split("/")) names.set(fold(n), l.alpha2);
   }
-  for (const [n, code] of [["mandarin", "zh"], ["chinese", "zh"], ["cantonese", "zh"], ["farsi", "fa"], ["persian", "fa"], ["filipino", "tl"], ["tagalog", "tl"], ["brazilian portuguese", "pt"], ["simplified chinese", "zh"], ["traditional chinese", "zh"]] as const) {
+  for (const [n, code] of [["mandarin", "zh"], ["chinese", "zh"], ["cantonese", "zh"], ["farsi", "fa"], ["persian", "fa"], ["filipino", "tl"], ["tagalog", "tl"], ["brazilian portuguese", "pt"], ["simplified chinese", "zh"], ["traditional chinese", "zh"], ["faeroese", "fo"], ["flemish", "nl"], ["castilian", "es"], ["moldavian", "ro"], ["valencian", "ca"], ["sinhalese", "si"], ["gaelic", "gd"]] as const) {
     names.set(n, code);
   }
   languageTable = { codes, names };

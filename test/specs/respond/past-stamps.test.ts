@@ -68,6 +68,11 @@ describe("past stamps", () => {
     expect(isPlausible("stamp", `${SIMULATED_TODAY}T20:30:12`)).toBe(true);
     expect(isPlausible("stamp", "2025-06-02T00:00:00Z")).toBe(false);
     expect(isPlausible("stamp", "not a date")).toBe(false);
+    // A filter's "any" is a real option of a language or country list, not a wrong value.
+    expect(["Any language", "All", "all countries"].map((v, i) => isPlausible(i === 2 ? "country" : "language", v))).toEqual([true, true, true]);
+    expect(isPlausible("language", "Any day")).toBe(false);
+    // Other names of a language (Faeroese for Faroese, Flemish for Dutch).
+    expect(["Faeroese", "Flemish", "Castilian"].every((v) => isPlausible("language", v))).toBe(true);
   });
 
   it("have happened by the simulated now: a time later today is moved back, by days for records and by hours for today's", () => {
