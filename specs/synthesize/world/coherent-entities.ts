@@ -357,6 +357,32 @@ function cohereDistance(ctx: Ctx, o: Json, at: string): void {
 }
 
 /** What is said of an exchange (or of a security listed on one) is that exchange's: time zone, currency, sessions. */
+/** A US-style written address: `602 University Dr, Waldorf, MD 20602`. */
+const WRITTEN_ADDRESS = /^([^,]+),\s*([^,]+?),\s*([A-Z]{2})\s+(\d{5}(?:-\d{4})?)(?:,\s*(?:USA|US|United States))?$/;
+
+/**
+ * A written address and the parts beside it say the same: the city, state and ZIP code of
+ * `formattedAddress: "602 University Dr, Waldorf, MD 20602"` are Waldorf, MD and 20602, unless a binding set the city
+ * (`city=Austin`): then the written address names that city.
+ */
+function cohereAddressText(ctx: Ctx, o: Json, keys: Map<string, string>, at: string): void {
+  const textKey = first(keys, ["formattedaddress", "fulladdress", "displayaddress", "addressfull"]);
+  const text = textKey !== undefined ? o[textKey] : undefined;
+  if (typeof text !== "string") return;
+  const m = WRITTEN_ADDRESS.exec(text.trim());
+  if (!m) return;
+  const cityKey = first(keys, ["city", "locality", "town"]);
+  const city = cityKey !== undefined ? o[cityKey] : undefined;
+  if (typeof city === "string" && pinnedValue(ctx, o, cityKey, at) !== undefined) {
+    if (city !== m[2]) set(ctx, o, textKey, `${m[1]}, ${city}, ${m[3]} ${m[4]}`, at);
+    return;
+  }
+  set(ctx, o, cityKey, m[2], at);
+  set(ctx, o, first(keys, ["state", "statecode", "stateabbreviation"]), m[3], at);
+  set(ctx, o, first(keys, ["zipcode", "zip", "postalcode", "postcode"]), m[4], at);
+  set(ctx, o, first(keys, ["addressline1", "street", "streetaddress", "address1"]), m[1], at);
+}
+
 /** The other end of a range's field (`estimated_cost_cents_min` -> `..._max`, `lowPrice` -> `highPrice`), if it names one. */
 function otherEnd(key: string): string | undefined {
   const m = /(minimum|min|lowest|low)(?![a-z])|(Minimum|Min|Lowest|Low)(?![a-z])|(MINIMUM|MIN|LOWEST|LOW)(?![A-Z])/.exec(key);
@@ -497,6 +523,7 @@ function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: numb
     if (shape.journey) cohereJourney(ctx, o, keys, at, index);
     if (shape.person) coherePerson(ctx, o, keys, at);
     cohereRanges(ctx, o, at);
+    cohereAddressText(ctx, o, keys, at);
   }
   for (const k in o) {
     const v = o[k];

@@ -59,3 +59,19 @@ describe("a range's ends", () => {
     });
   });
 });
+
+describe("a written address", () => {
+  it("and its parts say the same: the parts follow the text, the text follows a city a binding set", async () => {
+    const { cohereEntities } = await import("../../../specs/synthesize/world/coherent-entities.js");
+    const record = { addressLine1: "9 Elm St", city: "Reykjavik", state: "CA", zipCode: "90001", formattedAddress: "602 University Dr, Waldorf, MD 20602" };
+    cohereEntities(record, { seed: 1 });
+    expect(record).toEqual({ addressLine1: "602 University Dr", city: "Waldorf", state: "MD", zipCode: "20602", formattedAddress: "602 University Dr, Waldorf, MD 20602" });
+    const asked = { city: "Austin", formattedAddress: "1702 Cherry Orchard Dr, Waldorf, TX 78745" };
+    cohereEntities(asked, { seed: 1, pinned: new Set(["/city"]) });
+    expect(asked.formattedAddress).toBe("1702 Cherry Orchard Dr, Austin, TX 78745");
+    // Another country's way of writing an address is left as it is.
+    const paris = { city: "Lyon", formattedAddress: "5 Rue de Rivoli, 75001 Paris, France" };
+    cohereEntities(paris, { seed: 1 });
+    expect(paris.formattedAddress).toBe("5 Rue de Rivoli, 75001 Paris, France");
+  });
+});
