@@ -87,6 +87,9 @@ interface Input {
   lastPathParam: boolean;
 }
 
+/** Operations that search or look up whatever their method (`POST /search`, `POST /reverse`): their body holds filters. */
+const SEARCHING_OPERATION = /search|query|find|lookup|filter|reverse|geocod|autocomplete|suggest/i;
+
 function inputsOf(catalog: Catalog, tool: Tool): Input[] {
   const out: Input[] = [];
   // The id parameter: the path's last segment (`/orders/{orderId}`), or the one an action follows (`/orders/{orderId}/cancel`).
@@ -196,6 +199,7 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
   const method = tool.operation.method;
   // A read of one record (`/runs/{run_id}` answering an object), not a list scoped by its path (`/holidays/{year}` answering a list).
   const readsOne = /\}$/.test(tool.operation.path) && !lists.includes("[]");
+  const searchesByPost = method === "post" && SEARCHING_OPERATION.test(`${tool.operation.operationId ?? ""} ${tool.operation.path}`);
 
   for (const input of inputs) {
     const n = norm(input.name);
@@ -265,7 +269,8 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
       }
     }
     // Lists: filters, searches, ranges and routes, for what scopes a read (query and path parameters).
-    if (input.in === "body" && method !== "get") continue;
+    // (A body's fields are what a write sends, except for a search sent by POST: its filters.)
+    if (input.in === "body" && method !== "get" && !searchesByPost) continue;
     // The id of the one record read scopes its nested lists only where their items name it (`runs[].run_id` for `run_id`).
     const scopesOnlyByName = input.lastPathParam && readsOne;
     if (n === "id") continue;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { bindingsOf } from "../../../specs/respond/bindings/bindings.js";
 import { loadSpec } from "../../../specs/load/load-spec.js";
 import { buildCatalog, type Catalog } from "../../../specs/catalog/catalog.js";
-import { answerOf, type Json } from "./inline-catalog.js";
+import { answerOf, inlineCatalog, ok, type Json } from "./inline-catalog.js";
 
 /**
  * A list answered for a key: the parameter named after the items' noun (`airport_iata`) filters their field
@@ -60,6 +60,31 @@ describe("lists looked up by a key", () => {
       const unknown = (await answerOf(catalog, "searchByIata", { airport_iata: "QQX" }, seed))["airport_list"] as Json[];
       expect(unknown.every((a) => a["iata_code"] === "QQX")).toBe(true);
     }
+  });
+
+  it("a search sent by POST filters by its body, a write by POST does not", async () => {
+    const place = { type: "object", properties: { name: { type: "string" }, city: { type: "string" } } };
+    const catalog = await inlineCatalog({
+      "/places/search": {
+        post: {
+          operationId: "searchPlaces",
+          requestBody: { content: { "application/json": { schema: { type: "object", properties: { query: { type: "string" } } } } } },
+          responses: ok({ type: "object", properties: { results: { type: "array", items: place } } }, { results: [{ name: "Louvre", city: "Paris" }] }),
+        },
+      },
+      "/places": {
+        post: {
+          operationId: "addPlaces",
+          requestBody: { content: { "application/json": { schema: { type: "object", properties: { query: { type: "string" } } } } } },
+          responses: ok({ type: "object", properties: { results: { type: "array", items: place } } }, { results: [{ name: "Louvre", city: "Paris" }] }),
+        },
+      },
+    });
+    const kinds = (tool: string): string[] => bindingsOf(catalog, catalog.get(tool)!).map((b) => b.kind);
+    expect(kinds("searchPlaces")).toContain("search");
+    expect(kinds("addPlaces")).not.toContain("search");
+    const results = (await answerOf(catalog, "searchPlaces", { query: "Lisbon" }))["results"] as Json[];
+    expect(results.every((r) => `${r["name"]} ${r["city"]}`.includes("Lisbon"))).toBe(true);
   });
 
   it("an answer's own list is there even when the schema makes it optional", async () => {
