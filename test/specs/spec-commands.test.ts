@@ -75,8 +75,11 @@ describe("toolsim spec tools --json", () => {
       operationId: "listPets",
       method: "get",
       path: "/pets",
-      // What the request says about its answer: the status filter holds for every listed pet.
-      bindings: [{ kind: "filter", arg: "status", field: "[].status", match: "exact", source: "inferred" }],
+      // What the request says about its answer: the status filter holds for every listed pet, and each has one of the tags asked.
+      bindings: [
+        { kind: "filter", arg: "status", field: "[].status", match: "exact", source: "inferred" },
+        { kind: "filter", arg: "tags", field: "[].tag", match: "oneOf", source: "inferred" },
+      ],
     });
     expect(Object.keys(both.operations)).toHaveLength(tools.length);
     const misuse = await run(["spec", "tools", "--with-operations", fixture("core/petstore.yaml")]);

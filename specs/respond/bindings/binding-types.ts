@@ -3,9 +3,10 @@
  * How a value is compared: `exact` (folded text, numbers by value, codes and names of a country or language
  * alike), `contains` (a part of a text, an element of a list), `day` (dates by day), `year` (the year of a
  * date), `near` (coordinates within half a degree), `selects` (the field is a list that may have items only
- * when the argument names it: `type=track` leaves `albums` empty).
+ * when the argument names it: `type=track` leaves `albums` empty), `oneOf` (the field is one of the argument's
+ * values: `countries: [SE, PT]` -> each hit's country is SE or PT).
  */
-export type BindingMatch = "exact" | "contains" | "day" | "year" | "near" | "selects";
+export type BindingMatch = "exact" | "contains" | "day" | "year" | "near" | "selects" | "oneOf";
 
 interface BindingBase {
   /** Why it holds, in words (shown with the binding). */

@@ -90,6 +90,12 @@ export function searchWords(query: unknown): string[] {
 export function agrees(field: unknown, arg: unknown, match: BindingMatch = "exact"): boolean | undefined {
   if (field === undefined || field === null) return undefined;
   switch (match) {
+    case "oneOf": {
+      if (!Array.isArray(arg)) return agrees(field, arg, "exact");
+      if (arg.length === 0) return undefined;
+      const each = arg.map((a) => agrees(field, a, "exact"));
+      return each.some((x) => x === true) ? true : each.every((x) => x === undefined) ? undefined : false;
+    }
     case "near": {
       const a = Number(field);
       const b = Number(arg);

@@ -206,6 +206,9 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
     const sn = snake(input.name);
     if (CREDENTIAL.test(sn)) continue;
     const object = input.schema["type"] === "object" || input.schema["type"] === "array";
+    // A list of plain values (`countries: [SE, PT]`, `ids: [...]`): each item of an answer's list is one of them.
+    const listed = input.schema["items"];
+    const scalarList = input.schema["type"] === "array" && isObject(listed) && (["string", "integer", "number"].includes(String(listed["type"])) || Array.isArray(listed["enum"]));
     // Same name at the answer's top level (a created resource keeps what was sent; a read echoes what it was asked).
     // (A list named in the plural holds it too: `diet` -> `diets`.)
     const sameField = record.find((f) => !f.path.includes(".") && norm(f.name) === n && !f.object) ?? (object ? undefined : record.find((f) => !f.path.includes(".") && f.list && !f.object && pluralsOf(n).includes(norm(f.name))));
@@ -235,6 +238,13 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
       const noun = owner !== undefined ? norm(singular(snake(owner))) : "";
       const id = noun === "" ? undefined : record.find((f) => !f.path.includes(".") && !f.object && !f.list && norm(f.name) === `${noun}id`);
       if (id) add({ kind: "equals", arg: input.arg, field: id.path, match: "exact" });
+    }
+    if (object && scalarList && (input.in !== "body" || method === "get" || searchesByPost)) {
+      for (const list of lists) {
+        const items = itemFields(fields, list);
+        const target = filterNames(input.name).map((nm) => items.find((f) => norm(f.name) === nm && !f.object && !f.list)).find((f) => f !== undefined) ?? fieldByNoun(items, list, n);
+        if (target) add({ kind: "filter", arg: input.arg, field: target.path, match: "oneOf" });
+      }
     }
     if (object) continue;
     // An echo of the request (`query: {from, to, amount}`), and nested places and identities.

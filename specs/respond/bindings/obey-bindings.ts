@@ -117,12 +117,14 @@ function applyFilter(ctx: ResponseContext, out: unknown, b: Extract<Binding, { k
     for (const spot of locate(out, b.field.replace(/\[\]$/, ""))) if (Array.isArray(spot.value) && spot.value.length > 0) edits.write(spot, []);
     return;
   }
+  // One of several values asked (`countries: [SE, PT]`): the items take them in turn.
+  const valueFor = (items: readonly number[]): unknown => (match === "oneOf" && Array.isArray(arg) && arg.length > 0 ? arg[(items[0] ?? 0) % arg.length] : arg);
   for (const spot of locate(out, b.field)) {
     if (agrees(spot.value, arg, match) !== false) {
       edits.pinned.add(spot.pointer);
       continue;
     }
-    const value = convertFor(spot.value, arg, match);
+    const value = convertFor(spot.value, valueFor(spot.items), match === "oneOf" ? "exact" : match);
     if (value === undefined) continue;
     const before = spot.value;
     edits.write(spot, value);
@@ -132,9 +134,11 @@ function applyFilter(ctx: ResponseContext, out: unknown, b: Extract<Binding, { k
   const end = b.field.lastIndexOf("[].");
   // An item without the field filtered on says it too (`iata_code: LYS` for `airport_iata=LYS`), where the schema has it.
   const key = end >= 0 ? b.field.slice(end + 3) : "";
-  if (match === "exact" && /^[^.[\]]+$/.test(key) && (typeof arg === "string" || typeof arg === "number" || typeof arg === "boolean")) {
+  if ((match === "exact" || match === "oneOf") && /^[^.[\]]+$/.test(key)) {
     for (const item of locate(out, b.field.slice(0, end + 2))) {
-      if (isObject(item.value) && !Object.prototype.hasOwnProperty.call(item.value, key)) edits.add(item.value, key, `${item.pointer}/${pointerSegment(key)}`, arg);
+      const v = valueFor(item.items);
+      if (typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") continue;
+      if (isObject(item.value) && !Object.prototype.hasOwnProperty.call(item.value, key)) edits.add(item.value, key, `${item.pointer}/${pointerSegment(key)}`, v);
     }
   }
   // A record's own key (`iata_code=LHR`, `isbn=...`) names one record: one item, not copies of it.

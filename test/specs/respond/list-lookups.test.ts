@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bindingsOf } from "../../../specs/respond/bindings/bindings.js";
+import { checkBindings } from "../../../specs/respond/bindings/binding-check.js";
 import { loadSpec } from "../../../specs/load/load-spec.js";
 import { buildCatalog, type Catalog } from "../../../specs/catalog/catalog.js";
 import { answerOf, inlineCatalog, ok, type Json } from "./inline-catalog.js";
@@ -85,6 +86,28 @@ describe("lists looked up by a key", () => {
     expect(kinds("addPlaces")).not.toContain("search");
     const results = (await answerOf(catalog, "searchPlaces", { query: "Lisbon" }))["results"] as Json[];
     expect(results.every((r) => `${r["name"]} ${r["city"]}`.includes("Lisbon"))).toBe(true);
+  });
+
+  it("a list of values asked (`countries: [SE, PT]`) is one of them for every item, by GET or by a search's POST", async () => {
+    const hotel = { type: "object", required: ["name", "country"], properties: { name: { type: "string" }, country: { type: "string", maxLength: 2 } } };
+    const catalog = await inlineCatalog({
+      "/hotels": {
+        get: {
+          operationId: "listHotels",
+          parameters: [{ name: "countries", in: "query", schema: { type: "array", items: { type: "string" } } }],
+          responses: ok({ type: "object", properties: { hotels: { type: "array", minItems: 3, items: hotel } } }, { hotels: [{ name: "Ritz", country: "FR" }, { name: "Savoy", country: "GB" }, { name: "Adlon", country: "DE" }] }),
+        },
+      },
+    });
+    const filters = bindingsOf(catalog, catalog.get("listHotels")!).filter((b) => b.kind === "filter");
+    expect(filters).toEqual([expect.objectContaining({ arg: "countries", field: "hotels[].country", match: "oneOf" })]);
+    for (let seed = 1; seed <= 6; seed++) {
+      const hotels = (await answerOf(catalog, "listHotels", { countries: ["SE", "PT"] }, seed))["hotels"] as Json[];
+      expect(hotels.length).toBeGreaterThan(0);
+      expect(hotels.every((h) => ["SE", "PT"].includes(String(h["country"])))).toBe(true);
+    }
+    expect(checkBindings(filters, { countries: ["SE", "PT"] }, { hotels: [{ name: "Ritz", country: "FR" }] }).map((v) => v.field)).toEqual(["hotels[].country"]);
+    expect(checkBindings(filters, { countries: ["SE", "PT"] }, { hotels: [{ name: "Grand", country: "SE" }] })).toEqual([]);
   });
 
   it("an answer's own list is there even when the schema makes it optional", async () => {
