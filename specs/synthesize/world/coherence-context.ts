@@ -28,6 +28,8 @@ export interface Ctx {
   pinnedParents: ReadonlySet<string>;
   seed: number;
   pinnedOnly: boolean;
+  /** The point a call asked about (pinned coordinates of an enclosing object): its places are there. */
+  point?: { lat: number; lon: number };
 }
 
 /** The object's own key for the first of these normalized names it has. */

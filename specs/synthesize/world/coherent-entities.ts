@@ -85,6 +85,12 @@ function cityRow(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index
   const country = first(keys, ["countrycode", "country", "countryname"]);
   const pinnedName = pinnedValue(ctx, o, name, at);
   if (typeof pinnedName === "string") return findCity(pinnedName.split(",")[0] ?? pinnedName);
+  // A point asked for (`reverseGeocode(41.39, 2.17)`): the known city there, if one is within 150 km.
+  const point = pinnedPoint(ctx, o, keys, at) ?? ctx.point;
+  if (point !== undefined) {
+    const near = nearestCity(point.lat, point.lon);
+    if (near !== undefined) return near;
+  }
   const pinnedCountry = pinnedValue(ctx, o, country, at);
   if (typeof pinnedCountry === "string") {
     const code = countryCode(pinnedCountry);
@@ -98,6 +104,53 @@ function cityRow(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index
     if (known) return known;
   }
   return ctx.pinnedOnly ? undefined : pick(CITIES, ctx.seed, index);
+}
+
+/** A display name of a point asked for that names another known city than the one there is that city's. */
+function nameThePoint(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, point: { lat: number; lon: number }): void {
+  // Its bounding box is around it (the same size, moved there).
+  const boxKey = first(keys, ["boundingbox", "bbox", "bounds", "viewport"]);
+  const box = boxKey !== undefined ? o[boxKey] : undefined;
+  if (boxKey !== undefined && isObject(box)) {
+    const s = box["south"], w = box["west"], n = box["north"], e = box["east"];
+    if (typeof s === "number" && typeof w === "number" && typeof n === "number" && typeof e === "number" && !(point.lat >= s && point.lat <= n && point.lon >= w && point.lon <= e)) {
+      const halfLat = Math.max((n - s) / 2, 0.0001);
+      const halfLon = Math.max((e - w) / 2, 0.0001);
+      const boxAt = `${at}/${pointerSegment(boxKey)}`;
+      const round = (v: number): number => Number(v.toFixed(6));
+      set(ctx, box, "south", round(point.lat - halfLat), boxAt);
+      set(ctx, box, "north", round(point.lat + halfLat), boxAt);
+      set(ctx, box, "west", round(point.lon - halfLon), boxAt);
+      set(ctx, box, "east", round(point.lon + halfLon), boxAt);
+    }
+  }
+  const key = first(keys, ["displayname", "formattedaddress", "label", "fullname"]);
+  const text = key !== undefined ? o[key] : undefined;
+  const there = nearestCity(point.lat, point.lon);
+  if (typeof text !== "string" || there === undefined || text.includes(there.name)) return;
+  const named = CITIES.find((c) => c.name !== there.name && text.includes(c.name));
+  if (named !== undefined) set(ctx, o, key, `${there.name}, ${there.country}`, at);
+}
+
+/** Coordinates a binding set on an object (both of them), as numbers. */
+function pinnedPoint(ctx: Ctx, o: Json, keys: Map<string, string>, at: string): { lat: number; lon: number } | undefined {
+  const lat = Number(pinnedValue(ctx, o, first(keys, ["latitude", "lat"]), at));
+  const lon = Number(pinnedValue(ctx, o, first(keys, ["longitude", "lon", "lng", "long"]), at));
+  return pinnedValue(ctx, o, first(keys, ["latitude", "lat"]), at) !== undefined && Number.isFinite(lat) && Number.isFinite(lon) ? { lat, lon } : undefined;
+}
+
+/** The known city nearest a point, within 150 km. */
+function nearestCity(lat: number, lon: number): City | undefined {
+  let best: City | undefined;
+  let bestKm = 150;
+  for (const c of CITIES) {
+    const km = greatCircleKm(lat, lon, c.lat, c.lon);
+    if (km < bestKm) {
+      best = c;
+      bestKm = km;
+    }
+  }
+  return best;
 }
 
 /** The city a place stood in before it was made coherent (by its coordinates, else its name). */
@@ -525,10 +578,18 @@ function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: numb
     cohereRanges(ctx, o, at);
     cohereAddressText(ctx, o, keys, at);
   }
+  // The places inside an object about a point asked for (its address) are at that point.
+  const outer = ctx.point;
+  const point = pinnedPoint(ctx, o, keys, at);
+  if (point !== undefined) {
+    ctx.point = point;
+    if (active) nameThePoint(ctx, o, keys, at, point);
+  }
   for (const k in o) {
     const v = o[k];
     if (typeof v === "object" && v !== null) visit(ctx, v, `${at}/${pointerSegment(k)}`, k, index, depth + 1);
   }
+  ctx.point = outer;
   if (active && shape.journey) cohereJourneyLegs(ctx, o, keys, at);
   // After its journeys are coherent: the way back mirrors the way out.
   if (active && shape.roundTrip) cohereReturn(ctx, o, keys, at);

@@ -65,6 +65,19 @@ describe("a found place is where the query says", () => {
     expect(hit.boundingBox.north).toBeGreaterThan(hit.latitude);
   });
 
+  it("reverseGeocode of a point near a known city: the place, its address and its box are there", async () => {
+    for (const [lat, lon, city, code] of [[41.3874, 2.1686, "Barcelona", "ES"], [-33.86, 151.2, "Sydney", "AU"], [35.68, 139.76, "Tokyo", "JP"]] as const) {
+      for (const seed of [1, 2]) {
+        const place = await call("geocoding", "reverseGeocode", { lat, lon }, seed);
+        expect(place["displayName"]).toContain(city);
+        if (place["address"]?.["city"] !== undefined) expect(place["address"]["city"]).toBe(city);
+        if (place["address"]?.["countryCode"] !== undefined) expect(place["address"]["countryCode"]).toBe(code);
+        const box = place["boundingBox"];
+        if (box !== undefined) expect(box["south"] <= lat && lat <= box["north"] && box["west"] <= lon && lon <= box["east"]).toBe(true);
+      }
+    }
+  });
+
   it("searchLocations keeps no region of the example's city", async () => {
     const [hit] = (await call("weather", "searchLocations", { q: "Amsterdam" })) as unknown as Json[];
     expect(hit).toMatchObject({ name: "Amsterdam", country: "NL" });
