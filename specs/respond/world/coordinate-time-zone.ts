@@ -1,8 +1,7 @@
 import { isObject, pointerSegment, type Json } from "../../json-object.js";
 import { norm } from "../../synthesize/world/entity-shape.js";
-import { greatCircleKm } from "../../synthesize/world/great-circle.js";
 import { offsetOn } from "../../synthesize/world/world-exchanges.js";
-import { CITIES, type City } from "../../synthesize/world/world-data.js";
+import { cityNear } from "../../synthesize/world/world-data.js";
 import { SIMULATED_TODAY } from "../../synthesize/world/simulated-today.js";
 
 /**
@@ -34,20 +33,6 @@ function pointOf(args: Json): { lat: number; lon: number } | undefined {
     else if (LON_ARGS.has(norm(k))) lon = n;
   }
   return lat !== undefined && lon !== undefined ? { lat, lon } : undefined;
-}
-
-/** The known city nearest to a point, within {@link MAX_KM}. */
-export function cityNear(lat: number, lon: number): City | undefined {
-  let best: City | undefined;
-  let bestKm = MAX_KM;
-  for (const c of CITIES) {
-    const km = greatCircleKm(lat, lon, c.lat, c.lon);
-    if (km < bestKm) {
-      best = c;
-      bestKm = km;
-    }
-  }
-  return best;
 }
 
 function offsetSeconds(offset: string): number {
@@ -102,7 +87,7 @@ function abbreviationOf(timeZone: string, countryCode: string, day: string): str
 export function pointZone(args: Json, body: Json): { key: string; said: string; expected: string } | undefined {
   const point = pointOf(args);
   const key = Object.keys(body).find((k) => ZONE.has(norm(k)) && typeof body[k] === "string");
-  const city = point !== undefined ? cityNear(point.lat, point.lon) : undefined;
+  const city = point !== undefined ? cityNear(point.lat, point.lon, MAX_KM) : undefined;
   // A zone written as an offset or an abbreviation (`UTC+2`, `CET`) is another form, not another zone.
   if (key === undefined || city === undefined || !String(body[key]).includes("/")) return undefined;
   // Another name for the same clock (a neighbour's zone across a border) is not a contradiction.
@@ -125,7 +110,7 @@ export function agreeTimeZone(args: Json, body: unknown, write: ZoneWrite, today
   const point = pointOf(args);
   const zoneKey = Object.keys(body).find((k) => ZONE.has(norm(k)) && typeof body[k] === "string");
   if (point === undefined || zoneKey === undefined) return;
-  const city = cityNear(point.lat, point.lon);
+  const city = cityNear(point.lat, point.lon, MAX_KM);
   const offset = city ? offsetOn(city.timeZone, today) : undefined;
   if (!city || offset === undefined) return;
   const winter = offsetOn(city.timeZone, `${today.slice(0, 4)}-01-15`);

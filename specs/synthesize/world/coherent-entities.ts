@@ -3,7 +3,7 @@ import { fixedHolidays } from "./world-holidays.js";
 import { findStock, stockNamed } from "./world-stocks.js";
 import { findExchange, sessionAt } from "./world-exchanges.js";
 import { REFERENCE_DATE } from "./simulated-today.js";
-import { AIRPORTS, CITIES, COUNTRIES, countryCode, currencyName, findCity, findCountry, fold, languageCode, type City, type Country } from "./world-data.js";
+import { AIRPORTS, CITIES, cityNear, COUNTRIES, countryCode, currencyName, findCity, findCountry, fold, languageCode, type City, type Country } from "./world-data.js";
 import { isObject, pointerSegment } from "../../json-object.js";
 import { keysOf, shapeOf } from "./entity-shape.js";
 import { first, pick, pinnedValue, set, type Ctx, type ValueEdit } from "./coherence-context.js";
@@ -88,7 +88,7 @@ function cityRow(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index
   // A point asked for (`reverseGeocode(41.39, 2.17)`): the known city there, if one is within 150 km.
   const point = pinnedPoint(ctx, o, keys, at) ?? ctx.point;
   if (point !== undefined) {
-    const near = nearestCity(point.lat, point.lon);
+    const near = cityNear(point.lat, point.lon, POINT_CITY_KM);
     if (near !== undefined) return near;
   }
   const pinnedCountry = pinnedValue(ctx, o, country, at);
@@ -126,31 +126,20 @@ function nameThePoint(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, 
   }
   const key = first(keys, ["displayname", "formattedaddress", "label", "fullname"]);
   const text = key !== undefined ? o[key] : undefined;
-  const there = nearestCity(point.lat, point.lon);
+  const there = cityNear(point.lat, point.lon, POINT_CITY_KM);
   if (typeof text !== "string" || there === undefined || text.includes(there.name)) return;
   const named = CITIES.find((c) => c.name !== there.name && text.includes(c.name));
   if (named !== undefined) set(ctx, o, key, `${there.name}, ${there.country}`, at);
 }
+
+/** How far from a point asked for its place's city may be. */
+const POINT_CITY_KM = 150;
 
 /** Coordinates a binding set on an object (both of them), as numbers. */
 function pinnedPoint(ctx: Ctx, o: Json, keys: Map<string, string>, at: string): { lat: number; lon: number } | undefined {
   const lat = Number(pinnedValue(ctx, o, first(keys, ["latitude", "lat"]), at));
   const lon = Number(pinnedValue(ctx, o, first(keys, ["longitude", "lon", "lng", "long"]), at));
   return pinnedValue(ctx, o, first(keys, ["latitude", "lat"]), at) !== undefined && Number.isFinite(lat) && Number.isFinite(lon) ? { lat, lon } : undefined;
-}
-
-/** The known city nearest a point, within 150 km. */
-function nearestCity(lat: number, lon: number): City | undefined {
-  let best: City | undefined;
-  let bestKm = 150;
-  for (const c of CITIES) {
-    const km = greatCircleKm(lat, lon, c.lat, c.lon);
-    if (km < bestKm) {
-      best = c;
-      bestKm = km;
-    }
-  }
-  return best;
 }
 
 /** The city a place stood in before it was made coherent (by its coordinates, else its name). */

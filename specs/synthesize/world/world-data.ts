@@ -1,4 +1,5 @@
 import { faker as englishFaker } from "@faker-js/faker/locale/en";
+import { greatCircleKm } from "./great-circle.js";
 
 /**
  * Reference data of the simulated world: countries, currencies, languages, cities with their coordinates,
@@ -520,3 +521,17 @@ const USD_PER_UNIT: Record<string, number> = {
   ILS: 0.27, SAR: 0.267, EGP: 0.021, MAD: 0.1, NGN: 0.00067, GHS: 0.067, KES: 0.0077, ZAR: 0.054, HKD: 0.128, TWD: 0.031, RUB: 0.011,
   BTC: 65000, ETH: 3200,
 };
+
+/** The known city nearest to a point, within `maxKm` (undefined when none is that close). */
+export function cityNear(lat: number, lon: number, maxKm: number): City | undefined {
+  let best: City | undefined;
+  let bestKm = maxKm;
+  for (const c of CITIES) {
+    const km = greatCircleKm(lat, lon, c.lat, c.lon);
+    if (km < bestKm) {
+      best = c;
+      bestKm = km;
+    }
+  }
+  return best;
+}
