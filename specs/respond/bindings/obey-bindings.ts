@@ -26,7 +26,7 @@ import { agreeMoney, speaksMoney } from "../world/money-answers.js";
 import { agreeDetectedLanguage, sendsTexts } from "../world/detected-language.js";
 import { keepTargetLanguage, lookedUp, targetLanguageOf } from "../world/translated-texts.js";
 import { answerRecords, knownNatural, knownRecord, naturalRecords } from "../world/entity-memory.js";
-import { hasExampleRecords } from "../world/example-records.js";
+import { hasExampleRecords, mentionsExampleId } from "../world/example-records.js";
 import { isSessionOperation, knownSessionUser } from "../world/session-user.js";
 import { anotherId, idKeyOf, recall, recallExamples, renumber } from "./recalled-records.js";
 
@@ -373,7 +373,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
     }
   }
   if (options.synthesized || rewrite) distinctIds(ctx, out, edits);
-  if (options.recall !== false && hasExampleRecords(ctx.catalog)) recallExamples(ctx, out, edits, named, askedViews(plan, args));
+  if (options.recall !== false && hasExampleRecords(ctx.catalog) && mentionsExampleId(ctx.catalog, out)) recallExamples(ctx, out, edits, named, askedViews(plan, args));
   for (const b of plan.effects) applyEffect(out, b, edits);
   for (const b of plan.references) applyReference(ctx, out, b, edits);
   for (const b of plan.totals) applyTotal(out, b, edits);

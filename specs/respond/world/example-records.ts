@@ -30,6 +30,35 @@ export function hasExampleRecords(catalog: Catalog): boolean {
   return indexOf(catalog).size > 0;
 }
 
+const idSets = new WeakMap<Catalog, ReadonlySet<string>>();
+
+/**
+ * Whether a value holds one of the examples' record ids under an id-like key (`id`, `uuid`, `bookId`), three levels
+ * deep: a cheap look before the records of an answer are listed (most answers show none).
+ */
+export function mentionsExampleId(catalog: Catalog, value: unknown): boolean {
+  let ids = idSets.get(catalog);
+  if (ids === undefined) {
+    ids = new Set([...indexOf(catalog).keys()].map((k) => k.slice(k.indexOf("\u0000") + 1)));
+    idSets.set(catalog, ids);
+  }
+  return holdsId(value, ids, 0);
+}
+
+function holdsId(value: unknown, ids: ReadonlySet<string>, depth: number): boolean {
+  if (depth > 4 || typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) {
+    for (const v of value) if (holdsId(v, ids, depth + 1)) return true;
+    return false;
+  }
+  for (const k in value) {
+    const v = (value as Json)[k];
+    if ((typeof v === "string" || typeof v === "number") && (k === "id" || k === "uuid" || /[a-z0-9](Id|ID|_id)$/.test(k)) && ids.has(String(v))) return true;
+    if (typeof v === "object" && v !== null && holdsId(v, ids, depth + 1)) return true;
+  }
+  return false;
+}
+
 function keyOf(noun: string, id: string): string {
   return `${noun}\u0000${id}`;
 }

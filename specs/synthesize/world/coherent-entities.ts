@@ -425,29 +425,15 @@ function cohereAddressText(ctx: Ctx, o: Json, keys: Map<string, string>, at: str
   set(ctx, o, first(keys, ["addressline1", "street", "streetaddress", "address1"]), m[1], at);
 }
 
-/** The other end of a range's field (`estimated_cost_cents_min` -> `..._max`, `lowPrice` -> `highPrice`), if it names one. */
-function otherEnd(key: string): string | undefined {
-  const m = /(minimum|min|lowest|low)(?![a-z])|(Minimum|Min|Lowest|Low)(?![a-z])|(MINIMUM|MIN|LOWEST|LOW)(?![A-Z])/.exec(key);
-  if (!m) return undefined;
-  const word = m[0];
-  const lower = word.toLowerCase();
-  const to = lower === "minimum" ? "maximum" : lower === "min" ? "max" : lower === "lowest" ? "highest" : "high";
-  const cased = word === word.toUpperCase() ? to.toUpperCase() : word[0] === word[0]?.toUpperCase() ? to[0]?.toUpperCase() + to.slice(1) : to;
-  return key.slice(0, m.index) + cased + key.slice(m.index + word.length);
-}
-
 /**
  * A range's ends are in order: a minimum is not above its maximum (`estimated_cost_cents_min: 1390` beside a max
  * of 1080). Swapped, or the free end moved to the one a binding set.
  */
-function cohereRanges(ctx: Ctx, o: Json, at: string): void {
-  for (const low of Object.keys(o)) {
+function cohereRanges(ctx: Ctx, o: Json, at: string, pairs: ReadonlyArray<readonly [string, string]>): void {
+  for (const [low, high] of pairs) {
     const lv = o[low];
-    if (typeof lv !== "number") continue;
-    const high = otherEnd(low);
-    if (high === undefined || high === low) continue;
     const hv = o[high];
-    if (typeof hv !== "number" || lv <= hv) continue;
+    if (typeof lv !== "number" || typeof hv !== "number" || lv <= hv) continue;
     const lowPinned = pinnedValue(ctx, o, low, at) !== undefined;
     const highPinned = pinnedValue(ctx, o, high, at) !== undefined;
     if (lowPinned && highPinned) continue;
@@ -564,12 +550,12 @@ function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: numb
     if (shape.exchange) cohereExchange(ctx, o, keys, at);
     if (shape.journey) cohereJourney(ctx, o, keys, at, index);
     if (shape.person) coherePerson(ctx, o, keys, at);
-    cohereRanges(ctx, o, at);
-    cohereAddressText(ctx, o, keys, at);
+    if (shape.ranges.length > 0) cohereRanges(ctx, o, at, shape.ranges);
+    if (shape.addressText) cohereAddressText(ctx, o, keys, at);
   }
   // The places inside an object about a point asked for (its address) are at that point.
   const outer = ctx.point;
-  const point = pinnedPoint(ctx, o, keys, at);
+  const point = shape.point ? pinnedPoint(ctx, o, keys, at) : undefined;
   if (point !== undefined) {
     ctx.point = point;
     if (active) nameThePoint(ctx, o, keys, at, point);

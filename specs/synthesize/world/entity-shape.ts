@@ -54,6 +54,33 @@ export interface Shape {
   person: boolean;
   /** A return journey beside its outbound one. */
   roundTrip: boolean;
+  /** Coordinates of its own (`lat` and `lon`): a point a call may ask about. */
+  point: boolean;
+  /** A written address beside its parts (`formattedAddress` beside `city`). */
+  addressText: boolean;
+  /** The ends of its ranges, as key pairs (`[cost_min, cost_max]`, `[lowPrice, highPrice]`). */
+  ranges: ReadonlyArray<readonly [low: string, high: string]>;
+}
+
+/** The other end of a range's field (`estimated_cost_cents_min` -> `..._max`, `lowPrice` -> `highPrice`), if it names one. */
+function otherEnd(key: string): string | undefined {
+  const m = /(minimum|min|lowest|low)(?![a-z])|(Minimum|Min|Lowest|Low)(?![a-z])|(MINIMUM|MIN|LOWEST|LOW)(?![A-Z])/.exec(key);
+  if (!m) return undefined;
+  const word = m[0];
+  const lower = word.toLowerCase();
+  const to = lower === "minimum" ? "maximum" : lower === "min" ? "max" : lower === "lowest" ? "highest" : "high";
+  const cased = word === word.toUpperCase() ? to.toUpperCase() : word[0] === word[0]?.toUpperCase() ? to[0]?.toUpperCase() + to.slice(1) : to;
+  return key.slice(0, m.index) + cased + key.slice(m.index + word.length);
+}
+
+/** The range pairs among an object's keys. */
+function rangePairs(names: readonly string[]): Array<readonly [string, string]> {
+  const out: Array<readonly [string, string]> = [];
+  for (const low of names) {
+    const high = otherEnd(low);
+    if (high !== undefined && high !== low && names.includes(high)) out.push([low, high]);
+  }
+  return out;
 }
 
 /** A step of the shapes' trie: the next key, and the shape of an object whose keys end here. */
@@ -113,6 +140,9 @@ export function shapeOf(o: Json, parent: string): Shape {
     journey: has("from", "origin", "departureairport", "fromairport", "departurecode", "stops", "numberofstops", "stopcount", "arrival", "arrivaltime", "arrivesat"),
     person: has("email", "emailaddress") && (PERSON_PARENT.test(p) || has("firstname", "lastname", "fullname", "displayname") || (has("name") && !COUNTRY_PARENT.test(p))),
     roundTrip: has("inbound", "return", "returnflight") && has("outbound", "outward", "departure"),
+    point: has("latitude", "lat") && has("longitude", "lon", "lng", "long"),
+    addressText: has("formattedaddress", "fulladdress", "displayaddress", "addressfull"),
+    ranges: rangePairs([...keys.values()]),
   };
   if (shapeNodes > 20_000) {
     shapes.next.clear();
