@@ -50,6 +50,19 @@ export function recordId(record: Json, noun: string): string | undefined {
   return undefined;
 }
 
+/** The one `<noun>Id` (or `<noun>_id`) field of a record that has no other id, as its noun and id. */
+function ownIdOf(record: Json): { noun: string; id: string } | undefined {
+  let found: { noun: string; id: string } | undefined;
+  for (const k in record) {
+    const m = /^([a-z][a-zA-Z]*?)(Id|_id)$/.exec(k);
+    if (!m) continue;
+    const v = record[k];
+    if (found !== undefined || (typeof v !== "string" && typeof v !== "number")) return undefined;
+    found = { noun: singularNoun(snakeName(m[1] as string).split("_").pop() ?? ""), id: String(v) };
+  }
+  return found !== undefined && found.noun !== "" ? found : undefined;
+}
+
 /** The names an id of a noun's record may have, in the order they are tried. */
 function idKeysOf(noun: string): readonly string[] {
   let keys = idKeys.get(noun);
@@ -117,6 +130,11 @@ export function answerRecords(body: unknown, op: NounSource): AnswerRecord[] {
     if (!isObject(value)) return;
     const id = recordId(value, noun);
     if (id !== undefined && noun !== "") out.push({ noun, id, record: value, pointer, inList });
+    else if (id === undefined && (inList || depth === 0)) {
+      // A hit that names itself by another noun's id, its only one (`placeId` of a geocode result).
+      const own = ownIdOf(value);
+      if (own !== undefined) out.push({ noun: own.noun, id: own.id, record: value, pointer, inList });
+    }
     for (const k in value) {
       if (!Object.prototype.hasOwnProperty.call(value, k)) continue;
       const v = value[k];

@@ -78,6 +78,19 @@ describe("a found place is where the query says", () => {
     }
   });
 
+  it("a geocode hit read by its placeId is the same place (a hit names itself by another noun's id)", async () => {
+    const loaded = await loadToolset(fileURLToPath(new URL("../../../toolsets/bundled/geocoding.yaml", import.meta.url)));
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.errors));
+    for (const seed of [1, 2, 3]) {
+      const state = ResourceStore.fromFixtures(loaded.value.fixtures ?? {});
+      const found = await simulateCall(loaded.value.catalog, { name: "geocodeAddress", arguments: { q: "1-1 Marunouchi, Tokyo" } }, { seed, state });
+      const hit = (found.body as Json)["results"][0] as Json;
+      const place = (await simulateCall(loaded.value.catalog, { name: "getPlace", arguments: { placeId: hit["placeId"] } }, { seed, state })).body as Json;
+      expect(place["displayName"]).toBe(hit["displayName"]);
+      expect([place["latitude"], place["longitude"]]).toEqual([hit["latitude"], hit["longitude"]]);
+    }
+  });
+
   it("searchLocations keeps no region of the example's city", async () => {
     const [hit] = (await call("weather", "searchLocations", { q: "Amsterdam" })) as unknown as Json[];
     expect(hit).toMatchObject({ name: "Amsterdam", country: "NL" });
