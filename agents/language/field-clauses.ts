@@ -22,6 +22,9 @@ export function beFor(field: string, value?: unknown): "is" | "are" {
 const PREPOSITIONS = new Set(["in", "on", "at", "out", "off", "under", "over", "for"]);
 const ADJECTIVE_ENDINGS = /(?:ed|able|ible|ive|al|ic|ous|ful|less|ing)$/;
 
+/** Words before a noun that say how much of it, not a feature (`all_day`: it is all day, not "it has all day"). */
+const QUANTIFIERS = /^(all|any|some|every|each|no|full|half|whole|multi|single|double)$/;
+
 /** Adjectives that name a feature before its noun (`explicit_content`, `free_shipping`), which the lexicon may not tag. */
 const FEATURE_ADJECTIVES = /^(explicit|free|adult|public|private|premium|dark|safe|live|express|paid|sponsored|featured|instant|direct)$/;
 
@@ -59,7 +62,7 @@ export function booleanClause(path: readonly string[], value: boolean): string {
   if (prefix === "can") return `it ${value ? "can" : "cannot"} ${phrase}`;
   if (PREPOSITIONS.has(rest[0] ?? "") && rest.length > 1) return `it is ${not}${phrase}`;
   // An adjective before a noun names a feature (`explicit_content`, `dark_mode`): it has it or not.
-  if (rest.length === 2 && prefix === undefined && !/(ed|en)$/.test(last) && (FEATURE_ADJECTIVES.test(rest[0] ?? "") || (isAdjectiveLike(rest[0] ?? "") && isNounLike(last)))) {
+  if (rest.length === 2 && prefix === undefined && !/(ed|en)$/.test(last) && !QUANTIFIERS.test(rest[0] ?? "") && (FEATURE_ADJECTIVES.test(rest[0] ?? "") || (isAdjectiveLike(rest[0] ?? "") && isNounLike(last)))) {
     return value ? `it has ${phrase}` : `it has no ${phrase}`;
   }
   if (rest.length >= 1 && isAdjectiveLike(last)) {

@@ -15,5 +15,7 @@ describe("booleanClause", () => {
     expect(say("explicit_content")).toEqual(["it has explicit content", "it has no explicit content"]);
     expect(say("free_shipping")).toEqual(["it has free shipping", "it has no free shipping"]);
     expect(say("dark_mode")).toEqual(["it has dark mode", "it has no dark mode"]);
+    // How much of something is no feature it has.
+    expect(say("allDay")[1]).not.toMatch(/has no/);
   });
 });
