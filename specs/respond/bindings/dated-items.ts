@@ -33,6 +33,32 @@ export function shiftSiblings(edits: Edits, item: unknown, itemPointer: string, 
   }
 }
 
+/** How far (in days) from a record's own day its other moments may lie and still be that day's (an arrival the next morning). */
+const SAME_OCCASION_DAYS = 2;
+
+/**
+ * Moves a record's own moments with its day: when a call names the day (`getFlightStatus(date=2025-12-03)` over an
+ * example of 2025-07-11), the record's other dates and times on or near the old day (`scheduledDeparture`,
+ * `estimatedArrival`, a quote's `timestamp`) move by the same days, keeping their times; dates far from it (a
+ * `foundedOn`, a `createdAt` months before) are other occasions and stay. Nested objects of the record count
+ * (`departure.scheduled`), lists inside it do not.
+ */
+export function shiftMoments(edits: Edits, record: unknown, recordPointer: string, except: string, oldDay: string, days: number, depth = 0): void {
+  if (!isObject(record) || days === 0 || !Number.isFinite(days) || depth > 2) return;
+  for (const [k, v] of Object.entries(record)) {
+    const pointer = `${recordPointer}/${pointerSegment(k)}`;
+    if (pointer === except || edits.pinned.has(pointer)) continue;
+    if (isObject(v)) {
+      shiftMoments(edits, v, pointer, except, oldDay, days, depth + 1);
+      continue;
+    }
+    const day = typeof v === "string" ? dayOf(v) : undefined;
+    if (day === undefined || Math.abs(daysBetween(oldDay, day)) > SAME_OCCASION_DAYS) continue;
+    const moved = shiftDays(v as string, days);
+    if (moved !== v) edits.follow(record, k, pointer, moved);
+  }
+}
+
 /** How many names a list field's path goes below its item (`holidays[].date` -> 1, `tags[]` -> 0), by field. */
 const depthsBelowItem = new Map<string, number | undefined>();
 

@@ -1,7 +1,7 @@
 import { firstValue, lastName, listOf, locate, type FieldSpot } from "../../catalog/field-path.js";
 import { pointerSegment } from "../../json-object.js";
 import { Edits, undo, within } from "./answer-edits.js";
-import { applyToday, itemOf, shiftSiblings } from "./dated-items.js";
+import { applyToday, itemOf, shiftMoments, shiftSiblings } from "./dated-items.js";
 import { daysBetween, shiftDays } from "../../synthesize/world/day-arithmetic.js";
 import { SIMULATED_TODAY } from "../../synthesize/world/simulated-today.js";
 import { argumentDefaults } from "./argument-defaults.js";
@@ -103,7 +103,13 @@ function applyEquals(ctx: ResponseContext, schemaPointer: string | undefined, ou
       if (Array.isArray(arg) && !Array.isArray(spot.value) && spot.value !== null) continue;
     } else value = convertFor(spot.value, arg, match);
     if (value === undefined) continue;
+    const before = match === "day" ? dayOf(spot.value) : undefined;
     edits.write(spot, value);
+    // The day asked is the record's: its other moments of that occasion move with it (a flight's times, a quote's stamp).
+    const after = dayOf(value);
+    if (before !== undefined && after !== undefined && before !== after && !Array.isArray(spot.holder)) {
+      shiftMoments(edits, spot.holder, spot.pointer.slice(0, spot.pointer.lastIndexOf("/")), spot.pointer, before, daysBetween(before, after));
+    }
   }
 }
 
