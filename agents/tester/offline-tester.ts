@@ -145,8 +145,8 @@ function issues(result: ToolResult["errors"], max = 3): string {
 /**
  * `execution`: every call routed to a known tool (no invented tools), every call valid in the end (a
  * rejected call is fine when a later call of the same tool passes validation), not all calls failed
- * (status >= 400), every response body valid against its response schema, and every argument whose name says
- * what it holds (a country, a currency, a date, an e-mail...) plausibly holds one.
+ * (status >= 400), every response body valid against its response schema, no read answered 200 without content,
+ * and every argument whose name says what it holds (a country, a currency, a date, an e-mail...) plausibly holds one.
  */
 export function checkExecution(episode: EpisodeTranscript): string[] {
   const reasons: string[] = [];
@@ -167,6 +167,10 @@ export function checkExecution(episode: EpisodeTranscript): string[] {
     }
     if (r.responseErrors.length > 0) {
       reasons.push(`calls[${i}] ${q(rec.call.name)}: response does not match its schema: ${issues(r.responseErrors)}`);
+    }
+    // A read answered 200 with nothing in it (a spec that declares no body for it): the final answer rests on nothing.
+    if (r.status === 200 && (rec.result.operation?.method ?? "get") === "get" && (r.body === undefined || r.body === null || r.body === "")) {
+      reasons.push(`calls[${i}] ${q(rec.call.name)}: a read answered 200 without content, so the answer rests on nothing`);
     }
     // An argument whose name says what it holds holds one (`country_code: "Busy Suspension"` is no country).
     const args = callArguments(rec.call);

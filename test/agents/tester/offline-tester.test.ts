@@ -223,6 +223,18 @@ describe("execution stage", () => {
     ]);
   });
 
+  it("rejects a read answered 200 without content, not a write or a 204", () => {
+    const op = (method: "get" | "post" | "delete"): Partial<ToolResult> => ({ operation: { pointer: "/paths/~1x", method, path: "/x" } });
+    const empty = (name: string, method: "get" | "post" | "delete", body: unknown, status = 200): CallSpec => ({ id: "c1", name, args: {}, result: result(name, body, { status, source: "schema", ...op(method) }) });
+    expect(checkExecution(transcript({ plan: PLAN, calls: [empty("nearby_search", "get", null)] }))).toEqual([
+      'calls[0] "nearby_search": a read answered 200 without content, so the answer rests on nothing',
+    ]);
+    expect(checkExecution(transcript({ plan: PLAN, calls: [empty("nearby_search", "get", undefined)] }))).toHaveLength(1);
+    expect(checkExecution(transcript({ plan: PLAN, calls: [empty("nearby_search", "get", { items: [] })] }))).toEqual([]);
+    expect(checkExecution(transcript({ plan: PLAN, calls: [empty("cancel_ride", "post", null)] }))).toEqual([]);
+    expect(checkExecution(transcript({ plan: PLAN, calls: [empty("delete_ride", "delete", null, 204)] }))).toEqual([]);
+  });
+
   it("rejects an episode whose calls all failed", () => {
     const t = transcript({
       plan: PLAN,
