@@ -16,7 +16,8 @@ import { askedViews, obeyPlan } from "./obey-plan.js";
 import { growToSpan } from "./requested-span.js";
 import { hasFutureStamp, keepStampsPast } from "../world/past-stamps.js";
 import { convertUnits, unitSystemChange } from "../world/unit-systems.js";
-import { agreeTimeZone, asksPointZone } from "../world/coordinate-time-zone.js";
+import { agreeTimeZone, asksPointZone, pointOf } from "../world/coordinate-time-zone.js";
+import { keepNearby } from "../world/nearby-points.js";
 import { agrees, convertFor, dayOf, searchWords } from "./binding-values.js";
 import { checkBindings, totalOf } from "./binding-check.js";
 import { completeRequired } from "../created-resource.js";
@@ -324,10 +325,11 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const texts = sendsTexts(toolName, args);
   const target = targetLanguageOf(args);
   const zone = plan.point && asksPointZone(args, body);
+  const nearby = plan.nearby && pointOf(args) !== undefined;
   const page = pageRequest(ctx);
   const span = plan.span !== undefined ? (args[plan.span.arg] ?? plan.defaults.get(plan.span.arg)) : undefined;
   const rewrite = options.rewriteItems !== false;
-  const callSpeaks = money || texts || zone || target !== undefined || page.limitGiven === true || span !== undefined || plan.unconditional || plan.args.some((a) => firstValue(args, a) !== undefined || plan.defaults.has(a));
+  const callSpeaks = money || texts || zone || nearby || target !== undefined || page.limitGiven === true || span !== undefined || plan.unconditional || plan.args.some((a) => firstValue(args, a) !== undefined || plan.defaults.has(a));
   if (!options.synthesized && !callSpeaks && !(rewrite && plan.stamps && options.datedAsOfToday !== true && hasFutureStamp(body, SIMULATED_TODAY))) {
     if (options.recall === false || ctx.state.isBlank || !((isSessionOperation(ctx) && knownSessionUser(ctx) !== undefined) || answerRecords(body, ctx.call.tool.operation).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined) || naturalRecords(body).some((r) => knownNatural(ctx, r) !== undefined))) return body;
   }
@@ -390,6 +392,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   if (money || options.synthesized) agreeMoney(args, out, write);
   if (texts) agreeDetectedLanguage(toolName, args, out, write);
   if (zone) agreeTimeZone(args, out, write);
+  if (nearby && rewrite) keepNearby(args, out, ctx.seed, edits.pinned, write);
   if (target !== undefined) keepTargetLanguage(target, out, write, lookedUp(out) !== lookedUp(body));
   const cohered = cohereEntities(out, { seed: ctx.seed, pinned: edits.pinned, pinnedOnly: !options.synthesized });
   const validate: { (v: unknown): boolean; errors?: Array<{ instancePath: string }> | null } = schemaPointer !== undefined ? ctx.catalog.registry.validatorAt("response", schemaPointer) : () => true;

@@ -10,6 +10,7 @@ import { selectedResponse } from "../response-cache.js";
 import { valueKindOf } from "../../value-kinds.js";
 import { norm } from "../../synthesize/world/entity-shape.js";
 import { toPointer } from "../../json-pointer.js";
+import { readsNearby } from "../world/nearby-points.js";
 
 type Of<K extends Binding["kind"]> = Extract<Binding, { kind: K }>;
 
@@ -44,6 +45,8 @@ export interface ObeyPlan {
   units: boolean;
   /** Whether the tool takes a point (`lat` and `lon`): its answer's time zone is the point's. */
   point: boolean;
+  /** Whether the tool reads what is near a point (`GetDrivers(lat, lng)`, a search with a radius): what it lists is near the point. */
+  nearby: boolean;
   /** The span a call may ask for (`days=5`: its dated list is that long), if any. */
   span?: Of<"span">;
   /**
@@ -102,6 +105,7 @@ function makePlan(catalog: Catalog, tool: Tool): ObeyPlan {
     stamps: hasStampFields(catalog, tool),
     units: tool.parameters.some((p) => UNIT_FIELDS.has(norm(p.name))),
     point: tool.parameters.some((p) => /^(lat|latitude)$/i.test(p.name)) && tool.parameters.some((p) => /^(lon|lng|long|longitude)$/i.test(p.name)),
+    nearby: readsNearby(tool),
     ...(span !== undefined ? { span } : {}),
     views,
   };

@@ -23,7 +23,7 @@ const DST = new Set(["isdst", "dst", "daylightsaving", "daylightsavingtime", "in
 const LOCAL_TIME = new Set(["localtime", "currentlocaltime", "datetime", "localdatetime", "formatted", "time"]);
 
 /** The point a call asks about (`lat` and `lon` arguments), if it gives one. */
-function pointOf(args: Json): { lat: number; lon: number } | undefined {
+export function pointOf(args: Json): { lat: number; lon: number } | undefined {
   let lat: number | undefined;
   let lon: number | undefined;
   for (const [k, v] of Object.entries(args)) {
