@@ -1,6 +1,6 @@
 import { isObject, type Json } from "../../../../specs/json-object.js";
 import { identifierWords as words, isPlural, plural, singular } from "../../../../specs/words.js";
-import { lemma, pastTense } from "../../../language/inflect.js";
+import { lemma, lexiconTags, pastTense } from "../../../language/inflect.js";
 import { LIST_HOLDER_FIELDS, PLACE_FIELD_WORDS } from "../../../language/lexicon/fields.js";
 import { ANSWER_PAST, ANSWER_VERBS, DONE_VERBS, type AnswerKind } from "../../../language/lexicon/verbs.js";
 import { joinList as joinAnd } from "../../../language/words.js";
@@ -42,16 +42,24 @@ function isDone(verb: string): boolean {
   return DONE.has(verb);
 }
 
-/** What a tool's name says: its verb, what it does, and the noun it acts on (`createReminder` -> create, "reminder"). */
-function operationOf(name: string): { verb: string; kind: Kind; noun: string; prep: string } {
-  const w = words(name.replace(/^.*__/, ""));
-  const verb = w[0] ?? "";
+/**
+ * What a tool's name says: its verb, what it does, and the noun it acts on (`createReminder` -> create, "reminder").
+ * Segments of the name that are its arguments (`get_search_versionNumber_geocode_ext`) name nothing; a name that
+ * starts with a describing word is all noun (`rental-listings-long-term`: the rental listings, got), and a trailing
+ * "long term" qualifies it.
+ */
+function operationOf(name: string, args?: Json): { verb: string; kind: Kind; noun: string; prep: string } {
+  const bare = name.replace(/^.*__/, "");
+  const w = words(args === undefined ? bare : bare.split(/[_.]/).filter((segment) => !Object.prototype.hasOwnProperty.call(args, segment)).join("_"));
+  const described = w.length > 1 && ANSWER_VERBS[w[0] ?? ""] === undefined && lexiconTags(w[0] ?? "").includes("Adjective");
+  const verb = described ? "get" : (w[0] ?? "");
   // "applyToJob": applied to the job.
   const prep = /^(to|for|from|into|on)$/.test(w[1] ?? "") ? `${w[1]} ` : "";
   const kind = ANSWER_VERBS[verb] ?? "action";
   // Version segments (`v1`) name no thing; `/me` is the caller's profile.
-  let rest = w.slice(1).filter((x) => !LINKS.has(x) && !/^v\d+$/.test(x)).map((x) => (x === "me" ? "profile" : x));
+  let rest = w.slice(described ? 0 : 1).filter((x) => !LINKS.has(x) && !/^v\d+$/.test(x)).map((x) => (x === "me" ? "profile" : x));
   if (verb === "sign" || verb === "log") rest = rest.filter((x) => x !== "in" && x !== "out");
+  if (rest.length > 2 && rest[rest.length - 1] === "term" && /^(long|short|mid)$/.test(rest[rest.length - 2] ?? "")) rest = rest.slice(0, -2);
   const noun = /^(is|has|can)$/.test(verb) ? "" : rest.join(" ");
   return { verb, kind, noun, prep };
 }
@@ -100,8 +108,11 @@ function listWords(key: string): string {
 function listSentence(call: AnswerCall, list: { items: unknown[]; key: string; rest: Json }, noun: string, verb?: string): string {
   const generic = LIST_HOLDERS.has(list.key) && list.key !== "entries";
   const holder = list.key !== "" && !generic && !(list.key === "entries" && noun !== "") ? listWords(list.key) : "";
-  const last = words(noun).pop() ?? noun;
-  const fromNoun = QUALIFIERS.has(last) ? "results" : plural(singular(last));
+  // The head word of the noun: its last, else the one a trailing qualifier follows (`property records random`).
+  const nounWords = words(noun);
+  const last = nounWords.pop() ?? noun;
+  const head = QUALIFIERS.has(last) ? nounWords.pop() : last;
+  const fromNoun = head === undefined || QUALIFIERS.has(head) || (head !== last && ANSWER_VERBS[head] !== undefined) ? "results" : plural(singular(head));
   const thing = holder || (noun !== "" && (list.key === "" || generic) ? fromNoun : list.key !== "" ? listWords(list.key) : "results");
   const total = list.rest["total"] ?? list.rest["count"] ?? list.rest["totalResults"];
   const shown = call.lengths?.[list.key] ?? list.items.length;
@@ -183,7 +194,7 @@ function objectSentence(call: AnswerCall, obj: Json, op: { verb: string; kind: K
 }
 
 function callSentence(call: AnswerCall, request: ReadonlySet<string>, said: Said): string {
-  const op = operationOf(call.name);
+  const op = operationOf(call.name, call.args);
   const body = call.body;
   const argId = Object.entries(call.args).find(([k, v]) => isIdField(k) && isScalar(v))?.[1];
   if (body === null || body === undefined || body === "" || (isObject(body) && Object.keys(body).length === 0)) {
@@ -276,7 +287,7 @@ export function describeFailure(call: FailedCall): string {
 /** "There is nothing to show in more detail": an empty search result said as such. */
 export function emptyResultAnswer(call: AnswerCall): string {
   const list = listOf(call.body);
-  const op = operationOf(call.name);
+  const op = operationOf(call.name, call.args);
   const sentence = list ? listSentence(call, list, op.noun) : `I found nothing for the ${op.noun !== "" ? op.noun : "request"}.`;
   return `${sentence.replace(/\.$/, "")}, so there is nothing to show in more detail.`;
 }

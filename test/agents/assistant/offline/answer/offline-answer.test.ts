@@ -74,6 +74,16 @@ describe("what a list is called", () => {
   it("says results for a qualifier path, drops version segments, and names a list field by what it holds", () => {
     expect(composeAnswer("Search.", [{ name: "get_search_v1_organic", args: {}, status: 200, body: { count: 89, items: [{}, {}] } }])).toBe("I found 89 results.");
     expect(composeAnswer("Nearest airports.", [{ name: "nearestAirports", args: {}, status: 200, body: { airport_list: [{ airport_name: "Porto Airport" }] } }])).toBe("I found 1 airport: Porto Airport.");
+    // The noun before a trailing qualifier is the head (`property-records-random`).
+    expect(composeAnswer("A random property.", [{ name: "property-records-random", args: {}, status: 200, body: [{ id: "p1", city: "Austin" }] }])).toBe("I found 1 record: Austin (p1).");
+  });
+
+  it("reads a name that starts with a describing word as a noun, and drops segments that are the call's arguments", () => {
+    const listings = [{ id: "l1", city: "Austin" }];
+    expect(composeAnswer("Rental listings.", [{ name: "rental-listings-long-term", args: {}, status: 200, body: listings }])).toBe("I found 1 listing: Austin (l1).");
+    expect(describeFailure({ name: "rental-listings-long-term", status: 500, body: null })).toBe("I could not get the rental listings: the service answered with status 500.");
+    const place = { address: "Damrak 1", city: "Amsterdam" };
+    expect(composeAnswer("Geocode.", [{ name: "get_search_versionNumber_structuredGeocode_ext", args: { versionNumber: 2, ext: "json" }, status: 200, body: place }])).toMatch(/^Here is the search structured geocode: /);
   });
 
   it("counts a list the tool message showed in part by its whole length", () => {
