@@ -94,7 +94,10 @@ function inputsOf(catalog: Catalog, tool: Tool): Input[] {
   const out: Input[] = [];
   // The id parameter: the path's last segment (`/orders/{orderId}`), or the one an action follows (`/orders/{orderId}/cancel`).
   const action = /\{([^}]+)\}\/([^/{}]+)$/.exec(tool.operation.path);
-  const last = /\{([^}]+)\}$/.exec(tool.operation.path)?.[1] ?? (action && tool.operation.method !== "get" && VERBS.some(([v]) => v.test(snake(action[2] ?? ""))) ? action[1] : undefined);
+  // In the last segment, its first parameter that is no file extension (`{record_id}.{format}`: `record_id`).
+  const segment = tool.operation.path.slice(tool.operation.path.lastIndexOf("/") + 1);
+  const named = /\}$/.test(segment) ? [...segment.matchAll(/(^|[^.])\{([^}]+)\}/g)].map((m) => m[2])[0] : undefined;
+  const last = named ?? (action && tool.operation.method !== "get" && VERBS.some(([v]) => v.test(snake(action[2] ?? ""))) ? action[1] : undefined);
   for (const p of tool.parameters) {
     if (p.in === "header" || p.in === "cookie") continue;
     const schema = p.schemaPointer !== undefined ? catalog.registry.resolve("request", p.schemaPointer).schema : {};

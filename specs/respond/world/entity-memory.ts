@@ -29,8 +29,11 @@ const nouns = new Map<string, string>();
 /** Last segments that say which records of a collection, not what they are (`/recipes/random`, `/articles/latest`). */
 const QUALIFIERS = /^(random|latest|top|popular|featured|trending|recent|new|newest|next|upcoming|today|current|search|find|lookup|all|list|count|summary|stats|export|details|info|suggest|suggestions|autocomplete|nearby|similar|recommended|recommendations)$/i;
 
+/** A format a path segment ends with (`/records.{format}`, `/users.json`): not part of its name. */
+const EXTENSION = /\.(\{[^}]+\}|json|jsonp|xml|csv|tsv|txt|html?|ya?ml|js|rss|atom|geojson|kml|gpx|pdf)$/i;
+
 function computeNoun(path: string): string {
-  const segments = path.split("/").filter((s) => s !== "");
+  const segments = path.split("/").filter((s) => s !== "").map((s) => s.replace(EXTENSION, ""));
   // `/recipes/random` answers recipes.
   while (segments.length > 1 && QUALIFIERS.test(segments[segments.length - 1] ?? "") && !(segments[segments.length - 2] ?? "").includes("{")) segments.pop();
   let last = -1;
