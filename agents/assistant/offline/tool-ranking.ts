@@ -84,6 +84,14 @@ function kindsOfWord(box: OfflineToolbox, w: string): readonly VerbKind[] {
   return verbKindsOf(box.stem(w));
 }
 
+/** Words right before a number that make it an id ("the spin with ID 15553", "order #42", "ticket no. 7"). */
+const ID_BEFORE = /(?:\bid|#|\bno\.?|\bnumber)\s*[:#]?\s*$/i;
+
+/** Whether a value of the clause is given as an id: an id, or a number the words call one. */
+function givenAsId(clause: string, x: Span): boolean {
+  return x.kind === "id" || (x.kind === "number" && ID_BEFORE.test(clause.slice(Math.max(0, x.start - 12), x.start)));
+}
+
 /** The tools ranked for a clause (remembered by the toolbox: a request's clauses are ranked again on every turn). */
 export function rankTools(box: OfflineToolbox, index: ToolIndexView, tools: readonly OfflineToolSpec[], clause: string, context: string, req: RequestView): Ranked[] {
   const key = `${index.key}\u0002${clause}\u0002${context}\u0002${req.replies.map((r) => r.text).join("\u0003")}`;
@@ -175,12 +183,12 @@ function computeRanking(box: OfflineToolbox, index: ToolIndexView, tools: readon
         .filter((v) => v !== undefined)
         .map(String),
     );
-    if (clauseFacts.spans.some((x) => x.kind === "id" && fill.used.has(clauseKey(x)) && idValues.has(String(x.value)))) r.score += W.takesGivenId;
+    if (clauseFacts.spans.some((x) => givenAsId(clause, x) && fill.used.has(clauseKey(x)) && idValues.has(String(x.value)))) r.score += W.takesGivenId;
     // Values the user gave that this tool has no place for count against it (typed values most).
     let leftover = 0;
     for (const x of clauseFacts.spans) {
       if (!LEFTOVER_KINDS.has(x.kind) || fill.used.has(clauseKey(x))) continue;
-      leftover += x.kind === "quoted" || x.kind === "number" ? W.leftoverWeak : W.leftover;
+      leftover += x.kind === "quoted" || (x.kind === "number" && !givenAsId(clause, x)) ? W.leftoverWeak : W.leftover;
     }
     r.score -= Math.min(W.leftoverCap, leftover);
     // Tools that take the user's values score; tools that would need more than was said lose a little.

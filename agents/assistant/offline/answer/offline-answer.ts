@@ -50,7 +50,9 @@ function isDone(verb: string): boolean {
  */
 function operationOf(name: string, args?: Json): { verb: string; kind: Kind; noun: string; prep: string } {
   const bare = name.replace(/^.*__/, "");
-  const w = words(args === undefined ? bare : bare.split(/[_.]/).filter((segment) => !Object.prototype.hasOwnProperty.call(args, segment)).join("_"));
+  let kept = bare;
+  for (const key of args === undefined ? [] : Object.keys(args)) if (/^[A-Za-z][A-Za-z0-9_]*$/.test(key)) kept = kept.replace(new RegExp(`(^|[_.])${key}(?=[_.]|$)`, "g"), "$1");
+  const w = words(kept);
   const described = w.length > 1 && ANSWER_VERBS[w[0] ?? ""] === undefined && lexiconTags(w[0] ?? "").includes("Adjective");
   const verb = described ? "get" : (w[0] ?? "");
   // "applyToJob": applied to the job.
@@ -105,14 +107,23 @@ function listWords(key: string): string {
   return w.join(" ");
 }
 
+/** Words after a noun that do not name the thing (`records more like this`, `property records random`). */
+const TRAILING = new Set(["more", "like", "this", "that", "these", "those", "by", "id", "ids", "with", "all"]);
+
+/** The word of a noun phrase that names the things: its last, before trailing qualifiers; undefined for none (a verb or a qualifier). */
+function headWord(noun: string): string | undefined {
+  const w = words(noun);
+  let head = w.pop();
+  while (head !== undefined && w.length > 0 && (QUALIFIERS.has(head) || TRAILING.has(head))) head = w.pop();
+  if (head === undefined || QUALIFIERS.has(head) || TRAILING.has(head)) return undefined;
+  return head !== words(noun).pop() && ANSWER_VERBS[head] !== undefined ? undefined : head;
+}
+
 function listSentence(call: AnswerCall, list: { items: unknown[]; key: string; rest: Json }, noun: string, verb?: string): string {
   const generic = LIST_HOLDERS.has(list.key) && list.key !== "entries";
   const holder = list.key !== "" && !generic && !(list.key === "entries" && noun !== "") ? listWords(list.key) : "";
-  // The head word of the noun: its last, else the one a trailing qualifier follows (`property records random`).
-  const nounWords = words(noun);
-  const last = nounWords.pop() ?? noun;
-  const head = QUALIFIERS.has(last) ? nounWords.pop() : last;
-  const fromNoun = head === undefined || QUALIFIERS.has(head) || (head !== last && ANSWER_VERBS[head] !== undefined) ? "results" : plural(singular(head));
+  const head = headWord(noun);
+  const fromNoun = head === undefined ? "results" : plural(singular(head));
   const thing = holder || (noun !== "" && (list.key === "" || generic) ? fromNoun : list.key !== "" ? listWords(list.key) : "results");
   const total = list.rest["total"] ?? list.rest["count"] ?? list.rest["totalResults"];
   const shown = call.lengths?.[list.key] ?? list.items.length;
@@ -131,10 +142,12 @@ function objectSentence(call: AnswerCall, obj: Json, op: { verb: string; kind: K
   const label = nameOf(obj) ?? (op.kind === "create" || op.kind === "update" || op.kind === "delete" ? labelOf(obj, ["text", "summary", "label", "word"]) : undefined);
   const id = idOf(obj, op.noun);
   const skip = new Set<string>([...(label ? [label.value] : []), ...(id !== undefined ? [id] : [])]);
-  const noun = op.noun !== "" ? op.noun : "result";
+  const argId = Object.entries(call.args).find(([k, v]) => isIdField(k) && isScalar(v))?.[1];
+  // One record read by its id is one (`get_records_{record_id}`: "the record", not "the records").
+  const one = id !== undefined && argId !== undefined && String(argId) === id;
+  const noun = op.noun === "" ? "result" : one ? op.noun.replace(/(\w+)$/, (last) => singular(last)) : op.noun;
   const echoes = argumentEchoes(call.args);
   const known = (id !== undefined && said.ids.has(id)) || (label !== undefined && said.labels.has(label.value));
-  const argId = Object.entries(call.args).find(([k, v]) => isIdField(k) && isScalar(v))?.[1];
   const who = label ? [quoteLabel(label), id !== undefined && id !== label.value ? `(${id})` : ""].filter((x) => x !== "").join(" ") : (id ?? (argId !== undefined && op.kind !== "get" ? String(argId) : ""));
   if (op.kind === "create") {
     const facts = topFacts(obj, request, skip, 2, echoes, said);

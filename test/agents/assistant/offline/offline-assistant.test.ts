@@ -191,6 +191,15 @@ describe("OfflineChatModel: tool selection", () => {
     for (const [text, expected] of PHRASINGS.slice(0, 15)) expect(rankToolsFor(text, books)[0]?.name, text).toBe(expected);
   });
 
+  it("reads one record by its id when the words call a number its id", () => {
+    const spins = [
+      { name: "get_spins", description: "Get spins optionally filtered by a playlist or a show.", parameters: { type: "object", properties: { playlist_id: { type: "integer" }, show_id: { type: "integer" }, count: { type: "integer" } } } },
+      { name: "get_spins_id", description: "View a spin by id.", parameters: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] } },
+    ];
+    expect(rankToolsFor("Fetch the spin with ID 15553.", spins)[0]?.name).toBe("get_spins_id");
+    expect(rankToolsFor("Show me the spins.", spins)[0]?.name).toBe("get_spins");
+  });
+
   it("never reaches for a tool that changes things unless asked to", () => {
     for (const text of ["What does book bk-1001 cost?", "Tell me about bk-1002.", "Is event evt-201 still on?"]) {
       const top = rankToolsFor(text, specs)[0]?.name ?? "";

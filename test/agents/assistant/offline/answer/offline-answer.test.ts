@@ -84,6 +84,11 @@ describe("what a list is called", () => {
     expect(describeFailure({ name: "rental-listings-long-term", status: 500, body: null })).toBe("I could not get the rental listings: the service answered with status 500.");
     const place = { address: "Damrak 1", city: "Amsterdam" };
     expect(composeAnswer("Geocode.", [{ name: "get_search_versionNumber_structuredGeocode_ext", args: { versionNumber: 2, ext: "json" }, status: 200, body: place }])).toMatch(/^Here is the search structured geocode: /);
+    // One record read by its id is one; trailing words that name nothing are not the head ("more like this").
+    const record = { id: 17, title: "Election night", category: ["Audio"] };
+    expect(composeAnswer("Record 17.", [{ name: "get_records_record_id_format", args: { record_id: 17, format: "json" }, status: 200, body: record }])).toBe('Here is the record "Election night" (17): the category is Audio.');
+    const similar = { records: [{ id: 18, title: "Election day" }] };
+    expect(composeAnswer("Like 17.", [{ name: "get_records_record_id_more_like_this_format", args: { record_id: 17, format: "json" }, status: 200, body: similar }])).toBe('I found 1 record: "Election day" (18).');
   });
 
   it("counts a list the tool message showed in part by its whole length", () => {
