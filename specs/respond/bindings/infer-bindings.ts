@@ -297,6 +297,8 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
       if (items.length === 0) continue;
       // Named with the items' noun first (`airport_iata` for `airport_list[].iata_code`, `user_email` for `users[].email`).
       const byNoun = fieldByNoun(items, list, n);
+      // A record a path names is not among the records of its sub-resource (`/records/{record_id}/more_like_this`: others like it).
+      if (input.in === "path" && !input.lastPathParam && byNoun !== undefined && norm(byNoun.name) === "id") continue;
       if (scopesOnlyByName && !SEARCH.test(sn) && !/(search_?term|term|query|keyword)$/.test(sn) && !items.some((f) => norm(f.name) === n) && byNoun === undefined) continue;
       if (SEARCH.test(sn) || /(^|_)(search_?term|search_?query|keyword|query)$/.test(sn)) {
         const searched = SEARCH_FIELDS.map((s) => items.find((f) => norm(f.name) === s && f.type === "string" && !f.list)).filter((f): f is SchemaField => f !== undefined);

@@ -32,6 +32,13 @@ beforeAll(async () => {
         responses: ok({ ...RECORD, required: ["id", "title", "collection"] }, undefined),
       },
     },
+    "/records/{record_id}/more_like_this.{format}": {
+      get: {
+        operationId: "getSimilarRecords",
+        parameters: [{ name: "record_id", in: "path", required: true, schema: { type: "integer" } }, FORMAT],
+        responses: ok({ type: "object", properties: { records: { type: "array", minItems: 2, items: { ...RECORD, required: ["id", "title"] } } } }, undefined),
+      },
+    },
   });
 });
 
@@ -46,6 +53,15 @@ describe("a path that ends with a format", () => {
   it("reads the record its id names, not its format", () => {
     const tool = catalog.get("getRecord");
     expect(tool && bindingsOf(catalog, tool).map(describeBinding)).toEqual(["record_id -> id (equals)"]);
+  });
+
+  it("lists other records under a record the path names, not that record", async () => {
+    const tool = catalog.get("getSimilarRecords");
+    expect(tool && bindingsOf(catalog, tool).map(describeBinding)).toEqual([]);
+    for (const seed of [1, 2, 3]) {
+      const r = await simulateCall(catalog, { name: "getSimilarRecords", arguments: { record_id: 4242, format: "json" } }, { seed });
+      expect((r.body as { records: Json[] }).records.map((x) => x["id"])).not.toContain(4242);
+    }
   });
 
   it("answers a read by id with the record a search showed", async () => {
