@@ -2,7 +2,7 @@ import { toPointer } from "../json-pointer.js";
 import type { SchemaFlavor } from "../load/schema-flavor.js";
 import { realisticGenerator } from "./values/realistic-value.js";
 import { enter, type Generator, type GenerationRun } from "./generation-run.js";
-import { namesHint, pickFrom, stringGenerator, type Names } from "./compiled-leaves.js";
+import { GENERIC_HOLDERS, namesHint, NAMING, pickFrom, stringGenerator, type Names } from "./compiled-leaves.js";
 import { disjointBranches, isBare, ofTypes, sameShape, typesOf } from "./schema-shape.js";
 import {
   cloneJson,
@@ -111,6 +111,13 @@ export class CompiledGenerators {
 
     // The spec's own values first.
     const examples = this.host.usableExamples(node, pointer);
+    if (examples.length === 1 && typeof examples[0] === "string" && NAMING.test(names.name ?? "") && !Array.isArray(node["enum"])) {
+      // A spec's one example of a name names one record: the first record a value holds takes it, the others their own.
+      const [only] = examples;
+      const { example: _example, examples: _examples, default: _default, ...rest } = node;
+      const own = this.stringLeaf({ ...rest, type: "string" }, pointer, level, names);
+      return (run) => (run.takeOnce(pointer) ? only : own(run));
+    }
     if (examples.length > 0) return pickFrom(examples);
 
     if (node["const"] !== undefined) {
@@ -163,7 +170,7 @@ export class CompiledGenerators {
     const target = ref === "#" ? "" : decodeURIComponent(ref.slice(1));
     // An unnamed value (an answer's root, the items of an unnamed list) is named after its schema: the fields
     // of a `SegmentModel` are a segment's (its `name` is not a person's).
-    const component = given.name === undefined ? componentNoun(target) : undefined;
+    const component = given.name === undefined || GENERIC_HOLDERS.test(given.name) ? componentNoun(target) : undefined;
     const names = component !== undefined ? { name: component, ...(given.top === true ? { top: true } : {}) } : given;
     const next = level + (target === "" ? 1 : this.host.levelStep(target));
     if (next > HARD_LEVEL) return () => null;

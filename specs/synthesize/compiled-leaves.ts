@@ -18,6 +18,12 @@ export interface Names {
 
 export const NO_NAMES: Names = {};
 
+/** Names of lists that say nothing of what they hold (`items: [Persona]`): their items are named after their schema. */
+export const GENERIC_HOLDERS = /^(items|results|data|entries|list|content|values|hits|objects|elements|rows|response|payload)$/i;
+
+/** Fields that name a record (`name`, `title`, `displayName`...): a spec's one example of one is not every record's. */
+export const NAMING = /^(name|title|display_?name|full_?name|label|headline|nickname|user_?name|screen_?name)$/i;
+
 /** The field hint of a value from the names around it. */
 export function namesHint(names: Names): FieldHint {
   if (names.name === undefined) return {};

@@ -9,6 +9,7 @@ export class GenerationRun {
   /** Nesting depth of the value being built. */
   depth = 0;
   private inside: Map<string, number> | undefined;
+  private taken: Set<string> | undefined;
 
   constructor(
     seed: number,
@@ -32,6 +33,14 @@ export class GenerationRun {
   /** Whether a value of the schema at `target` is being generated (the schema recursed). */
   isInside(target: string): boolean {
     return (this.inside?.get(target) ?? 0) > 0;
+  }
+
+  /** Whether this is the first time the run takes `key` (a spec's one example of a name: the first record gets it). */
+  takeOnce(key: string): boolean {
+    const taken = (this.taken ??= new Set());
+    if (taken.has(key)) return false;
+    taken.add(key);
+    return true;
   }
 
   /** A number in [0, 1). */

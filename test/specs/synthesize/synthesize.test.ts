@@ -206,6 +206,22 @@ describe("synthesize: realistic values by field name and format", () => {
     expect(segmentsAsPeople).toEqual([]);
     expect(people).toBeGreaterThanOrEqual(15);
   });
+
+  it("the spec's one example of a name names one record: a list's first takes it, the others their own", () => {
+    const spinitron = registryOf({
+      Persona: { type: "object", required: ["id", "name"], properties: { id: { type: "integer" }, name: { type: "string", example: "Deftly-D" } } },
+      Personas: { type: "object", required: ["items"], properties: { items: { type: "array", minItems: 3, maxItems: 3, items: { $ref: "#/components/schemas/Persona" } } } },
+      One: { $ref: "#/components/schemas/Persona" },
+    });
+    for (const seed of SEEDS) {
+      const names = ((make(spinitron, "Personas", seed).value as Json)["items"] as Json[]).map((p) => p["name"]);
+      expect(names[0]).toBe("Deftly-D");
+      expect(new Set(names).size).toBe(3);
+      // Items of a list named `items` are named after their schema: a persona's name is a person's, not a product's.
+      expect(names.slice(1).filter((n) => !String(n).split(/[ -]/).every((w) => FIRST_NAMES.has(w) || LAST_NAMES.has(w) || /^[A-Z][a-z]*\.$|^(Jr\.|Sr\.|I|II|III|IV|V|MD|DDS|PhD|DVM)$/.test(w)))).toEqual([]);
+      expect((make(spinitron, "One", seed).value as Json)["name"]).toBe("Deftly-D");
+    }
+  });
 });
 
 describe("synthesize: constraints", () => {
