@@ -3,6 +3,7 @@ import type { SimEvent } from "../core/events.js";
 import { callContradictions, stateContradictions, type Contradiction, type ObservedCall } from "./call-contradictions.js";
 import { entityContradictions } from "../../agents/tester/entity-contradictions.js";
 import { phrasesOf } from "./filler-text.js";
+import { namedLists } from "./shared-names.js";
 import { typedValues, type ValueKind } from "../../specs/value-kinds.js";
 import { isObject } from "../../specs/json-object.js";
 
@@ -30,6 +31,8 @@ export interface WorldAudit {
   implausible: Array<{ key: string; count: number; example: string }>;
   /** Short lowercase phrases in arguments and answers, and those that read as filler (`filler-text.ts`). */
   phrases: { total: number; filler: number; share: number; top: Array<{ key: string; count: number; example: string }> };
+  /** Lists of named records in successful answers, and those whose different records share a name (`shared-names.ts`). */
+  names: { lists: number; shared: number; share: number; top: Array<{ key: string; count: number; example: string }> };
 }
 
 /** The calls of one episode's events, in order, with their results. */
@@ -100,6 +103,9 @@ export async function auditRun(dir: string, options: { top?: number; warn?: (mes
   let phraseTotal = 0;
   let phraseFiller = 0;
   const fillers = new Counter();
+  let namedTotal = 0;
+  let namedShared = 0;
+  const sharedNames = new Counter();
   for await (const events of readJournal(dir, { onCorrupt: options.warn ?? (() => undefined) })) {
     episodes++;
     const verdict = events.find((e): e is Extract<SimEvent, { type: "tester.verdict" }> => e.type === "tester.verdict");
@@ -120,6 +126,14 @@ export async function auditRun(dir: string, options: { top?: number; warn?: (mes
         if (!p.filler) continue;
         phraseFiller++;
         fillers.add(`${call.toolset}.${call.tool} ${p.field}`, `${episodeId}: ${show(p.value)}`);
+      }
+      if (call.status >= 200 && call.status <= 299) {
+        for (const list of namedLists(call.body)) {
+          namedTotal++;
+          if (!list.shared) continue;
+          namedShared++;
+          sharedNames.add(`${call.toolset}.${call.tool} ${list.path.replace(/\[\d+\]/g, "[]")}.${list.shared.field}`, `${episodeId}: ${show(list.shared.value)}`);
+        }
       }
       const values = typedValues(call.args);
       if (call.status >= 200 && call.status <= 299) typedValues(call.body, values);
@@ -145,6 +159,7 @@ export async function auditRun(dir: string, options: { top?: number; warn?: (mes
     typed: { total: typedTotal, plausible: typedPlausible, share: typedTotal === 0 ? 1 : typedPlausible / typedTotal, byKind },
     implausible: implausible.top(n),
     phrases: { total: phraseTotal, filler: phraseFiller, share: phraseTotal === 0 ? 0 : phraseFiller / phraseTotal, top: fillers.top(n) },
+    names: { lists: namedTotal, shared: namedShared, share: namedTotal === 0 ? 0 : namedShared / namedTotal, top: sharedNames.top(n) },
   };
 }
 
@@ -167,5 +182,7 @@ export function formatAudit(a: WorldAudit, dir: string): string {
   for (const t of a.implausible) lines.push(`  ${String(t.count).padStart(5)} ${t.key}   e.g. ${t.example}`);
   lines.push(`short phrases that read as filler: ${a.phrases.filler}/${a.phrases.total} (${pct(a.phrases.share)})`);
   for (const t of a.phrases.top) lines.push(`  ${String(t.count).padStart(5)} ${t.key}   e.g. ${t.example}`);
+  lines.push(`lists whose different records share a name: ${a.names.shared}/${a.names.lists} (${pct(a.names.share)})`);
+  for (const t of a.names.top) lines.push(`  ${String(t.count).padStart(5)} ${t.key}   e.g. ${t.example}`);
   return lines.join("\n") + "\n";
 }
