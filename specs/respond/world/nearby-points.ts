@@ -10,7 +10,7 @@ import { pointOf } from "./coordinate-time-zone.js";
  * drivers in Vienna, not at an example's spot off California. The coordinates of the listed things (objects with a
  * latitude and a longitude inside a list of the answer) that lie farther from the point than the search reaches
  * (its `radius` when the call gives one, else {@link NEAR_KM}) move to a spot near it, each its own, seeded.
- * Coordinates a binding settled are left as they are.
+ * GeoJSON geometries move whole, their shape kept. Coordinates a binding settled are left as they are.
  */
 
 /** How far "nearby" reaches when the call gives no radius, in km. */
@@ -26,7 +26,7 @@ const LON_KEYS = new Set(["lon", "lng", "long", "longitude"]);
 /** Whether a tool reads what is near a point: it takes a point, and its name, path or text says "near" or it takes a radius. */
 export function readsNearby(tool: Tool): boolean {
   if (tool.operation.method !== "get" && !/search|find|query/i.test(`${tool.operation.operationId ?? ""} ${tool.operation.path}`)) return false;
-  const names = tool.parameters.map((p) => norm(p.name));
+  const names = [...tool.parameters.map((p) => p.name), ...(tool.body?.mode === "flat" ? Object.keys(tool.body.properties) : [])].map(norm);
   if (!names.some((n) => LAT_KEYS.has(n)) || !names.some((n) => LON_KEYS.has(n))) return false;
   return names.some((n) => RADIUS_ARGS.has(n)) || NEARBY_WORDS.test(`${tool.operation.operationId ?? ""} ${tool.operation.path} ${tool.description}`);
 }
@@ -48,6 +48,27 @@ function decimals(v: number | string): number {
   return Math.min(7, Math.max(4, i < 0 ? 0 : s.length - i - 1));
 }
 
+/** GeoJSON geometry types whose `coordinates` are positions. */
+const GEOMETRIES = new Set(["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon"]);
+
+type Position = [number, number, ...number[]];
+
+function isPosition(v: unknown): v is Position {
+  return Array.isArray(v) && v.length >= 2 && typeof v[0] === "number" && typeof v[1] === "number";
+}
+
+/** The first `[lon, lat]` position of GeoJSON coordinates (nested to any depth). */
+function firstPosition(coordinates: unknown, depth = 0): Position | undefined {
+  if (isPosition(coordinates)) return coordinates;
+  return Array.isArray(coordinates) && depth < 4 ? firstPosition(coordinates[0], depth + 1) : undefined;
+}
+
+/** GeoJSON coordinates moved by degrees of longitude and latitude (six decimals), their shape kept. */
+function translate(coordinates: unknown, dLon: number, dLat: number, depth = 0): unknown {
+  if (isPosition(coordinates)) return [Number((coordinates[0] + dLon).toFixed(6)), Number((coordinates[1] + dLat).toFixed(6)), ...coordinates.slice(2)];
+  return Array.isArray(coordinates) && depth < 4 ? coordinates.map((c) => translate(c, dLon, dLat, depth + 1)) : coordinates;
+}
+
 /** Moves the listed things of an answer that lie beyond the call's reach to spots near the point asked. */
 export function keepNearby(args: Json, out: unknown, seed: number, pinned: ReadonlySet<string>, write: (holder: Json, key: string, pointer: string, value: unknown) => void): void {
   const point = pointOf(args);
@@ -64,7 +85,28 @@ export function keepNearby(args: Json, out: unknown, seed: number, pinned: Reado
     const latKey = listed ? Object.keys(node).find((k) => LAT_KEYS.has(norm(k))) : undefined;
     const lonKey = latKey !== undefined ? Object.keys(node).find((k) => LON_KEYS.has(norm(k))) : undefined;
     if (latKey !== undefined && lonKey !== undefined) moveNear(node, latKey, lonKey, pointer);
+    if (listed && typeof node["type"] === "string" && GEOMETRIES.has(node["type"]) && Array.isArray(node["coordinates"])) {
+      moveGeometry(node, `${pointer}/coordinates`);
+      return;
+    }
     for (const [k, v] of Object.entries(node)) if (typeof v === "object" && v !== null) visit(v, `${pointer}/${pointerSegment(k)}`, listed, depth + 1);
+  };
+  // A GeoJSON geometry (`[lon, lat]` positions) moves whole: its first position near the point, its shape kept.
+  const moveGeometry = (geometry: Json, pointer: string): void => {
+    if (pinned.has(pointer)) return;
+    const first = firstPosition(geometry["coordinates"]);
+    if (first === undefined || greatCircleKm(point.lat, point.lon, first[1], first[0]) <= reach) return;
+    const to = spotNear(pointer);
+    const moved = translate(geometry["coordinates"], to.lon - first[0], to.lat - first[1]);
+    write(geometry, "coordinates", pointer, moved);
+  };
+  const spotNear = (pointer: string): { lat: number; lon: number } => {
+    const rng = createRng(deriveSeed(seed, "nearby", pointer));
+    const km = spread * (0.15 + 0.85 * rng.next());
+    const bearing = rng.next() * 2 * Math.PI;
+    const dLat = (km / 111.32) * Math.cos(bearing);
+    const dLon = (km / (111.32 * Math.max(0.01, Math.cos((point.lat * Math.PI) / 180)))) * Math.sin(bearing);
+    return { lat: Math.max(-90, Math.min(90, point.lat + dLat)), lon: ((point.lon + dLon + 540) % 360) - 180 };
   };
   const moveNear = (node: Json, latKey: string, lonKey: string, pointer: string): void => {
     const latPointer = `${pointer}/${pointerSegment(latKey)}`;
@@ -74,17 +116,13 @@ export function keepNearby(args: Json, out: unknown, seed: number, pinned: Reado
     const lon = Number(node[lonKey]);
     if (typeof node[latKey] === "boolean" || typeof node[lonKey] === "boolean" || !Number.isFinite(lat) || !Number.isFinite(lon)) return;
     if (greatCircleKm(point.lat, point.lon, lat, lon) <= reach) return;
-    const rng = createRng(deriveSeed(seed, "nearby", pointer));
-    const km = spread * (0.15 + 0.85 * rng.next());
-    const bearing = rng.next() * 2 * Math.PI;
-    const dLat = (km / 111.32) * Math.cos(bearing);
-    const dLon = (km / (111.32 * Math.max(0.01, Math.cos((point.lat * Math.PI) / 180)))) * Math.sin(bearing);
+    const to = spotNear(pointer);
     const at = (v: number, d: number, was: unknown): number | string => {
       const fixed = Number(v.toFixed(d));
       return typeof was === "string" ? fixed.toFixed(d) : fixed;
     };
-    write(node, latKey, latPointer, at(Math.max(-90, Math.min(90, point.lat + dLat)), decimals(node[latKey] as number), node[latKey]));
-    write(node, lonKey, lonPointer, at(((point.lon + dLon + 540) % 360) - 180, decimals(node[lonKey] as number), node[lonKey]));
+    write(node, latKey, latPointer, at(to.lat, decimals(node[latKey] as number), node[latKey]));
+    write(node, lonKey, lonPointer, at(to.lon, decimals(node[lonKey] as number), node[lonKey]));
   };
   visit(out, "", false, 0);
 }

@@ -34,6 +34,29 @@ beforeAll(async () => {
         ]),
       },
     },
+    "/airspace/query": {
+      post: {
+        operationId: "aerodromesByDistanceQuery",
+        requestBody: {
+          content: { "application/json": { schema: { type: "object", required: ["latitude", "longitude"], properties: { latitude: { type: "number" }, longitude: { type: "number" }, distance: { type: "number" } } } } },
+        },
+        responses: ok(
+          {
+            type: "object",
+            properties: { found: { type: "object", properties: { type: { type: "string" }, features: { type: "array", items: { type: "object", properties: { type: { type: "string" }, geometry: { type: "object" }, properties: { type: "object" } } } } } } },
+          },
+          {
+            found: {
+              type: "FeatureCollection",
+              features: [
+                { type: "Feature", geometry: { type: "Point", coordinates: [-82.997126, 39.95534] }, properties: { name: "Joseph Skilken & Company" } },
+                { type: "Feature", geometry: { type: "Polygon", coordinates: [[[-77.39, 39.43], [-77.38, 39.43], [-77.38, 39.44], [-77.39, 39.43]]] }, properties: { name: "Fort Detrick" } },
+              ],
+            },
+          },
+        ),
+      },
+    },
     "/flights/from": {
       get: {
         operationId: "listDepartures",
@@ -65,6 +88,18 @@ describe("things asked for near a point", () => {
     const [station] = (await answerOf(catalog, "searchStations", { lat: 38.7223, lng: -9.1393, radius: 800 })) as unknown as Json[];
     expect(typeof station?.["latitude"]).toBe("string");
     expect(greatCircleKm(38.7223, -9.1393, Number(station?.["latitude"]), Number(station?.["longitude"]))).toBeLessThanOrEqual(0.8);
+  });
+
+  it("move GeoJSON features whole, a polygon keeping its shape, for a search sent by POST", async () => {
+    const body = await answerOf(catalog, "aerodromesByDistanceQuery", { latitude: 45.764, longitude: 4.8357, distance: 3 });
+    const [point, area] = (body["found"] as Json)["features"] as Json[];
+    const [lon, lat] = (point?.["geometry"] as Json)["coordinates"] as number[];
+    expect(greatCircleKm(45.764, 4.8357, lat as number, lon as number)).toBeLessThanOrEqual(2.01);
+    const ring = ((area?.["geometry"] as Json)["coordinates"] as number[][][])[0] as number[][];
+    expect(greatCircleKm(45.764, 4.8357, ring[0]?.[1] as number, ring[0]?.[0] as number)).toBeLessThanOrEqual(2.01);
+    // The shape is kept: the ring's sides are as long as before, and it still closes.
+    expect((ring[1]?.[0] as number) - (ring[0]?.[0] as number)).toBeCloseTo(0.01, 5);
+    expect(ring[3]).toEqual(ring[0]);
   });
 
   it("leaves things already near the point, and what a read that is not about nearness lists", async () => {
