@@ -243,6 +243,8 @@ export function quoteLabel(label: { key: string; value: string }): string {
 
 /** A record named in passing: `"Salt and Saffron" (bk-1003)`, or a record without a name by its date and a number. */
 export function named(obj: Json, noun: string): string {
+  // A GeoJSON feature is named by its properties.
+  if (obj["type"] === "Feature" && isObject(obj["properties"])) return named(obj["properties"], noun);
   const label = labelOf(obj);
   const id = idOf(obj, noun);
   if (label && id && id !== label.value) return `${quoteLabel(label)} (${id})`;

@@ -206,9 +206,17 @@ function objectSentence(call: AnswerCall, obj: Json, op: { verb: string; kind: K
   return (facts.length > 0 ? `${head}: ${joinAnd(facts)}.` : `${head}.`) + tail;
 }
 
+/** An answer wrapped in one field (`{found: {type: "FeatureCollection", features}}`): what it wraps. */
+function unwrapped(body: unknown): unknown {
+  if (!isObject(body)) return body;
+  const keys = Object.keys(body);
+  const inner = keys.length === 1 ? body[keys[0] as string] : undefined;
+  return isObject(inner) && Object.keys(inner).length > 0 ? inner : body;
+}
+
 function callSentence(call: AnswerCall, request: ReadonlySet<string>, said: Said): string {
   const op = operationOf(call.name, call.args);
-  const body = call.body;
+  const body = unwrapped(call.body);
   const argId = Object.entries(call.args).find(([k, v]) => isIdField(k) && isScalar(v))?.[1];
   if (body === null || body === undefined || body === "" || (isObject(body) && Object.keys(body).length === 0)) {
     const noun = op.noun !== "" ? op.noun : "request";

@@ -78,6 +78,12 @@ describe("what a list is called", () => {
     expect(composeAnswer("A random property.", [{ name: "property-records-random", args: {}, status: 200, body: [{ id: "p1", city: "Austin" }] }])).toBe("I found 1 record: Austin (p1).");
   });
 
+  it("lists the features of a wrapped GeoJSON answer by their properties' names", () => {
+    const feature = (name: string, lon: number) => ({ type: "Feature", geometry: { type: "Point", coordinates: [lon, 45.76] }, properties: { ident: "5OH8", name } });
+    const body = { found: { type: "FeatureCollection", features: [feature("Lyon Heliport", 4.83), feature("Bron Airfield", 4.94)] } };
+    expect(composeAnswer("Aerodromes near Lyon.", [{ name: "aerodromes_by_distance_query", args: { latitude: 45.76, longitude: 4.83 }, status: 200, body }])).toBe("I found 2 features: Lyon Heliport and Bron Airfield.");
+  });
+
   it("reads a name that starts with a describing word as a noun, and drops segments that are the call's arguments", () => {
     const listings = [{ id: "l1", city: "Austin" }];
     expect(composeAnswer("Rental listings.", [{ name: "rental-listings-long-term", args: {}, status: 200, body: listings }])).toBe("I found 1 listing: Austin (l1).");
