@@ -231,9 +231,9 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
     // The id parameter of a read: the record's `id`; in the query, the id of the one record it reads
     // (`GET /dish?dishId=7`, `getRecipeInformation(recipeId)`).
     if (!same && (input.lastPathParam || (input.in === "query" && method === "get" && !lists.includes("[]") && namesRecord(n, tool)))) {
-      // Its `id`, else the id named after it (`ride_id` of `/rides/{id}/receipt`).
       const noun = norm(nounOfOperation(tool.operation));
-      const id = record.find((f) => f.path === "id") ?? record.find((f) => !f.path.includes(".") && !f.object && !f.list && noun !== "" && norm(f.name) === `${noun}id`);
+      // Its `id`, else the id named after it (`ride_id` of `/rides/{id}/receipt`), else a JSON:API document's `data.id`.
+      const id = record.find((f) => f.path === "id") ?? record.find((f) => !f.path.includes(".") && !f.object && !f.list && noun !== "" && norm(f.name) === `${noun}id`) ?? record.find((f) => f.path === "data.id" && !f.object && !f.list);
       if (id) add({ kind: "equals", arg: input.arg, field: id.path, match: "exact" });
     } else if (!same && input.in === "path") {
       // The id of the record a sub-resource belongs to (`ride_id` of `/rides/{id}/receipt`).

@@ -2,6 +2,7 @@ import { firstValue, lastName, listOf, locate, type FieldSpot } from "../../cata
 import { pointerSegment } from "../../json-object.js";
 import { Edits, undo, within } from "./answer-edits.js";
 import { applyToday, itemOf, shiftMoments, shiftSiblings } from "./dated-items.js";
+import { followLinks } from "./record-links.js";
 import { daysBetween, shiftDays } from "../../synthesize/world/day-arithmetic.js";
 import { SIMULATED_TODAY } from "../../synthesize/world/simulated-today.js";
 import { argumentDefaults } from "./argument-defaults.js";
@@ -79,6 +80,11 @@ function mentioning(original: string, query: string, words: readonly string[]): 
   return `${q}: ${original}`;
 }
 
+/** Keys that hold a record's own id (`id`, `uuid`, `bookId`, `record_id`). */
+function isIdentityKey(key: string): boolean {
+  return /^(id|uuid|guid|[a-z]+Id|[a-z]+_id)$/.test(key);
+}
+
 function applyEquals(ctx: ResponseContext, schemaPointer: string | undefined, out: unknown, b: Extract<Binding, { kind: "equals" | "route" }>, edits: Edits): void {
   const arg = argValue(ctx, b.arg);
   if (arg === undefined || arg === null) return;
@@ -105,7 +111,15 @@ function applyEquals(ctx: ResponseContext, schemaPointer: string | undefined, ou
     } else value = convertFor(spot.value, arg, match);
     if (value === undefined) continue;
     const before = match === "day" ? dayOf(spot.value) : undefined;
+    const was = spot.value;
     edits.write(spot, value);
+    // The record is another one: its links name its id (`links.self: /questions/21` -> `/questions/26v1`).
+    if (match === "exact" && typeof spot.key === "string" && isIdentityKey(spot.key) && (typeof was === "string" || typeof was === "number") && (typeof value === "string" || typeof value === "number")) {
+      const at = spot.pointer.slice(0, spot.pointer.lastIndexOf("/"));
+      followLinks(edits, spot.holder, at, spot.pointer, was, value);
+      // A JSON:API document's links beside its `data` too.
+      if (at === "/data" && isObject(out)) followLinks(edits, out, "", "/data", was, value);
+    }
     // The day asked is the record's: its other moments of that occasion move with it (a flight's times, a quote's stamp).
     const after = dayOf(value);
     if (before !== undefined && after !== undefined && before !== after && !Array.isArray(spot.holder)) {

@@ -1,0 +1,56 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Catalog } from "../../../specs/catalog/catalog.js";
+import { bindingsOf, describeBinding } from "../../../specs/respond/bindings/bindings.js";
+import { answerOf, inlineCatalog, ok, type Json } from "./inline-catalog.js";
+
+// A read by id of a JSON:API document names its `data.id`; a record made another one carries its links along.
+
+let catalog: Catalog;
+beforeAll(async () => {
+  catalog = await inlineCatalog({
+    "/pub/questions/{id}": {
+      get: {
+        operationId: "fetchQuestion",
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+        responses: ok(
+          {
+            type: "object",
+            required: ["data"],
+            properties: {
+              data: { type: "object", required: ["id", "type"], properties: { id: { type: "string" }, type: { type: "string" }, attributes: { type: "object" }, links: { type: "object", properties: { self: { type: "string" } } } } },
+              links: { type: "object", properties: { self: { type: "string" } } },
+            },
+          },
+          { data: { id: "21", type: "question", attributes: { text: "When was your last check-up?" }, links: { self: "/pub/questions/21" } }, links: { self: "https://api.example.com/pub/questions/21?include=format" } },
+        ),
+      },
+    },
+    "/items/{itemId}": {
+      get: {
+        operationId: "getItem",
+        parameters: [{ name: "itemId", in: "path", required: true, schema: { type: "integer" } }],
+        responses: ok(
+          { type: "object", properties: { id: { type: "integer" }, source_url: { type: "string" }, image: { type: "string" }, note: { type: "string" } } },
+          { id: 1788754, source_url: "https://api.example.org/records/1788754/source", image: "https://cdn.example.org/img/17887540.jpg", note: "see /archive/1788754-old" },
+        ),
+      },
+    },
+  });
+});
+
+describe("a record's links follow its id", () => {
+  it("a JSON:API read by id names the document's data.id, and its links name it too", async () => {
+    const tool = catalog.get("fetchQuestion");
+    expect(tool && bindingsOf(catalog, tool).map(describeBinding)).toEqual(["id -> data.id (equals)"]);
+    const body = await answerOf(catalog, "fetchQuestion", { id: "26v184c2q4ui" });
+    expect(body["data"]).toMatchObject({ id: "26v184c2q4ui", links: { self: "/pub/questions/26v184c2q4ui" } });
+    expect(body["links"]).toEqual({ self: "https://api.example.com/pub/questions/26v184c2q4ui?include=format" });
+  });
+
+  it("rewrites the old id only where it stands as a whole path segment", async () => {
+    const body = await answerOf(catalog, "getItem", { itemId: 555 });
+    expect(body).toMatchObject({ id: 555, source_url: "https://api.example.org/records/555/source" });
+    expect((body as Json)["image"]).toBe("https://cdn.example.org/img/17887540.jpg");
+    expect((body as Json)["note"]).toBe("see /archive/1788754-old");
+  });
+});
