@@ -408,18 +408,18 @@ const WRITTEN_ADDRESS = /^([^,]+),\s*([^,]+?),\s*([A-Z]{2})\s+(\d{5}(?:-\d{4})?)
  * (`city=Austin`): then the written address names that city.
  */
 function cohereAddressText(ctx: Ctx, o: Json, keys: Map<string, string>, at: string): void {
-  const textKey = first(keys, ["formattedaddress", "fulladdress", "displayaddress", "addressfull"]);
+  const textKey = first(keys, ["formattedaddress", "fulladdress", "displayaddress", "addressfull", "address"]);
   const text = textKey !== undefined ? o[textKey] : undefined;
   if (typeof text !== "string") return;
   const m = WRITTEN_ADDRESS.exec(text.trim());
   if (!m) return;
-  const cityKey = first(keys, ["city", "locality", "town"]);
+  const cityKey = first(keys, ["city", "locality", "town", "commune", "municipality"]);
   const city = cityKey !== undefined ? o[cityKey] : undefined;
   if (typeof city === "string" && pinnedValue(ctx, o, cityKey, at) !== undefined) {
     if (city !== m[2]) set(ctx, o, textKey, `${m[1]}, ${city}, ${m[3]} ${m[4]}`, at);
     return;
   }
-  set(ctx, o, cityKey, m[2], at);
+  for (const k of ["city", "locality", "town", "commune", "municipality"]) set(ctx, o, keys.get(k), m[2], at);
   set(ctx, o, first(keys, ["state", "statecode", "stateabbreviation"]), m[3], at);
   set(ctx, o, first(keys, ["zipcode", "zip", "postalcode", "postcode"]), m[4], at);
   set(ctx, o, first(keys, ["addressline1", "street", "streetaddress", "address1"]), m[1], at);

@@ -141,7 +141,7 @@ export function shapeOf(o: Json, parent: string): Shape {
     person: has("email", "emailaddress") && (PERSON_PARENT.test(p) || has("firstname", "lastname", "fullname", "displayname") || (has("name") && !COUNTRY_PARENT.test(p))),
     roundTrip: has("inbound", "return", "returnflight") && has("outbound", "outward", "departure"),
     point: has("latitude", "lat") && has("longitude", "lon", "lng", "long"),
-    addressText: has("formattedaddress", "fulladdress", "displayaddress", "addressfull"),
+    addressText: has("formattedaddress", "fulladdress", "displayaddress", "addressfull") || (has("address") && has("city", "locality", "town", "commune", "municipality", "zipcode", "zip", "postalcode")),
     ranges: rangePairs([...keys.values()]),
   };
   if (shapeNodes > 20_000) {

@@ -74,4 +74,14 @@ describe("a written address", () => {
     cohereEntities(paris, { seed: 1 });
     expect(paris.formattedAddress).toBe("5 Rue de Rivoli, 75001 Paris, France");
   });
+
+  it("in a plain `address` field counts beside a town, a commune or a zip code; an address alone is left as it is", async () => {
+    const { cohereEntities } = await import("../../../specs/synthesize/world/coherent-entities.js");
+    const decision = { address: "2166 School Close, Trenton, KY 32517", town: "Beijing", commune: "Bengaluru", zipCode: "69861" };
+    cohereEntities(decision, { seed: 1 });
+    expect(decision).toEqual({ address: "2166 School Close, Trenton, KY 32517", town: "Trenton", commune: "Trenton", zipCode: "32517" });
+    const alone = { address: "2166 School Close, Trenton, KY 32517", name: "Acme" };
+    cohereEntities(alone, { seed: 1 });
+    expect(alone).toEqual({ address: "2166 School Close, Trenton, KY 32517", name: "Acme" });
+  });
 });
