@@ -358,6 +358,13 @@ function create(ctx: ResponseContext, route: ResourceRoute, key: string): Respon
   const shape = selected.schemaPointer !== undefined ? objectShape(ctx.catalog.registry, "response", selected.schemaPointer) : undefined;
   const base: Json = isObject(answer.body) && shape ? answer.body : {};
   const idField = idFieldFor(ctx, route, key, Object.keys(base).length > 0 ? base : requestBody, selected.schemaPointer);
+  // An answer whose schema has no place for the id is not the created record (`POST /company-overview` answers
+  // `{companies, responseInfo}`): it is answered as it was made, and the record is stored without it.
+  if (shape && !Object.prototype.hasOwnProperty.call(shape.properties, idField) && !(isObject(answer.body) && Object.prototype.hasOwnProperty.call(answer.body, idField))) {
+    const id = requestBody[idField] ?? ctx.state.nextNumericId(key);
+    if (!ctx.state.put(key, String(id), { ...requestBody, [idField]: id }, idField)) return errorAnswer(ctx, [507, 503], `the simulated state is full (${ctx.state.itemCount} items)`, "state full");
+    return { ...answer, source: "state", notes: [`created ${key}/${String(id)} (the answer has no place for its id)`] };
+  }
   const resource: Json = { ...base };
   if (shape) settleOmitted(ctx, shape, resource, requestBody, idField);
   for (const [k, v] of Object.entries(requestBody)) {

@@ -149,6 +149,33 @@ describe("state responder: create, read, list, update, delete", () => {
   });
 });
 
+describe("state responder: a POST whose answer has no place for an id", () => {
+  it("answers as the answer was made, without an id the schema does not declare", async () => {
+    const { inlineCatalog, ok } = await import("./inline-catalog.js");
+    const company = await inlineCatalog({
+      "/company-overview": {
+        get: {
+          operationId: "getCompanyOverview",
+          parameters: [{ name: "companyId", in: "query", required: true, schema: { type: "string" } }],
+          responses: ok({ type: "object", properties: { companyId: { type: "string" }, companyName: { type: "string" } } }, { companyId: "zyerulpbz98e", companyName: "Acme" }),
+        },
+        post: {
+          operationId: "postCompanyOverview",
+          requestBody: { content: { "application/json": { schema: { type: "object", required: ["companyIds"], properties: { companyIds: { type: "array", items: { type: "string" } } } } } } },
+          responses: ok({ type: "object", properties: { companies: { type: "array", items: { type: "object", properties: { companyId: { type: "string" } } } }, hitCount: { type: "integer" } } }, {
+            companies: [{ companyId: "zyerulpbz98e" }],
+            hitCount: 1,
+          }),
+        },
+      },
+    });
+    const { call } = episode(new ResourceStore(), 11, () => company);
+    const r = await call("postCompanyOverview", { companyIds: ["zyerulpbz98e"] });
+    expect(r.source).toBe("state");
+    expect(Object.keys(r.body as Json).sort()).toEqual(["companies", "hitCount"]);
+  });
+});
+
 describe("state responder: fixtures and synthesized items", () => {
   const fixtures = {
     "/pets": [
