@@ -240,6 +240,16 @@ function jsonAnswer(selected: SelectedResponse, body: unknown, notes: string[] =
   return { status: selected.status, body, ...(selected.mediaType ? { contentType: selected.mediaType } : {}), source: "state", ...(notes.length > 0 ? { notes } : {}) };
 }
 
+/**
+ * A synthesized record with the id asked for, where its schema has a place for it (a JSON:API document names its
+ * `data.id`, not a root `id`): the body as it is otherwise.
+ */
+function withIdAt(ctx: ResponseContext, schemaPointer: string | undefined, body: Json, idField: string, rawId: unknown): Json {
+  const shape = schemaPointer !== undefined ? objectShape(ctx.catalog.registry, "response", schemaPointer) : undefined;
+  if (!Object.prototype.hasOwnProperty.call(body, idField) && shape !== undefined && !Object.prototype.hasOwnProperty.call(shape.properties, idField)) return body;
+  return { ...body, [idField]: typeof body[idField] === "number" && typeof rawId !== "number" ? Number(rawId) || rawId : rawId };
+}
+
 /** The stored item of a collection, or one invented for an open world (remembered, boundedly); undefined when it is missing. */
 function itemOrInvented(ctx: ResponseContext, route: ResourceRoute, key: string, id: string, rawId: unknown, reader: Tool): Json | undefined {
   const existing = ctx.state.get(key, id);
@@ -250,7 +260,7 @@ function itemOrInvented(ctx: ResponseContext, route: ResourceRoute, key: string,
   const answer = schemaAnswer(readCtx, selected);
   if (!isObject(answer.body)) return undefined;
   const idField = idFieldFor(ctx, route, key, answer.body, selected.schemaPointer);
-  const withId = { ...answer.body, [idField]: typeof answer.body[idField] === "number" && typeof rawId !== "number" ? Number(rawId) || rawId : rawId };
+  const withId = withIdAt(ctx, selected.schemaPointer, answer.body, idField, rawId);
   const conformed = conform(readCtx, selected.schemaPointer, withId, answer.body);
   const body = isObject(conformed) ? conformed : withId;
   ctx.state.put(key, id, body, idField, { invented: true });
@@ -286,7 +296,7 @@ function read(ctx: ResponseContext, route: ResourceRoute, key: string, id: strin
   const answer = schemaAnswer(ctx, selected);
   if (isObject(answer.body)) {
     const idField = idFieldFor(ctx, route, key, answer.body, selected.schemaPointer);
-    const withId = { ...answer.body, [idField]: typeof answer.body[idField] === "number" && typeof rawId !== "number" ? Number(rawId) || rawId : rawId };
+    const withId = withIdAt(ctx, selected.schemaPointer, answer.body, idField, rawId);
     // The requested id is kept unless the schema rejects it (a `uuid` id asked for as "u1"): bodies always validate.
     const conformed = conform(ctx, selected.schemaPointer, withId, answer.body);
     const body = isObject(conformed) ? conformed : withId;

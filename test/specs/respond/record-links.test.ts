@@ -47,6 +47,17 @@ describe("a record's links follow its id", () => {
     expect(body["links"]).toEqual({ self: "https://api.example.com/pub/questions/26v184c2q4ui?include=format" });
   });
 
+  it("a JSON:API record read from state gets no root id its schema does not declare", async () => {
+    const { simulateCall } = await import("../../../specs/call/simulate-call.js");
+    const { ResourceStore } = await import("../../../specs/respond/resource-store.js");
+    const state = new ResourceStore();
+    for (let i = 0; i < 2; i++) {
+      const r = await simulateCall(catalog, { name: "fetchQuestion", arguments: { id: "q-77" } }, { seed: 3, state });
+      expect(Object.keys(r.body as Json).sort()).toEqual(["data", "links"]);
+      expect((r.body as Json)["data"]).toMatchObject({ id: "q-77" });
+    }
+  });
+
   it("rewrites the old id only where it stands as a whole path segment", async () => {
     const body = await answerOf(catalog, "getItem", { itemId: 555 });
     expect(body).toMatchObject({ id: 555, source_url: "https://api.example.org/records/555/source" });
