@@ -357,10 +357,12 @@ const STRING_RULES: readonly StringRule[] = [
   [t(/(^|_)(deg|degrees|heading|bearing|azimuth|course|direction_deg|wind_deg)$/), (f) => ({ value: String(f.number.int({ min: 0, max: 359 })) })],
   [t(/(^|_)(mhz|frequency_mhz)$/), (f) => ({ value: f.number.float({ min: 108, max: 136.975, fractionDigits: 3 }).toFixed(3) })],
   [t(/(^|_)(khz|hz|kts|knots|mph|kmh|kph|kg|kgs|lb|lbs)$/), (f) => ({ value: String(f.number.int({ min: 1, max: 500 })) })],
+  // A size class kept in a string (`nbrOfEmployeesInterval: "50-99"`) is a range of numbers.
+  [t(/(^|_)(employees|turnover|revenue|sales|size|staff|headcount)(_[a-z]+)?_(interval|range|class|band)$/), (f, n) => ({ value: f.helpers.arrayElement(/employees|staff|headcount|size/.test(n) ? ["1-4", "5-9", "10-19", "20-49", "50-99", "100-199", "200-499"] : ["0-1M", "1M-10M", "10M-50M", "50M-100M"]) })],
   // Quantities kept in strings (`numberEmployees: "250"`, `elevation_ft: "1240"`) are numbers.
   [
-    t(/(^|_)(count|number_of_\w+|num_\w+|\w+_count|total|ft|feet|meters|metres|km|miles|percent|percentage|pct|ratio|turnover|net_turnover|earnings|revenue|income|profit|clicks|impressions|views|rpm|marks|score|employees|number_employees|height|width|weight|elevation|elevation_ft|altitude|population|age|duration|seconds|minutes|hours)$|percent$|employees$|^kpi_/),
-    (f, n) => ({ value: /percent|pct|ratio|kpi/.test(n) ? f.number.float({ min: 0, max: 100, fractionDigits: 1 }).toFixed(1) : String(f.number.int({ min: 1, max: /(turnover|earnings|revenue|income|profit|impressions|views|population)/.test(n) ? 5_000_000 : 5000 })) }),
+    t(/(^|_)(count|number_of_\w+|num_\w+|\w+_count|total|ft|feet|meters|metres|km|miles|percent|percentage|pct|ratio|turnover|net_turnover|earnings|revenue|income|profit|assets|equity|capital|share_capital|liabilities|sales|clicks|impressions|views|rpm|marks|score|employees|number_employees|height|width|weight|elevation|elevation_ft|altitude|population|age|duration|seconds|minutes|hours)$|percent$|employees$|^kpi_|^(pl|bs)_/),
+    (f, n) => ({ value: /percent|pct|ratio|kpi/.test(n) ? f.number.float({ min: 0, max: 100, fractionDigits: 1 }).toFixed(1) : String(f.number.int({ min: 1, max: /(turnover|earnings|revenue|income|profit|assets|equity|capital|liabilities|sales|impressions|views|population)/.test(n) ? 5_000_000 : 5000 })) }),
   ],
   [t(/(^|_)(content_partner|partner|provider|source_name|institution|sponsor|operator|carrier|issuer|holder|company_holder|insurer|lender|bank)$/), (f) => ({ value: f.company.name() })],
   [t(/(^|_)(collection|library|museum|archive|school|university|college|academy)$/), (f, n) => ({ value: `${f.location.city()} ${/school|university|college|academy/.test(n) ? titleCase(n.split("_").pop() ?? "School") : titleCase(n.split("_").pop() ?? "Collection")}` })],

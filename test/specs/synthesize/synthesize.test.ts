@@ -184,6 +184,11 @@ describe("synthesize: realistic values by field name and format", () => {
     expect([...kinds("widget_type")].every((v) => ["standard", "basic", "custom", "default"].includes(v as string))).toBe(true);
     expect(kinds("airport_type").size).toBeGreaterThan(1);
     expect(realisticValue({ type: "string" }, { name: "status_code" }, 3)).toBe("200");
+    // Money and size classes kept in strings (a company's balance sheet) are numbers and ranges of numbers.
+    for (const name of ["bsShareCapital", "bsTotalAssets", "total_equity", "plProfitLossAfterFinItems"]) {
+      expect(SEEDS.map((seed) => realisticValue({ type: "string" }, { name }, seed)).every((v) => /^\d+(\.\d+)?$/.test(String(v))), name).toBe(true);
+    }
+    expect(SEEDS.map((seed) => realisticValue({ type: "string" }, { name: "nbrOfEmployeesOfficeInterval" }, seed)).every((v) => /^\d+-\d+$/.test(String(v)))).toBe(true);
   });
 
   it("the fields of an unnamed answer are named after its schema: a segment's name is not a person's", () => {
