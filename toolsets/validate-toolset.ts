@@ -15,6 +15,7 @@ import { findMissingIds } from "./id-chains.js";
 import { checkToolsetSchema } from "./toolset-schema.js";
 import { checkDeclaredBindings } from "./toolset-bindings.js";
 import { isObject, type Json } from "../specs/json-object.js";
+import { isUnconstrained } from "../specs/catalog/unconstrained-schema.js";
 
 /** A toolset that passed validation: its catalog and the warnings found. */
 export interface ValidToolset {
@@ -32,8 +33,11 @@ function warn(at: Locate, pointer: string, code: string, message: string): SpecP
   return { ...at(pointer), severity: "warning", code, message };
 }
 
-/** Operations without a summary or description, and without a success response schema. */
-function checkOperations(catalog: Catalog, at: Locate): SpecProblem[] {
+/**
+ * Operations without a summary or description, and without a success response schema (an empty one counts, unless
+ * it stands for a refused part of the spec: `stubbed`, pointers already reported as errors).
+ */
+function checkOperations(catalog: Catalog, at: Locate, stubbed: ReadonlySet<string>): SpecProblem[] {
   const doc = catalog.spec.document as unknown;
   const out: SpecProblem[] = [];
   for (const tool of catalog.tools) {
@@ -46,6 +50,8 @@ function checkOperations(catalog: Catalog, at: Locate): SpecProblem[] {
     const selected = selectResponse(catalog, tool);
     if (selected.key === undefined) {
       out.push(warn(at, `${tool.operation.pointer}/responses`, "no-success-response", `${label} declares no 2xx or default response`));
+    } else if (selected.schemaPointer !== undefined && !stubbed.has(selected.schemaPointer) && isUnconstrained(catalog.registry.resolve("response", selected.schemaPointer).schema)) {
+      out.push(warn(at, selected.pointer ?? `${tool.operation.pointer}/responses`, "no-response-schema", `${label} has an empty schema for its ${selected.key} response: the simulator cannot shape its answers`));
     } else if (selected.schemaPointer === undefined && selected.status !== 204 && selected.status !== 205 && !(selected.status >= 300 && selected.status < 400)) {
       out.push(warn(at, selected.pointer ?? `${tool.operation.pointer}/responses`, "no-response-schema", `${label} has no schema for its ${selected.key} response: the simulator cannot shape its answers`));
     }
@@ -267,10 +273,12 @@ export async function checkToolsetData(data: unknown, file: string): Promise<Res
   const at: Locate = (pointer) => (inline || specFile === undefined ? { file, pointer: `/openapi${pointer}` } : { file: specFile, pointer });
   const relocate = (p: SpecProblem): SpecProblem => (p.file === label ? { ...p, file, pointer: `/openapi${p.pointer}` } : p);
   let loaded: LoadedSpec;
+  const stubbed = new Set<string>();
   if (spec.ok) {
     loaded = spec.value;
   } else {
     problems.push(...spec.errors.map(relocate));
+    for (const e of spec.errors) stubbed.add(e.pointer);
     const salvaged = await salvageSpec(await rawSpec(source, specPath), spec.errors, inline ? label : (specPath as string), dirname(specPath ?? file));
     if (!salvaged) return fail([...problems, ...("problem" in fns ? [fns.problem] : [])]);
     loaded = salvaged.spec;
@@ -291,7 +299,7 @@ export async function checkToolsetData(data: unknown, file: string): Promise<Res
   }
   if (catalog.tools.length === 0) problems.push({ ...at("/paths"), severity: "error", code: "no-operations", message: "the spec has no operations: a toolset needs at least one" });
   problems.push(
-    ...checkOperations(catalog, at),
+    ...checkOperations(catalog, at, stubbed),
     ...("problem" in fns ? [fns.problem] : checkFunctions(fns.docs, catalog, file, at, data)),
     ...checkIds(catalog, at, data),
     ...checkAuth(data, catalog, file),

@@ -7,6 +7,7 @@ import { cloneJson } from "../synthesize/synthesis-rules.js";
 import { obeyBindings } from "./bindings/obey-bindings.js";
 import { errorAboutCall } from "./error-message.js";
 import type { Catalog } from "../catalog/catalog.js";
+import { isUnconstrained } from "../catalog/unconstrained-schema.js";
 
 /** The spec's examples of a response (re-exported: the LLM responder shows the first). */
 export { responseExamples };
@@ -67,6 +68,10 @@ export function schemaAnswer(ctx: ResponseContext, selected: SelectedResponse = 
       return answer;
     }
     if (example.count > 0) notes.push("the spec's example does not match its schema; synthesized instead");
+  }
+  // A schema that says nothing of the answer's shape (`{}`): nothing made would mean anything (a random token), so null.
+  if (isUnconstrained(ctx.catalog.registry.resolve("response", selected.schemaPointer).schema)) {
+    return { ...base, body: null, source: "schema", notes: [...notes, "the spec's schema for this answer says nothing of its shape: answered null"] };
   }
   const result = synthesize(ctx.catalog.registry, "response", selected.schemaPointer, { seed: ctx.seed });
   if (result.repairs > 0) notes.push(`synthesized body repaired ${result.repairs} time(s)`);
