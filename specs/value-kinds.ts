@@ -133,8 +133,8 @@ function pair(v: string, check: (s: string) => boolean): boolean {
 
 /** Whether a value of a kind is plausible; undefined when it is not a value the kind judges (null, objects). */
 export function isPlausible(kind: ValueKind, value: unknown, field?: string): boolean | undefined {
-  // A number under a bare name (`updated: 171`, `deleted: 1`, `mobile: 76`) is a count or a flag as often as a date or a phone.
-  if (typeof value === "number" && field !== undefined && (kind === "date" || kind === "phone") && !/(_at|At|date|Date|time|Time|stamp|Stamp|_on|number|Number)$/.test(field)) return undefined;
+  // A number under a bare name (`updated: 171`, `deleted: 1`, `Sent: 21`, `mobile: 76`) is a count or a flag as often as a date or a phone.
+  if (typeof value === "number" && field !== undefined && (kind === "date" || kind === "stamp" || kind === "phone") && !/(_at|At|date|Date|time|Time|stamp|Stamp|_on|number|Number)$/.test(field)) return undefined;
   if (value === null || value === undefined || typeof value === "boolean") return undefined;
   if (typeof value === "object") return undefined;
   switch (kind) {

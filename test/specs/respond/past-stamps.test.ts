@@ -66,6 +66,9 @@ describe("past stamps", () => {
     expect(isPlausible("stamp", `${SIMULATED_TODAY}T20:30:12Z`)).toBe(false);
     expect(isPlausible("stamp", `${SIMULATED_TODAY}T20:30:12+09:00`)).toBe(true);
     expect(isPlausible("stamp", `${SIMULATED_TODAY}T20:30:12`)).toBe(true);
+    // A number under a bare name (a day's `Sent: 21` e-mails) is a count, not judged as a stamp; under `sentAt` it is judged.
+    expect(isPlausible("stamp", 21, "Sent")).toBeUndefined();
+    expect(isPlausible("stamp", 21, "sentAt")).toBe(false);
     expect(isPlausible("stamp", "2025-06-02T00:00:00Z")).toBe(false);
     expect(isPlausible("stamp", "not a date")).toBe(false);
     // A filter's "any" is a real option of a language or country list, not a wrong value.
