@@ -63,6 +63,8 @@ export const RANKING_WEIGHTS = {
   /** A get-by-id tool of a plural resource nobody gave an id of (when the clause searches; else `pluralById`). */
   pluralByIdSearch: -0.3,
   pluralById: -0.1,
+  /** A read by id of a resource the clause asks for one of ("get a spin"), with no values given: it asks for the id. */
+  singularById: 0.35,
   /** A tool that needs an id nobody gave while another takes the user's values. */
   needsUngivenId: -0.35,
   /** A tool that takes the id of what the earlier steps found, for a clause that points back at them. */
@@ -114,6 +116,7 @@ function computeRanking(box: OfflineToolbox, index: ToolIndexView, tools: readon
   query = withoutNestedValues(query);
   // "Show me devices": a plural resource that a list tool is named after asks for the list.
   const plurals = pluralResources(box, clause, index.nameStems());
+  const singulars = clauseFacts.spans.length === 0 ? singularResources(box, clause, index.nameStems()) : new Set<string>();
   if (plurals.size > 0 && !clauseFacts.spans.some((x) => x.kind === "id") && tools.some((t) => toolTraits(box, t).lister && toolTraits(box, t).nameStems.some((w) => plurals.has(w)))) query += " list";
   const main = index.scores(verbSense(query));
   const ctx = context.trim() === "" ? NO_SCORES : index.scores(context);
@@ -195,6 +198,8 @@ function computeRanking(box: OfflineToolbox, index: ToolIndexView, tools: readon
     r.score += W.fromText * Math.min(3, fill.fromText) + W.missing * Math.min(3, fill.missing.length);
     const traits = toolTraits(box, tool);
     if (traits.searcher) r.score += W.searcher;
+    // "Get a spin": one of a resource, nothing given: its read by id (which asks for the id), not its list.
+    if (singulars.size > 0 && !asksChange && !traits.lister && traits.nameStems.some((w) => singulars.has(w)) && fill.missing.some((q) => isIdParam(box, q))) r.score += W.singularById;
     // "Show me devices": a plural resource asks for a list, not for one item by an id nobody gave.
     if (plurals.size > 0 && traits.nameStems.some((w) => plurals.has(w))) {
       if (traits.lister) r.score += W.pluralLister;
@@ -239,6 +244,22 @@ function headNounOf(box: OfflineToolbox, clause: string): string | undefined {
 }
 
 /** The resources a clause names in the plural ("devices", "upcoming events"), as name stems of the tools. */
+/** Words that pick which one of many ("a random recipe", "the latest post"): not a read of one by its id. */
+const WHICH_ONE = /\b(random|latest|newest|new|next|first|last|top|popular|recent|nearest|closest|best|cheapest|any)\b/i;
+
+/** Resources a tool is named after that the clause asks for one of, with an indefinite article ("get a spin"). */
+function singularResources(box: OfflineToolbox, clause: string, nameStems: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  if (WHICH_ONE.test(clause)) return out;
+  const words = tokenize(clause.replace(QUOTED, " ")).map((w) => w.toLowerCase());
+  words.forEach((w, i) => {
+    if (i === 0 || !/^an?$/.test(words[i - 1] ?? "") || w.length < 3 || /[^s]s$/.test(w) || STOP_WORDS.has(w)) return;
+    const st = box.stem(w);
+    if (nameStems.has(st) && verbKindsOf(st).length === 0) out.add(st);
+  });
+  return out;
+}
+
 function pluralResources(box: OfflineToolbox, clause: string, nameStems: ReadonlySet<string>): Set<string> {
   const out = new Set<string>();
   // Quoted text is a value, not the resource asked for.

@@ -191,13 +191,16 @@ describe("OfflineChatModel: tool selection", () => {
     for (const [text, expected] of PHRASINGS.slice(0, 15)) expect(rankToolsFor(text, books)[0]?.name, text).toBe(expected);
   });
 
-  it("reads one record by its id when the words call a number its id", () => {
+  it("reads one record by its id when the words call a number its id, or ask for one of them", () => {
     const spins = [
       { name: "get_spins", description: "Get spins optionally filtered by a playlist or a show.", parameters: { type: "object", properties: { playlist_id: { type: "integer" }, show_id: { type: "integer" }, count: { type: "integer" } } } },
       { name: "get_spins_id", description: "View a spin by id.", parameters: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] } },
     ];
     expect(rankToolsFor("Fetch the spin with ID 15553.", spins)[0]?.name).toBe("get_spins_id");
     expect(rankToolsFor("Show me the spins.", spins)[0]?.name).toBe("get_spins");
+    // One of them and nothing given: the read by id (it asks for the id); "a random one" is not a read by id.
+    expect(rankToolsFor("Hey, can you help me get a spin?", spins)[0]?.name).toBe("get_spins_id");
+    expect(rankToolsFor("Get a random spin.", spins)[0]?.name).toBe("get_spins");
   });
 
   it("never reaches for a tool that changes things unless asked to", () => {
