@@ -64,7 +64,7 @@ export const RANKING_WEIGHTS = {
   pluralByIdSearch: -0.3,
   pluralById: -0.1,
   /** A read by id of a resource the clause asks for one of ("get a spin"), with no values given: it asks for the id. */
-  singularById: 0.35,
+  singularById: 0.5,
   /** A tool that needs an id nobody gave while another takes the user's values. */
   needsUngivenId: -0.35,
   /** A tool that takes the id of what the earlier steps found, for a clause that points back at them. */
@@ -199,7 +199,7 @@ function computeRanking(box: OfflineToolbox, index: ToolIndexView, tools: readon
     const traits = toolTraits(box, tool);
     if (traits.searcher) r.score += W.searcher;
     // "Get a spin": one of a resource, nothing given: its read by id (which asks for the id), not its list.
-    if (singulars.size > 0 && !asksChange && !traits.lister && traits.nameStems.some((w) => singulars.has(w)) && fill.missing.some((q) => isIdParam(box, q))) r.score += W.singularById;
+    if (singulars.size > 0 && !asksChange && traits.verbKind === "get" && !traits.lister && traits.nameStems.some((w) => singulars.has(w)) && fill.missing.some((q) => isIdParam(box, q))) r.score += W.singularById;
     // "Show me devices": a plural resource asks for a list, not for one item by an id nobody gave.
     if (plurals.size > 0 && traits.nameStems.some((w) => plurals.has(w))) {
       if (traits.lister) r.score += W.pluralLister;
