@@ -27,7 +27,7 @@ import { isPlace, relocate, renameNaturalKey } from "../world/found-place.js";
 import { agreeMoney, speaksMoney } from "../world/money-answers.js";
 import { agreeDetectedLanguage, sendsTexts } from "../world/detected-language.js";
 import { keepTargetLanguage, lookedUp, targetLanguageOf } from "../world/translated-texts.js";
-import { answerRecords, knownNatural, knownRecord, naturalRecords } from "../world/entity-memory.js";
+import { answerRecords, isIdentityField, knownNatural, knownRecord, naturalRecords } from "../world/entity-memory.js";
 import { hasExampleRecords, mentionsExampleId } from "../world/example-records.js";
 import { isSessionOperation, knownSessionUser } from "../world/session-user.js";
 import { anotherId, idKeyOf, recall, recallExamples, renumber } from "./recalled-records.js";
@@ -80,11 +80,6 @@ function mentioning(original: string, query: string, words: readonly string[]): 
   return `${q}: ${original}`;
 }
 
-/** Keys that hold a record's own id (`id`, `uuid`, `bookId`, `record_id`). */
-function isIdentityKey(key: string): boolean {
-  return /^(id|uuid|guid|[a-z]+Id|[a-z]+_id)$/.test(key);
-}
-
 function applyEquals(ctx: ResponseContext, schemaPointer: string | undefined, out: unknown, b: Extract<Binding, { kind: "equals" | "route" }>, edits: Edits): void {
   const arg = argValue(ctx, b.arg);
   if (arg === undefined || arg === null) return;
@@ -114,7 +109,7 @@ function applyEquals(ctx: ResponseContext, schemaPointer: string | undefined, ou
     const was = spot.value;
     edits.write(spot, value);
     // The record is another one: its links name its id (`links.self: /questions/21` -> `/questions/26v1`).
-    if (match === "exact" && typeof spot.key === "string" && isIdentityKey(spot.key) && (typeof was === "string" || typeof was === "number") && (typeof value === "string" || typeof value === "number")) {
+    if (match === "exact" && typeof spot.key === "string" && isIdentityField(spot.key) && (typeof was === "string" || typeof was === "number") && (typeof value === "string" || typeof value === "number")) {
       const at = spot.pointer.slice(0, spot.pointer.lastIndexOf("/"));
       followLinks(edits, spot.holder, at, spot.pointer, was, value);
       // A JSON:API document's links beside its `data` too.

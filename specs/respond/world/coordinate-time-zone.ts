@@ -13,8 +13,9 @@ import { SIMULATED_TODAY } from "../../synthesize/world/simulated-today.js";
 /** Farthest a known city may be from the point for its zone to be the point's. */
 export const MAX_KM = 400;
 
-const LAT_ARGS = new Set(["lat", "latitude"]);
-const LON_ARGS = new Set(["lon", "lng", "long", "longitude"]);
+/** Names of a latitude and of a longitude, normalized (`lat`, `lng`, `longitude`...). */
+export const LAT_ARGS: ReadonlySet<string> = new Set(["lat", "latitude"]);
+export const LON_ARGS: ReadonlySet<string> = new Set(["lon", "lng", "long", "longitude"]);
 const ZONE = new Set(["timezone", "timezoneid", "tz", "zonename", "zone", "tzid", "ianatimezone"]);
 const OFFSET_SECONDS = new Set(["utcoffsetseconds", "gmtoffset", "offsetseconds", "rawoffset", "utcoffsetsec", "offsetsec"]);
 const OFFSET = new Set(["utcoffset", "offset", "gmtoffsetstring"]);

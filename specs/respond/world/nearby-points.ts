@@ -3,7 +3,7 @@ import { norm } from "../../synthesize/world/entity-shape.js";
 import { greatCircleKm } from "../../synthesize/world/great-circle.js";
 import { createRng, deriveSeed } from "../../seed.js";
 import type { Tool } from "../../catalog/tool.js";
-import { pointOf } from "./coordinate-time-zone.js";
+import { LAT_ARGS, LON_ARGS, pointOf } from "./coordinate-time-zone.js";
 
 /**
  * What a call asks for near a point is near it: `GetDrivers(lat=48.2082, lng=16.3738)` ("nearby drivers") lists
@@ -20,14 +20,12 @@ const SPREAD_KM = 2;
 
 const NEARBY_WORDS = /near|nearby|nearest|closest|around|proximity|within/i;
 const RADIUS_ARGS = new Set(["radius", "distance", "within", "maxdistance", "radiusmeters", "radiuskm"]);
-const LAT_KEYS = new Set(["lat", "latitude"]);
-const LON_KEYS = new Set(["lon", "lng", "long", "longitude"]);
 
 /** Whether a tool reads what is near a point: it takes a point, and its name, path or text says "near" or it takes a radius. */
 export function readsNearby(tool: Tool): boolean {
   if (tool.operation.method !== "get" && !/search|find|query/i.test(`${tool.operation.operationId ?? ""} ${tool.operation.path}`)) return false;
   const names = [...tool.parameters.map((p) => p.name), ...(tool.body?.mode === "flat" ? Object.keys(tool.body.properties) : [])].map(norm);
-  if (!names.some((n) => LAT_KEYS.has(n)) || !names.some((n) => LON_KEYS.has(n))) return false;
+  if (!names.some((n) => LAT_ARGS.has(n)) || !names.some((n) => LON_ARGS.has(n))) return false;
   return names.some((n) => RADIUS_ARGS.has(n)) || NEARBY_WORDS.test(`${tool.operation.operationId ?? ""} ${tool.operation.path} ${tool.description}`);
 }
 
@@ -82,8 +80,8 @@ export function keepNearby(args: Json, out: unknown, seed: number, pinned: Reado
       return;
     }
     if (!isObject(node)) return;
-    const latKey = listed ? Object.keys(node).find((k) => LAT_KEYS.has(norm(k))) : undefined;
-    const lonKey = latKey !== undefined ? Object.keys(node).find((k) => LON_KEYS.has(norm(k))) : undefined;
+    const latKey = listed ? Object.keys(node).find((k) => LAT_ARGS.has(norm(k))) : undefined;
+    const lonKey = latKey !== undefined ? Object.keys(node).find((k) => LON_ARGS.has(norm(k))) : undefined;
     if (latKey !== undefined && lonKey !== undefined) moveNear(node, latKey, lonKey, pointer);
     if (listed && typeof node["type"] === "string" && GEOMETRIES.has(node["type"]) && Array.isArray(node["coordinates"])) {
       moveGeometry(node, `${pointer}/coordinates`);
