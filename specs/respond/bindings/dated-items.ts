@@ -22,14 +22,20 @@ function shiftYears(value: string, years: number): string | undefined {
   return moved;
 }
 
-/** Moves every other date of an item by the same days (or years) as its bound date. */
+/** Moves every other date of an item by the same days (or years) as its bound date, lists of dates too (`bridgeDays`). */
 export function shiftSiblings(edits: Edits, item: unknown, itemPointer: string, except: string, days: number, years = 0): void {
   if (!isObject(item) || (days === 0 && years === 0)) return;
+  const move = (v: string): string | undefined => (years !== 0 ? shiftYears(v, years) : shiftDays(v, days));
   for (const [k, v] of Object.entries(item)) {
     const pointer = `${itemPointer}/${pointerSegment(k)}`;
-    if (pointer === except || typeof v !== "string" || dayOf(v) === undefined || edits.pinned.has(pointer)) continue;
-    const moved = years !== 0 ? shiftYears(v, years) : shiftDays(v, days);
-    if (moved !== undefined) edits.follow(item, k, pointer, moved);
+    if (pointer === except || edits.pinned.has(pointer)) continue;
+    if (typeof v === "string" && dayOf(v) !== undefined) {
+      const moved = move(v);
+      if (moved !== undefined) edits.follow(item, k, pointer, moved);
+    } else if (Array.isArray(v) && v.length > 0 && v.every((d) => typeof d === "string" && dayOf(d) !== undefined)) {
+      const moved = (v as string[]).map(move);
+      if (moved.every((d): d is string => d !== undefined)) edits.follow(item, k, pointer, moved);
+    }
   }
 }
 

@@ -40,6 +40,16 @@ beforeAll(async () => {
         ),
       },
     },
+    "/long-weekends": {
+      get: {
+        operationId: "getLongWeekends",
+        parameters: [{ name: "year", in: "query", required: true, schema: { type: "integer" } }],
+        responses: ok(
+          { type: "array", items: { type: "object", properties: { startDate: { type: "string", format: "date" }, endDate: { type: "string", format: "date" }, bridgeDays: { type: "array", items: { type: "string", format: "date" } } } } },
+          [{ startDate: "2025-05-29", endDate: "2025-06-01", bridgeDays: ["2025-05-30"] }],
+        ),
+      },
+    },
     "/rates/{day}": {
       get: {
         operationId: "getRatesOn",
@@ -66,6 +76,11 @@ describe("a day asked moves the record's own moments", () => {
     const body = await answerOf(catalog, "getTrainStatus", { trainId: "ICE 594", date: "2024-11-03" });
     expect(body["lineOpenedOn"]).toBe("1991-06-02");
     expect(body["stops"]).toEqual([{ at: "2024-05-11T01:05:00+02:00" }]);
+  });
+
+  it("a year asked moves an item's lists of dates with its other dates", async () => {
+    const body = (await answerOf(catalog, "getLongWeekends", { year: 2024 })) as unknown as Array<Record<string, unknown>>;
+    expect(body[0]).toEqual({ startDate: "2024-05-29", endDate: "2024-06-01", bridgeDays: ["2024-05-30"] });
   });
 
   it("moves a stamp of the day named by a path parameter, and nothing when the day is the example's", async () => {
