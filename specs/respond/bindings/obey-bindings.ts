@@ -16,7 +16,9 @@ import type { Binding } from "./bindings.js";
 import { askedViews, obeyPlan } from "./obey-plan.js";
 import { growToSpan } from "./requested-span.js";
 import { hasFutureStamp, keepStampsPast } from "../world/past-stamps.js";
-import { convertUnits, unitSystemChange } from "../world/unit-systems.js";
+import { convertUnits, specUnitSystem, unitSystemChange } from "../world/unit-systems.js";
+import { examplesOf } from "../response-examples.js";
+import { selectedResponse } from "../response-cache.js";
 import { agreeTimeZone, asksPointZone, pointOf } from "../world/coordinate-time-zone.js";
 import { keepNearby } from "../world/nearby-points.js";
 import { agrees, convertFor, dayOf, searchWords } from "./binding-values.js";
@@ -361,7 +363,9 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   for (const b of plan.todayEquals) applyToday(out, b, given(b), SIMULATED_TODAY, edits);
   // Measurements in the unit system the answer is now in (`units: imperial` over an example in metric).
   if (rewrite && plan.units) {
-    const system = unitSystemChange(edits, args, plan.defaults, out);
+    // A synthesized answer's numbers are in the spec's system, whatever unit label synthesis drew beside them.
+    const drawnIn = options.synthesized ? specUnitSystem(plan.defaults, examplesOf(ctx.catalog, selectedResponse(ctx.catalog, ctx.call.tool, ctx.status))) : undefined;
+    const system = unitSystemChange(edits, args, plan.defaults, out, drawnIn);
     if (system !== undefined) convertUnits(out, system.from, system.to, (holder, key, pointer, value) => edits.writeKey(holder, key, pointer, value));
   }
   if (rewrite) {

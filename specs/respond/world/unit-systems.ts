@@ -83,10 +83,32 @@ export function convertUnits(body: unknown, from: UnitSystem, to: UnitSystem, wr
 }
 
 /**
- * The unit systems an answer moves between: its own `units` field rewritten by a binding (`metric` to `imperial`),
- * else, for an answer that does not say, a `units` argument against the parameter's default.
+ * The unit system the spec writes its measurements in: its `units` parameter's default, else the `units` field of
+ * its examples. A synthesized answer draws its numbers from the spec's examples and ranges, so they are in this
+ * system whatever unit label synthesis drew beside them.
  */
-export function unitSystemChange(edits: Edits, args: Json, defaults: ReadonlyMap<string, unknown>, out: unknown): { from: UnitSystem; to: UnitSystem } | undefined {
+export function specUnitSystem(defaults: ReadonlyMap<string, unknown>, examples: readonly unknown[]): UnitSystem | undefined {
+  for (const [k, v] of defaults) if (UNIT_FIELDS.has(norm(k)) && unitSystemOf(v) !== undefined) return unitSystemOf(v);
+  for (const example of examples) {
+    if (!isObject(example)) continue;
+    for (const [k, v] of Object.entries(example)) if (UNIT_FIELDS.has(norm(k)) && unitSystemOf(v) !== undefined) return unitSystemOf(v);
+  }
+  return undefined;
+}
+
+/**
+ * The unit systems an answer moves between: its own `units` field rewritten by a binding (`metric` to `imperial`),
+ * else, for an answer that does not say, a `units` argument against the parameter's default. `drawnIn` is the
+ * system the answer's numbers are in when its label cannot say (a synthesized answer: {@link specUnitSystem}).
+ */
+export function unitSystemChange(edits: Edits, args: Json, defaults: ReadonlyMap<string, unknown>, out: unknown, drawnIn?: UnitSystem): { from: UnitSystem; to: UnitSystem } | undefined {
+  if (drawnIn !== undefined && isObject(out)) {
+    // What the answer now says it is in (a binding's label, or the one synthesis drew) against what its numbers are in.
+    for (const [k, v] of Object.entries(out)) {
+      const to = UNIT_FIELDS.has(norm(k)) ? unitSystemOf(v) : undefined;
+      if (to !== undefined) return to !== drawnIn ? { from: drawnIn, to } : undefined;
+    }
+  }
   for (const e of edits.list) {
     if (typeof e.key !== "string" || !UNIT_FIELDS.has(norm(e.key))) continue;
     const from = unitSystemOf(e.before);

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Catalog } from "../../../specs/catalog/catalog.js";
 import { unitSystemOf } from "../../../specs/respond/world/unit-systems.js";
 import { answerOf, inlineCatalog, ok, type Json } from "./inline-catalog.js";
+import { simulateCall } from "../../../specs/call/simulate-call.js";
 
 // Measurements follow the unit system the answer is in: an example written in metric, asked in imperial, gives
 // °F and mph; in standard, kelvin. Coordinates near the ones asked are echoed as asked.
@@ -44,6 +45,26 @@ beforeAll(async () => {
           responses: ok({ type: "object", properties: { latitude: { type: "number" }, longitude: { type: "number" }, temperature: { type: "number" } } }, { latitude: 41.1496, longitude: -8.611, temperature: 20 }),
         },
       },
+      "/forecast": {
+        get: {
+          operationId: "getForecast",
+          parameters: [{ name: "city", in: "query", required: true, schema: { type: "string" } }, UNITS],
+          // No example of the whole answer: it is synthesized, its numbers drawn near the fields' examples (metric).
+          responses: ok({
+            type: "object",
+            required: ["units", "days"],
+            properties: {
+              units: { type: "string", enum: ["metric", "imperial", "standard"] },
+              days: {
+                type: "array",
+                minItems: 3,
+                maxItems: 3,
+                items: { type: "object", required: ["tempMin", "tempMax"], properties: { tempMin: { type: "number", example: 17.2 }, tempMax: { type: "number", example: 27.8 } } },
+              },
+            },
+          }, undefined),
+        },
+      },
     },
     "Weather",
   );
@@ -62,6 +83,20 @@ describe("unit systems", () => {
     const k = await body("getCurrentWeather", { city: "Lisbon", units: "standard" });
     expect(k).toMatchObject({ units: "standard", temperature: 298, feelsLike: 299.6, windSpeed: 4.5 });
     expect(await body("getCurrentWeather", { city: "Lisbon", units: "metric" })).toMatchObject({ temperature: 25, windSpeed: 4.5 });
+  });
+
+  it("of a synthesized answer are the spec's, whatever unit label synthesis drew (no frost in Lisbon in June)", async () => {
+    const ranges = { metric: [5, 40], imperial: [41, 104], standard: [278, 313] } as const;
+    for (let seed = 1; seed <= 12; seed++) {
+      for (const asked of [undefined, "metric", "imperial", "standard"] as const) {
+        const r = await simulateCall(catalog, { name: "getForecast", arguments: { city: "Lisbon", ...(asked ? { units: asked } : {}) } }, { seed });
+        expect(r.source).toBe("schema");
+        const answer = r.body as { units: keyof typeof ranges; days: Array<{ tempMin: number; tempMax: number }> };
+        expect(answer.units).toBe(asked ?? "metric");
+        const [low, high] = ranges[answer.units];
+        for (const d of answer.days) for (const t of [d.tempMin, d.tempMax]) expect(t, `seed ${seed}, ${asked}: ${t}`).toSatisfy((v: number) => v >= low && v <= high);
+      }
+    }
   });
 
   it("take the parameter's default as the example's system when the answer does not say", async () => {
