@@ -86,8 +86,8 @@ function singularOf(word: string): string {
 
 /**
  * Settles the fields of a new resource that the client could have sent (the request body declares them)
- * but did not: the request schema's `default`; else, where the answer has a value, `null` where the response
- * allows it, or left out where the response does not require it; else the answer's value. A `status` with an enum nobody set
+ * but did not: the request schema's `default`; else, where the answer has a value, an empty list for a list,
+ * `null` where the response allows it, or left out where the response does not require it; else the answer's value. A `status` with an enum nobody set
  * starts at the response schema's default, else its first value (a new order is `pending`, not the
  * example's `shipped`).
  */
@@ -112,7 +112,9 @@ export function settleOmitted(ctx: ResponseContext, responseShape: ObjectShape, 
       }
     }
     if (sent === undefined || !(k in resource)) continue;
-    if (fits(null)) resource[k] = null;
+    // A list the client could have filled and did not is empty (a new playlist given only a name has no tracks).
+    if (Array.isArray(resource[k]) && fits([])) resource[k] = [];
+    else if (fits(null)) resource[k] = null;
     else if (!responseShape.required.includes(k)) delete resource[k];
   }
 }

@@ -392,7 +392,7 @@ function create(ctx: ResponseContext, route: ResourceRoute, key: string): Respon
   }
   let conformed = shape ? conform(ctx, selected.schemaPointer, resource, answer.body, new Set(Object.keys(requestBody))) : undefined;
   // References carry the referenced resources' fields (a line's title and price), totals add up.
-  if (isObject(conformed) && selected.schemaPointer !== undefined) conformed = obeyBindings(ctx, selected.schemaPointer, conformed, { synthesized: false, rewriteItems: false, recall: false });
+  if (isObject(conformed) && selected.schemaPointer !== undefined) conformed = obeyBindings(ctx, selected.schemaPointer, conformed, { synthesized: false, rewriteItems: false, recall: false, touch: "made" });
   const stored = isObject(conformed) ? conformed : { ...requestBody, [idField]: id };
   if (!ctx.state.put(key, String(id), stored, idField)) return errorAnswer(ctx, [507, 503], `the simulated state is full (${ctx.state.itemCount} items)`, "state full");
   consumeStock(ctx);
@@ -428,7 +428,7 @@ function update(ctx: ResponseContext, route: ResourceRoute, key: string, id: str
     for (const [k, v] of Object.entries(merged)) if (k in shape.properties || shape.open) out[k] = v;
     const fill = existing && isObject(answer.body) ? mergeDeep(answer.body, existing) : answer.body;
     body = conform(ctx, selected.schemaPointer, out, fill, new Set(Object.keys(changes)));
-    if (selected.schemaPointer !== undefined) body = obeyBindings(ctx, selected.schemaPointer, body, { synthesized: false, rewriteItems: false, recall: false });
+    if (selected.schemaPointer !== undefined) body = obeyBindings(ctx, selected.schemaPointer, body, { synthesized: false, rewriteItems: false, recall: false, touch: "changed" });
     if (isObject(body) && idField in body) Object.assign(merged, body);
   }
   ctx.state.put(key, id, merged, idField);

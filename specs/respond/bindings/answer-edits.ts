@@ -36,6 +36,14 @@ export class Edits {
     this.pinned.add(pointer);
   }
 
+  /** Takes a key out of an object (undone by putting its value back). */
+  remove(holder: Json, key: string, pointer: string): void {
+    if (!(key in holder)) return;
+    this.list.push({ holder, key, before: holder[key], after: undefined, pointer });
+    delete holder[key];
+    this.pinned.add(pointer);
+  }
+
   /** Writes a value under a key of an object (at `pointer`). */
   writeKey(holder: Json, key: string, pointer: string, value: unknown): void {
     this.write({ holder, key, value: holder[key], pointer, items: [] }, value);

@@ -18,6 +18,7 @@ import { growToSpan } from "./requested-span.js";
 import { hasFutureStamp, keepStampsPast } from "../world/past-stamps.js";
 import { convertUnits, specUnitSystem, unitSystemChange } from "../world/unit-systems.js";
 import { examplesOf } from "../response-examples.js";
+import { stampTouched, type StampFits, type Touch } from "../world/made-now.js";
 import { selectedResponse } from "../response-cache.js";
 import { agreeTimeZone, asksPointZone, pointOf } from "../world/coordinate-time-zone.js";
 import { keepNearby } from "../world/nearby-points.js";
@@ -59,6 +60,8 @@ export interface ObeyOptions {
   recall?: boolean;
   /** Whether what the body says already happened is already on or before today (an example prepared once): not looked at again. */
   datedAsOfToday?: boolean;
+  /** How the call touched the record the body is (default: the plan's, by method and status): its stamps of that are now. */
+  touch?: Touch;
 }
 
 /** The first value an argument path has in the call's arguments, else its parameter's default. */
@@ -340,7 +343,8 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const page = pageRequest(ctx);
   const span = plan.span !== undefined ? (args[plan.span.arg] ?? plan.defaults.get(plan.span.arg)) : undefined;
   const rewrite = options.rewriteItems !== false;
-  const callSpeaks = money || texts || zone || nearby || target !== undefined || page.limitGiven === true || span !== undefined || plan.unconditional || plan.args.some((a) => firstValue(args, a) !== undefined || plan.defaults.has(a));
+  const touch = options.touch ?? plan.touch;
+  const callSpeaks = touch !== undefined || money || texts || zone || nearby || target !== undefined || page.limitGiven === true || span !== undefined || plan.unconditional || plan.args.some((a) => firstValue(args, a) !== undefined || plan.defaults.has(a));
   if (!options.synthesized && !callSpeaks && !(rewrite && plan.stamps && options.datedAsOfToday !== true && hasFutureStamp(body, SIMULATED_TODAY))) {
     if (options.recall === false || ctx.state.isBlank || !((isSessionOperation(ctx) && knownSessionUser(ctx) !== undefined) || answerRecords(body, ctx.call.tool.operation).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined) || naturalRecords(body).some((r) => knownNatural(ctx, r) !== undefined))) return body;
   }
@@ -402,6 +406,8 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   // (An example already is, unless upcoming items moved forward, their other dates along.)
   if (rewrite && plan.stamps && (options.datedAsOfToday !== true || plan.todayItems.length > 0)) keepStampsPast(out, SIMULATED_TODAY, edits);
   const write = (holder: Json, key: string, pointer: string, value: unknown): void => edits.writeKey(holder, key, pointer, value);
+  // A record the call just made or changed was made or changed now (after the past stamps: now is not in the future).
+  if (touch !== undefined && schemaPointer !== undefined) stampTouched(out, touch, new Set(isObject(ctx.call.body) ? Object.keys(ctx.call.body) : []), stampFits(ctx, schemaPointer), { write, remove: (h, k, p) => edits.remove(h, k, p) });
   if (money || options.synthesized) agreeMoney(args, out, write);
   if (texts) agreeDetectedLanguage(toolName, args, out, write);
   if (zone) agreeTimeZone(args, out, write);
@@ -499,4 +505,17 @@ function withoutMisfits(bindings: readonly Binding[], args: unknown, out: unknow
     if (Array.isArray(list)) list.splice(index, 1);
   }
   return validate(pruned) ? pruned : out;
+}
+
+/** Whether the response schema takes a value for a field of the touched record (at the root, or under the one field that wraps it). */
+function stampFits(ctx: ResponseContext, schemaPointer: string): StampFits {
+  const registry = ctx.catalog.registry;
+  return (wrapper, key, value) => {
+    const root = objectShape(registry, "response", schemaPointer);
+    const at = wrapper === undefined ? schemaPointer : root?.properties[wrapper];
+    const shape = at === undefined ? undefined : wrapper === undefined ? root : objectShape(registry, "response", at);
+    const field = shape?.properties[key];
+    if (shape === undefined || field === undefined) return false;
+    return value === undefined ? !shape.required.includes(key) : registry.validatorAt("response", field)(value);
+  };
 }

@@ -11,6 +11,7 @@ import { valueKindOf } from "../../value-kinds.js";
 import { norm } from "../../synthesize/world/entity-shape.js";
 import { toPointer } from "../../json-pointer.js";
 import { readsNearby } from "../world/nearby-points.js";
+import { hasTouchedStamp, type Touch } from "../world/made-now.js";
 
 type Of<K extends Binding["kind"]> = Extract<Binding, { kind: K }>;
 
@@ -43,6 +44,8 @@ export interface ObeyPlan {
   stamps: boolean;
   /** Whether the tool takes a unit system (`units`): its answer's measurements may need converting. */
   units: boolean;
+  /** How the tool touches the record it answers with (a `POST` answered 201 made it, a `PUT`/`PATCH` changed it), when that record has stamps of it. */
+  touch?: Touch;
   /** Whether the tool takes a point (`lat` and `lon`): its answer's time zone is the point's. */
   point: boolean;
   /** Whether the tool reads what is near a point (`GetDrivers(lat, lng)`, a search with a radius): what it lists is near the point. */
@@ -107,8 +110,20 @@ function makePlan(catalog: Catalog, tool: Tool): ObeyPlan {
     point: tool.parameters.some((p) => /^(lat|latitude)$/i.test(p.name)) && tool.parameters.some((p) => /^(lon|lng|long|longitude)$/i.test(p.name)),
     nearby: readsNearby(tool),
     ...(span !== undefined ? { span } : {}),
+    ...touchOf(catalog, tool),
     views,
   };
+}
+
+/** How the tool touches the record it answers with, when that record has stamps of making or change (`createdAt`, `updatedAt`). */
+function touchOf(catalog: Catalog, tool: Tool): { touch?: Touch } {
+  const method = tool.operation.method;
+  const selected = selectedResponse(catalog, tool);
+  const touch: Touch | undefined = method === "post" && selected.status === 201 ? "made" : method === "put" || method === "patch" ? "changed" : undefined;
+  if (touch === undefined || selected.schemaPointer === undefined) return {};
+  // Its own fields and those of the one record it wraps (`{user: {...}}`).
+  const fields = schemaFields(catalog.registry, "response", selected.schemaPointer).filter((f) => !f.path.includes("[]") && f.path.split(".").length <= 2);
+  return hasTouchedStamp(fields.map((f) => f.name), touch) ? { touch } : {};
 }
 
 /** Whether a tool's success answer has a field named for what already happened (an answer without a schema may). */

@@ -1,0 +1,95 @@
+import { isObject, pointerSegment, type Json } from "../../json-object.js";
+import { snakeName } from "../../snake-name.js";
+import { REFERENCE_DATE, SIMULATED_TODAY } from "../../synthesize/world/simulated-today.js";
+
+/**
+ * A record the call just made was made now, and one it just changed was changed now: its stamps of making and
+ * last change (`createdAt`, `date_added`, `updated_at`) are the simulated now, written in the form the answer
+ * had (a date, a date-time in its zone, epoch seconds or milliseconds); the stamps of what a new record has not
+ * done yet (`lastLoginAt` of a user who just registered, `lastActivatedAt` of a new scene) are null, or left out
+ * where its schema lets them be. A user registered today is not "created 2024-12-26".
+ */
+
+/** How the call touched the record it answers with. */
+export type Touch = "made" | "changed";
+
+/** Stamps of a record's making (`created_at`, `date_added`, `registeredAt`, an order's `placed_at`). */
+const MADE = /^(created|creation|registered|added|joined|signed_up|inserted|submitted|placed|booked|ordered|requested)(_(at|on|time|date|datetime|timestamp))?$|^(date|time)_(created|added|registered|submitted|placed)$/;
+/** Stamps of a record's last change (`updatedAt`, `last_modified`, `date_updated`). */
+const CHANGED = /^(last_)?(updated|modified|changed|edited)(_(at|on|time|date|datetime|timestamp))?$|^(date|time)_(updated|modified|changed)$/;
+/** Stamps of what a record does after it is made (`lastLoginAt`, `last_used_at`, `lastActivatedAt`). */
+const NOT_YET = /^last_(?!(updated|modified|changed|edited|name)(_|$))[a-z]+(_[a-z]+)?_(at|on|time|date|datetime|timestamp)$|^last_(login|seen|active|activity|used|accessed|visit|played|run|ping|heartbeat|activated|triggered|sync|synced)$/;
+
+/** What a field of a record the call touched becomes: `now`, `never` (not done yet), or nothing (undefined). */
+export function touchedStamp(field: string, touch: Touch): "now" | "never" | undefined {
+  const n = snakeName(field);
+  if (CHANGED.test(n)) return "now";
+  if (touch === "changed") return undefined;
+  if (MADE.test(n)) return "now";
+  return NOT_YET.test(n) ? "never" : undefined;
+}
+
+/** Whether a record the call touches has a field {@link touchedStamp} would set (so that the answer is worth looking at). */
+export function hasTouchedStamp(fields: readonly string[], touch: Touch): boolean {
+  return fields.some((f) => touchedStamp(f, touch) !== undefined);
+}
+
+const DATE_TIME = /^(\d{4}-\d\d-\d\d)([T ])(\d\d):(\d\d)(?::(\d\d)(\.\d+)?)?(Z|([+-])(\d\d):?(\d\d))?$/i;
+
+/**
+ * The simulated now written like `value` (`2024-12-26T12:00:00Z` -> `2025-06-01T12:00:00Z`, `2024-12-26` ->
+ * `2025-06-01`, an offset kept with the wall time there, epoch seconds or milliseconds as numbers); undefined
+ * when the value is no stamp.
+ */
+export function nowLike(value: unknown): string | number | undefined {
+  const now = REFERENCE_DATE.getTime();
+  if (typeof value === "number") return Number.isInteger(value) && value > 1e11 ? now : Number.isInteger(value) && value > 1e8 ? Math.floor(now / 1000) : undefined;
+  if (typeof value !== "string") return undefined;
+  const v = value.trim();
+  if (/^\d{4}-\d\d-\d\d$/.test(v)) return SIMULATED_TODAY;
+  const m = DATE_TIME.exec(v);
+  if (!m) return undefined;
+  const zone = m[7];
+  const offsetMinutes = m[8] === undefined ? 0 : (m[8] === "-" ? -1 : 1) * (Number(m[9]) * 60 + Number(m[10]));
+  const wall = new Date(now + offsetMinutes * 60_000).toISOString();
+  const seconds = m[5] === undefined ? "" : `:${wall.slice(17, 19)}${m[6] === undefined ? "" : `.${wall.slice(20, 23).padEnd(m[6].length - 1, "0").slice(0, m[6].length - 1)}`}`;
+  return `${wall.slice(0, 10)}${m[2]}${wall.slice(11, 16)}${seconds}${zone ?? ""}`;
+}
+
+/** Writes where the answer's edits are kept (so that what the schema rejects can be undone). */
+export interface StampWrites {
+  write(holder: Json, key: string, pointer: string, value: unknown): void;
+  remove(holder: Json, key: string, pointer: string): void;
+}
+
+/** Whether the schema of the touched record (at the answer's root, or under `wrapper`) takes `value` for `key` (undefined: leaving it out). */
+export type StampFits = (wrapper: string | undefined, key: string, value: unknown) => boolean;
+
+/**
+ * Sets the stamps of the record an answer is (the answer itself, else the one object it wraps, `{user: {...}}`)
+ * as of now; fields the call gave (`given`) are as given.
+ */
+export function stampTouched(body: unknown, touch: Touch, given: ReadonlySet<string>, fits: StampFits, writes: StampWrites): void {
+  if (!isObject(body)) return;
+  let record = body;
+  let wrapper: string | undefined;
+  if (!Object.keys(body).some((k) => touchedStamp(k, touch) !== undefined)) {
+    const wrapped = Object.entries(body).filter((e): e is [string, Json] => isObject(e[1]));
+    if (wrapped.length !== 1 || wrapped[0] === undefined) return;
+    [wrapper, record] = wrapped[0];
+  }
+  const base = wrapper === undefined ? "" : `/${pointerSegment(wrapper)}`;
+  for (const [k, v] of Object.entries(record)) {
+    if (wrapper === undefined && given.has(k)) continue;
+    const at = `${base}/${pointerSegment(k)}`;
+    const kind = touchedStamp(k, touch);
+    const now = kind === undefined ? undefined : nowLike(v);
+    if (now === undefined || now === v) continue;
+    if (kind === "now") writes.write(record, k, at, now);
+    else if (v !== null) {
+      if (fits(wrapper, k, null)) writes.write(record, k, at, null);
+      else if (fits(wrapper, k, undefined)) writes.remove(record, k, at);
+      else writes.write(record, k, at, now);
+    }
+  }
+}
