@@ -71,6 +71,16 @@ const PERSON_PARENTS = /(user|person|people|customer|author|owner|member|contact
 const COMPANY_PARENTS = /(company|companies|organization|organisation|org|employer|business|brand|vendor|merchant|supplier|publisher|manufacturer|agency|firm|partner)/;
 const PRODUCT_PARENTS = /(product|item|goods|article|sku|offer|order_line|line_item|merchandise)/;
 const PLACE_PARENTS = /(address|location|place|venue|geo|billing|shipping|residence|headquarters)/;
+/** Holders of foods: an ingredient's name is a food (`chickpeas`), a recipe's or a dish's a dish. */
+const INGREDIENT_PARENTS = /(ingredient|grocer|produce|pantry|foodstuff|nutrient_source)/;
+const DISH_PARENTS = /(recipe|dish|meal|menu|course|entree|food)/;
+
+/** A food, when the field's holder holds foods. */
+function foodName(f: Faker, holder: string): string | undefined {
+  if (INGREDIENT_PARENTS.test(holder)) return f.food.ingredient();
+  if (DISH_PARENTS.test(holder)) return f.food.dish();
+  return undefined;
+}
 
 /** A city the world knows (so that its country, coordinates and time zone can follow it). */
 function worldCity(f: Faker): string {
@@ -107,6 +117,8 @@ function nameFor(f: Faker, snake: string, parents: string): string {
   if (PERSON_PARENTS.test(last)) return f.person.fullName();
   if (COMPANY_PARENTS.test(last)) return f.company.name();
   if (PRODUCT_PARENTS.test(last)) return f.commerce.productName();
+  const food = foodName(f, last);
+  if (food !== undefined) return food;
   if (/airport/.test(last)) return f.helpers.arrayElement(AIRPORTS).name;
   if (/(city|cities|town)/.test(last)) return f.location.city();
   if (/(country|countries)/.test(last)) return f.location.country();
@@ -329,6 +341,8 @@ const STRING_RULES: readonly StringRule[] = [
     (f, _n, _s, parents) => {
       if (/(book|novel)/.test(parents)) return { value: f.book.title() };
       if (/(job|position|employ)/.test(parents)) return { value: f.person.jobTitle() };
+      const food = foodName(f, parents.split(" ").pop() ?? "");
+      if (food !== undefined) return { value: titleCase(food) };
       return { value: titleCase(`${f.word.adjective()} ${f.word.noun()}`), free: true };
     },
   ],

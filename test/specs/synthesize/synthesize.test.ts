@@ -143,6 +143,18 @@ describe("synthesize: realistic values by field name and format", () => {
     }
   });
 
+  it("an ingredient's name is a food and a recipe's title a dish (not 'Filthy Massage' in a curry)", () => {
+    const food = faker.definitions.food;
+    const ingredients = new Set(food?.ingredient ?? []);
+    expect(ingredients.size).toBeGreaterThan(50);
+    const foodWords = new Set([...ingredients, ...(food?.fruit ?? []), ...(food?.vegetable ?? []), ...(food?.meat ?? []), ...(food?.spice ?? []), ...(food?.dish ?? [])].flatMap((w) => w.toLowerCase().split(/[^a-z]+/)).filter((w) => w.length >= 3));
+    for (let seed = 1; seed <= 20; seed++) {
+      expect(ingredients.has(realisticValue({ type: "string" }, { name: "name", parents: ["recipe", "ingredients"] }, seed) as string)).toBe(true);
+      const dish = realisticValue({ type: "string" }, { name: "title", parents: ["recipes"] }, seed) as string;
+      expect(dish.toLowerCase().split(/[^a-z]+/).some((w) => foodWords.has(w)), dish).toBe(true);
+    }
+  });
+
   it("an airport's name is an airport's name, under its own name or its holder's; its codes are airport codes", () => {
     for (let seed = 1; seed <= 10; seed++) {
       expect(realisticValue({ type: "string" }, { name: "iata_code" }, seed)).toMatch(/^[A-Z]{3}$/);
