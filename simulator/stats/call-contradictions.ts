@@ -13,6 +13,8 @@ import { isObject } from "../../specs/json-object.js";
  * - searches: every item of a search (`q`, `query`, `search`, `keyword`...) mentions the words searched for;
  * - routes: an `origin`/`destination` search offers items leaving from the origin and arriving at the destination;
  * - action effects: `cancel*`, `approve*`, `archive*`... leave the resource's status saying so;
+ * - windows: a span of time asked for (`hours=34`, `last_days=7`) is the span of the window the answer names
+ *   (`from`..`to`, `start`..`end`; a window of dates counts its days either way);
  * - state: within an episode, a record read after a write holds what was written, a deleted one is gone, a
  *   record read again keeps its identity fields, and a line pointing at a seen resource (`bookId`) carries
  *   its title and price; a subtotal is the sum of its lines.
@@ -273,6 +275,8 @@ export function callContradictions(call: ObservedCall): Contradiction[] {
       }
     }
   }
+  // A span of time asked for (`hours=34`, `last_days=7`) is the span of the window the answer names.
+  if (isObject(body)) for (const c of windowContradictions(args, body)) add(c);
   // Totals: a subtotal (or a total with nothing else to add) is the sum of its lines.
   if (isObject(body)) {
     const lines = lists.find((l) => l.items.some((i) => fieldOf(i, ["quantity", "qty"]) && fieldOf(i, ["unit_price", "price"])));
@@ -281,6 +285,36 @@ export function callContradictions(call: ObservedCall): Contradiction[] {
       let sum = 0;
       for (const i of lines.items) sum += Number(fieldOf(i, ["quantity", "qty"])?.[1]) * Number(fieldOf(i, ["unit_price", "price"])?.[1]);
       if (Number.isFinite(sum) && Math.abs(sum - totalField[1]) > 0.011) add({ rule: "total", field: totalField[0], expected: Math.round(sum * 100) / 100, actual: totalField[1] });
+    }
+  }
+  return out;
+}
+
+const SPAN_ARG = /^(?:(?:last|past|lookback|window|period|time_window|range|within)_?)?(minutes|mins|hours|hrs|days|weeks)(?:_?(?:back|ago))?$/;
+const SPAN_MS: Readonly<Record<string, number>> = { minutes: 60_000, mins: 60_000, hours: 3_600_000, hrs: 3_600_000, days: 86_400_000, weeks: 604_800_000 };
+const WINDOW_ENDS: ReadonlyArray<readonly [string, string]> = [["from", "to"], ["start", "end"], ["since", "until"], ["begin", "end"], ["start_time", "end_time"], ["start_date", "end_date"], ["start_at", "end_at"], ["from_date", "to_date"], ["period_start", "period_end"], ["window_start", "window_end"]];
+
+/** The window ends of an answer (at its root, or in one of its objects) whose span is not the span asked for. */
+function windowContradictions(args: ReadonlyArray<[string, unknown]>, body: Json): Array<Omit<Contradiction, "tool">> {
+  const out: Array<Omit<Contradiction, "tool">> = [];
+  for (const [name, value] of args) {
+    const unit = SPAN_ARG.exec(snake(name))?.[1];
+    const n = typeof value === "number" ? value : typeof value === "string" && /^\d+$/.test(value) ? Number(value) : NaN;
+    if (unit === undefined || !(n > 0)) continue;
+    const asked = n * (SPAN_MS[unit] ?? 0);
+    const holders: Array<[string, Json]> = [["", body], ...Object.entries(body).filter((e): e is [string, Json] => isObject(e[1]))];
+    for (const [at, h] of holders) {
+      const keys = new Map(Object.keys(h).map((k) => [snake(k), k]));
+      const pair = WINDOW_ENDS.map(([a, b]) => [keys.get(a), keys.get(b)] as const).find((p): p is readonly [string, string] => p[0] !== undefined && p[1] !== undefined);
+      if (!pair) continue;
+      const [a, b] = [h[pair[0]], h[pair[1]]];
+      if (typeof a !== "string" || typeof b !== "string") continue;
+      const dates = /^\d{4}-\d\d-\d\d$/.test(a.trim());
+      const span = Date.parse(dates ? `${b.trim()}T00:00:00Z` : b) - Date.parse(dates ? `${a.trim()}T00:00:00Z` : a);
+      if (!Number.isFinite(span)) continue;
+      const days = Math.round(span / 86_400_000);
+      const fits = dates ? days === Math.round(asked / 86_400_000) || days === Math.round(asked / 86_400_000) - 1 : Math.abs(span - asked) < 60_000;
+      if (!fits) out.push({ rule: "window", field: at === "" ? `${pair[0]}..${pair[1]}` : `${at}.${pair[0]}..${pair[1]}`, argument: name, expected: `${n} ${unit}`, actual: `${a} .. ${b}` });
     }
   }
   return out;

@@ -19,6 +19,7 @@ import { hasFutureStamp, keepStampsPast } from "../world/past-stamps.js";
 import { convertUnits, specUnitSystem, unitSystemChange } from "../world/unit-systems.js";
 import { examplesOf } from "../response-examples.js";
 import { stampTouched, type StampFits, type Touch } from "../world/made-now.js";
+import { askedWindow, keepWindow, looksBack } from "../world/asked-window.js";
 import { selectedResponse } from "../response-cache.js";
 import { agreeTimeZone, asksPointZone, pointOf } from "../world/coordinate-time-zone.js";
 import { keepNearby } from "../world/nearby-points.js";
@@ -344,7 +345,8 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const span = plan.span !== undefined ? (args[plan.span.arg] ?? plan.defaults.get(plan.span.arg)) : undefined;
   const rewrite = options.rewriteItems !== false;
   const touch = options.touch ?? plan.touch;
-  const callSpeaks = touch !== undefined || money || texts || zone || nearby || target !== undefined || page.limitGiven === true || span !== undefined || plan.unconditional || plan.args.some((a) => firstValue(args, a) !== undefined || plan.defaults.has(a));
+  const window = plan.windowArgs.length > 0 ? askedWindow(args, plan.defaults, plan.windowArgs) : undefined;
+  const callSpeaks = touch !== undefined || window !== undefined || money || texts || zone || nearby || target !== undefined || page.limitGiven === true || span !== undefined || plan.unconditional || plan.args.some((a) => firstValue(args, a) !== undefined || plan.defaults.has(a));
   if (!options.synthesized && !callSpeaks && !(rewrite && plan.stamps && options.datedAsOfToday !== true && hasFutureStamp(body, SIMULATED_TODAY))) {
     if (options.recall === false || ctx.state.isBlank || !((isSessionOperation(ctx) && knownSessionUser(ctx) !== undefined) || answerRecords(body, ctx.call.tool.operation).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined) || naturalRecords(body).some((r) => knownNatural(ctx, r) !== undefined))) return body;
   }
@@ -406,6 +408,8 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   // (An example already is, unless upcoming items moved forward, their other dates along.)
   if (rewrite && plan.stamps && (options.datedAsOfToday !== true || plan.todayItems.length > 0)) keepStampsPast(out, SIMULATED_TODAY, edits);
   const write = (holder: Json, key: string, pointer: string, value: unknown): void => edits.writeKey(holder, key, pointer, value);
+  // The last N hours asked for (`hours=34`) are the window the answer names.
+  if (window !== undefined) keepWindow(out, window.ms, looksBack(plan.toolName), write);
   // A record the call just made or changed was made or changed now (after the past stamps: now is not in the future).
   if (touch !== undefined && schemaPointer !== undefined) stampTouched(out, touch, new Set(isObject(ctx.call.body) ? Object.keys(ctx.call.body) : []), stampFits(ctx, schemaPointer), { write, remove: (h, k, p) => edits.remove(h, k, p) });
   if (money || options.synthesized) agreeMoney(args, out, write);

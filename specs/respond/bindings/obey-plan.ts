@@ -12,6 +12,7 @@ import { norm } from "../../synthesize/world/entity-shape.js";
 import { toPointer } from "../../json-pointer.js";
 import { readsNearby } from "../world/nearby-points.js";
 import { hasTouchedStamp, type Touch } from "../world/made-now.js";
+import { durationUnit } from "../world/asked-window.js";
 
 type Of<K extends Binding["kind"]> = Extract<Binding, { kind: K }>;
 
@@ -44,6 +45,8 @@ export interface ObeyPlan {
   stamps: boolean;
   /** Whether the tool takes a unit system (`units`): its answer's measurements may need converting. */
   units: boolean;
+  /** The tool's parameters that ask for a span of time (`hours`, `lastDays`): the window its answer names spans it. */
+  windowArgs: readonly string[];
   /** How the tool touches the record it answers with (a `POST` answered 201 made it, a `PUT`/`PATCH` changed it), when that record has stamps of it. */
   touch?: Touch;
   /** Whether the tool takes a point (`lat` and `lon`): its answer's time zone is the point's. */
@@ -111,6 +114,7 @@ function makePlan(catalog: Catalog, tool: Tool): ObeyPlan {
     nearby: readsNearby(tool),
     ...(span !== undefined ? { span } : {}),
     ...touchOf(catalog, tool),
+    windowArgs: tool.parameters.filter((p) => p.in === "query" || p.in === "path").map((p) => p.arg).filter((a) => durationUnit(a) !== undefined),
     views,
   };
 }

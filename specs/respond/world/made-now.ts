@@ -1,6 +1,7 @@
 import { isObject, pointerSegment, type Json } from "../../json-object.js";
 import { snakeName } from "../../snake-name.js";
-import { REFERENCE_DATE, SIMULATED_TODAY } from "../../synthesize/world/simulated-today.js";
+import { REFERENCE_DATE } from "../../synthesize/world/simulated-today.js";
+import { instantLike } from "../../synthesize/world/day-arithmetic.js";
 
 /**
  * A record the call just made was made now, and one it just changed was changed now: its stamps of making and
@@ -34,26 +35,9 @@ export function hasTouchedStamp(fields: readonly string[], touch: Touch): boolea
   return fields.some((f) => touchedStamp(f, touch) !== undefined);
 }
 
-const DATE_TIME = /^(\d{4}-\d\d-\d\d)([T ])(\d\d):(\d\d)(?::(\d\d)(\.\d+)?)?(Z|([+-])(\d\d):?(\d\d))?$/i;
-
-/**
- * The simulated now written like `value` (`2024-12-26T12:00:00Z` -> `2025-06-01T12:00:00Z`, `2024-12-26` ->
- * `2025-06-01`, an offset kept with the wall time there, epoch seconds or milliseconds as numbers); undefined
- * when the value is no stamp.
- */
+/** The simulated now written like `value` (`2024-12-26T12:00:00Z` -> `2025-06-01T12:00:00Z`, a date as a date, epoch seconds as seconds); undefined when the value is no stamp. */
 export function nowLike(value: unknown): string | number | undefined {
-  const now = REFERENCE_DATE.getTime();
-  if (typeof value === "number") return Number.isInteger(value) && value > 1e11 ? now : Number.isInteger(value) && value > 1e8 ? Math.floor(now / 1000) : undefined;
-  if (typeof value !== "string") return undefined;
-  const v = value.trim();
-  if (/^\d{4}-\d\d-\d\d$/.test(v)) return SIMULATED_TODAY;
-  const m = DATE_TIME.exec(v);
-  if (!m) return undefined;
-  const zone = m[7];
-  const offsetMinutes = m[8] === undefined ? 0 : (m[8] === "-" ? -1 : 1) * (Number(m[9]) * 60 + Number(m[10]));
-  const wall = new Date(now + offsetMinutes * 60_000).toISOString();
-  const seconds = m[5] === undefined ? "" : `:${wall.slice(17, 19)}${m[6] === undefined ? "" : `.${wall.slice(20, 23).padEnd(m[6].length - 1, "0").slice(0, m[6].length - 1)}`}`;
-  return `${wall.slice(0, 10)}${m[2]}${wall.slice(11, 16)}${seconds}${zone ?? ""}`;
+  return instantLike(REFERENCE_DATE.getTime(), value);
 }
 
 /** Writes where the answer's edits are kept (so that what the schema rejects can be undone). */

@@ -27,6 +27,10 @@ describe("contradictions between a call and its answer", () => {
     expect(rule(observed("flights", { origin: "LIS", destination: "BCN" }, { offers: [{ segments: [{ from: "LIS", to: "LIS" }] }] }))).toEqual(["route offers[].to"]);
     expect(rule(observed("cancelBooking", { bookingId: "b1" }, { id: "b1", status: "confirmed" }, { method: "post", path: "/bookings/{bookingId}/cancel" }))).toEqual(["effect status"]);
     expect(rule(observed("getOrder", {}, { items: [{ quantity: 2, unitPrice: 10 }], subtotal: 10 }))).toEqual(["total subtotal"]);
+    expect(rule(observed("getTrendingTopics", { hours: 34 }, { from: "2025-06-14T06:00:00Z", to: "2025-06-14T12:00:00Z" }))).toEqual(["window from..to"]);
+    expect(rule(observed("getTrendingTopics", { hours: 34 }, { from: "2025-05-31T02:00:00Z", to: "2025-06-01T12:00:00Z" }))).toEqual([]);
+    expect(rule(observed("getUsage", { last_days: "7" }, { period: { start: "2025-05-20", end: "2025-06-01" } }))).toEqual(["window period.start..end"]);
+    expect(rule(observed("getUsage", { lastDays: 7 }, { period: { start: "2025-05-25", end: "2025-06-01" } }))).toEqual([]);
   });
 
   it("finds state contradictions: a read after a write, a deleted record read back, a line priced unlike its book", () => {
