@@ -74,6 +74,33 @@ export function freshStringId(options: FreshIdOptions): string | undefined {
   return undefined;
 }
 
+/** Words of a name as a slug joins them (`Reading corner` -> `reading`, `corner`). */
+function slugWords(name: string): string[] {
+  return name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== "");
+}
+
+/**
+ * The id a record named `newName` gets where ids are slugs of names: the model id's slug of its own record's name
+ * replaced by the new name's, its prefix and separator kept (`scn-leaving-home` of "Leaving home" -> for
+ * "Reading corner", `scn-reading-corner`); undefined when the model id is no slug of its record's name.
+ */
+export function renamedSlug(candidate: string, oldName: unknown, newName: unknown): string | undefined {
+  if (typeof oldName !== "string" || typeof newName !== "string") return undefined;
+  const before = slugWords(oldName);
+  const after = slugWords(newName);
+  if (before.length === 0 || after.length === 0 || after.length > 8) return undefined;
+  for (const sep of ["-", "_"]) {
+    const tail = before.join(sep);
+    if (candidate === tail || candidate.endsWith(`${sep}${tail}`)) return `${candidate.slice(0, candidate.length - tail.length)}${after.join(sep)}`;
+  }
+  return undefined;
+}
+
 /** A version 4 uuid from a seed. */
 export function seededUuid(seed: number): string {
   const rng = createRng(seed);

@@ -4,11 +4,13 @@ import { resourceRoute, singletonRoute, type ResourceRoute, type SingletonRoute 
 import { schemaAnswer } from "./schema-responder.js";
 import type { SelectedResponse } from "../call/select-response.js";
 import { selectedResponse } from "./response-cache.js";
-import { arrayItems, objectShape } from "../catalog/object-properties.js";
+import { arrayItems, objectShape, type ObjectShape } from "../catalog/object-properties.js";
 import { guessIdField } from "./resource-store.js";
 import { deriveSeed } from "../seed.js";
 import { synthesize } from "../synthesize/synthesize.js";
-import { freshStringId } from "./fresh-id.js";
+import { freshStringId, renamedSlug } from "./fresh-id.js";
+import { answerRecords } from "./world/entity-memory.js";
+import { exampleRecord } from "./world/example-records.js";
 import { completeRequired, settleOmitted } from "./created-resource.js";
 import { obeyBindings } from "./bindings/obey-bindings.js";
 import { askedViews, obeyPlan } from "./bindings/obey-plan.js";
@@ -153,6 +155,26 @@ function newStringId(ctx: ResponseContext, route: ResourceRoute, key: string, ca
     ...(idPointer !== undefined ? { synthesize: (seed: number) => synthesize(registry, "response", idPointer, { seed }).value } : {}),
   });
   return fresh ?? uniqueStringId(ctx, key, candidate);
+}
+
+/**
+ * Where a model id is a slug of its record's name (`scn-leaving-home` of the example's "Leaving home"), the slug of
+ * the new record's name; else the model id. The model's name is the stored record's, else the spec's examples'.
+ */
+function slugOfName(ctx: ResponseContext, key: string, answer: unknown, shape: ObjectShape | undefined, requestBody: Json, candidate: string): string {
+  const field = ["name", "title", "displayName", "label"].find((k) => typeof requestBody[k] === "string");
+  if (field === undefined) return candidate;
+  const noun = answerRecords(answer, ctx.call.tool.operation).find((r) => r.id === candidate)?.noun;
+  const model = ctx.state.get(key, candidate) ?? (noun !== undefined ? exampleRecord(ctx.catalog, noun, candidate) : undefined);
+  // A synthesized record's id and name come from the schema's examples of its fields (`scn-leaving-home`, "Leaving home").
+  const at = shape?.properties[field];
+  const schema = at !== undefined ? ctx.catalog.registry.resolve("response", at).schema : undefined;
+  const fieldExamples = isObject(schema) ? [schema["example"], ...(Array.isArray(schema["examples"]) ? schema["examples"] : [])] : [];
+  for (const name of [model?.[field], ...fieldExamples]) {
+    const slug = renamedSlug(candidate, name, requestBody[field]);
+    if (slug !== undefined) return slug;
+  }
+  return candidate;
 }
 
 /** The id parameter of the item route of a collection (`reminderId` of `/reminders/{reminderId}`), if the spec has one. */
@@ -387,7 +409,7 @@ function create(ctx: ResponseContext, route: ResourceRoute, key: string): Respon
   let id = resource[idField] ?? (isObject(answer.body) ? answer.body[idField] : undefined);
   if (requestBody[idField] === undefined) {
     if (typeof id === "number" || id === undefined) id = ctx.state.nextNumericId(key);
-    else id = newStringId(ctx, route, key, String(id), shape?.properties[idField]);
+    else id = newStringId(ctx, route, key, slugOfName(ctx, key, answer.body, shape, requestBody, String(id)), shape?.properties[idField]);
     resource[idField] = id;
   }
   let conformed = shape ? conform(ctx, selected.schemaPointer, resource, answer.body, new Set(Object.keys(requestBody))) : undefined;

@@ -391,3 +391,27 @@ describe("state responder: responses always validate", () => {
     }
   });
 });
+
+describe("state responder: ids that are slugs of names", () => {
+  it("a new record's slug id is its own name's, its prefix kept; a second of that name gets another; unit cases", async () => {
+    const { inlineCatalog } = await import("./inline-catalog.js");
+    const { renamedSlug } = await import("../../../specs/respond/fresh-id.js");
+    const scene = { type: "object", required: ["id", "name"], properties: { id: { type: "string", pattern: "^scn-[a-z0-9-]+$", example: "scn-leaving-home" }, name: { type: "string", example: "Leaving home" } } };
+    const catalog = await inlineCatalog({
+      "/scenes": {
+        post: {
+          operationId: "createScene",
+          requestBody: { required: true, content: { "application/json": { schema: { type: "object", required: ["name"], properties: { name: { type: "string" } } } } } },
+          responses: { "201": { description: "made", content: { "application/json": { schema: scene } } } },
+        },
+      },
+      "/scenes/{sceneId}": { get: { operationId: "getScene", parameters: [{ name: "sceneId", in: "path", required: true, schema: { type: "string" } }], responses: { "200": { description: "ok", content: { "application/json": { schema: scene } } } } } },
+    });
+    const { call } = episode(new ResourceStore(), 11, () => catalog);
+    expect((await call("createScene", { name: "Reading corner" })).body).toEqual({ id: "scn-reading-corner", name: "Reading corner" });
+    expect((await call("createScene", { name: "Reading corner" })).body).toEqual({ id: "scn-reading-corner-2", name: "Reading corner" });
+    expect((await call("createScene", { name: "Leaving home" })).body).toEqual({ id: "scn-leaving-home", name: "Leaving home" });
+    expect((await call("getScene", { sceneId: "scn-reading-corner" })).body).toEqual({ id: "scn-reading-corner", name: "Reading corner" });
+    expect([renamedSlug("scn_leaving_home", "Leaving home", "Ça va? Über-cosy"), renamedSlug("leaving-home", "Leaving home", "Den"), renamedSlug("scn-42", "Leaving home", "Den"), renamedSlug("scn-leaving-home", "Leaving home", "✨")]).toEqual(["scn_ca_va_uber_cosy", "den", undefined, undefined]);
+  });
+});
