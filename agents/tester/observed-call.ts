@@ -4,7 +4,7 @@ type Json = Record<string, unknown>;
 
 /** One contradiction between a call and its response (or the state before it). */
 export interface Contradiction {
-  rule: "equality" | "filter" | "range" | "search" | "route" | "effect" | "state" | "reference" | "total" | "repeat" | "entity" | "window";
+  rule: "equality" | "filter" | "range" | "search" | "route" | "effect" | "state" | "reference" | "total" | "repeat" | "entity" | "window" | "timeline";
   tool: string;
   field: string;
   argument?: string;

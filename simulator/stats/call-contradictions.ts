@@ -13,6 +13,8 @@ import { isObject } from "../../specs/json-object.js";
  * - searches: every item of a search (`q`, `query`, `search`, `keyword`...) mentions the words searched for;
  * - routes: an `origin`/`destination` search offers items leaving from the origin and arriving at the destination;
  * - action effects: `cancel*`, `approve*`, `archive*`... leave the resource's status saying so;
+ * - timelines: a record is not removed, closed or updated before it was made, a span does not end before it
+ *   starts, and a live record (`status: Active`) has no removal stamp;
  * - windows: a span of time asked for (`hours=34`, `last_days=7`) is the span of the window the answer names
  *   (`from`..`to`, `start`..`end`; a window of dates counts its days either way);
  * - state: within an episode, a record read after a write holds what was written, a deleted one is gone, a
@@ -277,6 +279,7 @@ export function callContradictions(call: ObservedCall): Contradiction[] {
   }
   // A span of time asked for (`hours=34`, `last_days=7`) is the span of the window the answer names.
   if (isObject(body)) for (const c of windowContradictions(args, body)) add(c);
+  for (const c of timelineContradictions(body, "", 0)) add(c);
   // Totals: a subtotal (or a total with nothing else to add) is the sum of its lines.
   if (isObject(body)) {
     const lines = lists.find((l) => l.items.some((i) => fieldOf(i, ["quantity", "qty"]) && fieldOf(i, ["unit_price", "price"])));
@@ -317,6 +320,46 @@ function windowContradictions(args: ReadonlyArray<[string, unknown]>, body: Json
       if (!fits) out.push({ rule: "window", field: at === "" ? `${pair[0]}..${pair[1]}` : `${at}.${pair[0]}..${pair[1]}`, argument: name, expected: `${n} ${unit}`, actual: `${a} .. ${b}` });
     }
   }
+  return out;
+}
+
+const FIRST = /^(created|registered|listed|published|posted|submitted|issued|opened)$/;
+const AFTER = /^(updated|modified|removed|delisted|closed|deleted|archived|cancell?ed|resolved|completed|last_seen)$/;
+const GONE_STAMP = /^(removed|delisted|closed|deleted|archived|cancell?ed)$/;
+const LIVE_STATUS = /^(active|open|listed|live|available|published)$/;
+
+/** A stamp's stem (`listedDate` -> `listed`), or undefined for a field that holds no date. */
+function stemOf(key: string, value: unknown): string | undefined {
+  if (typeof value !== "string" || !/^\d{4}-\d\d-\d\d/.test(value) || !Number.isFinite(Date.parse(value))) return undefined;
+  return snake(key).replace(/_(at|on|date|time|datetime|timestamp)$/, "").replace(/^(date|time)_/, "");
+}
+
+/**
+ * Records whose stamps contradict each other or their status: removed, closed or updated before they were made,
+ * a span that ends before it starts, a live record (`status: Active`) with a removal stamp.
+ */
+function timelineContradictions(value: unknown, at: string, depth: number): Array<Omit<Contradiction, "tool">> {
+  const out: Array<Omit<Contradiction, "tool">> = [];
+  if (depth > 6) return out;
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => out.push(...timelineContradictions(v, `${at}[${i}]`, depth + 1)));
+    return out;
+  }
+  if (!isObject(value)) return out;
+  const stamps = Object.entries(value).flatMap(([k, v]) => {
+    const stem = stemOf(k, v);
+    return stem === undefined ? [] : [{ k, stem, t: Date.parse(v as string) }];
+  });
+  const here = (k: string): string => (at === "" ? k : `${at}.${k}`);
+  const status = value["status"];
+  for (const a of stamps) {
+    for (const b of stamps) {
+      const ordered = (FIRST.test(a.stem) && AFTER.test(b.stem)) || (/^(start|begin|from|check_in)$/.test(a.stem) && /^(end|until|to|check_out)$/.test(b.stem));
+      if (ordered && b.t < a.t) out.push({ rule: "timeline", field: here(b.k), expected: `not before ${a.k} ${String(value[a.k])}`, actual: value[b.k] });
+    }
+    if (typeof status === "string" && LIVE_STATUS.test(snake(status)) && GONE_STAMP.test(a.stem)) out.push({ rule: "timeline", field: here(a.k), expected: `none (status ${status})`, actual: value[a.k] });
+  }
+  for (const [k, v] of Object.entries(value)) if (typeof v === "object" && v !== null) out.push(...timelineContradictions(v, here(k), depth + 1));
   return out;
 }
 

@@ -1,3 +1,4 @@
+import { cohereTimeline } from "./stamp-order.js";
 import { deriveSeed } from "../../seed.js";
 import { fixedHolidays } from "./world-holidays.js";
 import { findStock, stockNamed } from "./world-stocks.js";
@@ -552,6 +553,7 @@ function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: numb
     if (shape.person) coherePerson(ctx, o, keys, at);
     if (shape.ranges.length > 0) cohereRanges(ctx, o, at, shape.ranges);
     if (shape.addressText) cohereAddressText(ctx, o, keys, at);
+    if (shape.timeline) cohereTimeline(ctx, o, at, shape.timeline);
   }
   // The places inside an object about a point asked for (its address) are at that point.
   const outer = ctx.point;

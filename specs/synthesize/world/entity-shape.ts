@@ -1,3 +1,4 @@
+import { timelineOf, type Timeline } from "./stamp-order.js";
 /**
  * What an object in an answer is, judged from its keys and the name of what holds it: its keys by normalized
  * name, and the entities coherent-entities makes hang together in it (a country, a place, an airport, a person,
@@ -60,6 +61,8 @@ export interface Shape {
   addressText: boolean;
   /** The ends of its ranges, as key pairs (`[cost_min, cost_max]`, `[lowPrice, highPrice]`). */
   ranges: ReadonlyArray<readonly [low: string, high: string]>;
+  /** Its stamps that tell one story (`listedDate` before `removedDate`, `daysOnMarket` since `listedDate`), if any. */
+  timeline?: Timeline;
 }
 
 /** The other end of a range's field (`estimated_cost_cents_min` -> `..._max`, `lowPrice` -> `highPrice`), if it names one. */
@@ -144,6 +147,8 @@ export function shapeOf(o: Json, parent: string): Shape {
     addressText: has("formattedaddress", "fulladdress", "displayaddress", "addressfull") || (has("address") && has("city", "locality", "town", "commune", "municipality", "zipcode", "zip", "postalcode")),
     ranges: rangePairs([...keys.values()]),
   };
+  const timeline = timelineOf([...keys.values()]);
+  if (timeline !== undefined) shape.timeline = timeline;
   if (shapeNodes > 20_000) {
     shapes.next.clear();
     shapeNodes = 0;

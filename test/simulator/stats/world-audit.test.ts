@@ -31,6 +31,9 @@ describe("contradictions between a call and its answer", () => {
     expect(rule(observed("getTrendingTopics", { hours: 34 }, { from: "2025-05-31T02:00:00Z", to: "2025-06-01T12:00:00Z" }))).toEqual([]);
     expect(rule(observed("getUsage", { last_days: "7" }, { period: { start: "2025-05-20", end: "2025-06-01" } }))).toEqual(["window period.start..end"]);
     expect(rule(observed("getUsage", { lastDays: 7 }, { period: { start: "2025-05-25", end: "2025-06-01" } }))).toEqual([]);
+    expect(rule(observed("getListing", {}, { status: "Active", listedDate: "2025-05-31T13:51:08Z", removedDate: "2022-05-03" }))).toEqual(["timeline removedDate", "timeline removedDate"]);
+    expect(rule(observed("listEvents", {}, { events: [{ createdAt: "2025-05-02T08:00:00Z", updatedAt: "2025-05-01T08:00:00Z", start: "2025-06-03T10:00", end: "2025-06-03T09:00" }] }))).toEqual(["timeline events[0].updatedAt", "timeline events[0].end"]);
+    expect(rule(observed("getListing", {}, { status: "Inactive", listedDate: "2025-05-01", removedDate: "2025-05-20", updatedAt: "2025-05-20T10:00:00Z" }))).toEqual([]);
   });
 
   it("finds state contradictions: a read after a write, a deleted record read back, a line priced unlike its book", () => {
