@@ -277,6 +277,19 @@ export function callContradictions(call: ObservedCall): Contradiction[] {
       }
     }
   }
+  // Records looked up by a list of ids (`companyIds: [a, b]`, even by POST) are among them.
+  for (const [name, value] of args) {
+    const n = snake(name);
+    if (!Array.isArray(value) || value.length === 0 || !/(^|_)ids$/.test(n) || !value.every((v) => typeof v === "string" || typeof v === "number")) continue;
+    const field = n === "ids" ? "id" : n.replace(/_ids$/, "_id");
+    const asked = new Set(value.map(String));
+    for (const list of lists) {
+      for (const item of list.items) {
+        const f = fieldOf(item, [field]);
+        if (f && (typeof f[1] === "string" || typeof f[1] === "number") && !asked.has(String(f[1]))) add({ rule: "filter", field: `${list.at}.${f[0]}`, argument: name, expected: value, actual: f[1] });
+      }
+    }
+  }
   // A span of time asked for (`hours=34`, `last_days=7`) is the span of the window the answer names.
   if (isObject(body)) for (const c of windowContradictions(args, body)) add(c);
   for (const c of timelineContradictions(body, "", 0)) add(c);

@@ -242,7 +242,9 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
       const id = noun === "" ? undefined : record.find((f) => !f.path.includes(".") && !f.object && !f.list && norm(f.name) === `${noun}id`);
       if (id) add({ kind: "equals", arg: input.arg, field: id.path, match: "exact" });
     }
-    if (object && scalarList && (input.in !== "body" || method === "get" || searchesByPost)) {
+    // A list of ids sent (`companyIds`, `ids`: a read of those records, even by POST) names the records answered.
+    const idList = input.schema["type"] === "array" && (n === "ids" || /[a-z0-9](ids|_ids)$/i.test(input.name.replace(/IDs$/, "Ids")) && /ids$/.test(n));
+    if (object && scalarList && (input.in !== "body" || method === "get" || searchesByPost || idList)) {
       for (const list of lists) {
         const items = itemFields(fields, list);
         const target = filterNames(input.name).map((nm) => items.find((f) => norm(f.name) === nm && !f.object && !f.list)).find((f) => f !== undefined) ?? fieldByNoun(items, list, n);

@@ -1,3 +1,5 @@
+import { cohereDnsRecord } from "./dns-records.js";
+import { cohereCountClasses } from "./count-intervals.js";
 import { cohereTimeline } from "./stamp-order.js";
 import { deriveSeed } from "../../seed.js";
 import { fixedHolidays } from "./world-holidays.js";
@@ -554,6 +556,8 @@ function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: numb
     if (shape.ranges.length > 0) cohereRanges(ctx, o, at, shape.ranges);
     if (shape.addressText) cohereAddressText(ctx, o, keys, at);
     if (shape.timeline) cohereTimeline(ctx, o, at, shape.timeline);
+    if (shape.countClasses.length > 0) cohereCountClasses(ctx, o, at, shape.countClasses);
+    if (shape.dns) cohereDnsRecord(ctx, o, keys, at, index);
   }
   // The places inside an object about a point asked for (its address) are at that point.
   const outer = ctx.point;

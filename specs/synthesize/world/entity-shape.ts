@@ -1,3 +1,5 @@
+import { looksLikeDnsRecord } from "./dns-records.js";
+import { countClassPairs } from "./count-intervals.js";
 import { timelineOf, type Timeline } from "./stamp-order.js";
 /**
  * What an object in an answer is, judged from its keys and the name of what holds it: its keys by normalized
@@ -61,6 +63,10 @@ export interface Shape {
   addressText: boolean;
   /** The ends of its ranges, as key pairs (`[cost_min, cost_max]`, `[lowPrice, highPrice]`). */
   ranges: ReadonlyArray<readonly [low: string, high: string]>;
+  /** Whether it is a DNS record (a type and a value): its value is what its type holds. */
+  dns: boolean;
+  /** Its counts beside the classes they fall in (`[nbrOfEmployees, nbrOfEmployeesInterval]`). */
+  countClasses: ReadonlyArray<readonly [count: string, cls: string]>;
   /** Its stamps that tell one story (`listedDate` before `removedDate`, `daysOnMarket` since `listedDate`), if any. */
   timeline?: Timeline;
 }
@@ -146,6 +152,8 @@ export function shapeOf(o: Json, parent: string): Shape {
     point: has("latitude", "lat") && has("longitude", "lon", "lng", "long"),
     addressText: has("formattedaddress", "fulladdress", "displayaddress", "addressfull") || (has("address") && has("city", "locality", "town", "commune", "municipality", "zipcode", "zip", "postalcode")),
     ranges: rangePairs([...keys.values()]),
+    countClasses: countClassPairs([...keys.values()]),
+    dns: looksLikeDnsRecord(keys),
   };
   const timeline = timelineOf([...keys.values()]);
   if (timeline !== undefined) shape.timeline = timeline;

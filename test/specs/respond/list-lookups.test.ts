@@ -146,3 +146,34 @@ async function withComponents(): Promise<Catalog> {
   if (!spec.ok) throw new Error(JSON.stringify(spec.errors));
   return buildCatalog(spec.value);
 }
+
+describe("records looked up by a list of ids", () => {
+  it("a list of ids sent, even by POST, names the records answered (not the example's)", async () => {
+    const company = { type: "object", properties: { companyId: { type: "string" }, name: { type: "string" } } };
+    const catalog = await inlineCatalog({
+      "/companies/overview": {
+        post: {
+          operationId: "postCompanyOverview",
+          requestBody: { required: true, content: { "application/json": { schema: { type: "object", required: ["companyIds"], properties: { companyIds: { type: "array", items: { type: "string" } }, country: { type: "string" } } } } } },
+          responses: ok({ type: "object", properties: { companies: { type: "array", items: company } } }, { companies: [{ companyId: "5560125790", name: "Volvo" }, { companyId: "5565475489", name: "Spotify" }] }),
+        },
+      },
+      "/companies": {
+        post: {
+          operationId: "createCompany",
+          requestBody: { required: true, content: { "application/json": { schema: { type: "object", properties: { name: { type: "string" }, tags: { type: "array", items: { type: "string" } } } } } } },
+          responses: ok(company, { companyId: "1", name: "x" }),
+        },
+      },
+    });
+    const tool = catalog.get("postCompanyOverview")!;
+    expect(bindingsOf(catalog, tool).map((b) => `${b.kind} ${(b as { field?: string }).field} ${(b as { match?: string }).match}`)).toEqual(["filter companies[].companyId oneOf"]);
+    // A write's list that is no list of ids binds nothing.
+    expect(bindingsOf(catalog, catalog.get("createCompany")!).filter((b) => b.kind === "filter")).toEqual([]);
+    for (let seed = 1; seed <= 5; seed++) {
+      const ids = ["c-1", "c-2"];
+      const body = await answerOf(catalog, "postCompanyOverview", { companyIds: ids }, seed);
+      for (const c of body["companies"] as Json[]) expect(ids).toContain(c["companyId"]);
+    }
+  });
+});
