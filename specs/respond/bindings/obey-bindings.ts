@@ -411,7 +411,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   // The last N hours asked for (`hours=34`) are the window the answer names.
   if (window !== undefined) keepWindow(out, window.ms, looksBack(plan.toolName), write);
   // A record the call just made or changed was made or changed now (after the past stamps: now is not in the future).
-  if (touch !== undefined && schemaPointer !== undefined) stampTouched(out, touch, new Set(isObject(ctx.call.body) ? Object.keys(ctx.call.body) : []), stampFits(ctx, schemaPointer), { write, remove: (h, k, p) => edits.remove(h, k, p) });
+  if (touch !== undefined && schemaPointer !== undefined) stampTouched(out, touch, isObject(ctx.call.body) ? ctx.call.body : {}, stampFits(ctx, schemaPointer), { write, remove: (h, k, p) => edits.remove(h, k, p) });
   if (money || options.synthesized) agreeMoney(args, out, write);
   if (texts) agreeDetectedLanguage(toolName, args, out, write);
   if (zone) agreeTimeZone(args, out, write);

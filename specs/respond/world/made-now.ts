@@ -21,8 +21,19 @@ const CHANGED = /^(last_)?(updated|modified|changed|edited)(_(at|on|time|date|da
 /** Stamps of what a record does after it is made (`lastLoginAt`, `last_used_at`, `lastActivatedAt`). */
 const NOT_YET = /^last_(?!(updated|modified|changed|edited|name)(_|$))[a-z]+(_[a-z]+)?_(at|on|time|date|datetime|timestamp)$|^last_(login|seen|active|activity|used|accessed|visit|played|run|ping|heartbeat|activated|triggered|sync|synced)$/;
 
+const kinds = new Map<string, "now" | "never" | undefined>();
+
 /** What a field of a record the call touched becomes: `now`, `never` (not done yet), or nothing (undefined). */
 export function touchedStamp(field: string, touch: Touch): "now" | "never" | undefined {
+  const key = `${touch}:${field}`;
+  if (kinds.has(key)) return kinds.get(key);
+  const kind = kindOf(field, touch);
+  if (kinds.size > 20_000) kinds.clear();
+  kinds.set(key, kind);
+  return kind;
+}
+
+function kindOf(field: string, touch: Touch): "now" | "never" | undefined {
   const n = snakeName(field);
   if (CHANGED.test(n)) return "now";
   if (touch === "changed") return undefined;
@@ -51,9 +62,9 @@ export type StampFits = (wrapper: string | undefined, key: string, value: unknow
 
 /**
  * Sets the stamps of the record an answer is (the answer itself, else the one object it wraps, `{user: {...}}`)
- * as of now; fields the call gave (`given`) are as given.
+ * as of now; fields the call gave (`given`: the request body) are as given.
  */
-export function stampTouched(body: unknown, touch: Touch, given: ReadonlySet<string>, fits: StampFits, writes: StampWrites): void {
+export function stampTouched(body: unknown, touch: Touch, given: Readonly<Record<string, unknown>>, fits: StampFits, writes: StampWrites): void {
   if (!isObject(body)) return;
   let record = body;
   let wrapper: string | undefined;
@@ -64,7 +75,7 @@ export function stampTouched(body: unknown, touch: Touch, given: ReadonlySet<str
   }
   const base = wrapper === undefined ? "" : `/${pointerSegment(wrapper)}`;
   for (const [k, v] of Object.entries(record)) {
-    if (wrapper === undefined && given.has(k)) continue;
+    if (wrapper === undefined && Object.prototype.hasOwnProperty.call(given, k)) continue;
     const at = `${base}/${pointerSegment(k)}`;
     const kind = touchedStamp(k, touch);
     const now = kind === undefined ? undefined : nowLike(v);
