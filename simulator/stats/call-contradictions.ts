@@ -167,7 +167,12 @@ export function callContradictions(call: ObservedCall): Contradiction[] {
     for (const [name, value] of args) {
       if (typeof value === "object") continue;
       const n = snake(name);
+      // A country asked is the answer's country under any of its names (`country=DE` -> `countryName: Germany`).
+      const countryArg = /^(country|country_code|country_iso|country_iso2)$/.test(n) && typeof value === "string" && countryCode(value) !== undefined;
       for (const [k, v] of Object.entries(body)) {
+        if (countryArg && snake(k) !== n && /^country(_code|_iso2?|_name|_display_name)?$/.test(snake(k)) && typeof v === "string" && countryCode(v) !== undefined && countryCode(v) !== countryCode(value as string)) {
+          add({ rule: "equality", field: k, argument: name, expected: value, actual: v });
+        }
         if (snake(k) === n && !Array.isArray(v)) {
           const ok = agrees(v, value, false);
           if (ok === false) add({ rule: "equality", field: k, argument: name, expected: value, actual: v });

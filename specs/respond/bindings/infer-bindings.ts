@@ -88,6 +88,9 @@ interface Input {
 }
 
 /** Operations that search or look up whatever their method (`POST /search`, `POST /reverse`): their body holds filters. */
+/** Arguments that name one country, and the fields (normalized, by preference) that say an answer's country. */
+const COUNTRY_ARG = /^(country|countrycode|countryiso|countryiso2|countryalpha2)$/;
+const COUNTRY_FIELDS = ["countrycode", "country", "countryiso", "countryiso2", "countryalpha2", "countryname", "countrydisplayname"];
 const SEARCHING_OPERATION = /search|query|find|lookup|filter|reverse|geocod|autocomplete|suggest/i;
 
 function inputsOf(catalog: Catalog, tool: Tool): Input[] {
@@ -214,7 +217,12 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
     const scalarList = input.schema["type"] === "array" && isObject(listed) && (["string", "integer", "number"].includes(String(listed["type"])) || Array.isArray(listed["enum"]));
     // Same name at the answer's top level (a created resource keeps what was sent; a read echoes what it was asked).
     // (A list named in the plural holds it too: `diet` -> `diets`.)
-    const sameField = record.find((f) => !f.path.includes(".") && norm(f.name) === n && !f.object) ?? (object ? undefined : record.find((f) => !f.path.includes(".") && f.list && !f.object && pluralsOf(n).includes(norm(f.name))));
+    // A country asked (`country=DE`) is the answer's country however it names it (`countryCode`, `countryName: Germany`).
+    const countryFields = !object && COUNTRY_ARG.test(n) ? COUNTRY_FIELDS.flatMap((nm) => record.filter((f) => !f.path.includes(".") && norm(f.name) === nm && !f.object && !f.list)) : [];
+    const countryField = countryFields[0];
+    // (Each of them: an answer may have its name without its code.)
+    for (const f of countryFields.slice(1)) add({ kind: "equals", arg: input.arg, field: f.path, match: "exact" });
+    const sameField = record.find((f) => !f.path.includes(".") && norm(f.name) === n && !f.object) ?? (object ? undefined : record.find((f) => !f.path.includes(".") && f.list && !f.object && pluralsOf(n).includes(norm(f.name)))) ?? countryField;
     // A list of objects (`days: [...]`) is not what a scalar argument (`days=3`) says.
     const same = sameField && !object && sameField.list && fields.some((f) => f.path.startsWith(`${sameField.path}[].`)) ? undefined : sameField;
     if (same && !object) add({ kind: "equals", arg: input.arg, field: same.path, match: matchFor(same, input) });

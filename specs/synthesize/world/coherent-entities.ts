@@ -41,7 +41,7 @@ export interface CohereOptions {
 /** A country row for an object: pinned fields choose, else a real country it already names, else one by seed. */
 function countryRow(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index: number): Country | undefined {
   const code = first(keys, ["countrycode", "alpha2", "iso2", "cca2", "isocode", "iso", "code", "countryiso", "alpha3", "iso3", "cca3"]);
-  const name = first(keys, ["name", "countryname", "commonname", "englishname"]);
+  const name = first(keys, ["name", "countryname", "countrydisplayname", "commonname", "englishname"]);
   const region = first(keys, ["region", "continent"]);
   const pins: Array<(c: Country) => boolean> = [];
   for (const k of [code, name]) {
@@ -71,14 +71,17 @@ function cohereCountry(ctx: Ctx, o: Json, keys: Map<string, string>, at: string,
     set(ctx, o, key, typeof cur === "string" && cur.length === 3 ? row.alpha3 : typeof cur === "string" && cur === cur.toLowerCase() ? row.alpha2.toLowerCase() : row.alpha2, at);
   }
   for (const k of ["alpha3", "iso3", "cca3"]) set(ctx, o, keys.get(k), row.alpha3, at);
-  for (const k of ["name", "countryname", "commonname", "englishname", "officialname"]) set(ctx, o, keys.get(k), row.name, at);
+  for (const k of ["name", "countryname", "countrydisplayname", "commonname", "englishname", "officialname"]) set(ctx, o, keys.get(k), row.name, at);
   const region = keys.get("region");
   if (region !== undefined) set(ctx, o, region, row.region, at);
   set(ctx, o, keys.get("continent"), row.region === "Americas" ? (row.subregion === "South America" ? "South America" : "North America") : row.region, at);
   set(ctx, o, keys.get("subregion"), row.subregion, at);
   set(ctx, o, keys.get("capital"), row.capital, at);
   set(ctx, o, first(keys, ["currency", "currencycode"]), row.currency, at);
-  set(ctx, o, first(keys, ["callingcode", "phonecode", "dialcode", "dialingcode"]), row.callingCode, at);
+  // A calling code as the field writes it (`+49`, or `49` beside a `dialingPrefix: "1"`).
+  const calling = first(keys, ["callingcode", "phonecode", "dialcode", "dialingcode", "dialingprefix", "callingprefix", "phoneprefix", "countrycallingcode"]);
+  const plus = calling === undefined || (typeof o[calling] === "string" && String(o[calling]).startsWith("+"));
+  set(ctx, o, calling, plus ? row.callingCode : row.callingCode.replace(/^\+/, ""), at);
   set(ctx, o, keys.get("population"), row.population, at);
 }
 

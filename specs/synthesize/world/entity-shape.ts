@@ -130,7 +130,7 @@ export function shapeOf(o: Json, parent: string): Shape {
   let entity: Shape["entity"];
   // An airport: its IATA code beside a name, a city or its ICAO (GPS) code, or an airport's name beside its ICAO code or coordinates.
   if ((has("iatacode", "iata", "airportiata", "airportiatacode") && has("name", "city", "airportname", "location", "municipality", "gpscode", "icao", "icaocode")) || (has("airportname") && has("gpscode", "icao", "icaocode", "latitude", "lat"))) entity = "airport";
-  else if (COUNTRY_PARENT.test(p) || (has("countrycode", "alpha2", "iso2", "cca2") && has("name", "countryname", "capital", "region", "continent") && !has("city", "latitude", "lat", "email") && (GENERIC_PARENT.test(p) || has("capital", "alpha3", "iso3", "cca3", "subregion", "callingcode", "officialname")))) {
+  else if (COUNTRY_PARENT.test(p) || (has("countrycode", "alpha2", "iso2", "cca2") && has("name", "countryname", "countrydisplayname", "capital", "region", "continent") && !has("city", "latitude", "lat", "email") && (GENERIC_PARENT.test(p) || has("capital", "alpha3", "iso3", "cca3", "subregion", "callingcode", "officialname")))) {
     entity = "country";
   } else if ((has("latitude", "lat") && has("longitude", "lon", "lng") && has("name", "city", "cityname")) || (PLACE_PARENT.test(p) && has("name", "city") && has("country", "countrycode"))) {
     entity = "place";

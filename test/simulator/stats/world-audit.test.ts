@@ -35,6 +35,8 @@ describe("contradictions between a call and its answer", () => {
     expect(rule(observed("listEvents", {}, { events: [{ createdAt: "2025-05-02T08:00:00Z", updatedAt: "2025-05-01T08:00:00Z", start: "2025-06-03T10:00", end: "2025-06-03T09:00" }] }))).toEqual(["timeline events[0].updatedAt", "timeline events[0].end"]);
     expect(rule(observed("post_company_overview", { companyIds: ["c1", "c2"] }, { companies: [{ companyId: "c9" }, { companyId: "c2" }] }, { method: "post", bodyArgs: new Set(["companyIds"]) }))).toEqual(["filter companies[].companyId"]);
     expect(rule(observed("post_company_overview", { companyIds: ["c1", "c2"] }, { companies: [{ companyId: "c1" }] }, { method: "post", bodyArgs: new Set(["companyIds"]) }))).toEqual([]);
+    expect(rule(observed("retrievePricingCountry", { country: "DE" }, { countryDisplayName: "Canada", countryName: "Germany", dialingPrefix: "1" }))).toEqual(["equality countryDisplayName"]);
+    expect(rule(observed("retrievePricingCountry", { country: "DE" }, { countryCode: "DE", countryDisplayName: "Germany" }))).toEqual([]);
     expect(rule(observed("getListing", {}, { status: "Inactive", listedDate: "2025-05-01", removedDate: "2025-05-20", updatedAt: "2025-05-20T10:00:00Z" }))).toEqual([]);
   });
 

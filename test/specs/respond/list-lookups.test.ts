@@ -177,3 +177,23 @@ describe("records looked up by a list of ids", () => {
     }
   });
 });
+
+describe("a country asked", () => {
+  it("is the answer's country under each of its names, and its calling code follows", async () => {
+    const catalog = await inlineCatalog({
+      "/pricing": {
+        get: {
+          operationId: "retrievePricingCountry",
+          parameters: [{ name: "country", in: "query", required: true, schema: { type: "string", pattern: "^[A-Z]{2}$" } }],
+          responses: ok(
+            { type: "object", properties: { countryCode: { type: "string" }, countryName: { type: "string" }, countryDisplayName: { type: "string" }, dialingPrefix: { type: "string" }, currency: { type: "string" } } },
+            { countryCode: "CA", countryName: "Canada", countryDisplayName: "Canada", dialingPrefix: "1", currency: "CAD" },
+          ),
+        },
+      },
+    });
+    for (let seed = 1; seed <= 4; seed++) {
+      expect(await answerOf(catalog, "retrievePricingCountry", { country: "DE" }, seed)).toEqual({ countryCode: "DE", countryName: "Germany", countryDisplayName: "Germany", dialingPrefix: "49", currency: "EUR" });
+    }
+  });
+});
