@@ -4,7 +4,10 @@ import { examplesOf, responseExamples } from "./response-examples.js";
 import { isJsonMediaType, type SelectedResponse } from "../call/select-response.js";
 import { synthesize } from "../synthesize/synthesize.js";
 import { cloneJson } from "../synthesize/synthesis-rules.js";
-import { obeyBindings } from "./bindings/obey-bindings.js";
+import { obeyBindings, stampFits } from "./bindings/obey-bindings.js";
+import { obeyPlan } from "./bindings/obey-plan.js";
+import { Edits } from "./bindings/answer-edits.js";
+import { stampTouched } from "./world/made-now.js";
 import { errorAboutCall } from "./error-message.js";
 import type { Catalog } from "../catalog/catalog.js";
 import { isUnconstrained } from "../catalog/unconstrained-schema.js";
@@ -22,6 +25,21 @@ function validExampleOf(catalog: Catalog, selected: SelectedResponse, schemaPoin
     const examples = examplesOf(catalog, selected);
     for (const example of examples) if (validate(example)) return { count: examples.length, valid: { value: example } };
     return { count: examples.length };
+  });
+}
+
+/**
+ * The example of an operation that makes or changes a record, with its stamps of that as of now (worked out once:
+ * the simulated now is fixed), so that each call need not restamp it; the example itself where that does not validate.
+ */
+function touchedExample(ctx: ResponseContext, selected: SelectedResponse, schemaPointer: string, example: unknown): unknown {
+  const touch = selected.status >= 200 && selected.status <= 299 ? obeyPlan(ctx.catalog, ctx.call.tool).touch : undefined;
+  if (touch === undefined) return example;
+  return perSelection(ctx.catalog, selected, `example-${touch}`, () => {
+    const copy = cloneJson(example);
+    const edits = new Edits();
+    stampTouched(copy, touch, {}, stampFits(ctx.catalog, schemaPointer), { write: (h, k, p, v) => edits.writeKey(h, k, p, v), remove: (h, k, p) => edits.remove(h, k, p) });
+    return edits.list.length > 0 && ctx.catalog.registry.validatorAt("response", schemaPointer)(copy) ? copy : example;
   });
 }
 
@@ -63,7 +81,7 @@ export function schemaAnswer(ctx: ResponseContext, selected: SelectedResponse = 
   if (ctx.useExamples !== false && (isJsonMediaType(selected.mediaType) || /^text\//i.test(selected.mediaType ?? ""))) {
     const example = validExampleOf(ctx.catalog, selected, selected.schemaPointer);
     if (example.valid !== undefined) {
-      const answer: ResponderAnswer = { ...base, body: agreeing(ctx, selected, cloneJson(example.valid.value), false, true), source: "example" };
+      const answer: ResponderAnswer = { ...base, body: agreeing(ctx, selected, cloneJson(touchedExample(ctx, selected, selected.schemaPointer, example.valid.value)), false, true), source: "example" };
       markValidated(answer, selected.schemaPointer);
       return answer;
     }

@@ -12,6 +12,7 @@ import { cohereEntities } from "../../synthesize/world/coherent-entities.js";
 import { cloneJson } from "../../synthesize/synthesis-rules.js";
 import { AIRPORTS, findCity, findCountry, fold } from "../../synthesize/world/world-data.js";
 import type { ResponseContext } from "../responder.js";
+import type { Catalog } from "../../catalog/catalog.js";
 import type { Binding } from "./bindings.js";
 import { askedViews, obeyPlan } from "./obey-plan.js";
 import { growToSpan } from "./requested-span.js";
@@ -411,7 +412,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   // The last N hours asked for (`hours=34`) are the window the answer names.
   if (window !== undefined) keepWindow(out, window.ms, looksBack(plan.toolName), write);
   // A record the call just made or changed was made or changed now (after the past stamps: now is not in the future).
-  if (touch !== undefined && schemaPointer !== undefined) stampTouched(out, touch, isObject(ctx.call.body) ? ctx.call.body : {}, stampFits(ctx, schemaPointer), { write, remove: (h, k, p) => edits.remove(h, k, p) });
+  if (touch !== undefined && schemaPointer !== undefined) stampTouched(out, touch, isObject(ctx.call.body) ? ctx.call.body : {}, stampFits(ctx.catalog, schemaPointer), { write, remove: (h, k, p) => edits.remove(h, k, p) });
   if (money || options.synthesized) agreeMoney(args, out, write);
   if (texts) agreeDetectedLanguage(toolName, args, out, write);
   if (zone) agreeTimeZone(args, out, write);
@@ -512,8 +513,8 @@ function withoutMisfits(bindings: readonly Binding[], args: unknown, out: unknow
 }
 
 /** Whether the response schema takes a value for a field of the touched record (at the root, or under the one field that wraps it). */
-function stampFits(ctx: ResponseContext, schemaPointer: string): StampFits {
-  const registry = ctx.catalog.registry;
+export function stampFits(catalog: Catalog, schemaPointer: string): StampFits {
+  const registry = catalog.registry;
   return (wrapper, key, value) => {
     const root = objectShape(registry, "response", schemaPointer);
     const at = wrapper === undefined ? schemaPointer : root?.properties[wrapper];

@@ -48,8 +48,21 @@ export function hasTouchedStamp(fields: readonly string[], touch: Touch): boolea
 
 /** The simulated now written like `value` (`2024-12-26T12:00:00Z` -> `2025-06-01T12:00:00Z`, a date as a date, epoch seconds as seconds); undefined when the value is no stamp. */
 export function nowLike(value: unknown): string | number | undefined {
-  return instantLike(REFERENCE_DATE.getTime(), value);
+  if (typeof value !== "string") return instantLike(NOW, value);
+  // Now in a form depends only on the form (its zone, seconds and fraction): worked out once per form.
+  const form = value.replace(/\d/g, "0");
+  let hit = nowByForm.get(form);
+  if (hit === undefined && !nowByForm.has(form)) {
+    hit = instantLike(NOW, value) as string | undefined;
+    if (nowByForm.size > 1000) nowByForm.clear();
+    nowByForm.set(form, hit);
+  }
+  // A zone offset is part of the form only as digits: the same form with another offset is another value.
+  return hit !== undefined && /[+-]\d\d:?\d\d$/.test(value) ? (instantLike(NOW, value) as string) : hit;
 }
+
+const NOW = REFERENCE_DATE.getTime();
+const nowByForm = new Map<string, string | undefined>();
 
 /** Writes where the answer's edits are kept (so that what the schema rejects can be undone). */
 export interface StampWrites {
@@ -68,7 +81,9 @@ export function stampTouched(body: unknown, touch: Touch, given: Readonly<Record
   if (!isObject(body)) return;
   let record = body;
   let wrapper: string | undefined;
-  if (!Object.keys(body).some((k) => touchedStamp(k, touch) !== undefined)) {
+  let stamped = false;
+  for (const k in body) if (touchedStamp(k, touch) !== undefined) stamped = true;
+  if (!stamped) {
     const wrapped = Object.entries(body).filter((e): e is [string, Json] => isObject(e[1]));
     if (wrapped.length !== 1 || wrapped[0] === undefined) return;
     [wrapper, record] = wrapped[0];
