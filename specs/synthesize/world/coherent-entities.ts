@@ -485,8 +485,11 @@ function cohereStock(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, i
   set(ctx, o, keys.get("industry"), stock.industry, at);
   set(ctx, o, first(keys, ["website", "weburl", "homepage", "url"]), stock.website, at);
   const description = first(keys, ["description", "summary", "about", "businesssummary"]);
+  // A description that names the company by another name (the example's, or one it had before) is about another company.
   const word = typeof before === "string" ? before.split(/\s+/)[0] : undefined;
-  if (description !== undefined && typeof o[description] === "string" && word !== undefined && word.length > 2 && before !== stock.name && (o[description] as string).includes(word)) {
+  const own = stock.name.split(/\s+/)[0] ?? stock.name;
+  const text = description !== undefined && typeof o[description] === "string" ? (o[description] as string) : undefined;
+  if (description !== undefined && text !== undefined && !text.toLowerCase().includes(own.toLowerCase()) && ((word !== undefined && word.length > 2 && before !== stock.name && text.includes(word)) || /^[A-Z][\w&.-]*( [A-Z][\w&.-]*)* (is|designs|makes|builds|develops|provides|operates|sells|offers)\b/.test(text))) {
     set(ctx, o, description, `${stock.name} is a company in ${stock.industry.toLowerCase()}, listed on ${stock.exchange}.`, at);
   }
 }
