@@ -1,4 +1,5 @@
-import { findCity, findCountry, fold } from "../../specs/synthesize/world/world-data.js";
+import { cityNear, findCity, findCountry, fold, type City } from "../../specs/synthesize/world/world-data.js";
+import { citiesNamed } from "../../specs/synthesize/world/gazetteer.js";
 import { findExchange } from "../../specs/synthesize/world/world-exchanges.js";
 import { airportOffset, flightMinutes } from "../../specs/synthesize/world/flight-times.js";
 import { greatCircleKm } from "../../specs/synthesize/world/great-circle.js";
@@ -32,6 +33,26 @@ const TRANSLATED_KEY = /^(translatedtext|translation|translations|translated)$/;
 const SEARCH_ARG = /^(q|query|search|searchquery|searchterm|keyword|keywords|term)$/;
 const NAME_KEY = /^(name|title|displayname|label|headline|text|fullname|summary|description|word|term|question)$/;
 
+
+/** What contradicts a place being in a city: coordinates far from it, or a country it is not in. */
+function placeContradiction(o: Json, city: City, cityValue: string, here: (k: string) => string): Omit<Contradiction, "tool"> | undefined {
+  const latKey = keyOf(o, ["latitude", "lat"]);
+  const lonKey = keyOf(o, ["longitude", "lon", "lng", "long"]);
+  const lat = latKey !== undefined ? o[latKey] : undefined;
+  const lon = lonKey !== undefined ? o[lonKey] : undefined;
+  const distance = typeof lat === "number" && typeof lon === "number" ? greatCircleKm(lat, lon, city.lat, city.lon) : undefined;
+  const countryKey = keyOf(o, ["countrycode", "country", "countryname"]);
+  const country = countryKey !== undefined && typeof o[countryKey] === "string" ? findCountry(o[countryKey] as string) : undefined;
+  // Another country may have a city of that name (Paris, Texas): judged by the coordinates when there are some.
+  const sameCountry = country === undefined || country.alpha2 === city.countryCode;
+  // Coordinates on another known city of the country given are that city, whatever the name says (Austin at Lisbon, PT).
+  const elsewhere = distance !== undefined && distance > 150 && !sameCountry && cityNear(lat as number, lon as number, 30)?.countryCode === country?.alpha2;
+  if (distance !== undefined && distance > 150 && (sameCountry || elsewhere)) return { rule: "entity", field: here(latKey ?? "latitude"), expected: `near ${city.name} (${city.lat}, ${city.lon})`, actual: `${lat as number}, ${lon as number}` };
+  if (!sameCountry && (distance === undefined ? !/,/.test(cityValue) && country !== undefined && keyOf(o, ["iatacode", "iata"]) !== undefined : distance <= 150)) {
+    return { rule: "entity", field: here(countryKey ?? "country"), expected: city.country, actual: o[countryKey ?? ""] };
+  }
+  return undefined;
+}
 
 function isId(k: string): boolean {
   return /^(id|uuid|guid|key|slug|ref|href|url|uri|link)$/i.test(k) || /[a-z0-9](Id|ID|Uuid|Key|Url|URL|Uri|Href|Link)$/.test(k) || /_(id|uuid|key|url|uri|href|link)$/i.test(k);
@@ -138,24 +159,16 @@ export function entityContradictions(call: ObservedCall): Contradiction[] {
     const o = v;
     const here = (k: string): string => (at === "" ? k : `${at}.${k}`);
     // A place: its city, its coordinates and its country agree.
-    const cityKey = keyOf(o, ["city", "cityname", "locality", "town"]) ?? (keyOf(o, ["latitude", "lat"]) !== undefined ? keyOf(o, ["name"]) : undefined);
+    const explicitKey = keyOf(o, ["city", "cityname", "locality", "town"]);
+    const cityKey = explicitKey ?? (keyOf(o, ["latitude", "lat"]) !== undefined ? keyOf(o, ["name"]) : undefined);
     const cityValue = cityKey !== undefined ? o[cityKey] : undefined;
-    const city = typeof cityValue === "string" ? findCity(cityValue.split(",")[0] ?? cityValue) : undefined;
-    if (city) {
-      const latKey = keyOf(o, ["latitude", "lat"]);
-      const lonKey = keyOf(o, ["longitude", "lon", "lng", "long"]);
-      const lat = latKey !== undefined ? o[latKey] : undefined;
-      const lon = lonKey !== undefined ? o[lonKey] : undefined;
-      const distance = typeof lat === "number" && typeof lon === "number" ? greatCircleKm(lat, lon, city.lat, city.lon) : undefined;
-      const countryKey = keyOf(o, ["countrycode", "country", "countryname"]);
-      const country = countryKey !== undefined && typeof o[countryKey] === "string" ? findCountry(o[countryKey] as string) : undefined;
-      // Another country may have a city of that name (Paris, Texas): judged by the coordinates when there are some.
-      const sameCountry = country === undefined || country.alpha2 === city.countryCode;
-      if (distance !== undefined && distance > 150 && sameCountry) add({ rule: "entity", field: here(latKey ?? "latitude"), expected: `near ${city.name} (${city.lat}, ${city.lon})`, actual: `${lat as number}, ${lon as number}` });
-      if (!sameCountry && (distance === undefined ? !/,/.test(cityValue as string) && country !== undefined && keyOf(o, ["iatacode", "iata"]) !== undefined : distance <= 150)) {
-        add({ rule: "entity", field: here(countryKey ?? "country"), expected: city.country, actual: o[countryKey ?? ""] });
-      }
-    }
+    // A field that says it is a city is judged against every city of that name (Springfield, Missouri or Ohio);
+    // a mere `name` beside coordinates only against the world table's cities (a station named Victoria is no city).
+    const cityName = typeof cityValue === "string" ? (cityValue.split(",")[0] ?? cityValue).trim() : undefined;
+    const cities = cityName === undefined ? [] : explicitKey !== undefined ? citiesNamed(cityName) : [findCity(cityName)].filter((c) => c !== undefined);
+    const verdicts = cities.map((city) => placeContradiction(o, city, cityValue as string, here));
+    // A contradiction only when no city of that name fits the place.
+    if (verdicts.length > 0 && verdicts.every((v) => v !== undefined)) add(verdicts[0] as Omit<Contradiction, "tool">);
     // A record of one country holds that country's subdivision codes.
     const codeKey = keyOf(o, ["countrycode", "country"]);
     const code = codeKey !== undefined && typeof o[codeKey] === "string" && /^[A-Z]{2}$/.test(o[codeKey] as string) ? (o[codeKey] as string) : undefined;

@@ -31,6 +31,17 @@ describe("entities that do not hang together", () => {
     expect(rules(observed("geo", {}, { city: "Madrid", country: "ES", latitude: 40.41, longitude: -3.7, subdivisions: ["ES-MD"] }))).toEqual([]);
   });
 
+  it("judges cities beyond the world table against every city of that name", () => {
+    // Austin with Lisbon's coordinates: the gazetteer knows where Austin is.
+    expect(rules(observed("weather", { city: "Austin" }, { location: { city: "Austin", country: "PT", latitude: 38.7167, longitude: -9.1333 } }))).toEqual(["entity location.latitude"]);
+    expect(rules(observed("weather", { city: "Austin" }, { location: { city: "Austin", country: "US", latitude: 30.26, longitude: -97.74 } }))).toEqual([]);
+    // Springfield, Illinois is one Springfield of several: not judged against the most populous one only.
+    expect(rules(observed("weather", {}, { city: "Springfield", country: "US", latitude: 39.8, longitude: -89.65 }))).toEqual([]);
+    expect(rules(observed("weather", {}, { city: "Springfield", country: "US", latitude: 47.6, longitude: -122.3 }))).toEqual(["entity latitude"]);
+    // A mere name beside coordinates is judged against the table's cities only (a hotel named Victoria is no city).
+    expect(rules(observed("hotels", {}, [{ name: "Victoria", latitude: 51.49, longitude: -0.14 }]))).toEqual([]);
+  });
+
   it("finds a search echo that is not what was searched", () => {
     expect(rules(observed("geocode", { q: "Puerta del Sol 1, Madrid" }, { query: "221 Market Street, San Francisco", results: [] }))).toEqual(["entity query"]);
     expect(rules(observed("geocode", { q: "Puerta del Sol 1, Madrid" }, { query: "Puerta del Sol 1, Madrid", results: [] }))).toEqual([]);

@@ -361,3 +361,23 @@ describe("texts", () => {
     if (typeof body["charactersBilled"] === "number") expect(body["charactersBilled"]).toBe(texts.join("").length);
   });
 });
+
+describe("a city the call names is where it is, in the world table or not", () => {
+  it.each([
+    ["Austin", "US", 30.27, -97.74, "America/Chicago"],
+    ["Ouagadougou", "BF", 12.37, -1.52, "Africa/Ouagadougou"],
+    ["Madrid", "ES", 40.42, -3.7, "Europe/Madrid"],
+  ])("getCurrentWeather(city=%s) is in %s, near its coordinates, on its clock", async (city, country, lat, lon, zone) => {
+    for (const seed of [1, 2, 3]) {
+      const body = await call("weather", "getCurrentWeather", { city }, seed);
+      expect(body["location"]).toMatchObject({ name: city, country, timezone: zone });
+      expect(Math.abs(body["location"].latitude - lat)).toBeLessThan(0.1);
+      expect(Math.abs(body["location"].longitude - lon)).toBeLessThan(0.1);
+    }
+  });
+
+  it("a country asked beside an ambiguous name picks that country's city (Córdoba, AR is not Córdoba, ES)", async () => {
+    const body = await call("weather", "getCurrentWeather", { city: "Córdoba, AR" });
+    expect(body["location"]).toMatchObject({ country: "AR", timezone: "America/Argentina/Cordoba" });
+  });
+});
