@@ -1,5 +1,6 @@
 import { cityNear, findCity, findCountry, fold, type City } from "../../specs/synthesize/world/world-data.js";
 import { citiesNamed } from "../../specs/synthesize/world/gazetteer.js";
+import { dayInUrl, urlDateKeys } from "../../specs/synthesize/world/url-dates.js";
 import { findExchange } from "../../specs/synthesize/world/world-exchanges.js";
 import { airportOffset, flightMinutes } from "../../specs/synthesize/world/flight-times.js";
 import { greatCircleKm } from "../../specs/synthesize/world/great-circle.js";
@@ -24,7 +25,8 @@ import { asksPointZone, pointZone } from "../../specs/respond/world/coordinate-t
  *   it departs (or days later), lasts far longer or shorter than that flight takes, leaves or lands off its
  *   airports' clocks, or counts stops that its segments do not have; a distance between two points that is not theirs; a count of a list beside it that is not its length; an exchange in another time zone;
  *   a conversion at another pair's rate or with a result that is not amount x rate; a base in its own rate table;
- *   a detected language that is not the text's, a phrasebook sentence translated otherwise than the book says.
+ *   a detected language that is not the text's, a phrasebook sentence translated otherwise than the book says;
+ *   a record's own address naming another day than its date (`/2025/06/14/` for an article of 2 March).
  */
 
 /** Fields that hold a text translated into the call's target language. */
@@ -197,6 +199,13 @@ export function entityContradictions(call: ObservedCall): Contradiction[] {
     if (typeof base === "string" && isObject(o["rates"])) {
       const own = (o["rates"] as Json)[base];
       if (typeof own === "number" && own !== 1) add({ rule: "entity", field: here(`rates.${base}`), expected: 1, actual: own });
+    }
+    // A record's own address names its own day (an article of 2 March is not at `/2025/06/14/`); a day apart is a time zone.
+    const urlDate = urlDateKeys(Object.keys(o));
+    const urlDay = urlDate !== undefined && typeof o[urlDate.url] === "string" ? dayInUrl(o[urlDate.url] as string) : undefined;
+    const ownDay = urlDate !== undefined && typeof o[urlDate.day] === "string" ? /^\d{4}-\d{2}-\d{2}/.exec(o[urlDate.day] as string)?.[0] : undefined;
+    if (urlDate !== undefined && urlDay !== undefined && ownDay !== undefined && Math.abs(Date.parse(urlDay) - Date.parse(ownDay)) > 86_400_000) {
+      add({ rule: "entity", field: here(urlDate.url), expected: `an address of ${ownDay}`, actual: o[urlDate.url] });
     }
     // An exchange keeps its own time zone (NASDAQ is in New York, not London).
     const exchangeKey = keyOf(o, ["exchange"]);

@@ -1,6 +1,7 @@
 import { cohereDnsRecord } from "./dns-records.js";
 import { cohereCountClasses } from "./count-intervals.js";
 import { cohereTimeline } from "./stamp-order.js";
+import { cohereUrlDate } from "./url-dates.js";
 import { fixedHolidays } from "./world-holidays.js";
 import { findStock, stockNamed } from "./world-stocks.js";
 import { findExchange, sessionAt } from "./world-exchanges.js";
@@ -455,6 +456,7 @@ function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: numb
     if (shape.ranges.length > 0) cohereRanges(ctx, o, at, shape.ranges);
     if (shape.addressText) cohereAddressText(ctx, o, keys, at);
     if (shape.timeline) cohereTimeline(ctx, o, at, shape.timeline);
+    if (shape.urlDate) cohereUrlDate(ctx, o, at, shape.urlDate);
     if (shape.countClasses.length > 0) cohereCountClasses(ctx, o, at, shape.countClasses);
     if (shape.dns) cohereDnsRecord(ctx, o, keys, at, index);
   }

@@ -1,6 +1,7 @@
 import { looksLikeDnsRecord } from "./dns-records.js";
 import { countClassPairs } from "./count-intervals.js";
 import { timelineOf, type Timeline } from "./stamp-order.js";
+import { urlDateKeys } from "./url-dates.js";
 /**
  * What an object in an answer is, judged from its keys and the name of what holds it: its keys by normalized
  * name, and the entities coherent-entities makes hang together in it (a country, a place, an airport, a person,
@@ -69,6 +70,8 @@ export interface Shape {
   countClasses: ReadonlyArray<readonly [count: string, cls: string]>;
   /** Its stamps that tell one story (`listedDate` before `removedDate`, `daysOnMarket` since `listedDate`), if any. */
   timeline?: Timeline;
+  /** Its own day and its own address, when it has both (the address names the day). */
+  urlDate?: { day: string; url: string };
 }
 
 /** The other end of a range's field (`estimated_cost_cents_min` -> `..._max`, `lowPrice` -> `highPrice`), if it names one. */
@@ -157,6 +160,8 @@ export function shapeOf(o: Json, parent: string): Shape {
   };
   const timeline = timelineOf([...keys.values()]);
   if (timeline !== undefined) shape.timeline = timeline;
+  const urlDate = urlDateKeys([...keys.values()]);
+  if (urlDate !== undefined) shape.urlDate = urlDate;
   if (shapeNodes > 20_000) {
     shapes.next.clear();
     shapeNodes = 0;

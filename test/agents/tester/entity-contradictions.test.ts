@@ -113,3 +113,14 @@ describe("filler", () => {
     for (const t of ["in stock", "home office", "clear sky", "few clouds", "milk with lemon juice", "Where is the museum?"]) expect(isFiller(t), t).toBe(false);
   });
 });
+
+describe("a record's address and its day", () => {
+  it("finds an article whose address names another day than its date, a day apart being a time zone", () => {
+    const article = (url: string, publishedAt: string) => observed("articles", {}, { articles: [{ title: "Chip plants", url, publishedAt, imageUrl: "https://x.example/img/2020/01/01/a.jpg" }] });
+    expect(rules(article("https://techpulse.example.com/2025/06/14/chip-plants", "2025-03-02T07:45:00Z"))).toEqual(["entity articles[0].url"]);
+    expect(rules(article("https://www.theguardian.com/world/2024/jun/14/chip-plants", "2024-03-02T07:45:00Z"))).toEqual(["entity articles[0].url"]);
+    expect(rules(article("https://techpulse.example.com/2025/03/02/chip-plants", "2025-03-02T07:45:00Z"))).toEqual([]);
+    expect(rules(article("https://techpulse.example.com/2025/03/03/chip-plants", "2025-03-02T23:45:00Z"))).toEqual([]);
+    expect(rules(article("https://techpulse.example.com/chip-plants", "2025-03-02T07:45:00Z"))).toEqual([]);
+  });
+});
