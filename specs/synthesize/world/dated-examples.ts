@@ -1,3 +1,4 @@
+import { dayInUrl, isOwnUrlKey, withUrlDay } from "./url-dates.js";
 import { isObject, pointerSegment, type Json } from "../../json-object.js";
 import { valueKindOf } from "../../value-kinds.js";
 import { daysBetween, shiftDays } from "./day-arithmetic.js";
@@ -72,6 +73,11 @@ function shiftRecord(record: Json | unknown[], pointer: string, days: number, wr
     if (typeof v === "object" && v !== null) shiftRecord(v as Json, at, days, write, depth + 1);
     else if (isMovableDay(k, v)) {
       const moved = shiftDays(v, days);
+      if (moved !== v) write(record, k, at, moved);
+    } else if (typeof v === "string" && isOwnUrlKey(k)) {
+      // Its address names its day (`/2025/06/14/chip-plants`): the day moves there too.
+      const day = dayInUrl(v);
+      const moved = day !== undefined ? withUrlDay(v, shiftDays(day, days)) : v;
       if (moved !== v) write(record, k, at, moved);
     }
   }

@@ -30,7 +30,7 @@ export function dayInUrl(url: string): string | undefined {
 
 /** The keys of a record's own day and own address, when it has both. */
 export function urlDateKeys(keys: readonly string[]): { day: string; url: string } | undefined {
-  const url = keys.find((k) => OWN_URL.test(snakeName(k)));
+  const url = keys.find(isOwnUrlKey);
   if (url === undefined) return undefined;
   const day = keys.find((k) => DAY_STEM.test(snakeName(k)));
   return day !== undefined ? { day, url } : undefined;
@@ -41,11 +41,9 @@ export function cohereUrlDate(ctx: Ctx, o: Json, at: string, keys: { day: string
   const url = o[keys.url];
   const day = o[keys.day];
   if (typeof url !== "string" || typeof day !== "string") return;
-  const inUrl = URL_DAY.exec(url);
   const date = DATE_VALUE.exec(day);
-  if (!inUrl || !date) return;
+  if (!date || !URL_DAY.test(url)) return;
   const [, year = "", month = "", dom = ""] = date;
-  const [whole, , um = "", ud = ""] = inUrl;
   const written = dayInUrl(url) ?? "";
   if (written === `${year}-${month}-${dom}`) return;
   if (pinnedValue(ctx, o, keys.url, at) !== undefined && pinnedValue(ctx, o, keys.day, at) === undefined) {
@@ -53,11 +51,23 @@ export function cohereUrlDate(ctx: Ctx, o: Json, at: string, keys: { day: string
     if (!Number.isNaN(Date.parse(`${written}T00:00:00Z`))) set(ctx, o, keys.day, written + day.slice(10), at);
     return;
   }
-  // The month as the address writes months (a number, or a name in its case), the day in its width.
-  const m = Number(month);
-  const name = MONTHS[m - 1] ?? "";
+  set(ctx, o, keys.url, withUrlDay(url, `${year}-${month}-${dom}`), at);
+}
+
+/** An address with the day it names replaced by `isoDay` (`YYYY-MM-DD`), written as it writes days (a month's number or name, in its case). */
+export function withUrlDay(url: string, isoDay: string): string {
+  const inUrl = URL_DAY.exec(url);
+  const day = DATE_VALUE.exec(isoDay);
+  if (!inUrl || !day) return url;
+  const [whole, , um = "", ud = ""] = inUrl;
+  const [, year = "", month = "", dom = ""] = day;
+  const name = MONTHS[Number(month) - 1] ?? "";
   const monthText = /^\d+$/.test(um) ? month : um === um.toUpperCase() ? name.toUpperCase() : um[0] === um[0]?.toUpperCase() ? name.charAt(0).toUpperCase() + name.slice(1) : name;
   const domText = ud.length === 1 ? String(Number(dom)) : dom;
-  const index = inUrl.index;
-  set(ctx, o, keys.url, `${url.slice(0, index)}/${year}/${monthText}/${domText}${url.slice(index + whole.length)}`, at);
+  return `${url.slice(0, inUrl.index)}/${year}/${monthText}/${domText}${url.slice(inUrl.index + whole.length)}`;
+}
+
+/** Whether a key names a record's own address (`url`, `link`, `webUrl`, `permalink`; not an image's). */
+export function isOwnUrlKey(key: string): boolean {
+  return OWN_URL.test(snakeName(key));
 }

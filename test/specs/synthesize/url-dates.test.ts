@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { cohereEntities } from "../../../specs/synthesize/world/coherent-entities.js";
 import { dayInUrl } from "../../../specs/synthesize/world/url-dates.js";
+import { keepStampsPast } from "../../../specs/synthesize/world/dated-examples.js";
 
 // A record's own address names its own day, written as the address writes days.
 
@@ -26,5 +27,11 @@ describe("a record's address and its day", () => {
     const a = { url: "https://techpulse.example.com/2025/06/14/chip-plants", publishedAt: "2025-03-02T07:45:00Z" };
     cohereEntities(a, { seed: 1, pinned: new Set(["/url"]) });
     expect(a).toEqual({ url: "https://techpulse.example.com/2025/06/14/chip-plants", publishedAt: "2025-06-14T07:45:00Z" });
+  });
+
+  it("moves with its record when an example's days move back to today", () => {
+    const example = { articles: [{ url: "https://techpulse.example.com/2025/06/14/chip-plants", publishedAt: "2025-06-14T07:45:00Z", imageUrl: "https://techpulse.example.com/2025/06/14/a.jpg" }] };
+    keepStampsPast(example, "2025-06-01");
+    expect(example.articles[0]).toEqual({ url: "https://techpulse.example.com/2025/06/01/chip-plants", publishedAt: "2025-06-01T07:45:00Z", imageUrl: "https://techpulse.example.com/2025/06/14/a.jpg" });
   });
 });
