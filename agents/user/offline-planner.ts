@@ -147,7 +147,7 @@ function fillStep(entry: ToolboxEntry, links: PlanLink[], shared: Map<string, un
   const args: Record<string, unknown> = {};
   for (const arg of infos) {
     if (!chosen.has(arg.name)) continue;
-    const known = shared.get(arg.name);
+    const known = shared.get(shareKey(entry, arg));
     // A change sets something new: "update it setting the title to" the title it already has is no change.
     const changes = (method === "put" || method === "patch") && arg.in === "body" && !arg.required;
     let value = known !== undefined && !changes && rng.chance(0.85) ? structuredClone(known) : chooseValue(entry, arg, rng, ctx).value;
@@ -190,8 +190,22 @@ function fillStep(entry: ToolboxEntry, links: PlanLink[], shared: Map<string, un
       if (repaired !== undefined) args[name] = repaired;
     }
   }
-  for (const [name, value] of Object.entries(args)) if (!shared.has(name)) shared.set(name, value);
+  for (const arg of infos) {
+    const key = shareKey(entry, arg);
+    if (arg.name in args && !shared.has(key)) shared.set(key, args[arg.name]);
+  }
   return { entry, args, links };
+}
+
+/**
+ * Under what a value is shared by the steps of one request: its argument's name (`city`, `bookId`), except a path's
+ * generic id, which is the id of that path's resource (`/rewards/{id}` and `/questions/{id}` name two records).
+ */
+function shareKey(entry: ToolboxEntry, arg: ArgumentInfo): string {
+  if (arg.in !== "path" || !/^(id|uuid|guid|key|slug|code|name)$/i.test(arg.name)) return arg.name;
+  const segments = entry.tool.operation.path.split("/");
+  const at = segments.indexOf(`{${arg.name}}`);
+  return `${arg.name}@${at > 0 ? (segments[at - 1] ?? "") : entry.tool.operation.path}`;
 }
 
 /** A value whose lists hold no item twice (synthesized lists repeat items, which no user does). */

@@ -397,6 +397,9 @@ const ID_KEYS = ["id", "uuid"];
 /** Keys that name a thing of the world whatever the resource that shows it (a quote's and a search hit's `symbol`). */
 const NATURAL_KEYS = ["symbol", "ticker", "isbn", "isbn13", "iataCode", "iata", "icaoCode"];
 /** What such a thing is called and where it belongs: the same in every answer. */
+/** Keys of an answer's envelope around its record. */
+const ENVELOPE = /^(data|result|item|record|resource|payload|response)$/i;
+
 const NATURAL_FIELDS = ["name", "title", "exchange", "currency", "country", "city"];
 
 function idOf(record: Json): string | undefined {
@@ -438,7 +441,8 @@ export function stateContradictions(calls: readonly ObservedCall[]): Array<{ ind
     const records: Array<[string, Json]> = [];
     if (isObject(call.body)) {
       records.push([noun, call.body]);
-      for (const [k, v] of Object.entries(call.body)) if (isObject(v)) records.push([singular(snake(k)), v]);
+      // An envelope's record (`{data: {...}}` of JSON:API, `{result: {...}}`) is the path's resource; another object is its own noun.
+      for (const [k, v] of Object.entries(call.body)) if (isObject(v)) records.push([ENVELOPE.test(k) ? noun : singular(snake(k)), v]);
     }
     for (const l of listsOf(call.body)) {
       const field = l.at.replace(/\[\]$/, "").split(".").pop() ?? "";

@@ -51,6 +51,20 @@ describe("contradictions between a call and its answer", () => {
     ];
     expect(stateContradictions(calls).map((s) => `${s.index} ${s.contradiction.rule} ${s.contradiction.field}`)).toEqual(["1 reference unitPrice", "3 state note", "5 state id"]);
   });
+
+  it("takes an envelope's record as the path's resource: two resources' `data` of one id are two records", () => {
+    const doc = (type: string, name: string) => ({ data: { id: "ng1", type, attributes: { name } } });
+    const apart: ObservedCall[] = [
+      observed("fetchFulfillment", { id: "ng1" }, doc("fulfillment", "a"), { path: "/pub/reward_earning_fulfillment/{id}" }),
+      observed("fetchDefinition", { id: "ng1" }, doc("health_question_definition", "b"), { path: "/pub/health_question_definition/{id}" }),
+    ];
+    expect(stateContradictions(apart)).toEqual([]);
+    const same: ObservedCall[] = [
+      observed("fetchDefinition", { id: "ng1" }, doc("health_question_definition", "b"), { path: "/pub/health_question_definition/{id}" }),
+      observed("fetchDefinition", { id: "ng1" }, doc("basic", "b"), { path: "/pub/health_question_definition/{id}" }),
+    ];
+    expect(stateContradictions(same).map((s) => `${s.index} ${s.contradiction.rule} ${s.contradiction.field}`)).toEqual(["1 state type"]);
+  });
 });
 
 describe("plausible typed values", () => {
