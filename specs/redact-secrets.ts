@@ -1,4 +1,5 @@
 import { setOwn } from "./own-property.js";
+import { minPrefix, SecretScanner } from "./secret-scan.js";
 
 /** The mark that replaces a secret, wherever toolsim writes one (stable: redacting it again changes nothing). */
 export const REDACTED = "[redacted]";
@@ -156,15 +157,11 @@ export function secretValues(original: unknown, into: Set<string> = new Set(), n
   return into;
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 /**
- * The pattern of the scrubbable secrets' spellings (plain and JSON-escaped) and the secret each spelling stands
- * for, or undefined when none is scrubbable.
+ * A scanner of the scrubbable secrets' spellings (plain and JSON-escaped), each standing for its secret, or
+ * undefined when none is scrubbable.
  */
-function secretPattern(secrets: Iterable<string>): { pattern: RegExp; secretOf: (match: string) => string } | undefined {
+function secretPattern(secrets: Iterable<string>): SecretScanner | undefined {
   const spellings = new Map<string, string>();
   for (const s of secrets) {
     if (!scrubbable(s)) continue;
@@ -173,33 +170,14 @@ function secretPattern(secrets: Iterable<string>): { pattern: RegExp; secretOf: 
     if (!spellings.has(escaped)) spellings.set(escaped, s);
   }
   if (spellings.size === 0) return undefined;
-  const ordered = [...spellings.keys()].sort((a, b) => b.length - a.length);
-  const pattern = new RegExp(ordered.map((s) => `(?<![A-Za-z0-9])${prefixPattern(s)}(?![A-Za-z0-9])`).join("|"), "g");
-  const secretOf = (match: string): string => {
-    const spelling = spellings.get(match) ?? ordered.find((s) => s.startsWith(match));
-    return spelling !== undefined ? (spellings.get(spelling) ?? match) : match;
-  };
-  return { pattern, secretOf };
-}
-
-/** Shortest part of a long secret, from its start, that is scrubbed too (a text cut in the middle of the secret). */
-function minPrefix(secret: string): number {
-  return secret.length <= 8 ? secret.length : Math.max(8, Math.ceil(secret.length / 2));
-}
-
-/** A pattern of a secret and of its prefixes down to {@link minPrefix} (a secret cut short is still a secret). */
-function prefixPattern(secret: string): string {
-  const min = minPrefix(secret);
-  let tail = "";
-  for (let i = secret.length - 1; i >= min; i--) tail = `(?:${escapeRegExp(secret[i] as string)}${tail})?`;
-  return `${escapeRegExp(secret.slice(0, min))}${tail}`;
+  return new SecretScanner([...spellings].map(([spelling, secret]) => ({ spelling, secret })));
 }
 
 /** Scrubs the strings of a value (keys untouched) with a secret pattern. */
-function scrubWith(value: unknown, found: NonNullable<ReturnType<typeof secretPattern>>, numbered?: Placeholders): unknown {
-  const replace = numbered ? (m: string): string => numbered.get(found.secretOf(m)) : (): string => REDACTED;
+function scrubWith(value: unknown, found: SecretScanner, numbered?: Placeholders): unknown {
+  const replace = numbered ? (secret: string): string => numbered.get(secret) : (): string => REDACTED;
   const walk = (v: unknown): unknown => {
-    if (typeof v === "string") return v.replace(found.pattern, replace);
+    if (typeof v === "string") return found.replace(v, replace);
     if (Array.isArray(v)) return v.map(walk);
     if (v !== null && typeof v === "object") {
       const out: Record<string, unknown> = {};
@@ -214,7 +192,7 @@ function scrubWith(value: unknown, found: NonNullable<ReturnType<typeof secretPa
 /** A text with every whole occurrence of the secrets blanked (short values and common words are left). */
 export function scrubText(text: string, secrets: Iterable<string>): string {
   const found = secretPattern(secrets);
-  return found ? text.replace(found.pattern, REDACTED) : text;
+  return found ? found.replace(text, () => REDACTED) : text;
 }
 
 /**

@@ -60,3 +60,18 @@ describe("redactJson: an episode written without its secrets", () => {
     expect(plainPlaceholders("a [redacted-3] b [redacted]")).toBe("a [redacted] b [redacted]");
   });
 });
+
+describe("secrets of any length", () => {
+  it("redacts a 100,000-character secret and finds its start where a text cut it, in linear time (no regular expression is built from it)", () => {
+    const pin = "A".repeat(6000);
+    const long = "k9".repeat(50_000);
+    const { value } = redactRecord({ pin, note: `pin ${pin.slice(0, 4000)}!`, apiKey: long, echo: `key=${long}` });
+    expect(value).toEqual({ pin: "[redacted]", note: "pin [redacted]!", apiKey: "[redacted]", echo: "key=[redacted]" });
+  });
+
+  it("blanks a secret only where it stands as a whole token, down to half its length", () => {
+    const secret = "sk-live-0123456789abcdef";
+    const { value } = redactRecord({ token: secret, a: `x${secret}`, b: `${secret.slice(0, 12)}.`, c: `${secret.slice(0, 11)}9`, d: secret.slice(0, 10) });
+    expect(value).toEqual({ token: "[redacted]", a: `x${secret}`, b: "[redacted].", c: `${secret.slice(0, 11)}9`, d: secret.slice(0, 10) });
+  });
+});

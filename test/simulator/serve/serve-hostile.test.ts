@@ -147,4 +147,12 @@ describe("toolsim serve under hostile input", () => {
     expect((await call(s.url, "/codes?code=aaa")).status).toBe(200);
     expect((await fetch(`${s.url}/__toolsim/health`)).status).toBe(200);
   });
+
+  it("answers a 9,000-character password (a secret is redacted from the call's seed without a regular expression built from it)", async () => {
+    const s = await start();
+    const password = `Aa1${"a".repeat(9000)}`;
+    const answered = await call(s.url, `/passwords?password=${password}`);
+    expect(answered.status).toBe(200);
+    expect((await fetch(`${s.url}/__toolsim/health`)).status).toBe(200);
+  });
 });
