@@ -226,6 +226,9 @@ export function argumentsFromHttp(catalog: Catalog, tool: Tool, input: HttpCallI
         }
       }
     }
+  } else if (body?.mode === "flat" && body.required) {
+    // No body at all where one is required (a tool call without body arguments sends `{}`; a request sends nothing).
+    issues.push({ location: ["body"], code: "required", message: "is required (the operation needs a request body)", severity: "Error" });
   }
   return { args, issues };
 }

@@ -88,7 +88,7 @@ async function send(s: RunningServe, path: string, init: RequestInit = {}): Prom
 }
 
 const json = (body: unknown): RequestInit => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-const violations = (h: Headers): Array<{ location: string[]; message: string }> => JSON.parse(h.get("sl-violations") ?? "[]");
+const violations = (h: Headers): Array<{ location: string[]; message: string; code?: string }> => JSON.parse(h.get("sl-violations") ?? "[]");
 
 describe("toolsim serve: error answers in the media type the operation declares", () => {
   it("a 401 the operation declares as application/json (problem details fit its schema) is application/json, not problem+json", async () => {
@@ -185,6 +185,15 @@ describe("toolsim serve: request bodies as the spec declares them", () => {
     const closed = await send(s, "/closed", json({ name: "a", colour: "blue" }));
     expect(closed.status).toBe(422);
     expect(violations(closed.headers).map((v) => v.location.join("."))).toEqual(["body.colour"]);
+  });
+
+  it("a required body left out is a 422 naming the body, even where every property is optional; an empty object is a body", async () => {
+    const s = await start();
+    const none = await fetch(`${s.url}/settings`, { method: "PUT", headers: { "content-type": "application/json" } });
+    expect(none.status).toBe(422);
+    expect(violations(none.headers).map((v) => `${v.location.join(".")} ${v.code}`)).toEqual(["body required"]);
+    expect((await send(s, "/settings", { ...json({}), method: "PUT" })).status).toBe(204);
+    expect((await send(s, "/settings", { ...json({ theme: "dark" }), method: "PUT" })).status).toBe(204);
   });
 
   it("multipart/form-data: fields parsed, coerced to the schema's types, JSON parts decoded, then validated", async () => {
