@@ -50,9 +50,14 @@ function addQuery(query: Record<string, string | string[]>, name: string, value:
   query[name] = scalar(value);
 }
 
+/** Characters of a path template that end or break a URL's path where they stand (`#` starts a fragment, `?` a query). */
+const UNSAFE_IN_PATH = /[#?\s"<>\\^`|]/;
+const UNSAFE_IN_PATH_ALL = new RegExp(UNSAFE_IN_PATH.source, "g");
+
 /** Maps a tool call's arguments onto the HTTP request of its operation (OpenAPI parameter serialization). */
 export function toHttpRequest(tool: Tool, args: Record<string, unknown>): HttpRequest {
-  let path = tool.operation.path;
+  // The template's own characters that a URL cannot carry as they are (`/#CreateCluster`, spaces) are escaped.
+  let path = UNSAFE_IN_PATH.test(tool.operation.path) ? tool.operation.path.replace(UNSAFE_IN_PATH_ALL, (c) => encodeURIComponent(c)) : tool.operation.path;
   const query: Record<string, string | string[]> = {};
   const headers: Record<string, string> = {};
   const cookies: string[] = [];

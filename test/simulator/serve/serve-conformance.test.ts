@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildCatalog } from "../../../specs/catalog/catalog.js";
 import { loadSpec } from "../../../specs/load/load-spec.js";
 import { validateCall } from "../../../specs/call/validate-call.js";
+import { toHttpRequest } from "../../../specs/call/http-request.js";
 import { loadServedApis } from "../../../simulator/serve/load-apis.js";
 import type { ServedApi } from "../../../simulator/serve/serve-app.js";
 import { startServe, type RunningServe, type StartServeOptions } from "../../../simulator/serve/start-serve.js";
@@ -194,6 +195,27 @@ describe("toolsim serve: request bodies as the spec declares them", () => {
     expect(violations(none.headers).map((v) => `${v.location.join(".")} ${v.code}`)).toEqual(["body required"]);
     expect((await send(s, "/settings", { ...json({}), method: "PUT" })).status).toBe(204);
     expect((await send(s, "/settings", { ...json({ theme: "dark" }), method: "PUT" })).status).toBe(204);
+  });
+
+  it("an operation whose path has a `#` (AWS's `/#CreateCluster`) is reached by the request toolsim makes of its call", async () => {
+    const op = (id: string, required: string) => ({
+      post: {
+        operationId: id,
+        requestBody: { required: true, content: { "application/json": { schema: { type: "object", required: [required], properties: { [required]: { type: "string" } } } } } },
+        responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { done: { type: "boolean" } } } } } } },
+      },
+    });
+    const path = join(tmp, "fragment-paths.json");
+    writeFileSync(path, JSON.stringify({ openapi: "3.0.3", info: { title: "Fragments", version: "1" }, paths: { "/": op("CreateCluster", "ClusterName"), "/#CreateParameterGroup": op("CreateParameterGroup", "ParameterGroupName") } }));
+    const loaded = await loadServedApis([path]);
+    if (!loaded.ok) throw new Error("fragment spec");
+    const served = loaded.apis[0] as ServedApi;
+    const tool = served.catalog.get("CreateParameterGroup");
+    if (!tool) throw new Error("no tool");
+    const request = toHttpRequest(tool, { ParameterGroupName: "pg1" });
+    const s = await start({ apis: [served] });
+    const res = await fetch(`${s.url}${request.path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(request.body) });
+    expect(res.status).toBe(200);
   });
 
   it("multipart/form-data: fields parsed, coerced to the schema's types, JSON parts decoded, then validated", async () => {

@@ -148,3 +148,11 @@ describe("toHttpRequest: bodies", () => {
     expect(result.value.request).toEqual({ method: "GET", path: "/catalogues/c/products/X", query: { fields: ["name"] }, headers: { cookie: "consent=false" } });
   });
 });
+
+describe("a path template's own characters", () => {
+  it("escapes what would end or break the URL's path (`/#CreateCluster`, a space), and leaves the rest", () => {
+    expect(toHttpRequest(fakeTool("post", "/#CreateParameterGroup", []), {}).path).toBe("/%23CreateParameterGroup");
+    expect(toHttpRequest(fakeTool("get", "/reports/{id}/by name", [{ name: "id", in: "path" }]), { id: "a#b" }).path).toBe("/reports/a%23b/by%20name");
+    expect(toHttpRequest(fakeTool("get", "/v1/items:search", []), {}).path).toBe("/v1/items:search");
+  });
+});
