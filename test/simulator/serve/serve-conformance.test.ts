@@ -264,6 +264,13 @@ describe("toolsim serve: request bodies as the spec declares them", () => {
     expect(malformed.body.message).toContain("not well-formed XML");
   });
 
+  it("XML a schema calls a string is the text as sent, a word or a document", async () => {
+    const s = await start();
+    const headers = { "content-type": "application/xml" };
+    expect((await send(s, "/files/bot.aiml", { method: "PUT", headers, body: "character" })).status).toBe(204);
+    expect((await send(s, "/files/bot.aiml", { method: "PUT", headers, body: "<aiml><category/></aiml>" })).status).toBe(204);
+  });
+
   it("JSON nested 2,000 and 100,000 levels deep: a 400 naming the limit, never a 500; the server stays up", async () => {
     const s = await start();
     for (const depth of [2000, 100_000]) {
