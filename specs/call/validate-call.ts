@@ -127,6 +127,30 @@ interface CallPlan {
 
 const plans = new WeakMap<Catalog, WeakMap<Tool, CallPlan>>();
 
+function isObjectNode(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The schema a parameter's value is validated against. Parameters arrive as text and are coerced (one value may
+ * stand for a list of one): under that coercion the branches of a `oneOf` of a scalar and a list both take a single
+ * value (`responseTime=a` is a string, and a list of one string), so the value would match neither "exactly one".
+ * Such a `oneOf` is checked as `anyOf`.
+ */
+function parameterSchema(catalog: Catalog, pointer: string): object {
+  const registry = catalog.registry;
+  const { pointer: at, schema } = registry.resolve("request", pointer);
+  const branches = isObjectNode(schema) && Array.isArray(schema["oneOf"]) ? schema["oneOf"] : undefined;
+  if (branches === undefined) return registry.ref("request", pointer);
+  const isList = (i: number): boolean => {
+    const b = registry.resolve("request", `${at}/oneOf/${i}`).schema;
+    return isObjectNode(b) && (b["type"] === "array" || (Array.isArray(b["type"]) && b["type"].includes("array")));
+  };
+  const lists = branches.map((_, i) => isList(i));
+  if (!lists.includes(true) || !lists.includes(false)) return registry.ref("request", pointer);
+  return { anyOf: branches.map((_, i) => registry.ref("request", `${at}/oneOf/${i}`)) };
+}
+
 function planOf(catalog: Catalog, tool: Tool): CallPlan {
   let byTool = plans.get(catalog);
   if (!byTool) {
@@ -142,7 +166,7 @@ function planOf(catalog: Catalog, tool: Tool): CallPlan {
         : registry.compile(
             {
               type: "object",
-              properties: Object.fromEntries(tool.parameters.map((p) => [p.arg, p.schemaPointer !== undefined ? registry.ref("request", p.schemaPointer) : {}])),
+              properties: Object.fromEntries(tool.parameters.map((p) => [p.arg, p.schemaPointer !== undefined ? parameterSchema(catalog, p.schemaPointer) : {}])),
               required: tool.parameters.filter((p) => p.required).map((p) => p.arg),
             },
             { coerce: true, key: `params:${tool.name}`, where: `the parameters of ${tool.name}` },

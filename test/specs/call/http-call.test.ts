@@ -206,3 +206,19 @@ describe("arrays of objects over HTTP: the request toHttpRequest writes reads ba
     if (checked.ok) expect(checked.value.args).toEqual(args);
   });
 });
+
+describe("a parameter that is one value or a list (oneOf a string and an array)", () => {
+  it("takes one value and several, as the spec means, and still refuses what fits neither", async () => {
+    const responseTime = { name: "responseTime", in: "query", schema: { oneOf: [{ type: "string", minLength: 1 }, { type: "array", items: { type: "string" } }] } };
+    const count = { name: "count", in: "query", schema: { oneOf: [{ type: "integer" }, { type: "array", items: { type: "integer" } }] } };
+    const catalog = await catalogOf({ "/responses": { get: { operationId: "listResponses", parameters: [responseTime, count], responses: ok } } });
+    const tool = catalog.get("listResponses");
+    if (!tool) throw new Error("no tool");
+    const check = (q: string): boolean => validateHttpCall(catalog, tool, input({ query: new URLSearchParams(q) })).ok;
+    expect(check("responseTime=__gte__2017-03-14T07:30:00Z__")).toBe(true);
+    expect(check("responseTime=a&responseTime=b")).toBe(true);
+    expect(check("count=3")).toBe(true);
+    expect(check("count=3&count=4")).toBe(true);
+    expect(check("count=three")).toBe(false);
+  });
+});
