@@ -124,3 +124,15 @@ describe("validateResponse", () => {
     expect(["text/plain", "application/xml", undefined].map(isJsonMediaType)).toEqual([false, false, false]);
   });
 });
+
+describe("validateResponse: statuses HTTP gives no body", () => {
+  it("accepts a 204 without a body even where the spec declares a schema for it (journy.io), and still wants a 200's", async () => {
+    const { loadCatalog } = await import("../../../specs/catalog/load-catalog.js");
+    const body = { content: { "application/json": { schema: { type: "object", required: ["message"], properties: { message: { type: "string" } } } } } };
+    const loaded = await loadCatalog({ openapi: "3.0.3", info: { title: "t", version: "1" }, paths: { "/remove": { post: { operationId: "remove", responses: { "204": { description: "No content", ...body } } } }, "/read": { get: { operationId: "read", responses: { "200": { description: "ok", ...body } } } } } });
+    if (!loaded.ok) throw new Error("spec");
+    const c = loaded.value;
+    expect(validateResponse(c, c.get("remove") as Tool, 204, undefined)).toEqual([]);
+    expect(validateResponse(c, c.get("read") as Tool, 200, undefined).map((i) => i.message)).toEqual(["response body is missing"]);
+  });
+});
