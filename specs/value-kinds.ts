@@ -1,3 +1,4 @@
+import { en } from "@faker-js/faker";
 import { isCountry, isCurrency, isLanguage } from "./synthesize/world/world-data.js";
 import { snakeName } from "./snake-name.js";
 import { isAfterNow, SIMULATED_TODAY } from "./synthesize/world/simulated-today.js";
@@ -6,12 +7,15 @@ import { isAfterNow, SIMULATED_TODAY } from "./synthesize/world/simulated-today.
  * What a field's name says about its values, and whether a value is plausible for it (no spec needed: the world
  * audit judges any run's journal by it, the tester and the offline assistant the arguments they see): dates parse,
  * country, currency and language values are real codes or names, coordinates are in range, emails, URLs and phone
- * numbers are well formed, time zones exist, and what already happened (`createdAt`, `measuredAt`) happened by the
+ * numbers are well formed, time zones exist, a person's name is no pair of dictionary words, and what already happened (`createdAt`, `measuredAt`) happened by the
  * simulated today.
  */
 
 /** The kinds of typed values the audit checks. */
-export type ValueKind = "date" | "stamp" | "country" | "currency" | "language" | "latitude" | "longitude" | "email" | "url" | "phone" | "timezone";
+export type ValueKind = "date" | "stamp" | "country" | "currency" | "language" | "latitude" | "longitude" | "email" | "url" | "phone" | "timezone" | "person";
+
+/** Names of a person's names (`first_name`, `learner_last_name`, `author_name`, `contact_full_name`). */
+const PERSON_NAME = /(^|_)(first|given|fore|last|family|middle|sur|full|person|customer|contact|owner|recipient|sender|author|learner|student|patient|employee|user)_?name$/;
 
 const kindCache = new Map<string, ValueKind | undefined>();
 
@@ -27,6 +31,7 @@ export function valueKindOf(name: string): ValueKind | undefined {
 
 function kindOf(n: string): ValueKind | undefined {
   if (n === "") return undefined;
+  if (PERSON_NAME.test(n) && !/(^|_)user_?name$/.test(n)) return "person";
   if (/(^|_)(is|has|can|should|was)_|_(count|total|number|num|id|ids|type|format|name_?s?|label|zone|range|window|days|hours|minutes|seconds|ms|offset|status|flag|enabled)$/.test(n) && !/(_at|_date)$/.test(n)) {
     if (/(^|_)(time_?zone|tz)$/.test(n)) return "timezone";
     if (/^country_name$/.test(n)) return "country";
@@ -161,7 +166,23 @@ export function isPlausible(kind: ValueKind, value: unknown, field?: string): bo
       return typeof value === "string" && (isCurrency(value) || pair(value, isCurrency));
     case "language":
       return typeof value === "string" && (isLanguage(value) || WILDCARD.test(value));
+    case "person":
+      return typeof value === "string" ? !isWordSalad(value) : undefined;
   }
+}
+
+const dictionary = new Set<string>(Object.values(en.word ?? {}).flat() as string[]);
+const personNames = new Set<string>(
+  [en.person?.first_name, en.person?.last_name, en.person?.middle_name].flatMap((group) => (group === undefined || group === null ? [] : Object.values(group).flat())).map((n) => String(n).toLowerCase()),
+);
+
+/**
+ * Whether a person's name is dictionary words put together (`Tepid Hundred`, `Crowded Hierarchy`): two or more
+ * words, each an English dictionary word and none a name people have. One word is not judged (`Young` is both).
+ */
+function isWordSalad(value: string): boolean {
+  const words = value.trim().toLowerCase().split(/[\s-]+/).filter((w) => w !== "");
+  return words.length >= 2 && words.every((w) => dictionary.has(w) && !personNames.has(w));
 }
 
 /** A filter's "any" (a podcast directory's `Any language`, `All countries`): no value of the kind, but a real option. */

@@ -259,11 +259,12 @@ const STRING_RULES: readonly StringRule[] = [
     t(/(^|_)(phone|mobile|telephone|tel|fax|cell|msisdn)(_number|_no|_num)?$/),
     (f, _n, s) => ({ value: maxLengthOf(s) < 15 ? f.string.numeric(Math.min(10, maxLengthOf(s))) : f.phone.number({ style: "international" }) }),
   ],
-  [(n, parents) => /^(first|given|fore)_?name$/.test(n) || (/^(first|given)$/.test(n) && /name$/.test(parents)), (f) => ({ value: f.person.firstName() })],
+  // A person's names, whoever the person is (`learnerFirstName`, `owner_last_name`).
+  [(n, parents) => /(^|_)(first|given|fore)_?name$/.test(n) || (/^(first|given)$/.test(n) && /name$/.test(parents)), (f) => ({ value: f.person.firstName() })],
   [(n, parents) => /^(last|family|sur)$/.test(n) && /name$/.test(parents), (f) => ({ value: f.person.lastName() })],
   [(n, parents) => /^(middle)$/.test(n) && /name$/.test(parents), (f) => ({ value: f.person.middleName() })],
-  [t(/^(last|family|sur)_?name$|^surname$/), (f) => ({ value: f.person.lastName() })],
-  [t(/^middle_?name$/), (f) => ({ value: f.person.middleName() })],
+  [t(/(^|_)(last|family|sur)_?name$/), (f) => ({ value: f.person.lastName() })],
+  [t(/(^|_)middle_?name$/), (f) => ({ value: f.person.middleName() })],
   [t(/(^|_)(user_?name|login|handle|screen_name|nick_?name|nick|alias)$/), (f) => ({ value: f.internet.username() })],
   [
     t(/(^|_)(full_?name|display_name|contact_name|author|customer_name|person_name|owner_name|recipient_name|sender_name|assignee|reporter)$/),

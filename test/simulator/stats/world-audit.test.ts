@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { auditRun, formatAudit } from "../../../simulator/stats/world-audit.js";
 import { callContradictions, stateContradictions, type ObservedCall } from "../../../simulator/stats/call-contradictions.js";
-import { isPlausible, typedValues } from "../../../specs/value-kinds.js";
+import { isPlausible, typedValues, valueKindOf } from "../../../specs/value-kinds.js";
 import { fabricateEpisode, type FakeCall } from "../../fixtures/episode-events.js";
 import { main } from "../../../simulator/cli/main.js";
 
@@ -64,6 +64,20 @@ describe("contradictions between a call and its answer", () => {
       observed("fetchDefinition", { id: "ng1" }, doc("basic", "b"), { path: "/pub/health_question_definition/{id}" }),
     ];
     expect(stateContradictions(same).map((s) => `${s.index} ${s.contradiction.rule} ${s.contradiction.field}`)).toEqual(["1 state type"]);
+  });
+});
+
+describe("plausible person names", () => {
+  it("judges a person's name under any prefix: no pair of dictionary words, one word not judged", () => {
+    expect(valueKindOf("learnerFirstName")).toBe("person");
+    expect(valueKindOf("owner_last_name")).toBe("person");
+    expect(valueKindOf("userName")).toBeUndefined();
+    expect(valueKindOf("productName")).toBeUndefined();
+    expect(isPlausible("person", "Tepid Hundred")).toBe(false);
+    expect(isPlausible("person", "crowded hierarchy")).toBe(false);
+    expect(isPlausible("person", "Rose Hunter")).toBe(true);
+    expect(isPlausible("person", "Ada Lovelace")).toBe(true);
+    expect(isPlausible("person", "Young")).toBe(true);
   });
 });
 

@@ -122,6 +122,18 @@ describe("synthesize: realistic values by field name and format", () => {
     }
   });
 
+  it("a person's names under any prefix are names (learnerFirstName, owner_last_name), not dictionary words", () => {
+    const reg = registryOf({
+      Response: { type: "object", required: ["learnerFirstName", "learnerLastName", "owner_middle_name"], properties: { learnerFirstName: { type: "string" }, learnerLastName: { type: "string" }, owner_middle_name: { type: "string" } } },
+    });
+    for (let seed = 1; seed <= 5; seed++) {
+      const v = make(reg, "Response", seed).value as Record<string, string>;
+      expect(FIRST_NAMES.has(v["learnerFirstName"] ?? "")).toBe(true);
+      expect(LAST_NAMES.has(v["learnerLastName"] ?? "")).toBe(true);
+      expect(v["owner_middle_name"]).toMatch(/^[A-Z][a-z]+$/);
+    }
+  });
+
   it("names from the enclosing object: a company's name, a person's name", () => {
     const reg = registryOf({
       Org: { type: "object", required: ["company", "owner"], properties: { company: { $ref: "#/components/schemas/Company" }, owner: { type: "object", required: ["name"], properties: { name: { type: "string" } } } } },
