@@ -5,7 +5,7 @@ import { responseExamples } from "../response-examples.js";
 import { resourceRoute } from "../../catalog/resource-routes.js";
 import { selectedResponse } from "../response-cache.js";
 import type { Binding, BindingMatch, EffectBinding, TotalBinding } from "./binding-types.js";
-import { findBy, isDateField, ITEM_DATES, itemFields, mainLists, norm, recordFields, snake } from "./response-fields.js";
+import { BOOKKEEPING_DATE, findBy, isDateField, ITEM_DATES, itemFields, mainLists, norm, recordFields, snake } from "./response-fields.js";
 import { todayBindings } from "./today-bindings.js";
 import { spanArgOf } from "./span-args.js";
 import { nounOfOperation } from "../world/entity-memory.js";
@@ -320,7 +320,8 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
       if (PAGING.test(sn) && !pagingFilters(input, items)) continue;
       const dateArg = isDateSchema(input.schema, input.name);
       if (dateArg && (FROM_DATE.test(sn) || TO_DATE.test(sn))) {
-        const date = findBy(items.filter(isDateField), ITEM_DATES) ?? items.find(isDateField);
+        const dates = items.filter(isDateField);
+        const date = findBy(dates, ITEM_DATES) ?? dates.find((f) => !BOOKKEEPING_DATE.test(norm(f.name))) ?? dates[0];
         if (date) add({ kind: "range", arg: input.arg, field: date.path, bound: FROM_DATE.test(sn) ? "min" : "max" });
         continue;
       }
@@ -350,7 +351,8 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
       }
       if (n === "year" || n === "years") {
         const year = items.find((f) => norm(f.name) === "year" && !f.list);
-        const date = findBy(items.filter(isDateField), ITEM_DATES) ?? items.find(isDateField);
+        const dates = items.filter(isDateField);
+        const date = findBy(dates, ITEM_DATES) ?? dates.find((f) => !BOOKKEEPING_DATE.test(norm(f.name))) ?? dates[0];
         if (year) add({ kind: "filter", arg: input.arg, field: year.path, match: "exact" });
         else if (date) add({ kind: "filter", arg: input.arg, field: date.path, match: "year" });
         continue;

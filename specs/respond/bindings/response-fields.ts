@@ -43,7 +43,10 @@ export function recordFields(fields: readonly SchemaField[]): SchemaField[] {
 }
 
 /** Names of the date that dates a list item, best first (normalized). */
-export const ITEM_DATES = ["date", "startdate", "start", "startsat", "starttime", "datetime", "publishedat", "published", "publishdate", "releasedate", "scheduledat", "eventdate", "day", "observedat", "time", "timestamp", "createdat", "postedat", "submittedat", "occurredat"];
+export const ITEM_DATES = ["date", "startdate", "start", "startsat", "starttime", "datetime", "publishedat", "published", "publishdate", "releasedate", "scheduledat", "eventdate", "day", "observedat", "time", "timestamp", "createdat", "postedat", "submittedat", "occurredat", "requestedat", "orderedat", "placedat", "bookedat", "sentat", "receivedat", "startedat", "createddate", "createdon"];
+
+/** Stamps of a record's bookkeeping, not of what it is about (`generated_at` of a ride is not when it was taken). */
+export const BOOKKEEPING_DATE = /^(generated|updated|modified|changed|expires|expiry|expiration|deleted|lastseen|lastmodified|lastupdated|synced|fetched|retrieved|cached|indexed)(at|on|date|time)?$/;
 
 /** The first field (not an object) with one of these normalized names, in the order of the names. */
 export function findBy(fields: readonly SchemaField[], names: readonly string[]): SchemaField | undefined {

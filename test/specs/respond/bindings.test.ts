@@ -116,6 +116,21 @@ describe("bindings are inferred per operation, as data", () => {
   });
 });
 
+describe("a date range of a list bounds the date its items are about", () => {
+  it("a ride's time, not when its record was generated or updated", async () => {
+    const ride = { type: "object", properties: { generated_at: { type: "string", format: "date-time" }, updated_at: { type: "string", format: "date-time" }, requested_at: { type: "string", format: "date-time" } } };
+    const trip = { type: "object", properties: { generated_at: { type: "string", format: "date-time" }, pickup_time: { type: "string", format: "date-time" } } };
+    const list = (item: object) => ({ "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { history: { type: "array", items: item } } } } } } });
+    const params = [{ name: "start_time", in: "query", schema: { type: "string", format: "date-time" } }, { name: "end_time", in: "query", schema: { type: "string", format: "date-time" } }];
+    const spec = await loadSpec({ openapi: "3.0.3", info: { title: "t", version: "1" }, paths: { "/rides": { get: { operationId: "getRides", parameters: params, responses: list(ride) } }, "/trips": { get: { operationId: "getTrips", parameters: params, responses: list(trip) } } } });
+    if (!spec.ok) throw new Error("spec");
+    const catalog = buildCatalog(spec.value);
+    const ranges = (name: string) => bindingsOf(catalog, catalog.get(name)!).filter((b) => b.kind === "range").map((b) => ("field" in b ? b.field : ""));
+    expect(ranges("getRides")).toEqual(["history[].requested_at", "history[].requested_at"]);
+    expect(ranges("getTrips")).toEqual(["history[].pickup_time", "history[].pickup_time"]);
+  });
+});
+
 describe("every answer obeys its bindings", () => {
   it("equality: the weather of the city asked, its place coherent (country and coordinates follow the city)", async () => {
     const body = await obeyed("getWeather", { city: "Amsterdam" });
