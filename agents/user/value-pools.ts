@@ -6,6 +6,8 @@ import type { ToolboxEntry } from "../roles/toolbox.js";
 import { identifierWords, singular } from "../language/words.js";
 import { patternTest } from "../../specs/load/patterns/linear-pattern.js";
 import { isObject } from "../../specs/json-object.js";
+import { bindingsOf } from "../../specs/respond/bindings/bindings.js";
+import { valueKindOf } from "../../specs/value-kinds.js";
 import { DOMAIN_STEMS, PLACE_QUERY_WORDS, SEARCH_DOMAINS } from "../language/lexicon/value-domains.js";
 import { VALUE_NAMES } from "../language/lexicon/names.js";
 import { anyStem, anyWord } from "../language/word-patterns.js";
@@ -201,9 +203,14 @@ function dateTime(ms: number, example: unknown, rng: Rng): string {
   return `${day}T${time}${offset}`;
 }
 
-function dateValue(arg: ArgumentInfo, text: string, rng: Rng, persona: Persona): string {
+/** Whether an argument bounds a range of stamps of what already happened (`start_time` over rides' `requested_at`). */
+function boundsPastStamps(entry: ToolboxEntry, arg: ArgumentInfo): boolean {
+  return bindingsOf(entry.toolset.catalog, entry.tool).some((b) => b.kind === "range" && b.arg === arg.name && valueKindOf(b.field.split(/[.[\]]/).filter((p) => p !== "").pop() ?? "") === "stamp");
+}
+
+function dateValue(entry: ToolboxEntry, arg: ArgumentInfo, text: string, rng: Rng, persona: Persona): string {
   if (DOMAIN.birth.test(text)) return persona.birthDate;
-  const offset = looksBack(text) ? -rng.int(3, 400) : rng.int(1, 200);
+  const offset = looksBack(text) || boundsPastStamps(entry, arg) ? -rng.int(3, 400) : rng.int(1, 200);
   const ms = REFERENCE + offset * DAY;
   return arg.format === "date-time" ? dateTime(ms, arg.examples[0], rng) : isoDate(ms);
 }
@@ -405,7 +412,7 @@ export function meaningfulValue(entry: ToolboxEntry, arg: ArgumentInfo, rng: Rng
   if (key === "isbn" || DOMAIN.isbn.test(text)) return isbn13(rng);
 
   // Dates.
-  if (arg.format === "date" || arg.format === "date-time") return dateValue(arg, `${text} ${domain}`, rng, p);
+  if (arg.format === "date" || arg.format === "date-time") return dateValue(entry, arg, `${text} ${domain}`, rng, p);
 
   // Numbers.
   if (arg.type === "integer" || arg.type === "number") {

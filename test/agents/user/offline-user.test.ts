@@ -331,6 +331,34 @@ describe("OfflineUser.plan", () => {
     expect(places).toBeGreaterThan(0);
   });
 
+  it("asks for a history of what already happened in the past: a range over rides' requested_at is before today", async () => {
+    const ride = { type: "object", properties: { ride_id: { type: "string" }, generated_at: { type: "string", format: "date-time" }, requested_at: { type: "string", format: "date-time" } } };
+    const rides = await toolsetFromSpec("rides", {
+      openapi: "3.0.3",
+      info: { title: "Rides", version: "1" },
+      paths: {
+        "/rides": {
+          get: {
+            operationId: "GetRides",
+            summary: "Get the rides of the user",
+            parameters: [
+              { name: "start_time", in: "query", required: true, description: "Start of the window.", schema: { type: "string", format: "date-time" } },
+              { name: "end_time", in: "query", required: true, description: "End of the window.", schema: { type: "string", format: "date-time" } },
+            ],
+            responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { rides: { type: "array", items: ride } } } } } } },
+          },
+        },
+      },
+    });
+    const toolbox = new Toolbox([rides]);
+    for (let i = 0; i < 12; i++) {
+      const { plan } = await runEpisode(toolbox, 3, i);
+      for (const step of plan.requests.flatMap((r) => r.steps)) {
+        for (const name of ["start_time", "end_time"]) expect(String(step.args[name]) < "2025-06-01T12:00:00Z", `${name} ${String(step.args[name])}`).toBe(true);
+      }
+    }
+  });
+
   it("withholds a required, unlinked value in about one request in five", () => {
     let requests = 0;
     let withholding = 0;
