@@ -2,6 +2,7 @@ import { arrayItems, objectShape } from "../catalog/object-properties.js";
 import type { ResponseContext } from "./responder.js";
 import { bindingsOf, type Binding } from "./bindings/bindings.js";
 import { checkBindings } from "./bindings/binding-check.js";
+import { firstValue } from "../catalog/field-path.js";
 
 /**
  * Lists answered from state: the items that pass the call's filters (by its bindings: filters, ranges,
@@ -146,15 +147,21 @@ const ITEM_KINDS = new Set<Binding["kind"]>(["filter", "range", "search"]);
  * The items of a state list that pass the call's filters: each binding on this list's items (filters,
  * ranges, searches) must hold for the item; query parameters without a binding filter by name.
  */
-export function filterItems(ctx: ResponseContext, items: readonly Json[], slot: { field?: string }): Json[] {
+export function filterItems(ctx: ResponseContext, items: readonly Json[], slot: { field?: string }): readonly Json[] {
   const listPath = slot.field === undefined ? "[]" : `${slot.field}[]`;
-  const bindings = bindingsOf(ctx.catalog, ctx.call.tool).filter((b) => {
+  const onList = bindingsOf(ctx.catalog, ctx.call.tool).filter((b) => {
     if (!ITEM_KINDS.has(b.kind)) return false;
     const fields = b.kind === "search" ? b.fields : "field" in b && b.field !== undefined ? [b.field] : [];
     return fields.some((f) => f.startsWith(`${listPath}.`) || f === listPath);
   });
-  const bound = new Set(bindings.map((b) => ("arg" in b ? b.arg : "")));
-  let out = [...items];
+  const bound = new Set(onList.map((b) => ("arg" in b ? b.arg : "")));
+  // A binding whose argument the call left out holds for every item (checkBindings judges given arguments only).
+  const given = (arg: string | undefined): boolean => {
+    const v = arg === undefined ? undefined : firstValue(ctx.call.args, arg);
+    return v !== undefined && v !== null && v !== "";
+  };
+  const bindings = onList.filter((b) => !("arg" in b) || given(b.arg));
+  let out = items;
   if (bindings.length > 0) {
     out = out.filter((item) => checkBindings(bindings, ctx.call.args, slot.field === undefined ? [item] : { [slot.field]: [item] }).length === 0);
   }
