@@ -398,7 +398,9 @@ export class ServeApp {
       return this.recorded(req, rt, rel, query, text, this.operationProblemResponse(rt, tool, invalid, headers, head), "validation");
     }
     const prefer = parsePrefer(req.headers.get("prefer"));
-    if (validation.ok && prefer.code !== undefined && tool.responses.length > 0 && selectResponse(catalog, tool, prefer.code).key === undefined) {
+    // A status no answer can have (`code=999`, `code=100`), or one the operation does not declare: Prism's 404.
+    const unanswerable = prefer.code !== undefined && (prefer.code < 200 || prefer.code > 599);
+    if (validation.ok && prefer.code !== undefined && (unanswerable || (tool.responses.length > 0 && selectResponse(catalog, tool, prefer.code).key === undefined))) {
       return problemResponse(
         problem(404, `${PRISM}NOT_FOUND`, "The server cannot find the requested content", `Requested status code ${prefer.code} is not defined in the document.`),
         extra,

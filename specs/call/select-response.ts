@@ -46,7 +46,11 @@ export function selectResponse(catalog: Catalog, tool: Tool, status?: number): S
   const keys = isObject(responses) ? Object.keys(responses) : [];
   let key: string | undefined;
   if (status !== undefined) {
-    key = keys.find((k) => k === String(status)) ?? keys.find((k) => k.toUpperCase() === `${String(status)[0]}XX`) ?? keys.find((k) => k === "default");
+    // A final answer's status is 200-599 (a 1xx is no answer, 999 no status): only a code the spec writes as such
+    // stands for one outside that range, never a range or `default`.
+    const answerable = Number.isInteger(status) && status >= 200 && status <= 599;
+    key = keys.find((k) => k === String(status)) ?? (answerable ? (keys.find((k) => k.toUpperCase() === `${String(status)[0]}XX`) ?? keys.find((k) => k === "default")) : undefined);
+    if (key === undefined && !answerable) return { status };
   } else {
     const lowest = (pattern: RegExp): string | undefined => keys.filter((k) => pattern.test(k)).sort()[0];
     key = lowest(/^2\d\d$/) ?? keys.find((k) => /^2XX$/i.test(k)) ?? keys.find((k) => k === "default") ?? lowest(/^[13]\d\d$/) ?? keys.find((k) => /^[13]XX$/i.test(k));

@@ -221,6 +221,9 @@ function budgetProblem(valid: ValidatedCall, err: BudgetExceeded): ToolResult {
 
 /** The issue of asking for a status the operation does not declare (nor covers by a range or `default`). */
 function undeclaredStatus(catalog: Catalog, tool: Tool, status: number): ValidationIssue | undefined {
+  if (!Number.isInteger(status) || status < 200 || status > 599) {
+    return { location: ["status"], code: "status", message: `status ${status} is no status of an answer (200-599)`, severity: "Error" };
+  }
   if (tool.responses.length === 0 || selectedResponse(catalog, tool, status).key !== undefined) return undefined;
   return { location: ["status"], code: "status", message: `status ${status} is not declared for ${tool.name} (declared: ${tool.responses.join(", ")})`, severity: "Error" };
 }

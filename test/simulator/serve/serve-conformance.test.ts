@@ -109,6 +109,17 @@ describe("toolsim serve: error answers in the media type the operation declares"
     expect(r.body.message).toContain("title");
   });
 
+  it("Prefer: code= outside 200-599 is a status no answer has: a 404 naming it, even where `default` would take any code", async () => {
+    const s = await start();
+    for (const code of ["999", "100", "099", "600", "000"]) {
+      const r = await send(s, "/notes", { headers: { prefer: `code=${code}` } });
+      expect(r.status, code).toBe(404);
+      expect(r.body.detail).toContain(String(Number(code)));
+    }
+    expect((await send(s, "/notes", { headers: { prefer: "code=503" } })).status).toBe(503);
+    expect((await fetch(`${s.url}/__toolsim/health`)).status).toBe(200);
+  });
+
   it("an invalid request of an operation that declares only `default` (application/json) gets its 422 in that media type", async () => {
     const s = await start();
     const r = await send(s, "/notes?lang=klingon");

@@ -101,6 +101,14 @@ describe("simulateCall: response selection", () => {
     expect(typeof (range.body as Json)["title"]).toBe("string");
   });
 
+  it("refuses a status no answer can have, even where a range or `default` would take it", async () => {
+    for (const status of [999, 100, 99, 600]) {
+      const r = await simulateCall(responses, { name: "rangeOnly", arguments: {} }, { status });
+      expect(r.status, String(status)).toBe(404);
+      expect((r.body as Json)["detail"]).toContain(`status ${status}`);
+    }
+  });
+
   it("answers 204 without a body", async () => {
     const result = await simulateCall(responses, { name: "deleteItem", arguments: { itemId: 3 } });
     expect(result.status).toBe(204);
