@@ -7,7 +7,9 @@ import { acceptsMediaType, requestMediaTypes } from "../../specs/call/http-call.
 import { jsonTextDepth, MAX_JSON_DEPTH, valueDepth } from "../../specs/call/json-depth.js";
 import type { ValidationIssue } from "../../specs/call/problem-details.js";
 import { getAt, toPointer } from "../../specs/json-pointer.js";
-import { setOwn } from "../../specs/own-property.js";
+import { hasOwn, setOwn } from "../../specs/own-property.js";
+import { objectShape } from "../../specs/catalog/object-properties.js";
+import { notANumberText, numericType } from "../../specs/call/number-text.js";
 import { readStreamLimited } from "../../specs/read-limited.js";
 
 type Json = Record<string, unknown>;
@@ -254,8 +256,16 @@ export async function parseRequestBody(catalog: Catalog, tool: Tool, bytes: Uint
   // Forms and XML are read by the body schema of their media type.
   const pointer = schemaPointerFor(catalog, tool, type);
   const coerce = (body: unknown): unknown => {
-    // Form, multipart and XML values are text: coerced to the body schema's types, as parameters are.
-    if (pointer !== undefined) catalog.registry.validatorAt("request", pointer, true)(body);
+    // Form, multipart and XML values are text: coerced to the body schema's types, as parameters are (a number's
+    // text that is no number, `0x10` or `Infinity`, is held as an empty object, which fails as the type it is not).
+    if (pointer === undefined) return body;
+    const shape = isObject(body) ? objectShape(catalog.registry, "request", pointer) : undefined;
+    if (shape && isObject(body)) {
+      for (const [name, at] of Object.entries(shape.properties)) {
+        if (hasOwn(body, name) && numericType(catalog.registry, "request", at) !== undefined && notANumberText(body[name])) body[name] = {};
+      }
+    }
+    catalog.registry.validatorAt("request", pointer, true)(body);
     return body;
   };
   switch (kind) {

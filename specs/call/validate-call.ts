@@ -1,3 +1,4 @@
+import { notANumberText, numericType } from "./number-text.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import type { Catalog } from "../catalog/catalog.js";
 import { bodyOf, toHttpRequest, type HttpRequest } from "./http-request.js";
@@ -123,7 +124,10 @@ interface CallPlan {
   flatProperties: ReadonlySet<string>;
   /** Array parameters whose items may arrive as one delimited string, by argument: the delimiter. */
   delimiters: Map<string, string>;
+  /** Parameters whose values are numbers (or lists of numbers), by argument. */
+  numeric: ReadonlySet<string>;
 }
+
 
 const plans = new WeakMap<Catalog, WeakMap<Tool, CallPlan>>();
 
@@ -184,6 +188,7 @@ function planOf(catalog: Catalog, tool: Tool): CallPlan {
       byArg: new Map(tool.parameters.map((p) => [p.arg, p])),
       params,
       delimiters,
+      numeric: new Set(tool.parameters.filter((p) => p.schemaPointer !== undefined && numericType(registry, "request", p.schemaPointer) !== undefined).map((p) => p.arg)),
       allowsExtra: tool.body?.mode === "flat" && bodyAllowsExtra(catalog, tool),
       flatProperties: new Set(tool.body?.mode === "flat" ? Object.keys(tool.body.properties) : []),
     };
@@ -253,6 +258,7 @@ export function validateCall(catalog: Catalog, name: string, rawArgs: unknown, o
   const plan = planOf(catalog, tool);
   const byArg = plan.byArg;
   const paramValues: Json = {};
+  const held = new Set<string>();
   for (const p of tool.parameters) {
     const v = args[p.arg];
     if (v === null) {
@@ -264,7 +270,13 @@ export function validateCall(catalog: Catalog, name: string, rawArgs: unknown, o
     if (v === undefined) continue;
     // `"a,b"` for a `form` (not exploded) array, `"a|b"` for a `pipeDelimited` one...: the items, as on the wire.
     const delimiter = typeof v === "string" ? plan.delimiters.get(p.arg) : undefined;
-    paramValues[p.arg] = delimiter !== undefined ? splitItems(v as string, delimiter) : v;
+    const value = delimiter !== undefined ? splitItems(v as string, delimiter) : v;
+    // A number sent as text that is no number (`0x10`, `Infinity`) is held as an empty object: nothing coerces it,
+    // so it fails as the type it is not, where it is.
+    if (plan.numeric.has(p.arg) && notANumberText(value)) {
+      paramValues[p.arg] = {};
+      held.add(p.arg);
+    } else paramValues[p.arg] = value;
   }
   const validateParams = plan.params;
   if (validateParams !== undefined) {
@@ -277,7 +289,8 @@ export function validateCall(catalog: Catalog, name: string, rawArgs: unknown, o
         }),
       );
     }
-    for (const key in paramValues) args[key] = paramValues[key];
+    // The call keeps what it sent where it was held (the record of an invalid request shows `0x10`, not `{}`).
+    for (const key in paramValues) if (!held.has(key)) args[key] = paramValues[key];
   }
 
   // Unknown arguments: anything that is neither a parameter nor (for a flat body) a body property.

@@ -193,6 +193,8 @@ export class SchemaRegistry {
       allErrors: !check,
       ...(check ? { messages: false } : {}),
       strict: false,
+      // `strict: false` also lets Infinity and NaN pass as numbers (`1e309` in a JSON body parses to Infinity).
+      strictNumbers: true,
       validateSchema: false,
       addUsedSchema: false,
       logger: false as const,

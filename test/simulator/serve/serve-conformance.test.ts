@@ -257,6 +257,12 @@ describe("toolsim serve: request bodies as the spec declares them", () => {
     const bad = await send(s, "/notes", { method: "POST", headers, body: "priority=0" });
     expect(bad.status).toBe(400);
     expect(violations(bad.headers).map((v) => v.location.join(".")).sort()).toEqual(["body.priority", "body.title"]);
+    // A number's text is a decimal number: hex and Infinity are no priority.
+    for (const text of ["0x2", "Infinity"]) {
+      const hex = await send(s, "/notes", { method: "POST", headers, body: `title=T&priority=${text}` });
+      expect(hex.status, text).toBe(400);
+      expect(violations(hex.headers).map((v) => `${v.location.join(".")} ${v.message}`)).toEqual(["body.priority must be integer"]);
+    }
   });
 
   it("XML: parsed (the root element's content), coerced and validated; malformed XML is a 400", async () => {

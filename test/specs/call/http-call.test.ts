@@ -222,3 +222,30 @@ describe("a parameter that is one value or a list (oneOf a string and an array)"
     expect(check("count=three")).toBe(false);
   });
 });
+
+describe("numbers sent as text", () => {
+  it("are decimal numbers: hex, binary, Infinity and 1e309 are refused where they stand, 5, -2.5, +5 and 1e3 taken", async () => {
+    const height = { name: "height", in: "query", schema: { type: "integer" } };
+    const ratio = { name: "ratio", in: "query", schema: { type: "number" } };
+    const ids = { name: "ids", in: "query", schema: { type: "array", items: { type: "integer" } } };
+    const catalog = await catalogOf({
+      "/barcode": { get: { operationId: "encode", parameters: [height, ratio, ids], responses: ok } },
+      "/messages": { post: { operationId: "deleteMessage", requestBody: { content: { "application/json": { schema: { type: "object", properties: { message_id: { type: "integer" } } } } } }, responses: ok } },
+    });
+    const tool = catalog.get("encode");
+    if (!tool) throw new Error("no tool");
+    const errors = (q: string): string[] => {
+      const r = validateHttpCall(catalog, tool, input({ query: new URLSearchParams(q) }));
+      return r.ok ? [] : r.errors.map((e) => `${e.location.join(".")} ${e.message}`);
+    };
+    for (const bad of ["0x10", "0b11", "Infinity", "-Infinity", "1e309", "NaN"]) expect(errors(`height=${encodeURIComponent(bad)}`), bad).toEqual(["query.height must be integer"]);
+    expect(errors("ratio=0x1")).toEqual(["query.ratio must be number"]);
+    expect(errors("ids=1&ids=0x2")).toEqual(["query.ids must be array"]);
+    for (const good of ["5", "-2", "+5", "1e3"]) expect(errors(`height=${encodeURIComponent(good)}`), good).toEqual([]);
+    expect(errors("ratio=-2.5&ids=1&ids=2")).toEqual([]);
+    const del = catalog.get("deleteMessage");
+    if (!del) throw new Error("no tool");
+    const infinite = validateHttpCall(catalog, del, input({ body: JSON.parse('{"message_id":1e309}') }));
+    expect(infinite.ok).toBe(false);
+  });
+});
