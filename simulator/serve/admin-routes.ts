@@ -3,8 +3,9 @@ import { isIP } from "node:net";
 import { hostname } from "node:os";
 import type { Context, Hono } from "hono";
 import { PRISM, problem, problemResponse, TOOLSIM } from "./problem-response.js";
-import { bodyKind, incomingOf, readBody } from "./request-body.js";
-import { DEFAULT_SESSION, type Eviction, type SessionStates } from "./sessions.js";
+import { bodyKind, bodyReadProblem, incomingOf, readBody } from "./request-body.js";
+import { DEFAULT_SESSION, MAX_SESSION_ID_LENGTH, type Eviction, type SessionStates } from "./sessions.js";
+import type { ProblemDetails } from "../../specs/call/problem-details.js";
 
 /** The path prefix of the admin routes. */
 export const ADMIN_PREFIX = "/__toolsim/";
@@ -104,6 +105,11 @@ export function evictedProblem(session: string, eviction: Eviction): ReturnType<
   );
 }
 
+/** The problem of a session id longer than any the API routes take (the admin routes name the same sessions). */
+function longSession(session: string): ProblemDetails {
+  return problem(400, `${TOOLSIM}bad-session`, "Bad Request", `The session id is ${session.length} characters long; at most ${MAX_SESSION_ID_LENGTH} are accepted.`);
+}
+
 /**
  * Mounts the admin routes (`/__toolsim/health`, `state`, `sessions`, `reset`) on an app. None of them answers a
  * web page: a request from another origin (an `Origin` that is not the server itself, a cross-site
@@ -142,6 +148,7 @@ export function mountAdminRoutes(app: Hono, host: AdminHost, options: AdminOptio
     const session = c.req.query("session") ?? c.req.header("x-toolsim-session") ?? DEFAULT_SESSION;
     const api = c.req.query("api");
     if (api !== undefined && !host.apiNames().includes(api)) return problemResponse(problem(404, `${TOOLSIM}unknown-api`, "Unknown API", `No API named "${api}"; served: ${host.apiNames().join(", ")}.`));
+    if (session.length > MAX_SESSION_ID_LENGTH) return problemResponse(longSession(session));
     const eviction = host.sessions.evictionOf(session);
     if (eviction) return problemResponse(evictedProblem(session, eviction));
     return c.json({ session, apis: host.sessions.snapshot(session, api) });
@@ -150,7 +157,10 @@ export function mountAdminRoutes(app: Hono, host: AdminHost, options: AdminOptio
     let session = c.req.query("session") ?? c.req.header("x-toolsim-session");
     const type = c.req.header("content-type");
     const read = await readBody(c.req.raw, ADMIN_BODY_LIMIT, incomingOf(c.env));
-    if (!read.ok) return problemResponse(problem(read.status, `${TOOLSIM}payload-too-large`, read.status === 413 ? "Payload Too Large" : "Bad Request", read.detail));
+    if (!read.ok) {
+      const { details, headers } = bodyReadProblem(read);
+      return problemResponse(details, headers);
+    }
     if (read.bytes !== undefined || type !== undefined) {
       if (type === undefined || bodyKind(type) !== "json") {
         return problemResponse(problem(415, `${PRISM}INVALID_CONTENT_TYPE`, "Invalid content type", `The admin routes take JSON bodies only (Content-Type: application/json); got ${type ?? "none"}.`));
@@ -170,13 +180,19 @@ export function mountAdminRoutes(app: Hono, host: AdminHost, options: AdminOptio
       }
       if (typeof given === "string") session ??= given;
     }
+    if (session !== undefined && session.length > MAX_SESSION_ID_LENGTH) return problemResponse(longSession(session));
     if (session !== undefined) return c.json({ reset: host.sessions.reset(session), all: false });
     const reset = host.sessions.reset();
     host.resetAll();
     return c.json({ reset, all: true });
   });
   app.all("/__toolsim/*", (c) => {
-    const allow = ADMIN_ROUTES[c.req.path.replace(/\/+$/, "")];
+    const allow = ADMIN_ROUTES[c.req.path];
+    const trimmed = c.req.path.replace(/\/+$/, "");
+    // `/__toolsim/health/` is no route (its method would not say why): a 404 naming the route meant.
+    if (allow === undefined && trimmed !== c.req.path && ADMIN_ROUTES[trimmed] !== undefined) {
+      return problemResponse(problem(404, `${TOOLSIM}unknown-admin-route`, "Unknown admin route", `${c.req.path} is not an admin route; did you mean ${trimmed}?`), {}, c.req.method === "HEAD");
+    }
     if (allow !== undefined) {
       return problemResponse(
         problem(405, `${PRISM}NO_METHOD_MATCHED_ERROR`, "Route resolved, but no method matched", `${c.req.path} answers ${allow.join(", ")}, not ${c.req.method}.`),

@@ -5,7 +5,8 @@ import { derefNode } from "../../specs/catalog/catalog.js";
 import type { Tool } from "../../specs/catalog/tool.js";
 import { acceptsMediaType, requestMediaTypes } from "../../specs/call/http-call.js";
 import { jsonTextDepth, MAX_JSON_DEPTH, valueDepth } from "../../specs/call/json-depth.js";
-import type { ValidationIssue } from "../../specs/call/problem-details.js";
+import type { ProblemDetails, ValidationIssue } from "../../specs/call/problem-details.js";
+import { problem, TOOLSIM } from "./problem-response.js";
 import { getAt, toPointer } from "../../specs/json-pointer.js";
 import { hasOwn, setOwn } from "../../specs/own-property.js";
 import { objectShape } from "../../specs/catalog/object-properties.js";
@@ -19,7 +20,14 @@ function isObject(v: unknown): v is Json {
 }
 
 /** Why a request body could not be read. */
-export type BodyRead = { ok: true; bytes: Uint8Array | undefined } | { ok: false; status: 413 | 400; detail: string };
+export type BodyRead = { ok: true; bytes: Uint8Array | undefined } | { ok: false; status: 413 | 415 | 400; detail: string };
+
+/** The problem of a body that could not be read (413, 415 or 400), and the headers it goes with. */
+export function bodyReadProblem(read: Extract<BodyRead, { ok: false }>): { details: ProblemDetails; headers: Record<string, string> } {
+  const kinds = { 413: ["payload-too-large", "Payload Too Large"], 415: ["unsupported-content-encoding", "Unsupported Media Type"], 400: ["bad-request", "Bad Request"] } as const;
+  const [type, title] = kinds[read.status];
+  return { details: problem(read.status, `${TOOLSIM}${type}`, title, read.detail), headers: read.status === 415 ? { "accept-encoding": "identity" } : {} };
+}
 
 /**
  * Reads a request body up to `limit` bytes (a larger one is a 413, declared or streamed). A request from a socket
@@ -31,6 +39,11 @@ export type BodyRead = { ok: true; bytes: Uint8Array | undefined } | { ok: false
  */
 export function readBody(req: Request, limit: number, incoming?: IncomingMessage): BodyRead | Promise<BodyRead> {
   if (req.method === "GET" || req.method === "HEAD") return { ok: true, bytes: undefined };
+  // A compressed body (`Content-Encoding: gzip`) is not read as if it were plain (RFC 9110: 415, Accept-Encoding).
+  const coding = req.headers.get("content-encoding");
+  if (coding !== null && !/^\s*(identity\s*)?$/i.test(coding)) {
+    return { ok: false, status: 415, detail: `The request body is encoded (Content-Encoding: ${coding.slice(0, 40)}); send it unencoded.` };
+  }
   const declared = req.headers.get("content-length");
   if (declared !== null) {
     const n = Number(declared);

@@ -27,7 +27,7 @@ import { behaviourResponders } from "../../toolsets/apibank/apibank-responder.js
 import { evictedProblem, isAdminPath, mountAdminRoutes } from "./admin-routes.js";
 import { PRISM, PROBLEM_JSON, problem, problemResponse, TOOLSIM, type HeaderMap } from "./problem-response.js";
 import type { IncomingMessage } from "node:http";
-import { bodyText, incomingOf, parseRequestBody, readBody } from "./request-body.js";
+import { bodyReadProblem, bodyText, incomingOf, parseRequestBody, readBody } from "./request-body.js";
 import { asciiHeader, violationsHeader } from "./violations-header.js";
 import { apiRuntime, exchangeRequestOf, routeIn, splitUrl, type ApiRuntime } from "./api-runtime.js";
 import { proxyAnswer } from "./record/proxy-answer.js";
@@ -277,8 +277,8 @@ export class ServeApp {
     const reading = readBody(req, this.bodyLimit, incoming);
     const read = reading instanceof Promise ? await reading : reading;
     if (!read.ok) {
-      const details = problem(read.status, `${TOOLSIM}${read.status === 413 ? "payload-too-large" : "bad-request"}`, read.status === 413 ? "Payload Too Large" : "Bad Request", read.detail);
-      return tool && !proxying ? this.operationProblemResponse(rt, tool, details, extra, head) : problemResponse(details, extra, head);
+      const { details, headers } = bodyReadProblem(read);
+      return tool && !proxying ? this.operationProblemResponse(rt, tool, details, { ...extra, ...headers }, head) : problemResponse(details, { ...extra, ...headers }, head);
     }
     const bytes = read.bytes;
     const contentType = header("content-type");

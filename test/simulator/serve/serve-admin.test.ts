@@ -147,6 +147,27 @@ describe("toolsim serve: admin routes that web pages cannot reach", () => {
     expect((await raw(s, "POST", "/__toolsim/reset", JSON_HEADERS, "{}")).status).toBe(200);
   });
 
+  it("refuses an encoded body (Content-Encoding: gzip) with 415 and Accept-Encoding: identity, on reset and on the API", async () => {
+    const s = await start();
+    for (const path of ["/__toolsim/reset", "/pets"]) {
+      const r = await raw(s, "POST", path, { ...JSON_HEADERS, "content-encoding": "gzip" }, "{}");
+      expect(r.status, path).toBe(415);
+      expect(r.headers["accept-encoding"]).toBe("identity");
+    }
+    expect((await raw(s, "POST", "/__toolsim/reset", { ...JSON_HEADERS, "content-encoding": "identity" }, "{}")).status).toBe(200);
+  });
+
+  it("names the route meant for a trailing slash (404, not a 405 that allows the method asked), and refuses session ids the API refuses", async () => {
+    const s = await start();
+    const slash = await raw(s, "GET", "/__toolsim/health/");
+    expect(slash.status).toBe(404);
+    expect(slash.body.detail).toContain("did you mean /__toolsim/health?");
+    const long = "s".repeat(300);
+    expect((await raw(s, "GET", `/__toolsim/state?session=${long}`)).status).toBe(400);
+    expect((await raw(s, "POST", `/__toolsim/reset?session=${long}`)).status).toBe(400);
+    expect((await raw(s, "GET", "/__toolsim/state?session=alice")).status).toBe(200);
+  });
+
   it("keeps upstream URLs and their credentials out of /__toolsim/health", async () => {
     const upstream = "https://user:pa55word@api.example.com/v1?api_key=sk-upstream-123";
     const s = await start({ apis: [{ ...api, upstream }], mode: "proxy", fetch: async () => new Response("{}", { status: 200 }) });
