@@ -1,6 +1,8 @@
-import { cityNear, findCity, findCountry, fold, type City } from "../../specs/synthesize/world/world-data.js";
+import { cityNear, findCity, findCountry, fold, isLanguage, type City } from "../../specs/synthesize/world/world-data.js";
 import { citiesNamed } from "../../specs/synthesize/world/gazetteer.js";
 import { dayInUrl, urlDateKeys } from "../../specs/synthesize/world/url-dates.js";
+import { languagePairKeys, pairEntries } from "../../specs/synthesize/world/language-pairs.js";
+import { primaryLanguage, termLanguages } from "../../specs/synthesize/world/world-terms.js";
 import { findExchange } from "../../specs/synthesize/world/world-exchanges.js";
 import { airportOffset, flightMinutes } from "../../specs/synthesize/world/flight-times.js";
 import { greatCircleKm } from "../../specs/synthesize/world/great-circle.js";
@@ -26,7 +28,8 @@ import { asksPointZone, pointZone } from "../../specs/respond/world/coordinate-t
  *   airports' clocks, or counts stops that its segments do not have; a distance between two points that is not theirs; a count of a list beside it that is not its length; an exchange in another time zone;
  *   a conversion at another pair's rate or with a result that is not amount x rate; a base in its own rate table;
  *   a detected language that is not the text's, a phrasebook sentence translated otherwise than the book says;
- *   a record's own address naming another day than its date (`/2025/06/14/` for an article of 2 March).
+ *   a record's own address naming another day than its date (`/2025/06/14/` for an article of 2 March); a glossary
+ *   whose entries are not in its two languages, or that is between one language and itself.
  */
 
 /** Fields that hold a text translated into the call's target language. */
@@ -199,6 +202,19 @@ export function entityContradictions(call: ObservedCall): Contradiction[] {
     if (typeof base === "string" && isObject(o["rates"])) {
       const own = (o["rates"] as Json)[base];
       if (typeof own === "number" && own !== 1) add({ rule: "entity", field: here(`rates.${base}`), expected: 1, actual: own });
+    }
+    // A record between two languages (a glossary) has entries in them, and is between two languages.
+    const pair = languagePairKeys(Object.keys(o));
+    const pairFrom = pair !== undefined ? o[pair.source] : undefined;
+    const pairInto = pair !== undefined ? o[pair.target] : undefined;
+    const entries = pair !== undefined && typeof pairFrom === "string" && typeof pairInto === "string" && isLanguage(pairFrom) && isLanguage(pairInto) ? pairEntries(o) : undefined;
+    if (pair !== undefined && entries !== undefined) {
+      const wrong = entries.items.findIndex((e) => (["source", "target"] as const).some((side) => {
+        const langs = termLanguages(e[side] as string);
+        return langs.length > 0 && !langs.includes(primaryLanguage(side === "source" ? (pairFrom as string) : (pairInto as string)));
+      }));
+      if (wrong >= 0) add({ rule: "entity", field: here(`${entries.key}[${wrong}]`), expected: `a ${pairFrom as string} -> ${pairInto as string} entry`, actual: entries.items[wrong] });
+      else if (primaryLanguage(pairFrom as string) === primaryLanguage(pairInto as string) && entries.items.some((e) => e["source"] !== e["target"])) add({ rule: "entity", field: here(pair.target), expected: `another language than ${pairFrom as string}`, actual: pairInto });
     }
     // A record's own address names its own day (an article of 2 March is not at `/2025/06/14/`); a day apart is a time zone.
     const urlDate = urlDateKeys(Object.keys(o));

@@ -7,6 +7,7 @@ import { identifierWords, singular } from "../language/words.js";
 import { patternTest } from "../../specs/load/patterns/linear-pattern.js";
 import { isObject } from "../../specs/json-object.js";
 import { bindingsOf } from "../../specs/respond/bindings/bindings.js";
+import { TERMS } from "../../specs/synthesize/world/world-terms.js";
 import { valueKindOf } from "../../specs/value-kinds.js";
 import { DOMAIN_STEMS, PLACE_QUERY_WORDS, SEARCH_DOMAINS } from "../language/lexicon/value-domains.js";
 import { VALUE_NAMES } from "../language/lexicon/names.js";
@@ -518,18 +519,6 @@ export function variedExample(entry: ToolboxEntry, argName: string, example: unk
   };
   return walk(example, argName, [entry.name]);
 }
-
-/** A word for each of a few concepts in several languages (glossary entries between two languages). */
-const TERMS: ReadonlyArray<Record<string, string>> = [
-  { en: "ticket", de: "Vorgang", fr: "ticket", es: "incidencia", pt: "chamado", it: "segnalazione", nl: "melding" },
-  { en: "invoice", de: "Rechnung", fr: "facture", es: "factura", pt: "fatura", it: "fattura", nl: "factuur" },
-  { en: "refund", de: "Rückerstattung", fr: "remboursement", es: "reembolso", pt: "reembolso", it: "rimborso", nl: "terugbetaling" },
-  { en: "account", de: "Konto", fr: "compte", es: "cuenta", pt: "conta", it: "conto", nl: "rekening" },
-  { en: "delivery", de: "Lieferung", fr: "livraison", es: "entrega", pt: "entrega", it: "consegna", nl: "levering" },
-  { en: "password", de: "Passwort", fr: "mot de passe", es: "contraseña", pt: "senha", it: "password", nl: "wachtwoord" },
-  { en: "order", de: "Bestellung", fr: "commande", es: "pedido", pt: "pedido", it: "ordine", nl: "bestelling" },
-  { en: "warranty", de: "Garantie", fr: "garantie", es: "garantía", pt: "garantia", it: "garanzia", nl: "garantie" },
-];
 
 /** Glossary entries `{source, target}` between two languages (undefined when the pool lacks one of them). */
 export function termPairs(source: string, target: string, rng: Rng): Array<{ source: string; target: string }> | undefined {

@@ -2,6 +2,7 @@ import { looksLikeDnsRecord } from "./dns-records.js";
 import { countClassPairs } from "./count-intervals.js";
 import { timelineOf, type Timeline } from "./stamp-order.js";
 import { urlDateKeys } from "./url-dates.js";
+import { languagePairKeys } from "./language-pairs.js";
 /**
  * What an object in an answer is, judged from its keys and the name of what holds it: its keys by normalized
  * name, and the entities coherent-entities makes hang together in it (a country, a place, an airport, a person,
@@ -72,6 +73,8 @@ export interface Shape {
   timeline?: Timeline;
   /** Its own day and its own address, when it has both (the address names the day). */
   urlDate?: { day: string; url: string };
+  /** Its two languages (a glossary's `source` and `target`), when it has a pair of them. */
+  languagePair?: { source: string; target: string };
 }
 
 /** The other end of a range's field (`estimated_cost_cents_min` -> `..._max`, `lowPrice` -> `highPrice`), if it names one. */
@@ -162,6 +165,8 @@ export function shapeOf(o: Json, parent: string): Shape {
   if (timeline !== undefined) shape.timeline = timeline;
   const urlDate = urlDateKeys([...keys.values()]);
   if (urlDate !== undefined) shape.urlDate = urlDate;
+  const languagePair = languagePairKeys([...keys.values()]);
+  if (languagePair !== undefined) shape.languagePair = languagePair;
   if (shapeNodes > 20_000) {
     shapes.next.clear();
     shapeNodes = 0;
