@@ -2,6 +2,7 @@ import { cityNear, findCity, findCountry, fold, isLanguage, type City } from "..
 import { citiesNamed } from "../../specs/synthesize/world/gazetteer.js";
 import { dayInUrl, urlDateKeys } from "../../specs/synthesize/world/url-dates.js";
 import { languagePairKeys, pairEntries } from "../../specs/synthesize/world/language-pairs.js";
+import { dishOfAnotherCuisine, recipeKeys } from "../../specs/synthesize/world/recipe-dishes.js";
 import { primaryLanguage, termLanguages } from "../../specs/synthesize/world/world-terms.js";
 import { findExchange } from "../../specs/synthesize/world/world-exchanges.js";
 import { airportOffset, flightMinutes } from "../../specs/synthesize/world/flight-times.js";
@@ -29,7 +30,8 @@ import { asksPointZone, pointZone } from "../../specs/respond/world/coordinate-t
  *   a conversion at another pair's rate or with a result that is not amount x rate; a base in its own rate table;
  *   a detected language that is not the text's, a phrasebook sentence translated otherwise than the book says;
  *   a record's own address naming another day than its date (`/2025/06/14/` for an article of 2 March); a glossary
- *   whose entries are not in its two languages, or that is between one language and itself.
+ *   whose entries are not in its two languages, or that is between one language and itself; a recipe of one cuisine
+ *   titled as a dish of another.
  */
 
 /** Fields that hold a text translated into the call's target language. */
@@ -216,6 +218,10 @@ export function entityContradictions(call: ObservedCall): Contradiction[] {
       if (wrong >= 0) add({ rule: "entity", field: here(`${entries.key}[${wrong}]`), expected: `a ${pairFrom as string} -> ${pairInto as string} entry`, actual: entries.items[wrong] });
       else if (primaryLanguage(pairFrom as string) === primaryLanguage(pairInto as string) && entries.items.some((e) => e["source"] !== e["target"])) add({ rule: "entity", field: here(pair.target), expected: `another language than ${pairFrom as string}`, actual: pairInto });
     }
+    // A recipe of a cuisine is no dish of another (a Japanese recipe titled Chickpea and Spinach Coconut Curry).
+    const recipe = recipeKeys(Object.keys(o));
+    const foreign = recipe !== undefined ? dishOfAnotherCuisine(o, recipe) : undefined;
+    if (recipe !== undefined && foreign !== undefined) add({ rule: "entity", field: here(recipe.title), expected: `a ${String(o[recipe.cuisine])} dish`, actual: `${foreign.title} (${foreign.cuisine})` });
     // A record's own address names its own day (an article of 2 March is not at `/2025/06/14/`); a day apart is a time zone.
     const urlDate = urlDateKeys(Object.keys(o));
     const urlDay = urlDate !== undefined && typeof o[urlDate.url] === "string" ? dayInUrl(o[urlDate.url] as string) : undefined;

@@ -3,6 +3,7 @@ import { countClassPairs } from "./count-intervals.js";
 import { timelineOf, type Timeline } from "./stamp-order.js";
 import { urlDateKeys } from "./url-dates.js";
 import { languagePairKeys } from "./language-pairs.js";
+import { recipeKeys } from "./recipe-dishes.js";
 /**
  * What an object in an answer is, judged from its keys and the name of what holds it: its keys by normalized
  * name, and the entities coherent-entities makes hang together in it (a country, a place, an airport, a person,
@@ -75,6 +76,8 @@ export interface Shape {
   urlDate?: { day: string; url: string };
   /** Its two languages (a glossary's `source` and `target`), when it has a pair of them. */
   languagePair?: { source: string; target: string };
+  /** Its cuisine and title, when it is a recipe. */
+  recipe?: { cuisine: string; title: string };
 }
 
 /** The other end of a range's field (`estimated_cost_cents_min` -> `..._max`, `lowPrice` -> `highPrice`), if it names one. */
@@ -167,6 +170,8 @@ export function shapeOf(o: Json, parent: string): Shape {
   if (urlDate !== undefined) shape.urlDate = urlDate;
   const languagePair = languagePairKeys([...keys.values()]);
   if (languagePair !== undefined) shape.languagePair = languagePair;
+  const recipe = recipeKeys([...keys.values()]);
+  if (recipe !== undefined) shape.recipe = recipe;
   if (shapeNodes > 20_000) {
     shapes.next.clear();
     shapeNodes = 0;
