@@ -15,12 +15,14 @@ function escaped(text: string): string {
 /** Rewrites the old id where it stands as a path segment in the record's strings. */
 export function followLinks(edits: Edits, record: unknown, recordPointer: string, except: string, oldId: string | number, newId: string | number, depth = 0): void {
   if (!isObject(record) || depth > 2 || String(oldId) === String(newId) || String(oldId) === "") return;
-  const segment = new RegExp(`/${escaped(String(oldId))}(?=$|[/?#.])`, "g");
+  // Made only for a string that names the old id at all (most records have none).
+  let segment: RegExp | undefined;
   for (const [k, v] of Object.entries(record)) {
     const pointer = `${recordPointer}/${pointerSegment(k)}`;
     if (pointer === except || edits.pinned.has(pointer)) continue;
     if (isObject(v)) followLinks(edits, v, pointer, except, oldId, newId, depth + 1);
     else if (typeof v === "string" && v.includes(`/${String(oldId)}`)) {
+      segment ??= new RegExp(`/${escaped(String(oldId))}(?=$|[/?#.])`, "g");
       const moved = v.replace(segment, `/${encodeURIComponent(String(newId))}`);
       if (moved !== v) edits.follow(record as Json, k, pointer, moved);
     }
