@@ -6,6 +6,7 @@ import { deriveSeed, type Rng } from "../../specs/seed.js";
 import { synthesizeArguments } from "../../specs/synthesize/synthesize-call.js";
 import { findCity, findCountry } from "../../specs/synthesize/world/world-data.js";
 import { validateCall } from "../../specs/call/validate-call.js";
+import { selectedResponse } from "../../specs/respond/response-cache.js";
 import { templatesFor } from "./instruction-templates.js";
 import type { InstructionStyle, Plan, PlanLink, PlanRequest, PlanStep } from "../roles/plan.js";
 import { chainCandidates, type ChainCandidate } from "./plan-chains.js";
@@ -101,7 +102,15 @@ export function isMeaningfulOptional(arg: ArgumentInfo): boolean {
 
 function toolWeight(entry: ToolboxEntry): number {
   const m = entry.tool.operation.method;
+  // A read whose spec declares no content for its answer tells the user nothing (no episode rests on it): rarely asked.
+  if (m === "get" && answersNothing(entry)) return 0.05;
   return m === "get" ? 2 : m === "post" ? 1.5 : 1;
+}
+
+/** Whether an operation's default success answer declares no content (no media type, or none with a schema). */
+function answersNothing(entry: ToolboxEntry): boolean {
+  const selected = selectedResponse(entry.toolset.catalog, entry.tool);
+  return selected.key !== undefined && selected.mediaType === undefined;
 }
 
 /** Which argument names a validation issue is about. */
@@ -407,6 +416,8 @@ function toRequest(steps: readonly DraftStep[], withheld: string[], style: Instr
 function planRequest(toolbox: Toolbox, toolset: string, position: number, rng: Rng, options: PlannerSettings, ctx: ValueContext): PlanRequest {
   const entries = toolbox.ofToolset(toolset).filter((e) => !e.tool.deprecated);
   const chains = chainCandidates(toolbox).filter((c) => c.from.toolset.name === toolset);
+  // Steps of a request of several are operations whose answers say something (reads without content only alone).
+  const askable = entries.filter((e) => !(e.tool.operation.method === "get" && answersNothing(e)));
   const withhold = rng.chance(position === 0 ? options.withholdRate : options.withholdRate / 2);
   let steps: DraftStep[] = [];
   let candidates: { key: string; value: unknown }[] = [];
@@ -418,10 +429,10 @@ function planRequest(toolbox: Toolbox, toolset: string, position: number, rng: R
     // At the plan level every request takes several operations: a chain when the toolset has one, else independent steps.
     const several = options.level === "plan" ? 1 : options.chainRate + options.multiStepRate;
     if (chains.length > 0 && r < options.chainRate) steps = chainSteps(chains, rng, shared, ctx);
-    else if (entries.length >= 2 && r < several) {
-      const n = entries.length >= 3 && rng.chance(0.2) ? 3 : 2;
+    else if (askable.length >= 2 && r < several) {
+      const n = askable.length >= 3 && rng.chance(0.2) ? 3 : 2;
       const picked: ToolboxEntry[] = [];
-      while (picked.length < n) picked.push(weighted(rng, entries.filter((e) => !picked.includes(e)), toolWeight));
+      while (picked.length < n) picked.push(weighted(rng, askable.filter((e) => !picked.includes(e)), toolWeight));
       steps = picked.map((e) => fillStep(e, [], shared, rng, ctx));
     } else steps = [fillStep(weighted(rng, entries, toolWeight), [], shared, rng, ctx)];
     candidates = withholdable(steps);

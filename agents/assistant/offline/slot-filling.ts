@@ -195,6 +195,33 @@ function computeFill(box: OfflineToolbox, input: FillInput): FillOutcome {
   const built = build(paramsOf(box, input.tool.parameters), 0);
   const args = built.args;
   let missing = built.missing;
+  // An object described in parentheses after its name ("origin (lat 1.5, lng 2.5, address Rua Augusta 24)"): its
+  // fields are filled from its own words, and another object filled only from those words was never asked for.
+  if (input.group === undefined) {
+    const text = input.clause ?? input.request.text;
+    const claimed: string[] = [];
+    const named = new Set<string>();
+    for (const c of containers) {
+      if (c.array || c.depth !== 0) continue;
+      const group = namedGroup(text, c.p.phrase);
+      if (group === undefined) continue;
+      named.add(c.p.name);
+      const value = computeFill(box, { ...input, clause: group, group: c.p.name }).args[c.p.name];
+      if (value === null || typeof value !== "object" || Array.isArray(value)) continue;
+      args[c.p.name] = value;
+      missing = missing.filter((m) => m.path[0] !== c.p.name);
+      claimed.push(group);
+    }
+    for (const c of containers) {
+      const value = args[c.p.name];
+      if (claimed.length === 0 || c.depth !== 0 || named.has(c.p.name) || value === null || typeof value !== "object" || Array.isArray(value)) continue;
+      const own = Object.values(value as Json);
+      if (own.length > 0 && own.every((v) => (typeof v === "string" || typeof v === "number") && claimed.some((g) => g.includes(String(v))))) {
+        delete args[c.p.name];
+        if (c.p.required) missing.push(c.p);
+      }
+    }
+  }
   // A list whose items are described in parentheses ("entries (source a, target b) and (source c, target d)"):
   // one item per group, each filled from its own words.
   if (input.group === undefined) {
@@ -207,6 +234,21 @@ function computeFill(box: OfflineToolbox, input: FillInput): FillOutcome {
     }
   }
   return { args, missing, notes, fromText, used: st.used };
+}
+
+/** The parenthesized group right after a name in a text ("origin (lat 1, lng 2)" -> "lat 1, lng 2"), if there is one. */
+function namedGroup(text: string, phrase: string): string | undefined {
+  const words = phrase.trim().split(/\s+/).filter((w) => w !== "").map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  if (words.length === 0) return undefined;
+  const m = new RegExp(`\\b${words.join("[\\s_-]+")}\\s*:?\\s*\\(`, "i").exec(text);
+  if (!m) return undefined;
+  const start = m.index + m[0].length;
+  let depth = 1;
+  for (let i = start; i < text.length; i++) {
+    if (text[i] === "(") depth++;
+    else if (text[i] === ")" && --depth === 0) return text.slice(start, i);
+  }
+  return undefined;
 }
 
 /** Most items a list argument is filled with from parenthesized groups. */

@@ -130,6 +130,9 @@ export const VERB_SENSES: readonly VerbSense[] = [
   { word: "place", where: "before-determiner", means: "create" },
   { word: "new", where: "after-determiner", means: "created" },
   { word: "book", where: "imperative", means: "reserve", keep: true },
+  // "Request a ride", "order a pizza": asking for one to be made (not "the status of my request").
+  { word: "request", where: "imperative", means: "create", keep: true },
+  { word: "order", where: "imperative", means: "create", keep: true },
 ];
 
 /** The determiners of {@link VERB_SENSES} ("place an order", "the new one"). */

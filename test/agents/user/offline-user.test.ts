@@ -632,3 +632,31 @@ describe("OfflineUser.reply", () => {
     expect(await user.reply("Shall I go ahead with the search?", turn, ctx)).toMatch(/go ahead|do it/i);
   });
 });
+
+describe("OfflineUser.plan: reads that answer nothing", () => {
+  it("seldom asks for a read whose spec declares no content for its answer (no episode can rest on it)", async () => {
+    const empty = { "200": { description: "ok" } };
+    const full = { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { name: { type: "string" } } } } } } };
+    const api = await toolsetFromSpec("mixed", {
+      openapi: "3.0.3",
+      info: { title: "Mixed", version: "1" },
+      paths: {
+        "/a": { get: { operationId: "readNothingA", summary: "Read a", responses: empty } },
+        "/b": { get: { operationId: "readNothingB", summary: "Read b", responses: empty } },
+        "/c": { get: { operationId: "readSomething", summary: "Read c", responses: full } },
+      },
+    });
+    const toolbox = new Toolbox([api]);
+    let nothing = 0;
+    let steps = 0;
+    for (let i = 0; i < 40; i++) {
+      const { plan } = await runEpisode(toolbox, 5, i);
+      for (const s of plan.requests.flatMap((r) => r.steps)) {
+        steps++;
+        if (s.tool.startsWith("readNothing")) nothing++;
+      }
+    }
+    expect(steps).toBeGreaterThan(30);
+    expect(nothing / steps).toBeLessThan(0.1);
+  });
+});
