@@ -203,3 +203,21 @@ describe("enum values that are everyday words", () => {
     expect(fill(news, 'Look for articles about "wildfires" in de.').args["language"]).toBe("de");
   });
 });
+
+describe("slot filling: an object described after its name", () => {
+  const point = { type: "object", properties: { lat: { type: "number" }, lng: { type: "number" }, address: { type: "string" } }, required: ["lat", "lng"] };
+  const ride: OfflineToolSpec = {
+    name: "NewRide",
+    description: "Request a ride to pick you up at the given location.",
+    parameters: { type: "object", properties: { ride_type: { type: "string", enum: ["lyft", "lyft_plus"] }, origin: point, destination: point }, required: ["ride_type", "origin"] },
+  };
+
+  it("fills that object from its parentheses, and no other object from them", () => {
+    const out = fill(ride, "Could you request a lyft with origin (lat -51.453634, lng -10.802785, address Rua Augusta 24) with ride type lyft_plus?");
+    expect(out.args["origin"]).toEqual({ lat: -51.453634, lng: -10.802785, address: "Rua Augusta 24" });
+    expect(out.args).not.toHaveProperty("destination");
+    const both = fill(ride, "Request a lyft from origin (lat 1.5, lng 2.5) to destination (lat 3.5, lng 4.5, address Main Street 1), ride type lyft.");
+    expect(both.args["origin"]).toEqual({ lat: 1.5, lng: 2.5 });
+    expect(both.args["destination"]).toEqual({ lat: 3.5, lng: 4.5, address: "Main Street 1" });
+  });
+});
