@@ -6,6 +6,7 @@ import { objectShape } from "./object-properties.js";
 import type { BodyBinding, HttpMethod, ParameterBinding, ParameterLocation, Tool } from "./tool.js";
 import { isObject, type Json } from "../json-object.js";
 import { restateExamples } from "../synthesize/world/dated-examples.js";
+import { replacePlaceholderExamples } from "../synthesize/world/placeholder-examples.js";
 
 /** The HTTP methods, in the order operations are listed. */
 export const HTTP_METHODS: readonly HttpMethod[] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -195,6 +196,8 @@ export function buildCatalog(spec: LoadedSpec): Catalog {
   const doc = spec.document as unknown as Json;
   // The spec's examples as of the simulated today (what they say already happened, happened by then).
   restateExamples(doc);
+  // Placeholders where a value goes (`email: XXXXXXXXXXX`, `url: <Webhook URL>`) are values of their kind.
+  replacePlaceholderExamples(doc);
   const registry = SchemaRegistry.of(spec);
   const tools: Tool[] = [];
   const taken = new Set<string>();
