@@ -4,6 +4,7 @@ import { cohereTimeline } from "./stamp-order.js";
 import { cohereUrlDate } from "./url-dates.js";
 import { cohereLanguagePair } from "./language-pairs.js";
 import { cohereRecipe } from "./recipe-dishes.js";
+import { cohereCountryLanguage } from "./country-language.js";
 import { fixedHolidays } from "./world-holidays.js";
 import { findStock, stockNamed } from "./world-stocks.js";
 import { findExchange, sessionAt } from "./world-exchanges.js";
@@ -461,6 +462,7 @@ function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: numb
     if (shape.urlDate) cohereUrlDate(ctx, o, at, shape.urlDate);
     if (shape.languagePair) cohereLanguagePair(ctx, o, at, shape.languagePair);
     if (shape.recipe) cohereRecipe(ctx, o, at, index, shape.recipe);
+    if (shape.countryLanguage) cohereCountryLanguage(ctx, o, at, shape.countryLanguage);
     if (shape.countClasses.length > 0) cohereCountClasses(ctx, o, at, shape.countClasses);
     if (shape.dns) cohereDnsRecord(ctx, o, keys, at, index);
   }

@@ -4,6 +4,7 @@ import { timelineOf, type Timeline } from "./stamp-order.js";
 import { urlDateKeys } from "./url-dates.js";
 import { languagePairKeys } from "./language-pairs.js";
 import { recipeKeys } from "./recipe-dishes.js";
+import { countryLanguageKeys } from "./country-language.js";
 /**
  * What an object in an answer is, judged from its keys and the name of what holds it: its keys by normalized
  * name, and the entities coherent-entities makes hang together in it (a country, a place, an airport, a person,
@@ -78,6 +79,8 @@ export interface Shape {
   languagePair?: { source: string; target: string };
   /** Its cuisine and title, when it is a recipe. */
   recipe?: { cuisine: string; title: string };
+  /** Its language and country, when it has both (the language is one of the country's). */
+  countryLanguage?: { language: string; country: string };
 }
 
 /** The other end of a range's field (`estimated_cost_cents_min` -> `..._max`, `lowPrice` -> `highPrice`), if it names one. */
@@ -172,6 +175,8 @@ export function shapeOf(o: Json, parent: string): Shape {
   if (languagePair !== undefined) shape.languagePair = languagePair;
   const recipe = recipeKeys([...keys.values()]);
   if (recipe !== undefined) shape.recipe = recipe;
+  const countryLanguage = countryLanguageKeys([...keys.values()]);
+  if (countryLanguage !== undefined) shape.countryLanguage = countryLanguage;
   if (shapeNodes > 20_000) {
     shapes.next.clear();
     shapeNodes = 0;
