@@ -7,6 +7,7 @@ import { cohereRecipe } from "./recipe-dishes.js";
 import { cohereCountryLanguage } from "./country-language.js";
 import { fixedHolidays } from "./world-holidays.js";
 import { findStock, stockNamed } from "./world-stocks.js";
+import { drawCompanyFacts } from "./company-facts.js";
 import { findExchange, sessionAt } from "./world-exchanges.js";
 import { REFERENCE_DATE } from "./simulated-today.js";
 import { coherePlace, nameThePoint, pinnedPoint } from "./place-coherence.js";
@@ -371,6 +372,8 @@ function cohereStock(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, i
       o[nameKey] = stock.name;
     }
   }
+  // A record that was another company's (the example's) keeps none of that company's own facts.
+  if (typeof before === "string" && before !== stock.name) drawCompanyFacts(ctx, o, at, stock.symbol);
   set(ctx, o, nameKey, stock.name, at);
   set(ctx, o, first(keys, ["headquarters", "hq", "headquarterslocation", "headquartersaddress"]), stock.headquarters, at);
   set(ctx, o, first(keys, ["exchange", "exchangecode", "primaryexchange"]), stock.exchange, at);

@@ -77,3 +77,16 @@ describe("known tickers", () => {
     for (const r of shell.slice(1)) expect(findStock(String(r["symbol"]))).toBeUndefined();
   });
 });
+
+describe("a known company's own facts", () => {
+  it("are its own, not the example company's: its CEO, IPO date, head count and value, the same in every answer", async () => {
+    const example = await body("getCompanyProfile", { symbol: "NWRB" }, 1);
+    const facts = new Set<string>();
+    for (const seed of [1, 2, 3, 4]) {
+      const shell = await body("getCompanyProfile", { symbol: "SHEL" }, seed);
+      for (const k of ["ceo", "ipoDate", "employees", "marketCap"]) if (shell[k] !== undefined && example[k] !== undefined) expect(shell[k], k).not.toEqual(example[k]);
+      if (typeof shell["ceo"] === "string") facts.add(shell["ceo"]);
+    }
+    expect(facts.size).toBe(1);
+  });
+});
