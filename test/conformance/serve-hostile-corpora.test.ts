@@ -1,6 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadCatalog } from "../../specs/catalog/load-catalog.js";
 import type { Catalog } from "../../specs/catalog/catalog.js";
@@ -13,6 +11,7 @@ import { deriveSeed } from "../../specs/seed.js";
 import { synthesizeArguments } from "../../specs/synthesize/synthesize-call.js";
 import { createServeApp } from "../../simulator/serve/serve-app.js";
 import { FULL, sampled } from "../support/test-mode.js";
+import { corpusSpecFiles } from "../support/corpora.js";
 
 // `toolsim serve` (stateless, in process) on every spec of ../shared/corpora/openapi, as a spec-driven fuzzer
 // attacks it: each operation gets a valid request made from synthesized arguments, then hostile variants of it
@@ -21,8 +20,6 @@ import { FULL, sampled } from "../support/test-mode.js";
 // compiled), no header may carry a character outside printable ASCII, every hostile variant is refused with a 4xx,
 // and the share of valid requests answered 2xx is held to a floor.
 
-const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const CORPORA = path.resolve(REPO_ROOT, process.env["TOOLSIM_CORPORA"] ?? "../shared/corpora");
 const SEED = 20241127;
 /** Operations per spec (the quick suite's sample; the full sweep takes up to 60). */
 const OPS_PER_SPEC = FULL ? 60 : 12;
@@ -34,17 +31,8 @@ const OPS_PER_SPEC = FULL ? 60 : 12;
  */
 const MIN_VALID_2XX = 0.99;
 
-function specFiles(): string[] {
-  const out: string[] = [];
-  for (const folder of ["openapi/oas3", "openapi/swagger2"]) {
-    const dir = path.join(CORPORA, folder);
-    if (!existsSync(dir)) continue;
-    for (const f of readdirSync(dir).filter((x) => /\.(json|ya?ml)$/i.test(x)).sort()) out.push(path.join(dir, f));
-  }
-  return out;
-}
 
-const FILES = sampled(specFiles(), 15);
+const FILES = sampled(corpusSpecFiles(), 15);
 
 interface Sent {
   method: string;

@@ -1,12 +1,11 @@
-import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadCatalog } from "../../specs/catalog/load-catalog.js";
 import { deriveSeed } from "../../specs/seed.js";
 import { FULL, sampled } from "../support/test-mode.js";
+import { corpusSpecFiles } from "../support/corpora.js";
 import { synthesizeArguments } from "../../specs/synthesize/synthesize-call.js";
 import { McpBridge } from "../../simulator/serve/mcp/mcp-bridge.js";
 import { createMcpServer } from "../../simulator/serve/mcp/mcp-server.js";
@@ -18,8 +17,6 @@ import { createServeApp, type ServeOptions } from "../../simulator/serve/serve-a
 // structured content that breaks the tool's output schema); the API's refusals are `isError` results and are
 // counted, with the share of calls answered 2xx reported and held to a floor.
 
-const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const CORPORA = path.resolve(REPO_ROOT, process.env["TOOLSIM_CORPORA"] ?? "../shared/corpora");
 const SEED = 20240601;
 /**
  * The measured share of synthesized calls answered 2xx over MCP: 0.9837 over the whole corpus (3141 of 3193, since
@@ -28,18 +25,9 @@ const SEED = 20240601;
  */
 const MIN_SUCCESS = FULL ? 0.975 : 0.985;
 
-function specFiles(): string[] {
-  const out: string[] = [];
-  for (const folder of ["openapi/oas3", "openapi/swagger2"]) {
-    const dir = path.join(CORPORA, folder);
-    if (!existsSync(dir)) continue;
-    for (const f of readdirSync(dir).filter((x) => /\.(json|ya?ml)$/i.test(x)).sort()) out.push(path.join(dir, f));
-  }
-  return out;
-}
 
 // The quick suite serves a fixed sample of the corpus; the full sweep (`.ci/run`) every spec.
-const FILES = sampled(specFiles(), 15);
+const FILES = sampled(corpusSpecFiles(), 15);
 const tally = { specs: 0, tools: 0, listed: 0, calls: 0, ok: 0, isError: 0, protocolErrors: 0, statuses: new Map<number, number>(), failures: [] as string[], errorSamples: [] as string[] };
 
 afterAll(() => {

@@ -1,17 +1,16 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { OfflineAssistant } from "../../../../agents/assistant/offline/offline-assistant.js";
 import { eventsOf, runAssistantEpisode } from "../../../support/assistant-harness.js";
 import { toolsetFromSpec } from "../../../support/spec-toolsets.js";
+import { CORPORA } from "../../../support/corpora.js";
 
 // "Request a lyft", "order a pizza": a request that asks for one to be made picks the operation that makes it,
 // not a read whose name shares a word with the request ("my cost token" is no cost estimate). On Lyft's own spec
 // from ../shared/corpora (skipped without it): NewRide, not GetCost or GetRideTypes.
 
-const REPO_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
-const LYFT = path.resolve(REPO_ROOT, process.env["TOOLSIM_CORPORA"] ?? "../shared/corpora", "openapi/oas3/lyft.com.json");
+const LYFT = path.join(CORPORA, "openapi/oas3/lyft.com.json");
 
 describe.skipIf(!existsSync(LYFT))("a request to make something", () => {
   it("picks the operation that makes it, and fills the object described after its name", async () => {
