@@ -8,7 +8,8 @@ import { synthesize } from "../../specs/synthesize/synthesize.js";
 import type { ArgumentInfo } from "../assistant/tool-arguments.js";
 import type { ToolboxEntry } from "../roles/toolbox.js";
 import { coordinateOf, idStem, isIdName } from "../language/value-phrase.js";
-import { meaningfulValue, newValueContext, personaValue, variedExample, type ValueContext } from "./value-pools.js";
+import { boundsPastStamps, meaningfulValue, newValueContext, personaValue, variedExample, type ValueContext } from "./value-pools.js";
+import { isAfterNow, SIMULATED_TODAY } from "../../specs/synthesize/world/simulated-today.js";
 import { identifierWords, singular } from "../language/words.js";
 import { isObject, type Json } from "../../specs/json-object.js";
 
@@ -166,7 +167,9 @@ export function chooseValue(entry: ToolboxEntry, arg: ArgumentInfo, rng: Rng, ct
   // The user's own e-mail, name and password are the persona's (a filter over the state may name someone else).
   const own = personaValue(arg, context.persona);
   if (own !== undefined && state.length === 0 && validFor(entry, arg, own)) return { value: own, source: "realistic" };
-  const examples = arg.examples.filter((e) => e !== null && e !== undefined && !(isObject(e) && Object.keys(e).length === 0));
+  // An example of a bound on what already happened (`from` over articles' `publishedAt`) that lies ahead of today is no use.
+  const pastOnly = (arg.format === "date" || arg.format === "date-time") && boundsPastStamps(entry, arg);
+  const examples = arg.examples.filter((e) => e !== null && e !== undefined && !(isObject(e) && Object.keys(e).length === 0) && !(pastOnly && typeof e === "string" && isAfterNow(e, SIMULATED_TODAY)));
   const seed = deriveSeed(Math.floor(rng.next() * 0x100000000), entry.name, arg.name);
   const sources: Source[] = [];
   const idsFor = (name: string): unknown[] => fixtureIds(entry, { ...arg, name, in: "body" });

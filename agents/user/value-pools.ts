@@ -205,7 +205,7 @@ function dateTime(ms: number, example: unknown, rng: Rng): string {
 }
 
 /** Whether an argument bounds a range of stamps of what already happened (`start_time` over rides' `requested_at`). */
-function boundsPastStamps(entry: ToolboxEntry, arg: ArgumentInfo): boolean {
+export function boundsPastStamps(entry: ToolboxEntry, arg: ArgumentInfo): boolean {
   return bindingsOf(entry.toolset.catalog, entry.tool).some((b) => b.kind === "range" && b.arg === arg.name && valueKindOf(b.field.split(/[.[\]]/).filter((p) => p !== "").pop() ?? "") === "stamp");
 }
 

@@ -498,7 +498,9 @@ export function stateContradictions(calls: readonly ObservedCall[]): Array<{ ind
       if (isWrite) {
         for (const k of Object.keys(r)) if (call.bodyArgs.has(k) || k === "status" || k === "state") written.add(k);
       }
-      seen.set(key(recordNoun, id), { fields: { ...(prior?.fields ?? {}), ...r }, written, deleted: false });
+      // A read's view of the record (`getRecipe(servings=18)` scales it) is no state of it: later reads need not show it.
+      const kept = isWrite ? r : Object.fromEntries(Object.entries(r).filter(([k, v]) => !(k in call.args && sameValue(call.args[k], v) && idOf({ [k]: v }) === undefined)));
+      seen.set(key(recordNoun, id), { fields: { ...(prior?.fields ?? {}), ...kept }, written, deleted: false });
     }
   });
   return out;

@@ -30,6 +30,7 @@ import { completeRequired } from "../created-resource.js";
 import { dropRepeatedItems, repeatedItems } from "../world/repeated-records.js";
 import { isPlace, relocate, renameNaturalKey } from "../world/found-place.js";
 import { agreeMoney, speaksMoney } from "../world/money-answers.js";
+import { scaleToServings } from "../world/scaled-servings.js";
 import { agreeDetectedLanguage, sendsTexts } from "../world/detected-language.js";
 import { keepTargetLanguage, lookedUp, targetLanguageOf } from "../world/translated-texts.js";
 import { answerRecords, isIdentityField, knownNatural, knownRecord, naturalRecords } from "../world/entity-memory.js";
@@ -368,6 +369,8 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const equalled = new Set(edits.list.slice(beforeEquals).map((e) => e.pointer));
   const given = (b: { arg?: string }): boolean => b.arg !== undefined && argValue(ctx, b.arg) !== undefined;
   for (const b of plan.todayEquals) applyToday(out, b, given(b), SIMULATED_TODAY, edits);
+  // A recipe read for more servings holds more of each ingredient.
+  if (edits.list.length > beforeEquals && ctx.call.tool.operation.method === "get") scaleToServings(edits);
   // Measurements in the unit system the answer is now in (`units: imperial` over an example in metric).
   if (rewrite && plan.units) {
     // A synthesized answer's numbers are in the spec's system, whatever unit label synthesis drew beside them.

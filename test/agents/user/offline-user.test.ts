@@ -331,7 +331,7 @@ describe("OfflineUser.plan", () => {
     expect(places).toBeGreaterThan(0);
   });
 
-  it("asks for a history of what already happened in the past: a range over rides' requested_at is before today", async () => {
+  it("asks for a history of what already happened in the past: a range over rides' requested_at is before today, whatever the spec's example", async () => {
     const ride = { type: "object", properties: { ride_id: { type: "string" }, generated_at: { type: "string", format: "date-time" }, requested_at: { type: "string", format: "date-time" } } };
     const rides = await toolsetFromSpec("rides", {
       openapi: "3.0.3",
@@ -342,8 +342,8 @@ describe("OfflineUser.plan", () => {
             operationId: "GetRides",
             summary: "Get the rides of the user",
             parameters: [
-              { name: "start_time", in: "query", required: true, description: "Start of the window.", schema: { type: "string", format: "date-time" } },
-              { name: "end_time", in: "query", required: true, description: "End of the window.", schema: { type: "string", format: "date-time" } },
+              { name: "start_time", in: "query", required: true, description: "Start of the window.", schema: { type: "string", format: "date-time" }, example: "2025-09-01T09:00:00Z" },
+              { name: "end_time", in: "query", required: true, description: "End of the window.", schema: { type: "string", format: "date-time" }, example: "2025-09-16T09:00:00Z" },
             ],
             responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { rides: { type: "array", items: ride } } } } } } },
           },

@@ -52,6 +52,15 @@ describe("contradictions between a call and its answer", () => {
     expect(stateContradictions(calls).map((s) => `${s.index} ${s.contradiction.rule} ${s.contradiction.field}`)).toEqual(["1 reference unitPrice", "3 state note", "5 state id"]);
   });
 
+  it("takes a read's view of a record (servings=18) as no state of it", () => {
+    const calls: ObservedCall[] = [
+      observed("getRecipe", { recipeId: 48213, servings: 18 }, { id: 48213, title: "Curry", servings: 18 }, { path: "/recipes/{recipeId}" }),
+      observed("getRecipe", { recipeId: 48213 }, { id: 48213, title: "Curry", servings: 4 }, { path: "/recipes/{recipeId}" }),
+      observed("getRecipe", { recipeId: 48213 }, { id: 48213, title: "Dal", servings: 4 }, { path: "/recipes/{recipeId}" }),
+    ];
+    expect(stateContradictions(calls).map((s) => `${s.index} ${s.contradiction.rule} ${s.contradiction.field}`)).toEqual(["2 state title"]);
+  });
+
   it("takes an envelope's record as the path's resource: two resources' `data` of one id are two records", () => {
     const doc = (type: string, name: string) => ({ data: { id: "ng1", type, attributes: { name } } });
     const apart: ObservedCall[] = [

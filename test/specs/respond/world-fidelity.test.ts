@@ -381,3 +381,14 @@ describe("a city the call names is where it is, in the world table or not", () =
     expect(body["location"]).toMatchObject({ country: "AR", timezone: "America/Argentina/Cordoba" });
   });
 });
+
+describe("a recipe read for another number of servings", () => {
+  it("holds its ingredients for that many: getRecipe(48213, servings=18) over a recipe for 4 has 4.5 times as much", async () => {
+    const four = await call("recipes", "getRecipe", { recipeId: 48213 });
+    const eighteen = await call("recipes", "getRecipe", { recipeId: 48213, servings: 18 });
+    expect(four["servings"]).toBe(4);
+    expect(eighteen["servings"]).toBe(18);
+    const amounts = (b: Json) => b["ingredients"].map((i: Json) => i["amount"]);
+    expect(amounts(eighteen)).toEqual(amounts(four).map((a: number) => Math.round(a * 4.5 * 100) / 100).map((a: number) => (Number.isInteger(a) || a >= 10 ? Math.round(a) : a)));
+  });
+});
