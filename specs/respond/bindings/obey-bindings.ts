@@ -31,6 +31,7 @@ import { dropRepeatedItems, repeatedItems } from "../world/repeated-records.js";
 import { isPlace, relocate, renameNaturalKey } from "../world/found-place.js";
 import { agreeMoney, speaksMoney } from "../world/money-answers.js";
 import { scaleToServings } from "../world/scaled-servings.js";
+import { aboutTheSearch, isArticle } from "../world/search-headlines.js";
 import { agreeDetectedLanguage, sendsTexts } from "../world/detected-language.js";
 import { keepTargetLanguage, lookedUp, targetLanguageOf } from "../world/translated-texts.js";
 import { answerRecords, isIdentityField, knownNatural, knownRecord, naturalRecords } from "../world/entity-memory.js";
@@ -283,6 +284,8 @@ function applySearch(ctx: ResponseContext, out: unknown, b: Extract<Binding, { k
     if (known === undefined && !code && !airport && isPlace(item.value)) continue;
     const key = String(target.key).toLowerCase();
     if (known !== undefined && /name|city|title|display|address|label/.test(key)) edits.write(target, /display|address|title|label/.test(key) ? `${query}` : known);
+    // An article found is about the search: its headline, summary and address, not the example's with the words in front.
+    else if (!code && isArticle(item.value)) aboutTheSearch(item.value, item.pointer, query, item.items[0] ?? 0, ctx.seed, (h, k, p, v) => edits.follow(h, k, p, v));
     else edits.write(target, mentioning(String(target.value), query, words));
     // The item found is in the city asked for: its places name it, and its own coordinates are there.
     if (city) relocate(item.value, item.pointer, city, query, edits);

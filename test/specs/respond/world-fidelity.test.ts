@@ -392,3 +392,17 @@ describe("a recipe read for another number of servings", () => {
     expect(amounts(eighteen)).toEqual(amounts(four).map((a: number) => Math.round(a * 4.5 * 100) / 100).map((a: number) => (Number.isInteger(a) || a >= 10 ? Math.round(a) : a)));
   });
 });
+
+describe("an article a search found", () => {
+  it("is about the search: headline, summary and address, not the example's with the searched words in front", async () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const body = await call("news", "searchArticles", { q: "heat wave AND Spain" }, seed);
+      for (const a of body["articles"]) {
+        expect(a["title"].toLowerCase()).toContain("heat wave spain");
+        expect(a["title"]).not.toMatch(/chip/i);
+        if (typeof a["description"] === "string") expect(a["description"]).not.toMatch(/manufacturers|factories/);
+        expect(a["url"]).toMatch(/\/heat-wave-spain$/);
+      }
+    }
+  });
+});
