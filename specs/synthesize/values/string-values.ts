@@ -374,6 +374,8 @@ const STRING_RULES: readonly StringRule[] = [
   [t(/(^|_)(khz|hz|kts|knots|mph|kmh|kph|kg|kgs|lb|lbs)$/), (f) => ({ value: String(f.number.int({ min: 1, max: 500 })) })],
   // A size class kept in a string (`nbrOfEmployeesInterval: "50-99"`) is a range of numbers.
   [t(/(^|_)(employees|turnover|revenue|sales|size|staff|headcount)(_[a-z]+)?_(interval|range|class|band)$/), (f, n) => ({ value: f.helpers.arrayElement(/employees|staff|headcount|size/.test(n) ? ["1-4", "5-9", "10-19", "20-49", "50-99", "100-199", "200-499"] : ["0-1M", "1M-10M", "10M-50M", "50M-100M"]) })],
+  // A rating kept in a string (`rating: "4.9"`, a driver's or a passenger's) is one on a five-star scale.
+  [t(/(^|_)(rating|average_rating|avg_rating|stars|star_rating|user_rating)$/), (f) => ({ value: f.number.float({ min: 3, max: 5, fractionDigits: 1 }).toFixed(1) })],
   // Quantities kept in strings (`numberEmployees: "250"`, `elevation_ft: "1240"`) are numbers.
   [
     t(/(^|_)(count|number_of_\w+|num_\w+|\w+_count|total|ft|feet|meters|metres|km|miles|percent|percentage|pct|ratio|turnover|net_turnover|earnings|revenue|income|profit|assets|equity|capital|share_capital|liabilities|sales|clicks|impressions|views|rpm|marks|score|employees|number_employees|height|width|weight|elevation|elevation_ft|altitude|population|age|duration|seconds|minutes|hours)$|percent$|employees$|^kpi_|^(pl|bs)_/),

@@ -122,6 +122,15 @@ describe("synthesize: realistic values by field name and format", () => {
     }
   });
 
+  it("a rating kept in a string is one on a five-star scale (a passenger's rating is no word)", () => {
+    const reg = registryOf({ Passenger: { type: "object", required: ["rating", "first_name"], properties: { rating: { type: "string" }, first_name: { type: "string" } } } });
+    for (let seed = 1; seed <= 5; seed++) {
+      const v = make(reg, "Passenger", seed).value as Record<string, string>;
+      expect(v["rating"]).toMatch(/^[345]\.\d$/);
+      expect(Number(v["rating"])).toBeLessThanOrEqual(5);
+    }
+  });
+
   it("a person's names under any prefix are names (learnerFirstName, owner_last_name), not dictionary words", () => {
     const reg = registryOf({
       Response: { type: "object", required: ["learnerFirstName", "learnerLastName", "owner_middle_name"], properties: { learnerFirstName: { type: "string" }, learnerLastName: { type: "string" }, owner_middle_name: { type: "string" } } },
