@@ -14,7 +14,7 @@ import { pinnedValue, set, type Ctx } from "./coherence-context.js";
 const MORE_LANGUAGES: Readonly<Record<string, readonly string[]>> = {
   CA: ["fr"], CH: ["fr", "it", "rm"], BE: ["fr", "de"], IN: ["en", "bn", "te", "ta", "mr"], LU: ["fr", "de"], SG: ["zh", "ms", "ta"],
   ZA: ["af", "zu", "xh"], IE: ["ga"], FI: ["sv"], ES: ["ca", "eu", "gl"], US: ["es"], NZ: ["mi"], PH: ["tl"], KE: ["sw"], NG: ["ha", "yo", "ig"],
-  IL: ["ar", "en"], MA: ["fr"], DZ: ["fr"], TN: ["fr"], LB: ["fr"], PK: ["en"], MY: ["en"], HK: ["en"], AT: [], GB: ["cy"],
+  IL: ["ar", "en"], MA: ["fr"], DZ: ["fr"], TN: ["fr"], LB: ["fr"], PK: ["en"], MY: ["en"], HK: ["en"], GB: ["cy"],
 };
 
 /** The languages (ISO 639-1) of a country by its alpha-2 code. */
