@@ -11,8 +11,27 @@ export interface ObjectShape {
   open: boolean;
 }
 
-/** The shape of the object schema at a pointer, or undefined when it is not a plain object schema (oneOf, array...). */
-export function objectShape(registry: SchemaRegistry, flavor: SchemaFlavor, pointer: string, seen: ReadonlySet<string> = new Set()): ObjectShape | undefined {
+/** Shapes already worked out, by registry, then flavor and pointer (`null`: not a plain object schema). */
+const shapes = new WeakMap<SchemaRegistry, Map<string, ObjectShape | null>>();
+
+/**
+ * The shape of the object schema at a pointer, or undefined when it is not a plain object schema (oneOf, array...).
+ * Worked out once per schema: the shape is frozen and shared.
+ */
+export function objectShape(registry: SchemaRegistry, flavor: SchemaFlavor, pointer: string): ObjectShape | undefined {
+  let known = shapes.get(registry);
+  if (!known) shapes.set(registry, (known = new Map()));
+  const key = `${flavor} ${pointer}`;
+  let shape = known.get(key);
+  if (shape === undefined) {
+    const made = shapeAt(registry, flavor, pointer, new Set());
+    shape = made === undefined ? null : Object.freeze({ ...made, properties: Object.freeze(made.properties), required: Object.freeze(made.required) as string[] });
+    known.set(key, shape);
+  }
+  return shape ?? undefined;
+}
+
+function shapeAt(registry: SchemaRegistry, flavor: SchemaFlavor, pointer: string, seen: ReadonlySet<string>): ObjectShape | undefined {
   const { pointer: at, schema } = registry.resolve(flavor, pointer);
   // An allOf that comes back to itself (a `$ref` cycle `loadSpec` rejects) has no shape.
   if (!isObject(schema) || seen.has(at)) return undefined;
@@ -28,7 +47,7 @@ export function objectShape(registry: SchemaRegistry, flavor: SchemaFlavor, poin
   let open = schema["additionalProperties"] !== false;
   if (Array.isArray(schema["allOf"])) {
     for (let i = 0; i < schema["allOf"].length; i++) {
-      const part = objectShape(registry, flavor, `${at}/allOf/${i}`, new Set(seen).add(at));
+      const part = shapeAt(registry, flavor, `${at}/allOf/${i}`, new Set(seen).add(at));
       if (!part) return undefined;
       Object.assign(properties, part.properties);
       for (const r of part.required) required.add(r);

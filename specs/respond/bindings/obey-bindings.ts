@@ -34,7 +34,7 @@ import { scaleToServings } from "../world/scaled-servings.js";
 import { aboutTheSearch, isArticle } from "../world/search-headlines.js";
 import { agreeDetectedLanguage, sendsTexts } from "../world/detected-language.js";
 import { keepTargetLanguage, lookedUp, targetLanguageOf } from "../world/translated-texts.js";
-import { answerRecords, isIdentityField, knownNatural, knownRecord, naturalRecords } from "../world/entity-memory.js";
+import { answerRecords, isIdentityField, knownNatural, knownRecord, mayRepeatIds, naturalRecords } from "../world/entity-memory.js";
 import { hasExampleRecords, mentionsExampleId } from "../world/example-records.js";
 import { isSessionOperation, knownSessionUser } from "../world/session-user.js";
 import { anotherId, idKeyOf, recall, recallExamples, renumber } from "./recalled-records.js";
@@ -458,6 +458,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
 
 /** Items of the same list with the same id (a synthesized list repeating its example's): the later ones get ids of their own. */
 function distinctIds(ctx: ResponseContext, out: unknown, edits: Edits): void {
+  if (!mayRepeatIds(out)) return;
   const seen = new Map<string, Set<string>>();
   for (const r of answerRecords(out, ctx.call.tool.operation)) {
     if (!r.inList) continue;

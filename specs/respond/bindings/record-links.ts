@@ -14,17 +14,28 @@ function escaped(text: string): string {
 
 /** Rewrites the old id where it stands as a path segment in the record's strings. */
 export function followLinks(edits: Edits, record: unknown, recordPointer: string, except: string, oldId: string | number, newId: string | number, depth = 0): void {
-  if (!isObject(record) || depth > 2 || String(oldId) === String(newId) || String(oldId) === "") return;
+  const old = String(oldId);
+  if (!isObject(record) || depth > 2 || old === String(newId) || old === "") return;
+  follow(edits, record, recordPointer, except, old, String(newId), `/${old}`, depth);
+}
+
+/** {@link followLinks} with the ids as text and the segment looked for (`/21`); pointers are made only for the fields it may change. */
+function follow(edits: Edits, record: Json, recordPointer: string, except: string, oldId: string, newId: string, needle: string, depth: number): void {
   // Made only for a string that names the old id at all (most records have none).
   let segment: RegExp | undefined;
-  for (const [k, v] of Object.entries(record)) {
+  for (const k in record) {
+    if (!Object.prototype.hasOwnProperty.call(record, k)) continue;
+    const v = record[k];
+    const nested = isObject(v);
+    if (!nested && !(typeof v === "string" && v.includes(needle))) continue;
     const pointer = `${recordPointer}/${pointerSegment(k)}`;
     if (pointer === except || edits.pinned.has(pointer)) continue;
-    if (isObject(v)) followLinks(edits, v, pointer, except, oldId, newId, depth + 1);
-    else if (typeof v === "string" && v.includes(`/${String(oldId)}`)) {
-      segment ??= new RegExp(`/${escaped(String(oldId))}(?=$|[/?#.])`, "g");
-      const moved = v.replace(segment, `/${encodeURIComponent(String(newId))}`);
-      if (moved !== v) edits.follow(record as Json, k, pointer, moved);
+    if (nested) {
+      if (depth < 2) follow(edits, v, pointer, except, oldId, newId, needle, depth + 1);
+    } else {
+      segment ??= new RegExp(`/${escaped(oldId)}(?=$|[/?#.])`, "g");
+      const moved = (v as string).replace(segment, `/${encodeURIComponent(newId)}`);
+      if (moved !== v) edits.follow(record, k, pointer, moved);
     }
   }
 }

@@ -150,6 +150,40 @@ export function answerRecords(body: unknown, op: NounSource): AnswerRecord[] {
   return out;
 }
 
+/** Whether a field name may hold a record's id as {@link answerRecords} reads ids (`id`, `uuid`, `bookId`, `book_id`, `bookID`). */
+function idLike(key: string): boolean {
+  return key === "id" || key === "uuid" || key.endsWith("Id") || key.endsWith("_id") || key.endsWith("ID");
+}
+
+/**
+ * Whether two items of one list of an answer may be the same record: they share an id-like value (under any id
+ * field). Cheap, and never false where {@link answerRecords} would find two records of one list with one id.
+ */
+export function mayRepeatIds(value: unknown, depth = 0): boolean {
+  if (depth > 3 || typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) {
+    if (value.length >= 2) {
+      const seen = new Set<string>();
+      for (const item of value) {
+        if (!isObject(item)) continue;
+        const own = new Set<string>();
+        for (const k in item) {
+          const v = item[k];
+          if ((typeof v === "string" || typeof v === "number") && idLike(k)) own.add(String(v));
+        }
+        for (const id of own) {
+          if (seen.has(id)) return true;
+          seen.add(id);
+        }
+      }
+    }
+    for (const item of value) if (mayRepeatIds(item, depth + 1)) return true;
+    return false;
+  }
+  for (const k in value) if (Object.prototype.hasOwnProperty.call(value, k) && mayRepeatIds((value as Json)[k], depth + 1)) return true;
+  return false;
+}
+
 /** The collection paths of the state whose noun is `noun` (`/books` for `book`). */
 function collectionsOf(ctx: ResponseContext, noun: string): string[] {
   return ctx.state.keys().filter((k) => !k.includes("{") && singularNoun(k.slice(k.lastIndexOf("/") + 1)) === noun);
@@ -196,8 +230,17 @@ const NATURAL_KEYS = ["symbol", "ticker", "isbn", "isbn13", "iataCode", "iata", 
 
 /** Whether a field names which record an object is: an id (`id`, `uuid`, `bookId`, `book_id`) or a natural key (`symbol`). */
 export function isIdentityField(name: string): boolean {
-  return /^(id|uuid)$/i.test(name) || /[a-z0-9](Id|ID|_id)$/.test(name) || NATURAL_KEYS.includes(name);
+  let known = identityFields.get(name);
+  if (known === undefined) {
+    known = /^(id|uuid)$/i.test(name) || /[a-z0-9](Id|ID|_id)$/.test(name) || NATURAL_KEYS.includes(name);
+    if (identityFields.size > 10_000) identityFields.clear();
+    identityFields.set(name, known);
+  }
+  return known;
 }
+
+/** Field names already judged by {@link isIdentityField} (a field name is judged once). */
+const identityFields = new Map<string, boolean>();
 /** What such a thing is called and where it belongs: the same in every answer of an episode. */
 export const NATURAL_FIELDS = ["name", "title", "exchange", "currency", "country", "city"];
 

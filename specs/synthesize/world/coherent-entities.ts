@@ -426,6 +426,12 @@ function holdsPin(ctx: Ctx, o: Json, at: string): boolean {
   return false;
 }
 
+/** Whether a part of the value holds a pinned value, itself or below (`/a` leads to `/a/b/c`). */
+function leadsToPin(ctx: Ctx, at: string): boolean {
+  for (const p of ctx.pinnedParents) if (p === at || (p.startsWith(at) && p.charCodeAt(at.length) === 47)) return true;
+  return false;
+}
+
 /** The pointers of the objects and lists that hold a pinned value (`/a/b` holds `/a/b/c`). */
 function parentsOf(pinned: ReadonlySet<string>): Set<string> {
   const out = new Set<string>();
@@ -436,7 +442,10 @@ function parentsOf(pinned: ReadonlySet<string>): Set<string> {
 function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: number, depth: number): void {
   if (depth > 10) return;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) visit(ctx, value[i], `${at}/${i}`, parent, i, depth + 1);
+    for (let i = 0; i < value.length; i++) {
+      const item = `${at}/${i}`;
+      if (!ctx.pinnedOnly || leadsToPin(ctx, item)) visit(ctx, value[i], item, parent, i, depth + 1);
+    }
     return;
   }
   if (!isObject(value)) return;
@@ -478,7 +487,11 @@ function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: numb
   }
   for (const k in o) {
     const v = o[k];
-    if (typeof v === "object" && v !== null) visit(ctx, v, `${at}/${pointerSegment(k)}`, k, index, depth + 1);
+    if (typeof v !== "object" || v === null) continue;
+    const child = `${at}/${pointerSegment(k)}`;
+    // Only objects holding a pinned value act: a part with none below it is left alone.
+    if (ctx.pinnedOnly && !leadsToPin(ctx, child)) continue;
+    visit(ctx, v, child, k, index, depth + 1);
   }
   ctx.point = outer;
   if (active && shape.journey) cohereJourneyLegs(ctx, o, keys, at);
