@@ -115,6 +115,10 @@ export interface ToolIndexView {
   scores(text: string): ReadonlyMap<number, number>;
   /** How many tools of the index have a word stem. */
   stemHolders(w: string): number;
+  /** The pairs of adjacent content words of each tool's description (`revers geocod`), as `a b`. */
+  readonly phrases: ReadonlyArray<ReadonlySet<string>>;
+  /** How many tools of the index have a pair of adjacent content words in their description. */
+  phraseHolders(pair: string): number;
   /** The first words of the tools' names (`refresh`, `activate`). */
   catalogVerbs(): string[];
   /** The stems of the words of the tools' names. */

@@ -2,7 +2,7 @@ import MiniSearch from "minisearch";
 import { isPastForm } from "../../language/inflect.js";
 import { CURRENCY_CODES } from "../../language/lexicon/codes.js";
 import { KEEP_WORDS, STOP_WORDS } from "../../language/lexicon/function-words.js";
-import { groupTerms } from "../../language/operation-words.js";
+import { groupTerms, verbKindsOf } from "../../language/operation-words.js";
 import { rewritePhrasal } from "../../language/phrasal.js";
 import { tokenize } from "../../language/tokenize.js";
 import { Memo } from "../../roles/memo.js";
@@ -48,6 +48,21 @@ export function contentStems(box: OfflineToolbox, text: string): string[] {
 
 const EMPTY_SCORES: ReadonlyMap<number, number> = new Map();
 
+/**
+ * The pairs of adjacent words of a text that name things (`perform a reverse geocoding search` -> `perform revers`,
+ * `revers geocod`), as stems: operation verbs (`search`, `get`) break a pair, their own rules weigh them.
+ */
+export function stemPairs(box: OfflineToolbox, text: string): Set<string> {
+  const out = new Set<string>();
+  let previous: string | undefined;
+  for (const stem of contentStems(box, text)) {
+    const naming = verbKindsOf(stem).length === 0;
+    if (naming && previous !== undefined && previous !== stem) out.add(`${previous} ${stem}`);
+    previous = naming ? stem : undefined;
+  }
+  return out;
+}
+
 /** BM25 over a list of tools, with the scores of query terms remembered. */
 export class ToolIndex implements ToolIndexView {
   private readonly search: MiniSearch<ToolDoc>;
@@ -56,6 +71,9 @@ export class ToolIndex implements ToolIndexView {
   private readonly scoreMemo = new Memo<string, ReadonlyMap<number, number>>(128);
   private readonly termMemo = new Memo<string, ReadonlyMap<number, number>>(2048);
   private holders: Map<string, number> | undefined;
+  /** The pairs of adjacent content words of each tool's description. */
+  readonly phrases: Array<Set<string>>;
+  private phraseCounts: Map<string, number> | undefined;
   private verbs: string[] | undefined;
   private names: Set<string> | undefined;
 
@@ -80,6 +98,7 @@ export class ToolIndex implements ToolIndexView {
       },
     });
     this.stems = tools.map((t) => new Set(contentStems(box, `${t.name} ${rewritePhrasal(t.description)} ${paramsOf(box, t.parameters).map((p) => p.name).join(" ")}`)));
+    this.phrases = tools.map((t) => stemPairs(box, rewritePhrasal(t.description)));
     this.search.addAll(
       tools.map((t, id) => ({
         id,
@@ -137,6 +156,15 @@ export class ToolIndex implements ToolIndexView {
       for (const set of this.stems) for (const x of set) this.holders.set(x, (this.holders.get(x) ?? 0) + 1);
     }
     return this.holders.get(w) ?? 0;
+  }
+
+  /** How many tools of the index have a pair of adjacent content words in their description. */
+  phraseHolders(pair: string): number {
+    if (!this.phraseCounts) {
+      this.phraseCounts = new Map();
+      for (const set of this.phrases) for (const x of set) this.phraseCounts.set(x, (this.phraseCounts.get(x) ?? 0) + 1);
+    }
+    return this.phraseCounts.get(pair) ?? 0;
   }
 
   /** {@link catalogVerbs} of the tools. */

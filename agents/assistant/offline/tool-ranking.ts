@@ -11,7 +11,7 @@ import { idResource, isIdParam, normalizeKey } from "./param-traits.js";
 import { fillArguments } from "./slot-filling.js";
 import type { FillOutcome } from "./offline-types.js";
 import { spanKey } from "./slot-values.js";
-import { contentStems, NO_SCORES } from "./tool-index.js";
+import { contentStems, NO_SCORES, stemPairs } from "./tool-index.js";
 import { leafParams } from "./tool-params.js";
 import type { OfflineToolSpec } from "./offline-types.js";
 import { toolTraits } from "./tool-traits.js";
@@ -44,6 +44,8 @@ export const RANKING_WEIGHTS = {
   otherKindThanChange: -0.2,
   /** Per word only one or two tools know (at most 2; with 4 tools or more). */
   distinctWord: 0.2,
+  /** Per pair of adjacent words of the clause that only this tool's description (or one other's) has ("reverse geocoding"; at most 2). */
+  phrase: 0.15,
   /** A reading tool that reads the way the clause asks ("search", "show"). */
   sameReadKind: 0.1,
   /** An id the user gave that the tool takes as an id. */
@@ -136,6 +138,7 @@ function computeRanking(box: OfflineToolbox, index: ToolIndexView, tools: readon
   const queryStems = new Set(contentStems(box, rewritePhrasal(query)).filter((w) => !box.isVerbOrConcept(w)));
   const clauseKinds = new Set(tokenize(rewritePhrasal(verbSense(withoutNestedValues(clause)))).flatMap((w) => (w.length > 4 && /ed$/i.test(w) ? [] : kindsOfWord(box, w))));
   const asksChange = CHANGE_KINDS.some((k) => clauseKinds.has(k));
+  const clausePairs = stemPairs(box, rewritePhrasal(query));
   const out: Ranked[] = [];
   for (const id of ids) {
     const tool = tools[id];
@@ -164,6 +167,14 @@ function computeRanking(box: OfflineToolbox, index: ToolIndexView, tools: readon
       }
       score += W.distinctWord * Math.min(2, distinct);
     }
+    // Words said together as a tool's description says them ("perform a reverse geocoding search") point at it
+    // more than the same words apart: a pair of words is a phrase, which bags of words do not see.
+    let phrases = 0;
+    for (const pair of clausePairs) {
+      const holders = index.phraseHolders(pair);
+      if (holders > 0 && holders <= 2 && holders < tools.length && index.phrases[id]?.has(pair)) phrases++;
+    }
+    score += W.phrase * Math.min(2, phrases);
     // A read that says how it reads ("search", "show") prefers tools that read that way.
     if ([...traits.verbKinds].some((k) => READ_KINDS.includes(k) && clauseKinds.has(k))) score += W.sameReadKind;
     out.push({ tool: id, score, bm25 });

@@ -11,7 +11,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     "please can could would will shall should may might must let lets let's i'd i'm i'll id im ill want wants wanted like " +
     "need needs needed some any all just also too very so then than now what which who whom whose when where how why " +
     "tell give know help thanks thank hi hello hey okay ok sure yes no not one ones thing things get got have has had " +
-    "e g eg e.g etc via per up out over against"
+    "e g eg e.g etc via per up out over against possible possibly"
   ).split(/\s+/),
 );
 
