@@ -25,6 +25,7 @@ import {
 import { leafParams, objectItems, optionalCopy, paramLocation, paramsOf, schemaType, effectiveSchema } from "./tool-params.js";
 import type { OfflineToolSpec, Param } from "./offline-types.js";
 import { toolTraits } from "./tool-traits.js";
+import { isSecretName } from "../../../specs/redact-secrets.js";
 import type { FillOutcome } from "./offline-types.js";
 import { isPlausible, valueKindOf } from "../../../specs/value-kinds.js";
 
@@ -157,6 +158,9 @@ function computeFill(box: OfflineToolbox, input: FillInput): FillOutcome {
       if (!leaf.p.required && stage === "observed" && !mentionsResource(box, leaf.p, input)) continue;
       const where = paramLocation(leaf.p);
       if (where === "header" && stage !== "named") continue;
+      // A credential is what the user says it is or what an earlier answer gave (a login's token), never a guess
+      // from some other value of theirs (an api secret, a country code).
+      if ((stage === "typed" || stage === "guessed") && isSecretName(leaf.p.name)) continue;
       // Ids in other parts of the request belong to other steps: only named ones are taken from there.
       const pool = leaf.p.required && (stage === "named" || !isId) ? wider : sources;
       const got = valueFor(box, leaf.p, pool, st, input, stage);

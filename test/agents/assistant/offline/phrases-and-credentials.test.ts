@@ -1,0 +1,62 @@
+import { HumanMessage } from "@langchain/core/messages";
+import { describe, expect, it } from "vitest";
+import { OfflineChatModel, rankToolsFor, type OfflineToolSpec } from "../../../../agents/assistant/offline/offline-chat-model.js";
+
+// Words said together as one tool's description says them pick that tool; a credential is never guessed.
+
+const GEOCODING: OfflineToolSpec[] = [
+  {
+    name: "reverse",
+    description:
+      "Reverse geocoding. Performs a reverse geocoding search. It will return the closest results around `coordinates`. If `coordinates` are not set, it will use the user's IP to approximate its coordinates.",
+    parameters: { type: "object", properties: { coordinates: { type: "string" }, countries: { type: "array", items: { type: "string" } }, countryByIP: { type: "boolean" }, language: { type: "string" } } },
+  },
+  {
+    name: "search",
+    description:
+      "Search for addresses. Performs a forward geocoding search. It will return results around `coordinates` (if provided) and the best matching textual relevance. It is highly recommended to set the `countries` parameter for the best accuracy and revelance possible.",
+    parameters: { type: "object", properties: { query: { type: "string" }, coordinates: { type: "string" }, countries: { type: "array", items: { type: "string" } }, language: { type: "string" } } },
+  },
+];
+
+const PRICING: OfflineToolSpec[] = [
+  {
+    name: "retrievePricingAllCountries",
+    description: "Retrieve outbound pricing for all countries. Retrieves the pricing information for all countries.",
+    parameters: { type: "object", properties: { type: { type: "string", enum: ["sms", "voice"] }, api_key: { type: "string" }, api_secret: { type: "string" } }, required: ["type", "api_key", "api_secret"] },
+  },
+  {
+    name: "retrievePricingCountry",
+    description: "Retrieve outbound pricing for a specific country. Retrieves the pricing information based on the specified country.",
+    parameters: { type: "object", properties: { type: { type: "string", enum: ["sms", "voice"] }, api_key: { type: "string" }, api_secret: { type: "string" }, country: { type: "string" } }, required: ["type", "api_key", "api_secret", "country"] },
+  },
+];
+
+describe("tool ranking: phrases", () => {
+  it("takes a tool's own phrase over a word another tool is named after ('a reverse geocoding search' is `reverse`)", () => {
+    expect(rankToolsFor("Is it possible to perform a reverse geocoding search?", GEOCODING)[0]?.name).toBe("reverse");
+    expect(rankToolsFor("Please perform a reverse geocoding search that is country by ip (language: en).", GEOCODING)[0]?.name).toBe("reverse");
+    expect(rankToolsFor("Perform a forward geocoding search for 42 avenue des Champs-Elysees.", GEOCODING)[0]?.name).toBe("search");
+    expect(rankToolsFor("Search for addresses in France.", GEOCODING)[0]?.name).toBe("search");
+  });
+});
+
+describe("slot filling: credentials", () => {
+  const decide = (text: string) => new OfflineChatModel().decide([new HumanMessage(text)], PRICING);
+
+  it("asks for an api key nobody gave instead of taking the api secret, or a country code, for it", () => {
+    for (const text of [
+      "Fetch the outbound pricing for all countries (type: sms) using my api secret zz9, then look up the outbound pricing with type sms (my api secret is zz9) in US.",
+      "Fetch the outbound pricing for all countries (type: sms) using my api secret zz9, then look up the outbound pricing with type sms in US.",
+    ]) {
+      const d = decide(text);
+      expect(d.calls, text).toEqual([]);
+      expect(d.asks, text).toEqual(["api_key"]);
+    }
+  });
+
+  it("takes a key the user names", () => {
+    const d = decide("Fetch the outbound pricing for all countries (type: sms) using my api key k-77 and my api secret zz9.");
+    expect(d.calls[0]).toEqual(expect.objectContaining({ name: "retrievePricingAllCountries", args: { type: "sms", api_key: "k-77", api_secret: "zz9" } }));
+  });
+});
