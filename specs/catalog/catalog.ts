@@ -3,6 +3,7 @@ import type { LoadedSpec } from "../load/loaded-spec.js";
 import { SchemaRegistry } from "./schema-registry.js";
 import { getAt, toPointer } from "../json-pointer.js";
 import { objectShape } from "./object-properties.js";
+import { htmlText } from "./html-text.js";
 import type { BodyBinding, HttpMethod, ParameterBinding, ParameterLocation, Tool } from "./tool.js";
 import { isObject, type Json } from "../json-object.js";
 import { restateExamples } from "../synthesize/world/dated-examples.js";
@@ -80,10 +81,11 @@ export function pickMediaType(content: unknown): string | undefined {
 }
 
 function describe(op: Json): string {
-  const summary = typeof op["summary"] === "string" ? op["summary"].trim() : "";
-  const description = typeof op["description"] === "string" ? op["description"].trim() : "";
+  const summary = typeof op["summary"] === "string" ? htmlText(op["summary"]).trim() : "";
+  const description = typeof op["description"] === "string" ? htmlText(op["description"]).trim() : "";
   let text = summary;
-  if (description !== "" && description !== summary) text = text === "" ? description : `${text}. ${description}`;
+  // A summary that ends its own sentence ("Retrieve the pricing.") is not given a second full stop.
+  if (description !== "" && description !== summary) text = text === "" ? description : /[.!?;:]$/.test(text) ? `${text} ${description}` : `${text}. ${description}`;
   text = text.replace(/\s+/g, " ");
   return text.length > MAX_DESCRIPTION ? text.slice(0, MAX_DESCRIPTION - 1) + "…" : text;
 }

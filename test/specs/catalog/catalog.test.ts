@@ -128,6 +128,22 @@ describe("catalog: descriptions", () => {
     expect(tool(pets, "listPets").description).toBe("List pets. Pets in the store, newest first.");
     expect(tool(pets, "listPets").tags).toEqual(["pets"]);
   });
+
+  it("gives a summary that ends its own sentence no second full stop", async () => {
+    const naming = await catalogOf("naming.yaml");
+    const document = structuredClone(naming.spec.document) as unknown as { paths: Record<string, { get: { summary: string } }> };
+    const find = document.paths["/pets/findByTags"];
+    if (!find) throw new Error("fixture changed");
+    for (const [summary, want] of [
+      ["Retrieve pets by tags.", "Retrieve pets by tags. Multiple tags can be given."],
+      ["Which pets have these tags?", "Which pets have these tags? Multiple tags can be given."],
+      ["Retrieve pets by tags", "Retrieve pets by tags. Multiple tags can be given."],
+    ] as const) {
+      find.get.summary = summary;
+      const built = buildCatalog({ ...naming.spec, document: document as unknown as typeof naming.spec.document });
+      expect(tool(built, "pets_find-by_tag").description).toBe(want);
+    }
+  });
 });
 
 describe("catalog: argument schema", () => {
