@@ -6,7 +6,7 @@ import { deriveSeed, type Rng } from "../../specs/seed.js";
 import { synthesizeArguments } from "../../specs/synthesize/synthesize-call.js";
 import { findCity, findCountry } from "../../specs/synthesize/world/world-data.js";
 import { validateCall } from "../../specs/call/validate-call.js";
-import { selectedResponse } from "../../specs/respond/response-cache.js";
+import { answersNothing as answersNothingOf } from "../../specs/respond/empty-answer.js";
 import { templatesFor } from "./instruction-templates.js";
 import type { InstructionStyle, Plan, PlanLink, PlanRequest, PlanStep } from "../roles/plan.js";
 import { chainCandidates, type ChainCandidate } from "./plan-chains.js";
@@ -107,10 +107,9 @@ function toolWeight(entry: ToolboxEntry): number {
   return m === "get" ? 2 : m === "post" ? 1.5 : 1;
 }
 
-/** Whether an operation's default success answer declares no content (no media type, or none with a schema). */
+/** Whether an operation's success answer, made from its spec, holds nothing (see `answersNothing` of specs). */
 function answersNothing(entry: ToolboxEntry): boolean {
-  const selected = selectedResponse(entry.toolset.catalog, entry.tool);
-  return selected.key !== undefined && selected.mediaType === undefined;
+  return answersNothingOf(entry.toolset.catalog, entry.tool);
 }
 
 /** Which argument names a validation issue is about. */
@@ -416,7 +415,7 @@ function toRequest(steps: readonly DraftStep[], withheld: string[], style: Instr
 function planRequest(toolbox: Toolbox, toolset: string, position: number, rng: Rng, options: PlannerSettings, ctx: ValueContext): PlanRequest {
   const entries = toolbox.ofToolset(toolset).filter((e) => !e.tool.deprecated);
   const chains = chainCandidates(toolbox).filter((c) => c.from.toolset.name === toolset);
-  // Steps of a request of several are operations whose answers say something (reads without content only alone).
+  // Steps are operations whose answers say something: a read that answers nothing only when the toolset has no other.
   const askable = entries.filter((e) => !(e.tool.operation.method === "get" && answersNothing(e)));
   const withhold = rng.chance(position === 0 ? options.withholdRate : options.withholdRate / 2);
   let steps: DraftStep[] = [];
@@ -434,7 +433,7 @@ function planRequest(toolbox: Toolbox, toolset: string, position: number, rng: R
       const picked: ToolboxEntry[] = [];
       while (picked.length < n) picked.push(weighted(rng, askable.filter((e) => !picked.includes(e)), toolWeight));
       steps = picked.map((e) => fillStep(e, [], shared, rng, ctx));
-    } else steps = [fillStep(weighted(rng, entries, toolWeight), [], shared, rng, ctx)];
+    } else steps = [fillStep(weighted(rng, askable.length > 0 ? askable : entries, toolWeight), [], shared, rng, ctx)];
     candidates = withholdable(steps);
     if (!withhold || candidates.length > 0) break;
   }

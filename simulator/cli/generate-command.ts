@@ -26,6 +26,8 @@ import { addToolResponseOptions, attachToolResponses, reportUpstream, toolRespon
 import { connectQueueCoordinator } from "../queue/entry-points.js";
 import type { QueueCoordinator } from "../queue/coordinator.js";
 import { readQueueFile } from "../queue/queue-file.js";
+import { onlyEmptyReads } from "../../specs/respond/empty-answer.js";
+import type { EpisodeToolset } from "../../agents/roles/toolbox.js";
 
 interface GenerateOptions extends LlmFlags, ToolResponseFlags, WorkBudgetFlags {
   toolsets?: string[];
@@ -226,12 +228,16 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
         if (opts.resume && !coordinator && readQueueFile(out)) {
           io.err(`toolsim: note: this run was distributed (${join(out, "queue.json")}); it goes on in this process (give --queue URL to go on with workers)\n`);
         }
+        // Answers made from the specs (no model, recording or real API answers the calls): a toolset whose every
+        // operation is a read that answers nothing could give no episode worth keeping. It is left out, and said so.
+        const fromSpecs = !responseSettings && !coordinator && (llm?.describe["executor"] ?? "offline") === "offline";
+        const playable = fromSpecs ? withoutEmptyToolsets(responses?.toolsets ?? toolsets, io) : (responses?.toolsets ?? toolsets);
         const sim = createSimulation({
           ...(simConfig || responses?.config ? { config: { ...(simConfig ?? {}), ...(responses?.config ? { responses: responses.config } : {}) } } : {}),
           ...(llm ? { agents: llm.factory } : {}),
           ...(coordinator ? { runner: coordinator } : {}),
           ...(budget ? { budget } : {}),
-          toolsets: responses?.toolsets ?? toolsets,
+          toolsets: playable,
           episodes: config.episodes,
           seed: config.seed,
           level: config.level,
@@ -309,4 +315,20 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
         lock.release();
       }
     });
+}
+
+/**
+ * The toolsets with an operation whose answer says something; the others are named on stderr (every episode on
+ * them would rest on empty answers). None left: a user error saying why.
+ */
+function withoutEmptyToolsets<T extends EpisodeToolset>(toolsets: readonly T[], io: { err(text: string): void }): T[] {
+  const kept = toolsets.filter((t) => !onlyEmptyReads(t.catalog));
+  for (const t of toolsets) {
+    if (kept.includes(t)) continue;
+    io.err(`toolsim: note: ${t.name} left out: every one of its operations is a read whose spec gives its answer no content (no body, no schema, or a schema that says nothing, and no example), so no episode on it could rest on an answer\n`);
+  }
+  if (kept.length === 0) {
+    throw new UserError(`no toolset left to play: every operation of ${toolsets.map((t) => t.name).join(", ")} is a read whose spec gives its answer no content (give the responses a schema or an example, or answer with --llm or --upstream)`);
+  }
+  return kept;
 }
