@@ -98,6 +98,21 @@ function thirdPerson(first: string, second: string | undefined): string | undefi
   return second !== undefined && DETERMINERS.test(second) && base.length > 2 ? base : undefined;
 }
 
+/**
+ * The goal of a summary that heads a family of operations with a short name before a dash: `Halo 5 - Game Variant`
+ * is the Halo 5 game variant, `Users - List all users` lists all users. Undefined for other summaries (a dash after
+ * an imperative sets off an aside: `Get a user - requires admin`).
+ */
+function dashedHeading(sentence: string): string | undefined {
+  const m = /^([^-—–,;:()]{1,40}?)\s[-—–]\s([^-—–,;:()]{1,60}?)[.\s]*$/.exec(sentence.trim());
+  if (!m) return undefined;
+  const family = (m[1] ?? "").trim();
+  const operation = (m[2] ?? "").trim();
+  const count = (t: string): number => t.split(/\s+/).length;
+  if (count(family) > 4 || count(operation) > 6 || splitVerb(family) !== undefined) return undefined;
+  return splitVerb(operation) !== undefined ? operation : `${family} ${operation}`;
+}
+
 /** Splits an imperative text into verb and object (`Look up a place` -> `look up` + `a place`). */
 function splitVerb(text: string): { verb: string; object: string } | undefined {
   const words = text.split(/\s+/);
@@ -183,7 +198,7 @@ function goalOf(tool: Tool): OperationGoal {
   // The catalog description is "summary. description": the summary is the first sentence.
   const sentence = hasSummary ? (full.split(/(?<=[.!?])\s/)[0] ?? "") : "";
   // Summaries carry markup and asides ("Write table elements #### Examples", "Search X, allowing Y"): the first clause says the goal.
-  const clause = (sentence.split(/\s*(?:[,;:(#[*`|]|\s-\s|\s—\s|\n)\s*/)[0] ?? "").replace(/[.\s]+$/, "").trim();
+  const clause = dashedHeading(sentence) ?? (sentence.split(/\s*(?:[,;:(#[*`|]|\s-\s|\s—\s|\n)\s*/)[0] ?? "").replace(/[.\s]+$/, "").trim();
   const summary = hasSummary && clause.split(/\s+/).length <= 14 && clause !== "" ? clause : hasSummary && clause !== "" && tool.operation.operationId === undefined ? clause.split(/\s+/).slice(0, 8).join(" ") : fallbackText(tool);
   const rest = hasSummary ? full.slice(sentence.length).replace(/^[.\s]+/, "") : "";
   const method = tool.operation.method;

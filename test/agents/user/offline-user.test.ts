@@ -10,6 +10,7 @@ import { OfflineUser } from "../../../agents/user/offline-user.js";
 import { fixtureIds } from "../../../agents/user/plan-values.js";
 import { renderInstruction } from "../../../agents/user/render-instruction.js";
 import { operationGoal } from "../../../agents/user/operation-goal.js";
+import type { Tool } from "../../../specs/catalog/tool.js";
 import type { Plan, PlanRequest } from "../../../agents/roles/plan.js";
 import { toolArguments } from "../../../agents/assistant/tool-arguments.js";
 import { Toolbox, type EpisodeToolset } from "../../../agents/roles/toolbox.js";
@@ -511,6 +512,15 @@ describe("OfflineUser.instruct", () => {
     }
     expect(texts.some((t) => /^What is the weather forecast (in|for) /.test(t))).toBe(true);
     expect(texts.every((t) => !/Get weather forecast/.test(t))).toBe(true);
+  });
+
+  it("reads a summary that heads a family of operations before a dash as that family's operation", () => {
+    const op = (description: string): Tool => ({ name: "x", description, operation: { method: "get", path: "/x", pointer: "/paths/~1x/get", operationId: "x" }, parameters: [], required: [], responses: ["200"] }) as unknown as Tool;
+    expect(operationGoal(op("Halo 5 - Game Variant. Changelog: renamed.")).object).toBe("the halo 5 game variant");
+    expect(operationGoal(op("Halo Wars 2 - Difficulties")).object).toBe("the halo wars 2 difficulties");
+    expect(operationGoal(op("Users - List all users")).kind).toBe("list");
+    // After an imperative, a dash sets off an aside.
+    expect(operationGoal(op("Get a user - requires admin")).object).toBe("a user");
   });
 
   it("joins chains as one goal and plain steps with a connective", () => {
