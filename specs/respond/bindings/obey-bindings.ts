@@ -243,7 +243,13 @@ function applySearch(ctx: ResponseContext, out: unknown, b: Extract<Binding, { k
     const spots: FieldSpot[] = [];
     for (const f of b.fields) spots.push(...locate(item.value, f.slice(list.length).replace(/^\./, "")).map((s) => ({ ...s, pointer: `${item.pointer}${s.pointer}` })));
     const texts = spots.filter((s) => typeof s.value === "string" || typeof s.value === "number");
-    if (texts.length === 0) continue;
+    if (texts.length === 0) {
+      // A hit that leaves out the field the search reads (an optional title) matched on its subjects: they name it.
+      const topics = Object.keys(item.value).find((k) => TOPIC_LIST.test(k) && Array.isArray((item.value as Json)[k]) && ((item.value as Json)[k] as unknown[]).every((v) => typeof v === "string"));
+      const held = topics === undefined ? [] : ((item.value as Json)[topics] as string[]);
+      if (topics !== undefined && !held.some((v) => words.some((w) => fold(v).includes(w)))) edits.writeKey(item.value, topics, `${item.pointer}/${pointerSegment(topics)}`, [mentioning("", query, words), ...held]);
+      continue;
+    }
     const matching = texts.filter((s) => words.some((w) => fold(String(s.value)).includes(w)));
     if (matching.length > 0) {
       for (const m of matching) edits.pinned.add(m.pointer);
@@ -291,6 +297,9 @@ function applySearch(ctx: ResponseContext, out: unknown, b: Extract<Binding, { k
     if (city) relocate(item.value, item.pointer, city, query, edits);
   }
 }
+
+/** Lists of words that say what a record is about (`subjects`, `keywords`, `tags`, `topics`, `categories`). */
+const TOPIC_LIST = /^(subjects?|keywords?|tags|topics?|categories|genres|themes)$/i;
 
 function applyEffect(out: unknown, b: Extract<Binding, { kind: "effect" }>, edits: Edits): void {
   for (const spot of locate(out, b.field)) if (spot.value !== b.value) edits.write(spot, b.value);
