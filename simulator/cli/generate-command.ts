@@ -323,12 +323,12 @@ export function generateCommand(io: CliIO, setExit: (code: number) => void): Com
  */
 function withoutEmptyToolsets<T extends EpisodeToolset>(toolsets: readonly T[], io: { err(text: string): void }): T[] {
   const kept = toolsets.filter((t) => !onlyEmptyReads(t.catalog));
+  if (kept.length === 0) {
+    throw new UserError(`no toolset left to play: every operation of ${toolsets.map((t) => t.name).join(", ")} is a read whose spec gives its answer no content (give the responses a schema or an example, or answer with --llm or --upstream)`);
+  }
   for (const t of toolsets) {
     if (kept.includes(t)) continue;
     io.err(`toolsim: note: ${t.name} left out: every one of its operations is a read whose spec gives its answer no content (no body, no schema, or a schema that says nothing, and no example), so no episode on it could rest on an answer\n`);
-  }
-  if (kept.length === 0) {
-    throw new UserError(`no toolset left to play: every operation of ${toolsets.map((t) => t.name).join(", ")} is a read whose spec gives its answer no content (give the responses a schema or an example, or answer with --llm or --upstream)`);
   }
   return kept;
 }

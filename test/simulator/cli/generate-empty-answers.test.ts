@@ -45,12 +45,12 @@ describe("operations that answer nothing", () => {
     expect(records.every((r) => r.toolsets.join() === "tides")).toBe(true);
   });
 
-  it("generate with nothing else to play exits with a usage error in one line, and writes no run", async () => {
+  it("generate with nothing else to play exits 1 with one line saying why, and writes no run", async () => {
     const out = join(root, "blank-only");
     const ran = await cli(["generate", "--toolsets", BLANK, "--episodes", "3", "--out", out]);
     expect(ran.err).not.toMatch(STACK);
-    expect(ran.code).not.toBe(0);
-    expect(ran.err.trim().split("\n").filter((l) => /no toolset left to play/.test(l))).toHaveLength(1);
+    expect(ran.code).toBe(1);
+    expect(ran.err.trim().split("\n")).toEqual([expect.stringMatching(/^toolsim: no toolset left to play: every operation of blank-feeds is a read/)]);
     expect(existsSync(join(out, RUN_FILES.run))).toBe(false);
   });
 });
