@@ -141,7 +141,9 @@ const BREAKS: ReadonlySet<string> = new Set(PHRASE_BREAKS);
 /** The words just after a position, up to a boundary (punctuation or a joining word), without stop words at either end. */
 export function phraseAfter(facts: TextFacts, pos: number, maxWords: number): { start: number; end: number; value: string } | undefined {
   const rest = facts.text.slice(pos);
-  const m = /^\s*([^\s,.;!?()"“”]+(?:\s+[^\s,.;!?()"“”]+)*)/.exec(rest);
+  // A word may hold dots and commas between its characters (`apis.guru`, `demographics.population.count`, a URL,
+  // `3587736NE,6960336JD18`): only one before a space or the end ends the phrase.
+  const m = /^\s*([^\s,.;!?()"“”]+(?:[.,][^\s,.;!?()"“”]+)*(?:\s+[^\s,.;!?()"“”]+(?:[.,][^\s,.;!?()"“”]+)*)*)/.exec(rest);
   if (!m || m[1] === undefined) return undefined;
   const words = m[1].split(/\s+/);
   const kept: string[] = [];

@@ -64,4 +64,15 @@ describe("TextFacts", () => {
     expect(phraseAfter(f, 12, 8)?.value).toBe("call the bank");
     expect(phraseAfter(new TextFacts("a room in the Living room, please"), 25, 4)).toBeUndefined();
   });
+
+  it("keeps dots and commas inside a word: a domain, a dotted path, a URL, ids joined by a comma", () => {
+    const after = (text: string, word: string): string | undefined => phraseAfter(new TextFacts(text), text.indexOf(word), 4)?.value;
+    expect(after("services with provider apis.guru.", "apis")).toBe("apis.guru");
+    expect(after("the variable demographics.population.count of it", "demo")).toBe("demographics.population.count");
+    expect(after("the image is https://picsum.photos/seed/kP9c/640/480, please", "https")).toBe("https://picsum.photos/seed/kP9c/640/480");
+    expect(after("entity 3587736NE,6960336JD18 for year", "358")).toBe("3587736NE,6960336JD18");
+    // A dot or a comma before a space, or at the end, still ends the phrase.
+    expect(after("call Lisbon. Then Porto", "Lisbon")).toBe("Lisbon");
+    expect(after("in Lisbon, Portugal", "Lisbon")).toBe("Lisbon");
+  });
 });
