@@ -1,12 +1,12 @@
 import type { Json } from "../../../specs/json-object.js";
 import { RESULT_REFERENCES } from "../../language/lexicon/function-words.js";
-import type { Span, SpanKind } from "../../language/text-facts.js";
+import { phraseAfter, type Span, type SpanKind } from "../../language/text-facts.js";
 import { anyWord } from "../../language/word-patterns.js";
 import { coerce, normalizeWords } from "./coerce-value.js";
 import type { RequestView } from "./dialogue-history.js";
 import { fromObservations, type ObsRecord } from "./observations.js";
 import type { OfflineToolbox } from "./offline-types.js";
-import { acceptedKinds, isIdParam, paramTraits, specificity } from "./param-traits.js";
+import { acceptedKinds, isFreeText, isIdParam, paramTraits, specificity } from "./param-traits.js";
 import {
   anchoredValue,
   booleanValue,
@@ -398,7 +398,14 @@ function valueFor(box: OfflineToolbox, p: Param, given: Source[], st: FillState,
   // Weaker guesses for required values: the only number, a quoted string, a proper name.
   for (const src of sources) {
     const t = typedValue(box, p, src, st, kinds);
-    if (t && fits(t.value)) return take(src, t.span, t.value, `= the ${t.span.kind} in the request`);
+    if (!t || !fits(t.value)) continue;
+    // A free text given after a colon goes on to the end of its phrase ("details: Optimized local challenge", not "Optimized").
+    if (t.span.kind === "proper" && isFreeText(box, p) && /:\s*$/.test(src.facts.text.slice(0, t.span.start))) {
+      const longer = phraseAfter(src.facts, t.span.start, 8);
+      const value = longer && longer.start === t.span.start && longer.value.length > String(t.value).length ? coerce(box, longer.value, p.schema) : undefined;
+      if (value !== undefined) return take(src, t.span, value, "= the phrase in the request");
+    }
+    return take(src, t.span, t.value, `= the ${t.span.kind} in the request`);
   }
   return undefined;
 }

@@ -60,3 +60,19 @@ describe("slot filling: credentials", () => {
     expect(d.calls[0]).toEqual(expect.objectContaining({ name: "retrievePricingAllCountries", args: { type: "sms", api_key: "k-77", api_secret: "zz9" } }));
   });
 });
+
+describe("slot filling: free text after a colon", () => {
+  const DWEET: OfflineToolSpec[] = [
+    { name: "post_dweet_for_thing", description: "Create a dweet for a thing.", parameters: { type: "object", properties: { thing: { type: "string" }, body: { type: "string" } }, required: ["thing", "body"] } },
+  ];
+  const SCENES: OfflineToolSpec[] = [
+    { name: "QueryScene", description: "Query the details of a smart home scene by its name.", parameters: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } },
+  ];
+
+  it("takes the whole phrase a colon introduces, and no more than a proper name elsewhere", () => {
+    const dweet = new OfflineChatModel().decide([new HumanMessage("Any chance you could create the dweet with thing final with these details: Optimized local challenge.")], DWEET).calls[0];
+    expect(dweet?.args).toEqual({ thing: "final", body: "Optimized local challenge" });
+    const scene = new OfflineChatModel().decide([new HumanMessage("Can you check the Morning Routine scene for me?")], SCENES).calls[0];
+    expect(scene?.args).toEqual({ name: "Morning Routine" });
+  });
+});
