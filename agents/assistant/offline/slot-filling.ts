@@ -161,8 +161,9 @@ function computeFill(box: OfflineToolbox, input: FillInput): FillOutcome {
       // A credential is what the user says it is or what an earlier answer gave (a login's token), never a guess
       // from some other value of theirs (an api secret, a country code).
       if ((stage === "typed" || stage === "guessed") && isSecretName(leaf.p.name)) continue;
-      // Ids in other parts of the request belong to other steps: only named ones are taken from there.
-      const pool = leaf.p.required && (stage === "named" || !isId) ? wider : sources;
+      // Ids in other parts of the request belong to other steps: only named ones are taken from there; so do the
+      // values a guess would take (a quoted text said for the next step is no key of this one).
+      const pool = leaf.p.required && (stage === "named" || (stage !== "guessed" && !isId)) ? wider : sources;
       const got = valueFor(box, leaf.p, pool, st, input, stage);
       if (got === undefined) continue;
       // A path segment with spaces is a phrase that ran on ("buttermilk where the diet"), unless it was quoted or replied.

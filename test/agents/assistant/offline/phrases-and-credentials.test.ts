@@ -76,3 +76,16 @@ describe("slot filling: free text after a colon", () => {
     expect(scene?.args).toEqual({ name: "Morning Routine" });
   });
 });
+
+describe("slot filling: a guess stays in its own step", () => {
+  const KEYS: OfflineToolSpec[] = [
+    { name: "KeyAvailability", description: "Availability. Returns public information on a key: whether it is useable.", parameters: { type: "object", properties: { key: { type: "string" } }, required: ["key"] } },
+    { name: "PhoneNumberValidation", description: "Phone number validation. Checks a phone number.", parameters: { type: "object", properties: { query: { type: "string" } }, required: ["query"] } },
+  ];
+
+  it("asks for a value its step does not give rather than take a quoted text said for the next step", () => {
+    const d = new OfflineChatModel().decide([new HumanMessage('Check the availability, then check the phone number validation matching "+44 20 7946 0000".')], KEYS);
+    expect(d.calls).toEqual([]);
+    expect(d.asks).toEqual(["key"]);
+  });
+});
