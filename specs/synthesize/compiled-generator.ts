@@ -49,6 +49,8 @@ const GENERAL_ONLY = new Set([
 ]);
 
 const MAX_COMPILE_DEPTH = 48;
+/** Names of the fields that name a record (`id`, `uuid`, `code`, `symbol`, `bookId`, `country_code`, `iataCode`). */
+const NAMING_FIELD = /^(id|uuid|code|iata|icao|symbol|slug)$|[a-z0-9](Id|_id|ID|Code|_code)$/;
 /**
  * Generators compiled once per schema node (pointer, ref level and the names around it), like ajv compiles
  * validators: plain closures for the common shapes (objects, arrays, strings, numbers, booleans, enums,
@@ -351,7 +353,7 @@ export class CompiledGenerators {
         list.push({ sub: props[key], at: `${part.pointer}/properties${toPointer([key])}`, level: part.level });
       }
     }
-    const fields: Array<{ key: string; required: boolean; gen: Generator }> = [];
+    const fields: Array<{ key: string; required: boolean; naming?: boolean; gen: Generator }> = [];
     const seen = new Set<string>(definitions.keys());
     // An answer's own lists are what it answers (a country list's `country`): there, even when optional.
     const listsAlways = names.top === true && this.host.flavor === "response";
@@ -384,7 +386,9 @@ export class CompiledGenerators {
         if (!defs.every((d) => this.objectParts(d.sub, d.at, d.level, subParts, 0))) return this.toGeneral(pointer, level, names);
         gen = this.object(subParts, first.at, first.level, childNames, depth + 1);
       }
-      fields.push({ key, required: isRequired, gen });
+      // An answer's record carries what names it (its id, its code) even when optional: later calls take it from there.
+      const naming = !isRequired && this.host.flavor === "response" && NAMING_FIELD.test(key) && !isNested(first.sub);
+      fields.push({ key, required: isRequired, ...(naming ? { naming } : {}), gen });
     }
     // Required names no part describes: the additional-properties schema, else a realistic string by name.
     const extraPart = parts.find((p) => isObject(p.node["additionalProperties"]));
@@ -436,7 +440,9 @@ export class CompiledGenerators {
       let optionalRoom = maxProperties - requiredCount;
       for (const field of fields) {
         if (!field.required) {
-          if (optionalRoom <= 0 || run.next() >= optionals) continue;
+          if (optionalRoom <= 0) continue;
+          // The draw is made for a naming field too: the values after it are drawn as before.
+          if (run.next() >= optionals && field.naming !== true) continue;
           if (run.meter.lenient && run.meter.full()) continue;
         }
         run.meter.spend(field.key.length + 4);
