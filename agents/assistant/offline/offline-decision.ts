@@ -188,7 +188,7 @@ function decideWith(box: OfflineToolbox, messages: readonly ChatMessageLike[], m
   }
   const fill = next.args
     ? { args: next.args, missing: [] as Param[], notes: [`search arguments from the request`], fromText: 1, used: new Set<string>() }
-    : fillArguments(box, { tool: next.tool, request: req, userText, records, optional: true, clause: next.clause });
+    : fillArguments(box, { tool: next.tool, request: req, userText, records, optional: true, clause: next.clause, others: [...new Set(expanded.filter((s) => s.implicit !== true && s.clause !== next.clause).map((s) => s.clause))] });
   let args = fill.args;
   const notes = [...fill.notes];
   const goal = goalOf(box, next.tool);

@@ -179,12 +179,13 @@ export function planSteps(box: OfflineToolbox, req: RequestView, tools: readonly
 /** The plan with implicit steps: a step that needs an id nobody gave is preceded by a search that can find it. */
 export function withImplicitSearches(box: OfflineToolbox, steps: readonly Step[], req: RequestView, tools: readonly OfflineToolSpec[], userText: string, records: readonly ObsRecord[]): Step[] {
   const expanded: Step[] = [];
+  const clauses = [...new Set(steps.map((s) => s.clause))];
   for (const step of steps) {
     if (step.search === true) {
       expanded.push(step);
       continue;
     }
-    const fill = fillArguments(box, { tool: step.tool, request: req, userText, records, optional: true, clause: step.clause });
+    const fill = fillArguments(box, { tool: step.tool, request: req, userText, records, optional: true, clause: step.clause, others: clauses.filter((c) => c !== step.clause) });
     const missingIds = fill.missing.filter((p) => isIdParam(box, p));
     const firstMissing = missingIds[0];
     if (firstMissing && !toolTraits(box, step.tool).lister) {

@@ -51,6 +51,8 @@ export interface FillInput {
   clause?: string;
   /** A fill of one parenthesized item of this list argument only (no groups looked for inside it). */
   group?: string;
+  /** The clauses of the request's other steps: what they say is theirs, never a guess of this step's. */
+  others?: readonly string[];
 }
 
 /** The stages of slot filling, run across all parameters in turn so strong evidence is taken first. */
@@ -78,6 +80,7 @@ export function fillArguments(box: OfflineToolbox, input: FillInput): FillOutcom
     box.fills.set(input.request.text, byRequest);
   }
   let key = `${box.toolId(input.tool)}\u0002${input.optional ? "o" : "r"}\u0002${input.clause === undefined ? "\u0003" : input.clause}`;
+  for (const other of input.others ?? []) key += `\u0005${other}`;
   for (const r of input.request.replies) key += `\u0002${r.question}\u0002${r.text}`;
   // What earlier calls took from the replies is not this call's (see `answeredAnother`).
   if (input.request.replies.length > 0) for (const c of input.request.calls) key += `\u0004${typeof c.args === "string" ? c.args : JSON.stringify(c.args)}`;
@@ -147,7 +150,16 @@ function computeFill(box: OfflineToolbox, input: FillInput): FillOutcome {
     .map((l, i) => ({ l, i }))
     .sort((a, b) => specificity(box, b.l.p) - specificity(box, a.l.p) || a.i - b.i)
     .map((x) => x.l);
+  // What the request's other steps say is theirs: a guess never takes it (a quoted text said for the next step is no
+  // key of this one); a sentence no step serves ("a trip to Paris ... the weather there") is anyone's.
+  const theirs: string[] = [];
+  for (const other of input.others ?? []) {
+    const from = other === input.clause ? -1 : input.request.text.indexOf(other);
+    if (from >= 0) for (const span of input.request.facts.spans) if (span.start >= from && span.start < from + other.length) theirs.push(`req:${span.start}`);
+  }
   for (const stage of FILL_STAGES) {
+    const blocked = stage === "guessed" ? theirs.filter((k) => !st.used.has(k)) : [];
+    for (const k of blocked) st.used.add(k);
     for (const leaf of order) {
       if (leaf.value !== undefined) continue;
       const isId = isIdParam(box, leaf.p);
@@ -161,9 +173,8 @@ function computeFill(box: OfflineToolbox, input: FillInput): FillOutcome {
       // A credential is what the user says it is or what an earlier answer gave (a login's token), never a guess
       // from some other value of theirs (an api secret, a country code).
       if ((stage === "typed" || stage === "guessed") && isSecretName(leaf.p.name)) continue;
-      // Ids in other parts of the request belong to other steps: only named ones are taken from there; so do the
-      // values a guess would take (a quoted text said for the next step is no key of this one).
-      const pool = leaf.p.required && (stage === "named" || (stage !== "guessed" && !isId)) ? wider : sources;
+      // Ids in other parts of the request belong to other steps: only named ones are taken from there.
+      const pool = leaf.p.required && (stage === "named" || !isId) ? wider : sources;
       const got = valueFor(box, leaf.p, pool, st, input, stage);
       if (got === undefined) continue;
       // A path segment with spaces is a phrase that ran on ("buttermilk where the diet"), unless it was quoted or replied.
@@ -172,6 +183,7 @@ function computeFill(box: OfflineToolbox, input: FillInput): FillOutcome {
       notes.push(got.note);
       if (got.fromText) fromText++;
     }
+    for (const k of blocked) st.used.delete(k);
   }
   // Assemble nested values; a container counts when all its required leaves are there.
   const leafAt = new Map<string, Leaf>();
