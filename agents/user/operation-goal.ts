@@ -70,13 +70,18 @@ function lowerWords(text: string): string {
 }
 
 /** Drops trailing qualifiers that the argument values will say better: `of a recipe`, `for a city`, `by name`. */
+const GENERIC_HEAD = /^(?:(?:the|a|an)\s+)?(?:information|info|details?|data|status|results?|summary|overview|metadata)$/i;
+
 function stripGenericQualifiers(object: string): string {
   let out = object;
   for (let i = 0; i < 3; i++) {
     const next = out
       .replace(/\s+(of|for|in|at|by|between|on|from|within)\s+(a|an|one|two|some|any|the given|a given|a specific|given|multiple|several)\s+[\w-]+(\s+[\w-]+)?$/i, "")
-      .replace(/\s+by\s+[\w-]+$/i, "");
-    if (next === out || next.trim() === "") break;
+      .replace(/\s+by\s+[\w-]+$/i, "")
+      // "recommendations for similar anime based (on a specified anime)": the participle goes with its qualifier.
+      .replace(/\s+(based|depending|given|according)$/i, "");
+    // A generic head alone ("the information" of "Information on a Neblio address") says nothing: the qualifier stays.
+    if (next === out || next.trim() === "" || GENERIC_HEAD.test(next.trim())) break;
     out = next;
   }
   return out.trim();
@@ -92,6 +97,8 @@ function isVerbLike(first: string, second: string | undefined): boolean {
 /** The base form of a summary's first word when it is a verb in the third person ("Returns", "Deletes", "Revalidates a"). */
 function thirdPerson(first: string, second: string | undefined): string | undefined {
   if (!/^[A-Za-z-]+s$/.test(first) || /(ss|us|is)$/i.test(first)) return undefined;
+  // "Fields that can be requested": a plural noun with its relative clause, not a verb.
+  if (second !== undefined && /^(that|which|who|whose)$/i.test(second)) return undefined;
   if (second !== undefined && THIRD_PERSON_BREAK.test(second)) return undefined;
   const base = baseForm(first);
   if (base in VERB_KINDS) return base;

@@ -194,7 +194,10 @@ function linkedClause(toolbox: Toolbox, from: ToolboxEntry, entry: ToolboxEntry,
   }
   if (!chain.direct) {
     const noun = chain.noun;
-    if (chain.kind === "search") return { verb: rng.pick(["show me", "look up", "get"]), rest: `${rng.pick([`the ${noun} of`, `the ${noun} for`])} ${ref}${tail}` };
+    // A read of something of the linked record ("the cast and crew details" of an anime) asks for that, not the record.
+    const own = goal.kind === "get" && !goal.object.includes(noun) && norm(singular(goal.noun)) !== norm(singular(noun));
+    const what = own ? definite : `the ${noun}`;
+    if (chain.kind === "search") return { verb: rng.pick(["show me", "look up", "get"]), rest: `${rng.pick([`${what} of`, `${what} for`])} ${ref}${tail}` };
     return { verb: rng.pick(["show me", "look up", "get"]), rest: `its ${noun}${tail}` };
   }
   const readsItself = goal.kind === "get" && (goal.object.includes(chain.noun) || norm(singular(goal.noun)) === norm(singular(chain.noun)));

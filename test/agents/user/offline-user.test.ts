@@ -360,6 +360,37 @@ describe("OfflineUser.plan", () => {
     }
   });
 
+  it("asks for what a chained read reads of the record found ('the cast and crew details of the first one'), not for the record", async () => {
+    const anime = await toolsetFromSpec("anime", {
+      openapi: "3.0.3",
+      info: { title: "Anime", version: "1" },
+      paths: {
+        "/anime": {
+          get: {
+            operationId: "searchAnime",
+            summary: "Find anime based on a query string",
+            parameters: [{ name: "query", in: "query", required: true, schema: { type: "string" } }],
+            responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { results: { type: "array", items: { type: "object", properties: { animeId: { type: "integer" }, title: { type: "string" } } } } } } } } } },
+          },
+        },
+        "/anime/{animeId}/cast": {
+          get: {
+            operationId: "getCastAndCrew",
+            summary: "Retrieve cast and crew details for a specific anime.",
+            parameters: [{ name: "animeId", in: "path", required: true, schema: { type: "integer" } }],
+            responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { cast: { type: "array", items: { type: "string" } } } } } } } },
+          },
+        },
+      },
+    });
+    const toolbox = new Toolbox([anime]);
+    const request = { steps: [{ toolset: "anime", tool: "searchAnime", args: { query: "Death Note" }, links: [] }, { toolset: "anime", tool: "getCastAndCrew", args: {}, links: [{ arg: "animeId", fromStep: 0, field: "results.0.animeId" }] }], withheld: [], style: "imperative" as const, template: 0 };
+    for (let seed = 0; seed < 6; seed++) {
+      const text = renderInstruction(request, toolbox, seed);
+      expect(text, text).toMatch(/cast and crew details (of|for) the (first|top)/);
+    }
+  });
+
   it("withholds a required, unlinked value in about one request in five", () => {
     let requests = 0;
     let withholding = 0;
@@ -521,6 +552,14 @@ describe("OfflineUser.instruct", () => {
     expect(operationGoal(op("Users - List all users")).kind).toBe("list");
     // After an imperative, a dash sets off an aside.
     expect(operationGoal(op("Get a user - requires admin")).object).toBe("a user");
+  });
+
+  it("keeps what a summary is about: a plural noun before 'that' is no verb, a generic head keeps its qualifier", () => {
+    const op = (description: string): Tool => ({ name: "x", description, operation: { method: "get", path: "/x", pointer: "/paths/~1x/get", operationId: "x" }, parameters: [], required: [], responses: ["200"] }) as unknown as Tool;
+    expect(operationGoal(op("Fields that can be requested")).object).toBe("the fields that can be requested");
+    expect(operationGoal(op("Information On a Neblio Address. Returns the token UTXOs held at the address.")).object).toBe("the information on a neblio address");
+    expect(operationGoal(op("Retrieve recommendations for similar anime based on a specified anime.")).object).toBe("the recommendations for similar anime");
+    expect(operationGoal(op("Retrieve cast and crew details for a specific anime.")).object).toBe("the cast and crew details");
   });
 
   it("joins chains as one goal and plain steps with a connective", () => {
