@@ -332,24 +332,23 @@ describe("OfflineUser.plan", () => {
     expect(places).toBeGreaterThan(0);
   });
 
+  /** A toolset of an OpenAPI 3.0 document with these paths. */
+  const toolsetOfPaths = (name: string, paths: object): Promise<EpisodeToolset> => toolsetFromSpec(name, { openapi: "3.0.3", info: { title: name, version: "1" }, paths });
+
   it("asks for a history of what already happened in the past: a range over rides' requested_at is before today, whatever the spec's example", async () => {
     const ride = { type: "object", properties: { ride_id: { type: "string" }, generated_at: { type: "string", format: "date-time" }, requested_at: { type: "string", format: "date-time" } } };
-    const rides = await toolsetFromSpec("rides", {
-      openapi: "3.0.3",
-      info: { title: "Rides", version: "1" },
-      paths: {
-        "/rides": {
-          get: {
-            operationId: "GetRides",
-            summary: "Get the rides of the user",
-            parameters: [
-              { name: "start_time", in: "query", required: true, description: "Start of the window.", schema: { type: "string", format: "date-time" }, example: "2025-09-01T09:00:00Z" },
-              { name: "end_time", in: "query", required: true, description: "End of the window.", schema: { type: "string", format: "date-time" }, example: "2025-09-16T09:00:00Z" },
-            ],
-            responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { rides: { type: "array", items: ride } } } } } } },
-          },
-        },
+    const rides = await toolsetOfPaths("rides", {
+    "/rides": {
+      get: {
+        operationId: "GetRides",
+        summary: "Get the rides of the user",
+        parameters: [
+          { name: "start_time", in: "query", required: true, description: "Start of the window.", schema: { type: "string", format: "date-time" }, example: "2025-09-01T09:00:00Z" },
+          { name: "end_time", in: "query", required: true, description: "End of the window.", schema: { type: "string", format: "date-time" }, example: "2025-09-16T09:00:00Z" },
+        ],
+        responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { rides: { type: "array", items: ride } } } } } } },
       },
+    },
     });
     const toolbox = new Toolbox([rides]);
     for (let i = 0; i < 12; i++) {
@@ -361,27 +360,23 @@ describe("OfflineUser.plan", () => {
   });
 
   it("asks for what a chained read reads of the record found ('the cast and crew details of the first one'), not for the record", async () => {
-    const anime = await toolsetFromSpec("anime", {
-      openapi: "3.0.3",
-      info: { title: "Anime", version: "1" },
-      paths: {
-        "/anime": {
-          get: {
-            operationId: "searchAnime",
-            summary: "Find anime based on a query string",
-            parameters: [{ name: "query", in: "query", required: true, schema: { type: "string" } }],
-            responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { results: { type: "array", items: { type: "object", properties: { animeId: { type: "integer" }, title: { type: "string" } } } } } } } } } },
-          },
-        },
-        "/anime/{animeId}/cast": {
-          get: {
-            operationId: "getCastAndCrew",
-            summary: "Retrieve cast and crew details for a specific anime.",
-            parameters: [{ name: "animeId", in: "path", required: true, schema: { type: "integer" } }],
-            responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { cast: { type: "array", items: { type: "string" } } } } } } } },
-          },
-        },
+    const anime = await toolsetOfPaths("anime", {
+    "/anime": {
+      get: {
+        operationId: "searchAnime",
+        summary: "Find anime based on a query string",
+        parameters: [{ name: "query", in: "query", required: true, schema: { type: "string" } }],
+        responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { results: { type: "array", items: { type: "object", properties: { animeId: { type: "integer" }, title: { type: "string" } } } } } } } } } },
       },
+    },
+    "/anime/{animeId}/cast": {
+      get: {
+        operationId: "getCastAndCrew",
+        summary: "Retrieve cast and crew details for a specific anime.",
+        parameters: [{ name: "animeId", in: "path", required: true, schema: { type: "integer" } }],
+        responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { cast: { type: "array", items: { type: "string" } } } } } } } },
+      },
+    },
     });
     const toolbox = new Toolbox([anime]);
     const request = { steps: [{ toolset: "anime", tool: "searchAnime", args: { query: "Death Note" }, links: [] }, { toolset: "anime", tool: "getCastAndCrew", args: {}, links: [{ arg: "animeId", fromStep: 0, field: "results.0.animeId" }] }], withheld: [], style: "imperative" as const, template: 0 };
@@ -545,8 +540,10 @@ describe("OfflineUser.instruct", () => {
     expect(texts.every((t) => !/Get weather forecast/.test(t))).toBe(true);
   });
 
+  /** A GET operation with only a description, for the goals read from summaries. */
+  const op = (description: string): Tool => ({ name: "x", description, operation: { method: "get", path: "/x", pointer: "/paths/~1x/get", operationId: "x" }, parameters: [], required: [], responses: ["200"] }) as unknown as Tool;
+
   it("reads a summary that heads a family of operations before a dash as that family's operation", () => {
-    const op = (description: string): Tool => ({ name: "x", description, operation: { method: "get", path: "/x", pointer: "/paths/~1x/get", operationId: "x" }, parameters: [], required: [], responses: ["200"] }) as unknown as Tool;
     expect(operationGoal(op("Halo 5 - Game Variant. Changelog: renamed.")).object).toBe("the halo 5 game variant");
     expect(operationGoal(op("Halo Wars 2 - Difficulties")).object).toBe("the halo wars 2 difficulties");
     expect(operationGoal(op("Users - List all users")).kind).toBe("list");
@@ -555,7 +552,6 @@ describe("OfflineUser.instruct", () => {
   });
 
   it("keeps what a summary is about: a plural noun before 'that' is no verb, a generic head keeps its qualifier", () => {
-    const op = (description: string): Tool => ({ name: "x", description, operation: { method: "get", path: "/x", pointer: "/paths/~1x/get", operationId: "x" }, parameters: [], required: [], responses: ["200"] }) as unknown as Tool;
     expect(operationGoal(op("Fields that can be requested")).object).toBe("the fields that can be requested");
     expect(operationGoal(op("Information On a Neblio Address. Returns the token UTXOs held at the address.")).object).toBe("the information on a neblio address");
     expect(operationGoal(op("Retrieve recommendations for similar anime based on a specified anime.")).object).toBe("the recommendations for similar anime");
