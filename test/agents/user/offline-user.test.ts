@@ -338,17 +338,17 @@ describe("OfflineUser.plan", () => {
   it("asks for a history of what already happened in the past: a range over rides' requested_at is before today, whatever the spec's example", async () => {
     const ride = { type: "object", properties: { ride_id: { type: "string" }, generated_at: { type: "string", format: "date-time" }, requested_at: { type: "string", format: "date-time" } } };
     const rides = await toolsetOfPaths("rides", {
-    "/rides": {
-      get: {
-        operationId: "GetRides",
-        summary: "Get the rides of the user",
-        parameters: [
-          { name: "start_time", in: "query", required: true, description: "Start of the window.", schema: { type: "string", format: "date-time" }, example: "2025-09-01T09:00:00Z" },
-          { name: "end_time", in: "query", required: true, description: "End of the window.", schema: { type: "string", format: "date-time" }, example: "2025-09-16T09:00:00Z" },
-        ],
-        responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { rides: { type: "array", items: ride } } } } } } },
+      "/rides": {
+        get: {
+          operationId: "GetRides",
+          summary: "Get the rides of the user",
+          parameters: [
+            { name: "start_time", in: "query", required: true, description: "Start of the window.", schema: { type: "string", format: "date-time" }, example: "2025-09-01T09:00:00Z" },
+            { name: "end_time", in: "query", required: true, description: "End of the window.", schema: { type: "string", format: "date-time" }, example: "2025-09-16T09:00:00Z" },
+          ],
+          responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { rides: { type: "array", items: ride } } } } } } },
+        },
       },
-    },
     });
     const toolbox = new Toolbox([rides]);
     for (let i = 0; i < 12; i++) {
@@ -361,22 +361,22 @@ describe("OfflineUser.plan", () => {
 
   it("asks for what a chained read reads of the record found ('the cast and crew details of the first one'), not for the record", async () => {
     const anime = await toolsetOfPaths("anime", {
-    "/anime": {
-      get: {
-        operationId: "searchAnime",
-        summary: "Find anime based on a query string",
-        parameters: [{ name: "query", in: "query", required: true, schema: { type: "string" } }],
-        responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { results: { type: "array", items: { type: "object", properties: { animeId: { type: "integer" }, title: { type: "string" } } } } } } } } } },
+      "/anime": {
+        get: {
+          operationId: "searchAnime",
+          summary: "Find anime based on a query string",
+          parameters: [{ name: "query", in: "query", required: true, schema: { type: "string" } }],
+          responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { results: { type: "array", items: { type: "object", properties: { animeId: { type: "integer" }, title: { type: "string" } } } } } } } } } },
+        },
       },
-    },
-    "/anime/{animeId}/cast": {
-      get: {
-        operationId: "getCastAndCrew",
-        summary: "Retrieve cast and crew details for a specific anime.",
-        parameters: [{ name: "animeId", in: "path", required: true, schema: { type: "integer" } }],
-        responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { cast: { type: "array", items: { type: "string" } } } } } } } },
+      "/anime/{animeId}/cast": {
+        get: {
+          operationId: "getCastAndCrew",
+          summary: "Retrieve cast and crew details for a specific anime.",
+          parameters: [{ name: "animeId", in: "path", required: true, schema: { type: "integer" } }],
+          responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { cast: { type: "array", items: { type: "string" } } } } } } } },
+        },
       },
-    },
     });
     const toolbox = new Toolbox([anime]);
     const request = { steps: [{ toolset: "anime", tool: "searchAnime", args: { query: "Death Note" }, links: [] }, { toolset: "anime", tool: "getCastAndCrew", args: {}, links: [{ arg: "animeId", fromStep: 0, field: "results.0.animeId" }] }], withheld: [], style: "imperative" as const, template: 0 };
