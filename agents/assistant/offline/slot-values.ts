@@ -105,7 +105,11 @@ export function anchoredValue(box: OfflineToolbox, p: Param, src: Source, st: Fi
   const type = schemaType(p.schema);
   const en = enumOf(p.schema);
   for (const anchor of anchorsOf(box, p)) {
-    for (const [, end] of src.facts.find(anchor)) {
+    // A name with a colon or an equals sign after it ("(ip: 110.163.26.26)") gives its value before a mention
+    // in passing ("report an abusive IP address").
+    const found = src.facts.find(anchor);
+    const explicit = (end: number): boolean => /^\s*[:=]/.test(src.facts.text.slice(end, end + 4));
+    for (const [, end] of found.some(([, e]) => explicit(e)) ? [...found].sort((a, b) => Number(explicit(b[1])) - Number(explicit(a[1]))) : found) {
       const rest = src.facts.text.slice(end);
       const skip = FILLER.exec(rest)?.[0].length ?? 0;
       const before = src.facts.lower.slice(Math.max(0, end - anchor.length - 6), end - anchor.length);
@@ -155,7 +159,7 @@ export function anchoredValue(box: OfflineToolbox, p: Param, src: Source, st: Fi
               const hit = matchEnum(en, words.slice(0, n).join(" "));
               if (hit !== undefined) return { value: hit, span: word };
             }
-          } else if (!/^\d/.test(word.value) || isIdParam(box, p)) {
+          } else if (!/^\d/.test(word.value) || isIdParam(box, p) || explicit(end)) {
             const v = coerce(box, word.value, p.schema);
             if (v !== undefined && acceptedKinds(box, p).some((k) => k === "quoted" || k === "proper" || k === "id")) return { value: v, span: word };
           }

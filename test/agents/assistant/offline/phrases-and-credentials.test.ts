@@ -89,3 +89,14 @@ describe("slot filling: a guess stays in its own step", () => {
     expect(d.asks).toEqual(["key"]);
   });
 });
+
+describe("slot filling: a value named with a colon", () => {
+  const ABUSE: OfflineToolSpec[] = [
+    { name: "reportAbusiveIP", description: "Report an abusive IP address or domain to the AbuseIPDB database.", parameters: { type: "object", properties: { ip: { type: "string" }, comment: { type: "string" } }, required: ["ip"] } },
+  ];
+
+  it("takes the value after 'ip:' over the words after an 'IP' said in passing", () => {
+    const call = new OfflineChatModel().decide([new HumanMessage("Would you mind reporting an abusive IP address or domain to the AbuseIPDB database (ip: 110.163.26.26)?")], ABUSE).calls[0];
+    expect(call?.args["ip"]).toBe("110.163.26.26");
+  });
+});
