@@ -149,7 +149,11 @@ export function valuePhrase(arg: ArgumentInfo, value: unknown, goal: OperationGo
   const quoted = segment ? text : quoteIfText(name, value);
   const human = wordsOf(name);
 
-  if (arg.wrappedBody) return Array.isArray(value) ? `with these items: ${text}` : pick(rng, [`with ${text}`, `with these details: ${text}`]);
+  if (arg.wrappedBody) {
+    // A text body of several words is said in quotes: one value, however long ("with these details: "The sleek ...."").
+    const body = typeof value === "string" ? quoteIfText(name, value) : text;
+    return Array.isArray(value) ? `with these items: ${text}` : pick(rng, [`with ${body}`, `with these details: ${body}`]);
+  }
   // Credentials: a user gives them as such ("my API key is ...").
   if (/(api_?key|apikey|secret|access_key|access_token|auth_token|^token$|_token$|^key$|password$)/.test(key) && words.length > 0 && !/^(new|current|old|refresh)$/.test(first)) {
     if (/(key|secret|token)$/.test(key)) return pick(rng, [`(my ${human} is ${text})`, `using my ${human} ${text}`]);

@@ -527,6 +527,9 @@ describe("OfflineUser.instruct", () => {
     expect(valuePhrase(city, "Paris", goal, rng)).toMatch(/^(in|for) Paris$/);
     expect(valuePhrase(days, 3, goal, rng)).toBe("for 3 days");
     expect(valuePhrase(title, "Dune", operationGoal(add), rng)).toMatch(/"Dune"/);
+    // A text body of several words is one quoted value.
+    const body = { ...title, name: "body", wrappedBody: true, in: "body" as const };
+    for (let i = 0; i < 4; i++) expect(valuePhrase(body, "The sleek and stupendous Mouse comes with teal lighting.", operationGoal(add), rng)).toMatch(/"The sleek and stupendous Mouse comes with teal lighting\."$/);
 
     // The forecast request reads as a user's goal: a question about "the weather forecast", or a request to get it.
     const texts: string[] = [];
