@@ -217,7 +217,8 @@ export function normalizeValue(v: unknown): unknown {
     const s = v.replace(/\s+/g, " ").trim();
     if (/^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i.test(s)) return Number(s);
     if (s === "true" || s === "false") return s === "true";
-    return s.toLowerCase();
+    // A text of several words says the same with or without the full stop that ends it.
+    return (/\s/.test(s) ? s.replace(/(?<=\w)[.!]$/, "") : s).toLowerCase();
   }
   if (Array.isArray(v)) return v.map(normalizeValue);
   if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normalizeValue(x)]));

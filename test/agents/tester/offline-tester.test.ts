@@ -393,6 +393,10 @@ describe("plan stage", () => {
     expect(valuesMatch({ city: "Paris" }, { city: " paris ", zip: 75 })).toBe(true);
     expect(valuesMatch(12, "12.0")).toBe(true);
     expect(valuesMatch("12", 13)).toBe(false);
+    // A text of several words with or without its final full stop; a word's own dot counts.
+    expect(valuesMatch("Implemented logistical challenge.", "Implemented logistical challenge")).toBe(true);
+    expect(valuesMatch("apis.guru", "apis")).toBe(false);
+    expect(valuesMatch("Dr.", "Dr")).toBe(false);
     expect(valueAt({ items: [{ id: 5 }] }, "items[0].id")).toEqual({ found: true, value: 5 });
     expect(valueAt('{"items":[{"id":5}]}', "/items/0/id")).toEqual({ found: true, value: 5 });
     expect(valueAt({ items: [] }, "items.0.id")).toEqual({ found: false });
