@@ -153,6 +153,29 @@ function titleCase(s: string): string {
   return s.replace(/\b\p{L}/gu, (m) => m.toUpperCase());
 }
 
+/**
+ * A person's names agree with each other: first and given name are one name, last name and surname another, and a
+ * full name is the two (a board member "Alexie Wiegand" whose first name was Cheyanne and given name Molly). A name
+ * a binding pinned leads: a pinned full name gives the parts, else the first and last names give the full one.
+ */
+function coherePersonNames(ctx: Ctx, o: Json, keys: Map<string, string>, at: string): void {
+  const present = (names: readonly string[]): string[] => names.map((n) => keys.get(n)).filter((k): k is string => k !== undefined && typeof o[k] === "string" && (o[k] as string).trim() !== "");
+  const firsts = present(["firstname", "givenname"]);
+  const lasts = present(["lastname", "surname", "familyname"]);
+  const fullKey = present(["fullname", "displayname"])[0];
+  const pinned = (k: string | undefined): boolean => k !== undefined && ctx.pinned.has(`${at}/${pointerSegment(k)}`);
+  const words = fullKey === undefined ? [] : (o[fullKey] as string).replace(/^(mr|mrs|ms|miss|dr|prof)\.?\s+/i, "").split(/\s+/).filter((w) => /^\p{L}[\p{L}'-]*$/u.test(w));
+  const fromFull = words.length >= 2 && words.length <= 4 && (pinned(fullKey) || firsts.length === 0 || lasts.length === 0);
+  const firstKey = firsts.find(pinned) ?? firsts[0];
+  const lastKey = lasts.find(pinned) ?? lasts[0];
+  const f = fromFull ? (words[0] as string) : firstKey !== undefined ? (o[firstKey] as string) : undefined;
+  const l = fromFull ? (words[words.length - 1] as string) : lastKey !== undefined ? (o[lastKey] as string) : undefined;
+  if (f === undefined || l === undefined) return;
+  for (const k of firsts) set(ctx, o, k, f, at);
+  for (const k of lasts) set(ctx, o, k, l, at);
+  if (!fromFull) set(ctx, o, fullKey, `${f} ${l}`, at);
+}
+
 function coherePerson(ctx: Ctx, o: Json, keys: Map<string, string>, at: string): void {
   const emailKey = first(keys, ["email", "emailaddress"]);
   if (emailKey === undefined || typeof o[emailKey] !== "string") return;
@@ -468,6 +491,7 @@ function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: numb
     if (shape.exchange) cohereExchange(ctx, o, keys, at);
     if (shape.journey) cohereJourney(ctx, o, keys, at, index);
     if (shape.person) coherePerson(ctx, o, keys, at);
+    if (shape.personNames) coherePersonNames(ctx, o, keys, at);
     if (shape.ranges.length > 0) cohereRanges(ctx, o, at, shape.ranges);
     if (shape.addressText) cohereAddressText(ctx, o, keys, at);
     if (shape.timeline) cohereTimeline(ctx, o, at, shape.timeline);

@@ -59,6 +59,8 @@ export interface Shape {
   stock: boolean;
   journey: boolean;
   person: boolean;
+  /** A person without an email whose names are said twice over (first, last and full; first and given). */
+  personNames: boolean;
   /** A return journey beside its outbound one. */
   roundTrip: boolean;
   /** Coordinates of its own (`lat` and `lon`): a point a call may ask about. */
@@ -160,6 +162,11 @@ export function shapeOf(o: Json, parent: string): Shape {
     stock: has("symbol", "ticker") && has("name", "companyname", "shortname", "longname", "company", "exchange", "sector", "industry"),
     journey: has("from", "origin", "departureairport", "fromairport", "departurecode", "stops", "numberofstops", "stopcount", "arrival", "arrivaltime", "arrivesat"),
     person: has("email", "emailaddress") && (PERSON_PARENT.test(p) || has("firstname", "lastname", "fullname", "displayname") || (has("name") && !COUNTRY_PARENT.test(p))),
+    personNames:
+      !has("email", "emailaddress") &&
+      ((has("firstname", "givenname") && has("lastname", "surname", "familyname") && has("fullname", "displayname")) ||
+        (has("firstname") && has("givenname")) ||
+        ["lastname", "surname", "familyname"].filter((k) => keys.has(k)).length >= 2),
     roundTrip: has("inbound", "return", "returnflight") && has("outbound", "outward", "departure"),
     point: has("latitude", "lat") && has("longitude", "lon", "lng", "long"),
     addressText: has("formattedaddress", "fulladdress", "displayaddress", "addressfull") || (has("address") && has("city", "locality", "town", "commune", "municipality", "zipcode", "zip", "postalcode")),
