@@ -3,6 +3,7 @@ import { compileLinear, type LinearPattern } from "../../load/patterns/linear-pa
 import type { Json } from "../../json-object.js";
 import { kindValue } from "./kind-values.js";
 import { AIRPORTS, CITIES } from "../world/world-data.js";
+import { valueKindOf } from "../../value-kinds.js";
 import { REFERENCE_DATE } from "../world/simulated-today.js";
 
 /**
@@ -297,6 +298,8 @@ const STRING_RULES: readonly StringRule[] = [
       return dateValue(f, n, dateOnly ? "date" : "date-time");
     },
   ],
+  // Any other name the audit reads as a moment something happened (`lastPing`, `last_heartbeat`, `synced_at`) is one.
+  [(n) => valueKindOf(n) === "stamp", (f, n) => dateValue(f, n, "date-time")],
   [t(/(^|_)currency(_code|_iso)?$/), (f) => ({ value: f.finance.currencyCode() })],
   [(n) => /(^|_)country(_code|_iso|_iso2|_iso3|_name)?$/.test(n) || n === "nationality", (f, n, s) => ({ value: countryText(f, n, s) })],
   [t(/(^|_)(city|town|locality|municipality)(_name)?$/), (f) => ({ value: worldCity(f) })],
