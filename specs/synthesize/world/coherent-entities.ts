@@ -153,6 +153,11 @@ function titleCase(s: string): string {
   return s.replace(/\b\p{L}/gu, (m) => m.toUpperCase());
 }
 
+/** The words of a person's full name, without a title before it (`Dr. Ada King` -> Ada, King). */
+function nameWords(full: string): string[] {
+  return full.replace(/^(mr|mrs|ms|miss|dr|prof)\.?\s+/i, "").split(/\s+/).filter((w) => /^\p{L}[\p{L}'-]*$/u.test(w));
+}
+
 /**
  * A person's names agree with each other: first and given name are one name, last name and surname another, and a
  * full name is the two (a board member "Alexie Wiegand" whose first name was Cheyanne and given name Molly). A name
@@ -164,7 +169,7 @@ function coherePersonNames(ctx: Ctx, o: Json, keys: Map<string, string>, at: str
   const lasts = present(["lastname", "surname", "familyname"]);
   const fullKey = present(["fullname", "displayname"])[0];
   const pinned = (k: string | undefined): boolean => k !== undefined && ctx.pinned.has(`${at}/${pointerSegment(k)}`);
-  const words = fullKey === undefined ? [] : (o[fullKey] as string).replace(/^(mr|mrs|ms|miss|dr|prof)\.?\s+/i, "").split(/\s+/).filter((w) => /^\p{L}[\p{L}'-]*$/u.test(w));
+  const words = fullKey === undefined ? [] : nameWords(o[fullKey] as string);
   const fromFull = words.length >= 2 && words.length <= 4 && (pinned(fullKey) || firsts.length === 0 || lasts.length === 0);
   const firstKey = firsts.find(pinned) ?? firsts[0];
   const lastKey = lasts.find(pinned) ?? lasts[0];
@@ -201,7 +206,7 @@ function coherePerson(ctx: Ctx, o: Json, keys: Map<string, string>, at: string):
   let names: string[] | undefined;
   if (firstName && lastName) names = [firstName, lastName];
   else if (fullKey !== undefined && typeof o[fullKey] === "string") {
-    const words = (o[fullKey] as string).replace(/^(mr|mrs|ms|miss|dr|prof)\.?\s+/i, "").split(/\s+/).filter((w) => /^\p{L}[\p{L}'-]*$/u.test(w));
+    const words = nameWords(o[fullKey] as string);
     if (words.length >= 2 && words.length <= 4) names = [words[0] as string, words[words.length - 1] as string];
   }
   if (!names) return;
