@@ -1,6 +1,7 @@
 import { en } from "@faker-js/faker";
 import { isCountry, isCurrency, isLanguage } from "./synthesize/world/world-data.js";
 import { snakeName } from "./snake-name.js";
+import { isProblemMap } from "./problem-maps.js";
 import { isAfterNow, SIMULATED_TODAY } from "./synthesize/world/simulated-today.js";
 
 /**
@@ -217,6 +218,8 @@ export function typedValues(value: unknown, out: TypedValue[] = [], depth = 0, f
     return out;
   }
   if (typeof value === "object" && value !== null) {
+    // A map of problems by field (`rejected: {created_at: "Expected a date..."}`): its keys name fields, its values are messages.
+    if (field !== undefined && isProblemMap(field, value)) return out;
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) typedValues(v, out, depth + 1, k, false, field);
     return out;
   }

@@ -13,6 +13,8 @@ import { toPointer } from "../../json-pointer.js";
 import { readsNearby } from "../world/nearby-points.js";
 import { hasTouchedStamp, type Touch } from "../world/made-now.js";
 import { durationUnit } from "../world/asked-window.js";
+import { isProblemMapName } from "../../problem-maps.js";
+import { statusEchoPaths } from "../world/echoed-status.js";
 
 type Of<K extends Binding["kind"]> = Extract<Binding, { kind: K }>;
 
@@ -60,6 +62,10 @@ export interface ObeyPlan {
    * as pointers into the answer): the view the call asked for, not news about the record, so not remembered.
    */
   views: ReadonlyArray<{ arg: string; pointer: string }>;
+  /** Whether the tool's success answer may hold problems by field (`rejected: {...}`): only those of what the call sent stay. */
+  problems: boolean;
+  /** The numeric fields of its success answer that echo the answer's HTTP status (`meta.status`). */
+  statusEchoes: readonly string[];
 }
 
 const plans = new WeakMap<Catalog, WeakMap<Tool, ObeyPlan>>();
@@ -116,6 +122,8 @@ function makePlan(catalog: Catalog, tool: Tool): ObeyPlan {
     ...touchOf(catalog, tool),
     windowArgs: tool.parameters.filter((p) => p.in === "query" || p.in === "path").map((p) => p.arg).filter((a) => durationUnit(a) !== undefined),
     views,
+    problems: hasProblemMaps(catalog, tool),
+    statusEchoes: statusEchoesOf(catalog, tool),
   };
 }
 
@@ -128,6 +136,20 @@ function touchOf(catalog: Catalog, tool: Tool): { touch?: Touch } {
   // Its own fields and those of the one record it wraps (`{user: {...}}`).
   const fields = schemaFields(catalog.registry, "response", selected.schemaPointer).filter((f) => !f.path.includes("[]") && f.path.split(".").length <= 2);
   return hasTouchedStamp(fields.map((f) => f.name), touch) ? { touch } : {};
+}
+
+/** The fields of a tool's success answer that echo its HTTP status. */
+function statusEchoesOf(catalog: Catalog, tool: Tool): string[] {
+  const selected = selectedResponse(catalog, tool);
+  if (selected.schemaPointer === undefined || selected.status < 200 || selected.status > 299) return [];
+  return statusEchoPaths(schemaFields(catalog.registry, "response", selected.schemaPointer), selected.status);
+}
+
+/** Whether a tool's success answer has a field that holds problems by field (by its schema). */
+function hasProblemMaps(catalog: Catalog, tool: Tool): boolean {
+  const selected = selectedResponse(catalog, tool);
+  if (selected.schemaPointer === undefined) return false;
+  return schemaFields(catalog.registry, "response", selected.schemaPointer).some((f) => (f.object || f.type === "object") && isProblemMapName(f.name));
 }
 
 /** Whether a tool's success answer has a field named for what already happened (an answer without a schema may). */
