@@ -1,3 +1,4 @@
+import { parameterNotes } from "../../specs/catalog/parameter-examples.js";
 import type { Catalog } from "../../specs/catalog/catalog.js";
 import { getAt } from "../../specs/json-pointer.js";
 import type { Tool } from "../../specs/catalog/tool.js";
@@ -104,21 +105,9 @@ function info(catalog: Catalog, name: string, where: ArgumentInfo["in"], require
 export function toolArguments(catalog: Catalog, tool: Tool): ArgumentInfo[] {
   const hit = cache.get(tool);
   if (hit) return hit;
-  const doc = catalog.spec.document as unknown;
   const out: ArgumentInfo[] = [];
   for (const p of tool.parameters) {
-    // The parameter object sits above its schema (`.../schema` or `.../content/<type>/schema`).
-    const paramPointer = p.schemaPointer?.replace(/\/(schema|content\/[^/]+\/schema)$/, "");
-    const param = paramPointer !== undefined ? getAt(doc, paramPointer) : undefined;
-    const examples: unknown[] = [];
-    let deprecated = false;
-    if (isObject(param)) {
-      if (param["example"] !== undefined) examples.push(param["example"]);
-      if (isObject(param["examples"])) {
-        for (const ex of Object.values(param["examples"])) if (isObject(ex) && ex["value"] !== undefined) examples.push(ex["value"]);
-      }
-      deprecated = param["deprecated"] === true;
-    }
+    const { examples, deprecated } = parameterNotes(catalog, p);
     out.push(info(catalog, p.arg, p.in, p.required, p.schemaPointer, { ...(p.description !== undefined ? { description: p.description } : {}), examples, deprecated }));
   }
   const body = tool.body;
@@ -127,7 +116,7 @@ export function toolArguments(catalog: Catalog, tool: Tool): ArgumentInfo[] {
       out.push(info(catalog, name, "body", body.requiredProperties.includes(name), pointer, {}));
     }
   } else if (body?.mode === "wrapped" && body.arg !== undefined) {
-    const media = body.schemaPointer !== undefined ? getAt(doc, body.schemaPointer.replace(/\/schema$/, "")) : undefined;
+    const media = body.schemaPointer !== undefined ? getAt(catalog.spec.document as unknown, body.schemaPointer.replace(/\/schema$/, "")) : undefined;
     const examples: unknown[] = [];
     if (isObject(media)) {
       if (media["example"] !== undefined) examples.push(media["example"]);

@@ -8,13 +8,31 @@ import { synthesize } from "../../specs/synthesize/synthesize.js";
 import type { ArgumentInfo } from "../assistant/tool-arguments.js";
 import type { ToolboxEntry } from "../roles/toolbox.js";
 import { coordinateOf, idStem, isIdName } from "../language/value-phrase.js";
-import { boundsPastStamps, meaningfulValue, newValueContext, personaValue, variedExample, type ValueContext } from "./value-pools.js";
+import { boundsPastStamps, meaningfulValue, newValueContext, personaValue, sameShape, variedExample, type ValueContext } from "./value-pools.js";
 import { isAfterNow, SIMULATED_TODAY } from "../../specs/synthesize/world/simulated-today.js";
 import { identifierWords, singular } from "../language/words.js";
 import { isObject, type Json } from "../../specs/json-object.js";
+import { namedRecordId } from "./record-id-type.js";
 
 function norm(s: string): string {
   return s.toLowerCase().replace(/[^a-z0-9]/g, "");
+}
+
+/** An id of the form of the records' ids the argument names, as text, when their ids have a form (a number, a format, a pattern). */
+function recordIdLike(entry: ToolboxEntry, arg: ArgumentInfo, rng: Rng): string | undefined {
+  const id = namedRecordId(entry, arg);
+  if (id === undefined) return undefined;
+  const type = id.schema["type"];
+  if (type === "integer") return String(1 + Math.floor(rng.next() * 99_999));
+  if (type !== "string") return undefined;
+  if (id.schema["format"] === undefined && id.schema["pattern"] === undefined) {
+    // An example id (`57b3708b04ad8c2224f2af3b`) shows the form.
+    const examples = id.schema["examples"];
+    const example = id.schema["example"] ?? (Array.isArray(examples) ? examples[0] : undefined);
+    return typeof example === "string" && example.length >= 6 && /\d/.test(example) && !/\s/.test(example) ? sameShape(example, rng) : undefined;
+  }
+  const made = synthesize(entry.toolset.catalog.registry, "response", id.pointer, { seed: Math.floor(rng.next() * 0x100000000), name: arg.name });
+  return made.valid && typeof made.value === "string" ? made.value : undefined;
 }
 
 /** Where a planned value came from (for tests and statistics). */
@@ -162,6 +180,12 @@ export function chooseValue(entry: ToolboxEntry, arg: ArgumentInfo, rng: Rng, ct
   // An id of the initial state: another one (of the same shape) would only be "not found".
   if (ids.length > 0) return { value: rng.pick(ids), source: "fixture" };
   if (arg.enum !== undefined && arg.enum.length > 0) return { value: pickEnum(arg, arg.enum, rng), source: "enum" };
+  // A text id that says nothing of its form, of records whose ids have one (`/patient_messages/{id}` of messages
+  // with `id: 17369`, patients with 24 hex digits): one of that form.
+  if ((arg.type === "string" || arg.type === undefined) && arg.format === undefined && arg.schema["pattern"] === undefined && arg.examples.length === 0) {
+    const id = recordIdLike(entry, arg, rng);
+    if (id !== undefined && validFor(entry, arg, id)) return { value: id, source: "realistic" };
+  }
   const context = ctx ?? newValueContext(rng);
   const state = fixtureFieldValues(entry, arg);
   // The user's own e-mail, name and password are the persona's (a filter over the state may name someone else).

@@ -420,6 +420,11 @@ export function meaningfulValue(entry: ToolboxEntry, arg: ArgumentInfo, rng: Rng
     if (/(^|_)id$/.test(key)) return undefined;
     return numberNear(arg, key, rng);
   }
+  // A number sent as text (`amount: "500"`, in cents, the example says): text of a number near the example's.
+  if (arg.type === "string" && !has(VALUE_NAMES.idLast, last) && arg.examples.length > 0 && arg.examples.every((e) => typeof e === "number")) {
+    const near = numberNear(arg, key, rng);
+    return near === undefined ? undefined : String(near);
+  }
 
   // Names of people who made something (a book's authors).
   if (/^(authors?|artists?|composers?|writers?)$/.test(key) && arg.in === "body") {

@@ -1,3 +1,4 @@
+import { parameterNotes } from "./parameter-examples.js";
 import type { Catalog } from "./catalog.js";
 import type { SchemaRegistry } from "./schema-registry.js";
 import type { SchemaFlavor } from "../load/schema-flavor.js";
@@ -66,7 +67,10 @@ export function toolArgumentsSchema(catalog: Catalog, tool: Tool): Json {
   for (const p of tool.parameters) {
     const schema = p.schemaPointer !== undefined ? inlineSchema(registry, "request", p.schemaPointer) : { type: "string" };
     const description = [p.description, `(${p.in} parameter)`].filter(Boolean).join(" ");
-    properties[p.arg] = { ...schema, description: schema["description"] ?? description };
+    // A text parameter whose own examples are numbers (`amount`, in cents: 500) takes numbers as text: its examples say so.
+    const examples = schema["type"] === "string" && schema["example"] === undefined && schema["examples"] === undefined ? parameterNotes(catalog, p).examples : [];
+    if (!examples.every((e) => typeof e === "number")) examples.length = 0;
+    properties[p.arg] = { ...schema, description: schema["description"] ?? description, ...(examples.length > 0 ? { examples } : {}) };
   }
   const body = tool.body;
   if (body?.mode === "flat") {

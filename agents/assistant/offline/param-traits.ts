@@ -123,7 +123,7 @@ function computeKinds(box: OfflineToolbox, p: Param): SpanKind[] {
   const format = typeof s["format"] === "string" ? s["format"] : "";
   const words = identifierWords(p.name).map((w) => singular(w));
   const flat = normalizeKey(box, p.name);
-  if (type === "integer" || type === "number") return ["number"];
+  if (type === "integer" || type === "number" || isNumericText(p)) return ["number"];
   if (format === "date") return ["date", "datetime"];
   if (format === "date-time") return ["datetime", "date"];
   if (format === "email" || hasWord(words, KIND_NAME_WORDS.email) || /e-mail/i.test(p.name)) return ["email", "quoted"];
@@ -183,7 +183,15 @@ function computeAnchors(box: OfflineToolbox, p: Param): string[] {
 
 /** A plain string parameter without enum, format or id meaning. */
 export function isFreeText(box: OfflineToolbox, p: Param): boolean {
-  return schemaType(p.schema) === "string" && !enumOf(p.schema) && typeof p.schema["format"] !== "string" && !isIdParam(box, p) && typeof p.schema["pattern"] !== "string";
+  return schemaType(p.schema) === "string" && !enumOf(p.schema) && typeof p.schema["format"] !== "string" && !isIdParam(box, p) && typeof p.schema["pattern"] !== "string" && !isNumericText(p);
+}
+
+/** A number sent as text: a string parameter whose examples are all numbers (`amount: "500"`, in cents). */
+export function isNumericText(p: Param): boolean {
+  const s = p.schema;
+  if (schemaType(s) !== "string") return false;
+  const examples = [...(Array.isArray(s["examples"]) ? s["examples"] : []), ...(s["example"] !== undefined ? [s["example"]] : [])];
+  return examples.length > 0 && examples.every((e) => typeof e === "number" || (typeof e === "string" && /^-?\d+(\.\d+)?$/.test(e)));
 }
 
 /** How specific a parameter is: enums, typed values and ids take their values before generic strings. */
