@@ -1,5 +1,6 @@
 import { countryCode, fold, languageCode } from "../../specs/synthesize/world/world-data.js";
 import { isObject } from "../../specs/json-object.js";
+import { listsOthersById } from "../../specs/respond/bindings/response-fields.js";
 
 /**
  * An independent judge of whether tool responses contradict their calls, for the audit of a run's journal.
@@ -197,11 +198,17 @@ export function callContradictions(call: ObservedCall): Contradiction[] {
     }
   }
   const method = call.method.toLowerCase();
+  // A read of one record (`GET /patient_messages/{id}`).
+  const readsOne = method === "get" && /\}$/.test(call.path) && isObject(body);
   for (const list of lists) {
     for (const [name, value] of args) {
       if (call.bodyArgs.has(name) && method !== "get") continue;
       if (typeof value === "object") continue;
       const n = snake(name);
+      // What the one record answered has itself (`?doctor=75` of a message whose `doctor` is 75) is not what its parts
+      // have (its attachments' doctors); items of another noun under their own id are other records (`competitor[].company_id` of `companyId`).
+      if (readsOne && !call.path.includes(`{${name}}`) && isObject(body) && Object.entries(body).some(([k, v]) => snake(k) === n && !Array.isArray(v) && !isObject(v) && agrees(v, value, false) === true)) continue;
+      if (list.items[0] !== undefined && listsOthersById(Object.keys(list.items[0]), list.at, name)) continue;
       // A language asked of a list whose items have one is a filter (`listSources(language=pt)`).
       const languageFilter = /^(lang|language|locale)$/.test(n) && list.items.some((item) => isObject(item) && typeof item[name] === "string");
       if ((NOT_A_FILTER.test(n) && !languageFilter) || n === "id") continue;

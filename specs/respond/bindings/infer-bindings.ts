@@ -5,7 +5,7 @@ import { responseExamples } from "../response-examples.js";
 import { resourceRoute } from "../../catalog/resource-routes.js";
 import { selectedResponse } from "../response-cache.js";
 import type { Binding, BindingMatch, EffectBinding, TotalBinding } from "./binding-types.js";
-import { BOOKKEEPING_DATE, findBy, isDateField, ITEM_DATES, itemFields, mainLists, norm, recordFields, snake } from "./response-fields.js";
+import { BOOKKEEPING_DATE, findBy, isDateField, ITEM_DATES, itemFields, listsOthersById, mainLists, norm, recordFields, snake } from "./response-fields.js";
 import { todayBindings } from "./today-bindings.js";
 import { spanArgOf } from "./span-args.js";
 import { nounOfOperation } from "../world/entity-memory.js";
@@ -297,6 +297,8 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
     // The id of the one record read scopes its nested lists only where their items name it (`runs[].run_id` for `run_id`).
     const scopesOnlyByName = input.lastPathParam && readsOne;
     if (n === "id") continue;
+    // A query's filter that the one record read has itself (`?doctor=75` of a message with a `doctor`) says nothing of its parts' own (its attachments' doctors).
+    if (readsOne && input.in === "query" && same && !object) continue;
     const selects = selectorBindings(input, lists);
     if (selects.length > 0) {
       for (const b of selects) add(b);
@@ -310,6 +312,9 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
       // A record a path names is not among the records of its sub-resource (`/records/{record_id}/more_like_this`: others like it).
       if (input.in === "path" && !input.lastPathParam && byNoun !== undefined && norm(byNoun.name) === "id") continue;
       if (scopesOnlyByName && !SEARCH.test(sn) && !/(search_?term|term|query|keyword)$/.test(sn) && !items.some((f) => norm(f.name) === n) && byNoun === undefined) continue;
+      // Items of another noun whose only id is the one the path names are records of that kind, each with its own
+      // (`/company/competitor/id/{companyId}` lists competitors by their `company_id`), not the named record's parts.
+      if (scopesOnlyByName && listsOthersById(items.map((f) => f.name), list, input.name)) continue;
       if (SEARCH.test(sn) || /(^|_)(search_?term|search_?query|keyword|query)$/.test(sn)) {
         const searched = SEARCH_FIELDS.map((s) => items.find((f) => norm(f.name) === s && f.type === "string" && !f.list)).filter((f): f is SchemaField => f !== undefined);
         const others = items.filter((f) => f.type === "string" && !f.list && !searched.includes(f) && !isDateField(f) && f.format === undefined && !/(id|url|uri|href|link|image|email)$/.test(norm(f.name)));

@@ -1,6 +1,8 @@
 import type { SchemaField } from "../../catalog/schema-fields.js";
 import { snakeName } from "../../snake-name.js";
 import { norm } from "../../synthesize/world/entity-shape.js";
+import { idNoun, isIdName } from "../../words.js";
+import { singularNoun } from "../../singular-noun.js";
 
 /**
  * How binding inference reads a response's fields: names compared without case or separators, date
@@ -55,4 +57,17 @@ export function findBy(fields: readonly SchemaField[], names: readonly string[])
     if (hit) return hit;
   }
   return undefined;
+}
+
+/**
+ * Whether a list's items are records of the kind an id argument names, each under its own id, rather than parts of
+ * the one record it names: their only id field (of `names`) is the argument's and the list is of another noun
+ * (`competitor[].company_id` for `companyId`: competitors are companies). `books[].authorId` beside `books[].id`
+ * names the author of each book (a part), and `runs[].run_id` for `run_id` the run itself.
+ */
+export function listsOthersById(names: readonly string[], list: string, arg: string): boolean {
+  if (!isIdName(arg)) return false;
+  const ids = names.filter((name) => isIdName(name));
+  const listNoun = list.replace(/\[\]$/, "").split(".").pop() ?? "";
+  return ids.length === 1 && norm(ids[0] ?? "") === norm(arg) && norm(singularNoun(listNoun)) !== norm(idNoun(arg));
 }

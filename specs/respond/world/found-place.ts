@@ -34,14 +34,18 @@ export function renameNaturalKey(ctx: ResponseContext, record: Json, pointer: st
   }
 }
 
-/** Whether a record is a place: it has coordinates, or it (or its address) names a city or an airport the world knows. */
-export function isPlace(record: Json, depth = 0): boolean {
+/**
+ * Whether a record is a place: it has coordinates (its own or its location's), or it names a city or an airport
+ * the world knows. A record that only has an address in a city (a company's `hq_address`) is not one: it is
+ * somewhere, and a search by its name may find it under any name.
+ */
+export function isPlace(record: Json, depth = 0, address = false): boolean {
   const keys = Object.keys(record);
   if (keys.some((k) => LAT_KEY.test(k) && typeof record[k] === "number") && keys.some((k) => LON_KEY.test(k) && typeof record[k] === "number")) return true;
   for (const [k, v] of Object.entries(record)) {
-    if (typeof v === "string" && CITY_KEY.test(k) && findCity(v.split(",")[0] ?? v) !== undefined) return true;
-    if (typeof v === "string" && /^(iata|iatacode)$/i.test(k) && AIRPORTS.some((a) => a.iata === v)) return true;
-    if (isObject(v) && depth < 2 && isPlace(v, depth + 1)) return true;
+    if (!address && typeof v === "string" && CITY_KEY.test(k) && findCity(v.split(",")[0] ?? v) !== undefined) return true;
+    if (!address && typeof v === "string" && /^(iata|iatacode)$/i.test(k) && AIRPORTS.some((a) => a.iata === v)) return true;
+    if (isObject(v) && depth < 2 && isPlace(v, depth + 1, address || /address/i.test(k))) return true;
   }
   return false;
 }
