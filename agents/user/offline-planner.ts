@@ -147,6 +147,12 @@ function fillStep(entry: ToolboxEntry, links: PlanLink[], shared: Map<string, un
     if (field) picked.push(field);
   }
   const chosen = new Set([...required, ...picked].map((a) => a.name));
+  // A coordinate is said with its partner (a latitude alone names no place).
+  for (const a of [...chosen]) {
+    const c = coordinateOf(a);
+    const partner = c && infos.find((b) => !linked.has(b.name) && coordinateOf(b.name)?.prefix === c.prefix && coordinateOf(b.name)?.axis !== c.axis);
+    if (partner) chosen.add(partner.name);
+  }
   // An optional body that is sent must have its own required properties.
   const body = entry.tool.body;
   if (body?.mode === "flat" && !body.required && [...chosen].some((n) => n in body.properties) && body.schemaPointer !== undefined) {

@@ -351,6 +351,11 @@ function cohereAddressText(ctx: Ctx, o: Json, keys: Map<string, string>, at: str
     if (city !== m[2]) set(ctx, o, textKey, `${m[1]}, ${city}, ${m[3]} ${m[4]}`, at);
     return;
   }
+  // A place at a point asked for is in the city there (coherePlace named it), not the one its written address had.
+  if (pinnedPoint(ctx, o, keys, at) !== undefined) {
+    if (typeof city === "string" && fold(city) !== fold(m[2] ?? "")) set(ctx, o, textKey, `${m[1]}, ${city}`, at);
+    return;
+  }
   for (const k of ["city", "locality", "town", "commune", "municipality"]) set(ctx, o, keys.get(k), m[2], at);
   set(ctx, o, first(keys, ["state", "statecode", "stateabbreviation"]), m[3], at);
   set(ctx, o, first(keys, ["zipcode", "zip", "postalcode", "postcode"]), m[4], at);

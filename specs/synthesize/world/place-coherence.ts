@@ -102,7 +102,10 @@ export function coherePlace(ctx: Ctx, o: Json, keys: Map<string, string>, at: st
   const written = first(keys, ["formattedaddress", "address", "fulladdress", "displayname"]);
   const stays = cityField !== undefined && typeof o[cityField] === "string" && fold((o[cityField] as string).split(",")[0] ?? "") === fold(row.name) &&
     (!ctx.pinned.has(`${at}/${pointerSegment(cityField)}`) || (written !== undefined && typeof o[written] === "string" && fold(o[written] as string).includes(fold(row.name))));
-  if (former !== undefined && former.name !== row.name && !stays) {
+  // A place put at a point asked for (its coordinates the call's) that named another city was elsewhere, known city or not.
+  const named = cityField !== undefined && typeof o[cityField] === "string" ? (o[cityField] as string).split(",")[0] ?? "" : "";
+  const movedToPoint = named !== "" && fold(named) !== fold(row.name) && pinnedPoint(ctx, o, keys, at) !== undefined;
+  if (((former !== undefined && former.name !== row.name) || movedToPoint) && !stays) {
     for (const k of ["state", "region", "province", "county", "district", "statecode", "regioncode", "postcode", "postalcode", "zip", "zipcode", "road", "street", "housenumber", "streetaddress", "neighbourhood", "neighborhood", "suburb"]) {
       const key = keys.get(k);
       if (key !== undefined && typeof o[key] === "string" && !ctx.pinned.has(`${at}/${pointerSegment(key)}`)) {

@@ -7,6 +7,8 @@ import { fillArguments } from "../../../agents/assistant/offline/slot-filling.js
 import type { OfflineToolSpec } from "../../../agents/assistant/offline/tool-params.js";
 import { createRng } from "../../../specs/seed.js";
 import { toolsetFromSpec } from "../../support/spec-toolsets.js";
+import { OfflineUser } from "../../../agents/user/offline-user.js";
+import { deriveSeed } from "../../../specs/seed.js";
 
 // What the user asks for looks like what the API deals in: a message of an API whose messages have integer ids is
 // asked for by an integer (`17369`, not `ag777ffnpyq5`, an id no answer can agree with), a patient whose ids are 24
@@ -103,3 +105,36 @@ describe("a number sent as text", () => {
     expect(filled.args["amount"]).toBe("1300");
   });
 });
+
+describe("a point the user gives", () => {
+  it("is a whole point: an optional latitude is planned with its longitude", async () => {
+    const toolset = await toolsetFromSpec("listings", {
+      openapi: "3.0.3",
+      info: { title: "Listings", version: "1" },
+      paths: {
+        "/listings/sale": {
+          get: {
+            operationId: "saleListings",
+            summary: "Search sale listings",
+            parameters: ["latitude", "longitude"].map((name) => ({ in: "query", name, description: `The ${name} of the search area.`, schema: { type: "number" } })).concat([{ in: "query", name: "zipCode", description: "The 5-digit zip code.", schema: { type: "string" } } as never]),
+            responses: ok({ type: "array", items: { type: "object", properties: { id: { type: "string" }, latitude: { type: "number" }, longitude: { type: "number" } } } }),
+          },
+        },
+      },
+    });
+    const box = new Toolbox([toolset]);
+    const user = new OfflineUser();
+    let withPoint = 0;
+    for (let index = 0; index < 40; index++) {
+      const seed = deriveSeed(5, index);
+      const plan = await user.plan({ runId: "t", episodeId: `ep-${index}`, index, seed, rng: createRng(deriveSeed(seed, "user")), level: "call", toolbox: box });
+      for (const step of plan.requests.flatMap((r) => r.steps)) {
+        const has = ["latitude", "longitude"].filter((k) => k in step.args);
+        expect(has.length, JSON.stringify(step.args)).not.toBe(1);
+        if (has.length === 2) withPoint++;
+      }
+    }
+    expect(withPoint).toBeGreaterThan(3);
+  });
+});
+
