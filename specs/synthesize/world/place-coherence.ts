@@ -15,7 +15,9 @@ type Json = Record<string, unknown>;
 /** A city row for a place: a pinned or present known name, else a city of the pinned country, else one by seed. */
 function cityRow(ctx: Ctx, o: Json, keys: Map<string, string>, at: string, index: number): City | undefined {
   const name = first(keys, ["city", "cityname", "name", "locality", "town"]);
-  const country = first(keys, ["countrycode", "country", "countryname"]);
+  // The country field a binding set, if any (an answer may name it by code and by name).
+  const countryKeys = ["countrycode", "country", "countryname"].map((k) => keys.get(k)).filter((k): k is string => k !== undefined);
+  const country = countryKeys.find((k) => pinnedValue(ctx, o, k, at) !== undefined) ?? countryKeys[0];
   const pinnedName = pinnedValue(ctx, o, name, at);
   // A city the call names is where it is, in the table or not (`city=Austin` is in Texas, not where the example was).
   if (typeof pinnedName === "string") {
@@ -102,11 +104,12 @@ export function coherePlace(ctx: Ctx, o: Json, keys: Map<string, string>, at: st
   const written = first(keys, ["formattedaddress", "address", "fulladdress", "displayname"]);
   const stays = cityField !== undefined && typeof o[cityField] === "string" && fold((o[cityField] as string).split(",")[0] ?? "") === fold(row.name) &&
     (!ctx.pinned.has(`${at}/${pointerSegment(cityField)}`) || (written !== undefined && typeof o[written] === "string" && fold(o[written] as string).includes(fold(row.name))));
-  // A place put at a point asked for (its coordinates the call's) that named another city was elsewhere, known city or not.
+  // A place put at a point or in a country asked for that named another city was elsewhere, known city or not.
   const named = cityField !== undefined && typeof o[cityField] === "string" ? (o[cityField] as string).split(",")[0] ?? "" : "";
-  const movedToPoint = named !== "" && fold(named) !== fold(row.name) && pinnedPoint(ctx, o, keys, at) !== undefined;
-  if (((former !== undefined && former.name !== row.name) || movedToPoint) && !stays) {
-    for (const k of ["state", "region", "province", "county", "district", "statecode", "regioncode", "postcode", "postalcode", "zip", "zipcode", "road", "street", "housenumber", "streetaddress", "neighbourhood", "neighborhood", "suburb"]) {
+  const countryPinned = ["countrycode", "country", "countryname"].some((k) => pinnedValue(ctx, o, keys.get(k), at) !== undefined);
+  const moved = named !== "" && fold(named) !== fold(row.name) && (pinnedPoint(ctx, o, keys, at) !== undefined || countryPinned);
+  if (((former !== undefined && former.name !== row.name) || moved) && !stays) {
+    for (const k of ["state", "region", "province", "county", "district", "administrative", "statecode", "regioncode", "postcode", "postalcode", "zip", "zipcode", "road", "street", "housenumber", "streetaddress", "neighbourhood", "neighborhood", "suburb"]) {
       const key = keys.get(k);
       if (key !== undefined && typeof o[key] === "string" && !ctx.pinned.has(`${at}/${pointerSegment(key)}`)) {
         ctx.edits.push({ holder: o, key, before: o[key], after: null, pointer: `${at}/${pointerSegment(key)}` });

@@ -88,4 +88,53 @@ describe("a place at a point asked for", () => {
     }
     expect(checked).toBeGreaterThanOrEqual(3);
   });
+
+  it("a place in one of the countries asked for is a city of that country, by code and name alike, without the old region", async () => {
+    const spec = await loadSpec({
+      openapi: "3.0.3",
+      info: { title: "Places", version: "1" },
+      paths: {
+        "/reverse": {
+          post: {
+            operationId: "reverse",
+            requestBody: { content: { "application/json": { schema: { type: "object", properties: { countries: { type: "array", items: { type: "string", pattern: "^[A-Z]{2}$" } } } } } } },
+            responses: {
+              "200": {
+                description: "ok",
+                content: {
+                  "application/json": {
+                    schema: {
+                      type: "object",
+                      properties: {
+                        results: {
+                          type: "array",
+                          minItems: 1,
+                          maxItems: 1,
+                          items: { type: "object", required: ["city", "country", "countrycode", "administrative"], properties: { city: { type: "string", example: "Helsinki" }, country: { type: "string", example: "Finland" }, countrycode: { type: "string", example: "FI" }, administrative: { type: "string", example: "Uusimaa" }, lat: { type: "number" }, lng: { type: "number" } } },
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    });
+    if (!spec.ok) throw new Error(JSON.stringify(spec.errors));
+    const catalog = buildCatalog(spec.value);
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const r = await simulateCall(catalog, { name: "reverse", arguments: { countries: ["AU", "DK"] } }, { seed, useExamples: false });
+      expect(r.responseErrors).toEqual([]);
+      for (const place of (r.body as Json)["results"] as Json[]) {
+        const code = place["countrycode"];
+        expect(["AU", "DK"], JSON.stringify(place)).toContain(code);
+        expect(place["country"], JSON.stringify(place)).toBe(code === "AU" ? "Australia" : "Denmark");
+        expect(["Helsinki", "Uusimaa"]).not.toContain(place["city"]);
+        expect(place["administrative"]).not.toBe("Uusimaa");
+      }
+    }
+  });
 });
+
