@@ -3,6 +3,7 @@ import type { Catalog } from "../../specs/catalog/catalog.js";
 import { getAt } from "../../specs/json-pointer.js";
 import type { Tool } from "../../specs/catalog/tool.js";
 import { isObject, type Json } from "../../specs/json-object.js";
+import { identifierWords, singular } from "../../specs/words.js";
 
 /** One argument of a tool as the offline user reasons about it: where it goes, its schema, examples and meaning. */
 export interface ArgumentInfo {
@@ -26,6 +27,11 @@ export interface ArgumentInfo {
   wrappedBody: boolean;
   deprecated: boolean;
   readOnly: boolean;
+  /**
+   * For a path parameter that names a record above the operation's own (`{id}` of `/schools/{id}/sections`), the
+   * noun of that record (`school`): the sections are the school's, the id is not theirs.
+   */
+  owner?: string;
 }
 
 const cache = new WeakMap<Tool, ArgumentInfo[]>();
@@ -79,6 +85,11 @@ function enumOf(catalog: Catalog, schema: Json, pointer: string | undefined): un
   return undefined;
 }
 
+/** An example that stands for a value rather than being one (`{{BLOCK_ID}}`, `<page_id>`, `YOUR_API_KEY`, `:id`): no user says it. */
+function isPlaceholder(example: unknown): boolean {
+  return typeof example === "string" && /^(?:\{\{.*\}\}|<[^<>]+>|\$\{.*\}|:[a-z_]+|\[[A-Z_ ]+\]|(?:YOUR|MY)[_-][A-Z0-9_-]+)$/i.test(example.trim());
+}
+
 function info(catalog: Catalog, name: string, where: ArgumentInfo["in"], required: boolean, pointer: string | undefined, extra: { description?: string; examples?: unknown[]; deprecated?: boolean; wrappedBody?: boolean }): ArgumentInfo {
   const schema = resolveSchema(catalog, pointer);
   const type = mainType(schema);
@@ -93,12 +104,21 @@ function info(catalog: Catalog, name: string, where: ArgumentInfo["in"], require
     ...(type !== undefined ? { type } : {}),
     ...(typeof schema["format"] === "string" ? { format: schema["format"] } : {}),
     ...(en !== undefined ? { enum: en } : {}),
-    examples: [...(extra.examples ?? []), ...schemaExamples(schema)],
+    examples: [...(extra.examples ?? []), ...schemaExamples(schema)].filter((e) => !isPlaceholder(e)),
     description: description.replace(/\s+/g, " ").trim(),
     wrappedBody: extra.wrappedBody === true,
     deprecated: extra.deprecated === true || schema["deprecated"] === true,
     readOnly: schema["readOnly"] === true,
   };
+}
+
+/** The noun of the record a path parameter names when more of the path follows it (`/schools/{id}/sections` -> `school`). */
+function ownerOf(path: string, name: string): string | undefined {
+  const segments = path.split("/").filter((s) => s !== "");
+  const at = segments.indexOf(`{${name}}`);
+  if (at < 1 || at === segments.length - 1 || !segments.slice(at + 1).some((s) => !s.startsWith("{"))) return undefined;
+  const noun = segments[at - 1] ?? "";
+  return noun.startsWith("{") || !/^[A-Za-z][A-Za-z_-]*$/.test(noun) ? undefined : singular(identifierWords(noun).join(" "));
 }
 
 /** The arguments of a tool (parameters, then body properties or the wrapped body), with what the spec says of each. */
@@ -108,7 +128,8 @@ export function toolArguments(catalog: Catalog, tool: Tool): ArgumentInfo[] {
   const out: ArgumentInfo[] = [];
   for (const p of tool.parameters) {
     const { examples, deprecated } = parameterNotes(catalog, p);
-    out.push(info(catalog, p.arg, p.in, p.required, p.schemaPointer, { ...(p.description !== undefined ? { description: p.description } : {}), examples, deprecated }));
+    const owner = p.in === "path" ? ownerOf(tool.operation.path, p.name) : undefined;
+    out.push({ ...info(catalog, p.arg, p.in, p.required, p.schemaPointer, { ...(p.description !== undefined ? { description: p.description } : {}), examples, deprecated }), ...(owner !== undefined ? { owner } : {}) });
   }
   const body = tool.body;
   if (body?.mode === "flat") {

@@ -63,6 +63,10 @@ export class TextFacts {
       if (inner.trim() !== "") add("quoted", m.index, m.index + m[0].length, inner.trim());
     });
     scan(/https?:\/\/[^\s"'<>]+[^\s"'<>.,;:!?)]/g, (m) => add("url", m.index, m.index + m[0].length, m[0]));
+    // A bare domain name ("yellow-cemetery.org", "api.example.co.uk"): letters before a top-level domain.
+    scan(/(?<![\w.@/:-])(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,12}(?![\w@/-]|\.\w)/gi, (m) => {
+      if (/[a-z]{2}/i.test(m[0].split(".")[0] ?? "")) add("url", m.index, m.index + m[0].length, m[0]);
+    });
     scan(/[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g, (m) => add("email", m.index, m.index + m[0].length, m[0]));
     scan(/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g, (m) => add("datetime", m.index, m.index + m[0].length, m[0].replace(" ", "T")));
     scan(/\b\d{4}-\d{2}-\d{2}\b/g, (m) => add("date", m.index, m.index + m[0].length, m[0]));
@@ -93,7 +97,7 @@ export class TextFacts {
       let start = m.index;
       let words = m[0].split(/\s+/);
       const sentenceStart = /(^|[.!?]\s*|["“(]\s*)$/.test(text.slice(0, start));
-      while (words.length > 0 && (words[0] === "I" || (sentenceStart && NOT_PROPER.has((words[0] ?? "").toLowerCase().replace(/[’']s$/, ""))))) {
+      while (words.length > 0 && (/^I(?:['’](?:d|m|ll|ve))?$/.test(words[0] ?? "") || (sentenceStart && NOT_PROPER.has((words[0] ?? "").toLowerCase().replace(/[’']s$/, ""))))) {
         start += (words[0] ?? "").length;
         const rest = text.slice(start);
         start += rest.length - rest.trimStart().length;

@@ -166,7 +166,8 @@ export function valuePhrase(arg: ArgumentInfo, value: unknown, goal: OperationGo
 
   // Identifiers: "the recipe with ID 42", "for recipe 42".
   if (isIdName(name)) {
-    const stem = idStem(name);
+    // A bare `id` of the record above the one asked for (`/schools/{id}/sections`) is said as that record's.
+    const stem = idStem(name) || (arg.owner !== undefined && singular(arg.owner) !== singular(goal.noun) ? arg.owner : "");
     const numeric = /^\d+$/.test(text);
     // A bare id reads well after "the playlist", not after "apply to a job".
     const bare = !/^(to|for|on|from|with|into|at|in|of)\s/.test(goal.object);

@@ -34,6 +34,15 @@ export function joinList(items: readonly string[], conjunction: "and" | "or" = "
   return `${items.slice(0, -1).join(", ")} ${conjunction} ${items[items.length - 1]}`;
 }
 
+/** The base form of a third-person verb (`Returns` -> `return`, `Searches` -> `search`, `Applies` -> `apply`), lower case. */
+export function baseForm(word: string): string {
+  const w = word.toLowerCase();
+  if (/ies$/.test(w)) return w.slice(0, -3) + "y";
+  if (/(sses|ches|shes|xes|oes|zes)$/.test(w)) return w.slice(0, -2);
+  if (/[^s]s$/.test(w)) return w.slice(0, -1);
+  return w;
+}
+
 /** The text with its first letter in upper case. */
 export function capitalize(text: string): string {
   return text.length === 0 ? text : (text[0] as string).toUpperCase() + text.slice(1);

@@ -1,5 +1,5 @@
 import type { Tool } from "../../specs/catalog/tool.js";
-import { articleFor, identifierWords, isPlural, singular } from "../language/words.js";
+import { articleFor, baseForm, identifierWords, isPlural, singular } from "../language/words.js";
 
 import {
   type GoalKind,
@@ -53,14 +53,6 @@ export interface OperationGoal {
   definite?: string;
 }
 
-/** The base form of a third-person verb (`Returns` -> `return`, `Searches` -> `search`, `Applies` -> `apply`). */
-function baseForm(word: string): string {
-  const w = word.toLowerCase();
-  if (/ies$/.test(w)) return w.slice(0, -3) + "y";
-  if (/(sses|ches|shes|xes|oes|zes)$/.test(w)) return w.slice(0, -2);
-  if (/[^s]s$/.test(w)) return w.slice(0, -1);
-  return w;
-}
 
 function lowerWords(text: string): string {
   return text

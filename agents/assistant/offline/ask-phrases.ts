@@ -1,7 +1,7 @@
 import { DESCRIPTION_VERBS, VERB_OBJECT_STARTS } from "../../language/lexicon/verbs.js";
 import { verbKindsOf } from "../../language/operation-words.js";
 import { tokenize } from "../../language/tokenize.js";
-import { joinList } from "../../language/words.js";
+import { baseForm, joinList } from "../../language/words.js";
 import type { OfflineToolbox } from "./offline-types.js";
 import type { OfflineToolSpec, Param } from "./offline-types.js";
 
@@ -28,7 +28,10 @@ export function purposeOf(box: OfflineToolbox, tool: OfflineToolSpec): string {
   const verb = words[0] ?? "";
   const second = (words[1] ?? "").toLowerCase();
   const isVerb = verbKindsOf(box.stem(verb)).length > 0 || DESCRIPTION_VERB.has(verb.toLowerCase()) || OBJECT_START.has(second);
-  return isVerb ? `To ${lower}` : `For the ${lower.replace(/^(the|a|an) /, "")}`;
+  // "Returns a list of admins" -> "To return a list of admins".
+  const thirdPerson = /^[A-Z][a-z]+[^s]s$/.test(verb) && !/^(is|has|was|does)$/i.test(verb) && (verbKindsOf(box.stem(verb)).length > 0 || DESCRIPTION_VERB.has(baseForm(verb)));
+  const base = thirdPerson ? baseForm(verb) : verb.toLowerCase();
+  return isVerb ? `To ${base}${lower.slice(verb.length)}` : `For the ${lower.replace(/^(the|a|an) /, "")}`;
 }
 
 /** What a tool does, as the rest of "I cannot ...": "get a book", "get the price history". */

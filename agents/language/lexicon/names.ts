@@ -50,7 +50,7 @@ export const CURRENCY_WORDS: readonly string[] = ["currency", "currencies", "iso
 /** Words of names whose values are e-mails, links, times and dates. */
 export const KIND_NAME_WORDS = {
   email: ["email", "e-mail", "mail"],
-  url: ["url", "uri", "link", "href", "website"],
+  url: ["url", "uri", "link", "href", "website", "domain", "hostname"],
   time: ["time"],
   date: ["date", "day", "birthday", "dob"],
 } as const;

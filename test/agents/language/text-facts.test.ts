@@ -45,6 +45,17 @@ describe("TextFacts", () => {
       ["proper", "Bank of England"],
     ]);
     expect(kinds("Go ahead and find Lisbon weather. I want it")).toEqual([["proper", "Lisbon"]]);
+    // (nor "I'd", "I'm", "I'll" or "I've" after a comma)
+    expect(kinds("Perfect. Now, I'd like the feeds, and I'm sure I've asked; I'll wait")).toEqual([]);
+  });
+
+  it("reads a bare domain name as an address, not a file of numbers or a version", () => {
+    expect(kinds("the feeds with domain yellow-cemetery.org and api.example.co.uk")).toEqual([
+      ["url", "yellow-cemetery.org"],
+      ["url", "api.example.co.uk"],
+    ]);
+    expect(kinds("version 1.2 of v2.zip").filter(([k]) => k === "url")).toEqual([]);
+    expect(kinds("mail ann@example.com at https://x.example/a").filter(([k]) => k === "url")).toEqual([["url", "https://x.example/a"]]);
   });
 
   it("does not read the word ID as a code, nor a plain word as a language", () => {

@@ -543,6 +543,28 @@ describe("OfflineUser.instruct", () => {
     expect(texts.every((t) => !/Get weather forecast/.test(t))).toBe(true);
   });
 
+  it("says a path id of the record above the one asked for as that record's ('the sections for school X', not 'the sections with ID X')", async () => {
+    const toolset = await toolsetFromSpec("schools", {
+      openapi: "3.0.3",
+      info: { title: "Schools", version: "1" },
+      paths: {
+        "/schools/{id}/sections": { get: { operationId: "getSectionsForSchool", summary: "Returns the sections for a school", parameters: [{ in: "path", name: "id", required: true, schema: { type: "string" } }], responses: { "200": { description: "ok" } } } },
+        "/sections/{id}": { get: { operationId: "getSection", summary: "Returns a specific section", parameters: [{ in: "path", name: "id", required: true, schema: { type: "string" } }], responses: { "200": { description: "ok" } } } },
+      },
+    });
+    const sections = toolset.catalog.get("getSectionsForSchool");
+    const section = toolset.catalog.get("getSection");
+    if (!sections || !section) throw new Error("fixture");
+    const [schoolId] = toolArguments(toolset.catalog, sections);
+    const [sectionId] = toolArguments(toolset.catalog, section);
+    if (!schoolId || !sectionId) throw new Error("fixture");
+    expect(schoolId.owner).toBe("school");
+    expect(sectionId.owner).toBeUndefined();
+    const rng = createRng(3);
+    for (let i = 0; i < 6; i++) expect(valuePhrase(schoolId, "4nzh8p5rxcfe", operationGoal(sections), rng)).toMatch(/school/);
+    for (let i = 0; i < 6; i++) expect(valuePhrase(sectionId, "s-1", operationGoal(section), rng)).not.toMatch(/school/);
+  });
+
   /** A GET operation with only a description, for the goals read from summaries. */
   const op = (description: string): Tool => ({ name: "x", description, operation: { method: "get", path: "/x", pointer: "/paths/~1x/get", operationId: "x" }, parameters: [], required: [], responses: ["200"] }) as unknown as Tool;
 

@@ -41,6 +41,13 @@ const document = {
         responses: ok({ type: "object", properties: { slug: { type: "string" }, text: { type: "string" } } }),
       },
     },
+    "/blocks/{block_id}": {
+      get: {
+        operationId: "getBlock",
+        parameters: [{ in: "path", name: "block_id", required: true, example: "{{BLOCK_ID}}", schema: { type: "string" } }],
+        responses: ok({ type: "object", properties: { object: { type: "string" } } }),
+      },
+    },
     "/donations/create": {
       post: {
         operationId: "createDonation",
@@ -77,6 +84,14 @@ describe("the ids a user asks for", () => {
     const slugs = new Set<unknown>();
     for (let seed = 1; seed <= 10; seed++) slugs.add(chooseValue(entry("getNote"), arg("getNote", "slug"), createRng(seed)).value);
     expect([...slugs].some((s) => !/^\d+$/.test(String(s)))).toBe(true);
+  });
+});
+
+describe("an example that stands for a value", () => {
+  it("is no value a user plans or says ({{BLOCK_ID}})", async () => {
+    const { entry, arg } = await entries();
+    expect(arg("getBlock", "block_id").examples).toEqual([]);
+    for (let seed = 1; seed <= 20; seed++) expect(String(chooseValue(entry("getBlock"), arg("getBlock", "block_id"), createRng(seed)).value)).not.toMatch(/[{}]/);
   });
 });
 

@@ -100,3 +100,16 @@ describe("slot filling: a value named with a colon", () => {
     expect(call?.args["ip"]).toBe("110.163.26.26");
   });
 });
+
+describe("what a tool is for, as the assistant says it", () => {
+  it("takes the base form of a description's third-person verb ('to return a list of school admins', never 'to returns')", async () => {
+    const { OfflineToolboxes } = await import("../../../../agents/assistant/offline/offline-toolbox.js");
+    const { purposeOf, goalOf } = await import("../../../../agents/assistant/offline/ask-phrases.js");
+    const tool = (description: string): OfflineToolSpec => ({ name: "t", description, parameters: { type: "object", properties: {} } });
+    const box = new OfflineToolboxes().for([]);
+    expect(purposeOf(box, tool("Returns a list of school admins."))).toBe("To return a list of school admins");
+    expect(goalOf(box, tool("Searches the catalog for books."))).toBe("search the catalog for books");
+    expect(goalOf(box, tool("Get a book by its id."))).toBe("get a book by its id");
+    expect(purposeOf(box, tool("Access logs of my account."))).not.toMatch(/^To acces /);
+  });
+});
