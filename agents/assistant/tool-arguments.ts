@@ -86,7 +86,7 @@ function enumOf(catalog: Catalog, schema: Json, pointer: string | undefined): un
 }
 
 /** An example that stands for a value rather than being one (`{{BLOCK_ID}}`, `<page_id>`, `YOUR_API_KEY`, `:id`): no user says it. */
-function isPlaceholder(example: unknown): boolean {
+export function isPlaceholder(example: unknown): boolean {
   return typeof example === "string" && /^(?:\{\{.*\}\}|<[^<>]+>|\$\{.*\}|:[a-z_]+|\[[A-Z_ ]+\]|(?:YOUR|MY)[_-][A-Z0-9_-]+)$/i.test(example.trim());
 }
 

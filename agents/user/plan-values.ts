@@ -5,7 +5,7 @@ import { guessIdField } from "../../specs/respond/resource-store.js";
 import { deriveSeed, type Rng } from "../../specs/seed.js";
 import { realisticValue } from "../../specs/synthesize/values/realistic-value.js";
 import { synthesize } from "../../specs/synthesize/synthesize.js";
-import type { ArgumentInfo } from "../assistant/tool-arguments.js";
+import { isPlaceholder, type ArgumentInfo } from "../assistant/tool-arguments.js";
 import type { ToolboxEntry } from "../roles/toolbox.js";
 import { coordinateOf, idStem, isIdName } from "../language/value-phrase.js";
 import { boundsPastStamps, meaningfulValue, newValueContext, personaValue, sameShape, variedExample, type ValueContext } from "./value-pools.js";
@@ -63,7 +63,7 @@ export function fixtureIds(entry: ToolboxEntry, arg: ArgumentInfo): unknown[] {
     .filter((v) => v !== undefined && v !== null && (typeof v === "string" || typeof v === "number"));
 }
 
-function fallbackValue(arg: ArgumentInfo): unknown {
+function fallbackValue(arg: ArgumentInfo, rng: Rng): unknown {
   const s = arg.schema;
   switch (arg.type) {
     case "integer":
@@ -77,6 +77,8 @@ function fallbackValue(arg: ArgumentInfo): unknown {
     case "object":
       return {};
     default:
+      // An id nothing else gave: one of the common form (a name is no id: "block id").
+      if (isIdName(arg.name)) return Array.from({ length: 12 }, () => "abcdefghijkmnpqrstuvwxyz0123456789".charAt(Math.floor(rng.next() * 34))).join("");
       return identifierWords(arg.name).join(" ") || "value";
   }
 }
@@ -217,12 +219,13 @@ export function chooseValue(entry: ToolboxEntry, arg: ArgumentInfo, rng: Rng, ct
     const chosen = weightedPick(rng, sources);
     sources.splice(sources.indexOf(chosen), 1);
     const value = chosen.draw();
-    if (value !== undefined && validFor(entry, arg, value)) return { value, source: chosen.source };
+    if (value !== undefined && validFor(entry, arg, value) && !isPlaceholder(value)) return { value, source: chosen.source };
   }
+  // (synthesis takes a schema's example as it is: `{{BLOCK_ID}}` is none to say)
   const synthesized = synthesizedValue(entry, arg, seed);
-  if (synthesized !== undefined) return { value: synthesized, source: "synthesized" };
+  if (synthesized !== undefined && !isPlaceholder(synthesized)) return { value: synthesized, source: "synthesized" };
   if (examples.length > 0) return { value: structuredClone(rng.pick(examples)), source: "example" };
-  return { value: fallbackValue(arg), source: "fallback" };
+  return { value: fallbackValue(arg, rng), source: "fallback" };
 }
 
 function weightedPick<T extends { weight: number }>(rng: Rng, items: readonly T[]): T {

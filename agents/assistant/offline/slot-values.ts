@@ -105,10 +105,10 @@ export function anchoredValue(box: OfflineToolbox, p: Param, src: Source, st: Fi
   const type = schemaType(p.schema);
   const en = enumOf(p.schema);
   for (const anchor of anchorsOf(box, p)) {
-    // A name with a colon or an equals sign after it ("(ip: 110.163.26.26)") gives its value before a mention
-    // in passing ("report an abusive IP address").
+    // A name with a colon, an equals sign or a separating word after it ("(ip: 110.163.26.26)", "setting the topic to
+    // pocket-watch") gives its value before a mention in passing ("report an abusive IP address", "the topic metadata 85lex7l7jnb7").
     const found = src.facts.find(anchor);
-    const explicit = (end: number): boolean => /^\s*[:=]/.test(src.facts.text.slice(end, end + 4));
+    const explicit = (end: number): boolean => /^\s*(?:[:=]|(?:is|to|named|called|titled)\s)/.test(src.facts.text.slice(end, end + 9));
     for (const [, end] of found.some(([, e]) => explicit(e)) ? [...found].sort((a, b) => Number(explicit(b[1])) - Number(explicit(a[1]))) : found) {
       const rest = src.facts.text.slice(end);
       const skip = FILLER.exec(rest)?.[0].length ?? 0;

@@ -124,6 +124,15 @@ describe("slot filling", () => {
     expect(again.args["symbol"], JSON.stringify(again.notes)).toBeUndefined();
   });
 
+  it("takes a named value after a separating word before a mention of the name in passing ('setting the topic to pocket-watch')", () => {
+    const edit: OfflineToolSpec = { name: "editOfferingTopic", description: "Edit the offering topic metadata.", parameters: { type: "object", properties: { id: { type: "string" }, topic: { type: "string" } }, required: ["id", "topic"] } };
+    const out = fill(edit, "Is it possible to edit the offering topic metadata 85lex7l7jnb7 setting the topic to pocket-watch?");
+    expect(out.args).toEqual({ id: "85lex7l7jnb7", topic: "pocket-watch" });
+    expect(noteOf(out, "topic")).toMatch(/named in the request/);
+    const level = fill({ ...edit, parameters: { type: "object", properties: { level: { type: "string" } }, required: ["level"] } }, "Edit the offering level metadata where the level is medium.");
+    expect(level.args).toEqual({ level: "medium" });
+  });
+
   it("takes a value after a cue word for the parameters the cue is for (whole words of their names only)", () => {
     const out = fill(searchArticles, "Find articles about the elections by Jane Doe");
     expect(out.args).toEqual({ q: "elections", author: "Jane Doe" });
