@@ -22,7 +22,7 @@ import {
   type FillState,
   type Source,
 } from "./slot-values.js";
-import { leafParams, objectItems, optionalCopy, paramLocation, paramsOf, schemaType, effectiveSchema } from "./tool-params.js";
+import { effectiveSchema, humanize, leafParams, objectItems, optionalCopy, paramLocation, paramsOf, schemaType } from "./tool-params.js";
 import type { OfflineToolSpec, Param } from "./offline-types.js";
 import { toolTraits } from "./tool-traits.js";
 import { isSecretName } from "../../../specs/redact-secrets.js";
@@ -311,6 +311,15 @@ function groupItems(box: OfflineToolbox, input: FillInput, name: string): Json[]
 
 type Got = { value: unknown; note: string; fromText: boolean; quoted?: boolean };
 
+const NAMES = new WeakMap<object, ReadonlySet<string>>();
+
+/** The names of a tool's parameters, in words (remembered per tool). */
+function namesOf(box: OfflineToolbox, tool: OfflineToolSpec): ReadonlySet<string> {
+  let names = NAMES.get(tool.parameters);
+  if (names === undefined) NAMES.set(tool.parameters, (names = new Set(leafParams(box, tool.parameters).map((x) => humanize(x.name)))));
+  return names;
+}
+
 function valueFor(box: OfflineToolbox, p: Param, given: Source[], st: FillState, input: FillInput, stage: FillStage): Got | undefined {
   // A reply that went into another argument of an earlier call is that argument's, not this one's.
   const sources = input.request.calls.length === 0 ? given : given.filter((src) => src.index < 1 || src.index > input.request.replies.length || !answeredAnother(input.request, cleanReply(src.facts.text), p.name));
@@ -320,6 +329,8 @@ function valueFor(box: OfflineToolbox, p: Param, given: Source[], st: FillState,
     return { value: full, note: `${p.path.join(".")} ${how}`, fromText: true, ...("kind" in span && (span as Span).kind === "quoted" ? { quoted: true } : {}) };
   };
   const kinds = acceptedKinds(box, p);
+  // The parameters' own names, in words (an anchor that is another's name is that one's).
+  const others = namesOf(box, input.tool);
   // A value for a name that says what it holds must be one (a country code is no airport's name).
   const meaning = valueKindOf(p.name);
   const fits = (v: unknown): boolean => meaning === undefined || isPlausible(meaning, v, p.name) !== false;
@@ -338,7 +349,7 @@ function valueFor(box: OfflineToolbox, p: Param, given: Source[], st: FillState,
         // The words point at a result; they are not the value ("the top result" is no country code).
         continue;
       }
-      const a = anchoredValue(box, p, src, st);
+      const a = anchoredValue(box, p, src, st, others);
       if (a && fits(a.value)) return take(src, a.span, a.value, "from the user's reply");
       const e = enumValue(box, p, src);
       if (e !== undefined) return { value: e, note: `${p.path.join(".")} from the user's reply`, fromText: true };
@@ -361,7 +372,7 @@ function valueFor(box: OfflineToolbox, p: Param, given: Source[], st: FillState,
     }
     // 2. The user's words: named values, resource ids, cue words, enums, booleans.
     for (const src of sources) {
-      const a = anchoredValue(box, p, src, st);
+      const a = anchoredValue(box, p, src, st, others);
       if (a && fits(a.value)) return take(src, a.span, a.value, "named in the request");
     }
     for (const src of sources) {

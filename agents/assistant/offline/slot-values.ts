@@ -101,10 +101,12 @@ export function idAfterResource(box: OfflineToolbox, p: Param, tool: OfflineTool
 }
 
 /** A value right after one of the parameter's words ("city Paris", "book id bk-1001", "price 12"). */
-export function anchoredValue(box: OfflineToolbox, p: Param, src: Source, st: FillState): { value: unknown; span: { start: number; end: number } } | undefined {
+export function anchoredValue(box: OfflineToolbox, p: Param, src: Source, st: FillState, others: ReadonlySet<string> = new Set()): { value: unknown; span: { start: number; end: number } } | undefined {
   const type = schemaType(p.schema);
   const en = enumOf(p.schema);
   for (const anchor of anchorsOf(box, p)) {
+    // The last word of a longer name ("doctor" of `ordering_doctor`) is another parameter's own name: that one's.
+    if (others.has(anchor) && anchor !== humanize(p.name)) continue;
     // A name with a colon, an equals sign or a separating word after it ("(ip: 110.163.26.26)", "setting the topic to
     // pocket-watch") gives its value before a mention in passing ("report an abusive IP address", "the topic metadata 85lex7l7jnb7").
     const found = src.facts.find(anchor);

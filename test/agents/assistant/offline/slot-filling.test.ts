@@ -133,6 +133,14 @@ describe("slot filling", () => {
     expect(level.args).toEqual({ level: "medium" });
   });
 
+  it("leaves a value named by a parameter's own name to that parameter, not to a longer name ending in it ('doctor 76' is `doctor`'s, not `ordering_doctor`'s)", () => {
+    const labs: OfflineToolSpec = { name: "createLabResult", description: "Create a lab result.", parameters: { type: "object", properties: { ordering_doctor: { type: "integer" }, doctor: { type: "integer" }, since: { type: "string" } } } };
+    expect(fill(labs, "I want to create the patient lab results (since: redesign) with doctor 76.").args).toEqual({ doctor: 76, since: "redesign" });
+    // (alone, the longer name still takes it)
+    const only = { ...labs, parameters: { type: "object", properties: { ordering_doctor: { type: "integer" } } } };
+    expect(fill(only, "Create the lab result with doctor 76.").args).toEqual({ ordering_doctor: 76 });
+  });
+
   it("takes a value after a cue word for the parameters the cue is for (whole words of their names only)", () => {
     const out = fill(searchArticles, "Find articles about the elections by Jane Doe");
     expect(out.args).toEqual({ q: "elections", author: "Jane Doe" });
