@@ -39,6 +39,7 @@ import { hasExampleRecords, mentionsExampleId } from "../world/example-records.j
 import { isSessionOperation, knownSessionUser } from "../world/session-user.js";
 import { anotherId, idKeyOf, recall, recallExamples, renumber } from "./recalled-records.js";
 import { keepSentProblems } from "../world/sent-problems.js";
+import { dropUnsentEchoes } from "../world/unsent-echoes.js";
 
 /**
  * Makes an answer obey its call's bindings (an example's, a synthesized one's, or one made from state):
@@ -361,7 +362,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   const rewrite = options.rewriteItems !== false;
   const touch = options.touch ?? plan.touch;
   const window = plan.windowArgs.length > 0 ? askedWindow(args, plan.defaults, plan.windowArgs) : undefined;
-  const callSpeaks = touch !== undefined || window !== undefined || money || texts || zone || nearby || target !== undefined || page.limitGiven === true || span !== undefined || plan.unconditional || plan.problems || plan.statusEchoes.length > 0 || plan.args.some((a) => firstValue(args, a) !== undefined || plan.defaults.has(a));
+  const callSpeaks = touch !== undefined || window !== undefined || money || texts || zone || nearby || target !== undefined || page.limitGiven === true || span !== undefined || plan.unconditional || plan.problems || plan.statusEchoes.length > 0 || plan.searchEchoes.length > 0 || plan.args.some((a) => firstValue(args, a) !== undefined || plan.defaults.has(a));
   if (!options.synthesized && !callSpeaks && !(rewrite && plan.stamps && options.datedAsOfToday !== true && hasFutureStamp(body, SIMULATED_TODAY))) {
     if (options.recall === false || ctx.state.isBlank || !((isSessionOperation(ctx) && knownSessionUser(ctx) !== undefined) || answerRecords(body, ctx.call.tool.operation).some((r) => knownRecord(ctx, r.noun, r.id) !== undefined) || naturalRecords(body).some((r) => knownNatural(ctx, r) !== undefined))) return body;
   }
@@ -436,6 +437,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   if (target !== undefined) keepTargetLanguage(target, out, write, lookedUp(out) !== lookedUp(body));
   if (plan.statusEchoes.length > 0) echoStatus(ctx, out, plan.statusEchoes, edits);
   if (plan.problems) keepSentProblems(ctx.call.args, out, (h, k, p) => edits.remove(h, k, p));
+  if (plan.searchEchoes.length > 0) dropUnsentEchoes(args, out, plan.searchEchoes, (h, k, p) => edits.remove(h, k, p));
   const cohered = cohereEntities(out, { seed: ctx.seed, pinned: edits.pinned, pinnedOnly: !options.synthesized });
   const validate: { (v: unknown): boolean; errors?: Array<{ instancePath: string }> | null } = schemaPointer !== undefined ? ctx.catalog.registry.validatorAt("response", schemaPointer) : () => true;
   // A synthesized or example list lists each record once (state lists are what was stored, as stored).

@@ -15,6 +15,7 @@ import { hasTouchedStamp, type Touch } from "../world/made-now.js";
 import { durationUnit } from "../world/asked-window.js";
 import { isProblemMapName } from "../../problem-maps.js";
 import { statusEchoPaths } from "../world/echoed-status.js";
+import { searchEchoes } from "../world/unsent-echoes.js";
 
 type Of<K extends Binding["kind"]> = Extract<Binding, { kind: K }>;
 
@@ -66,6 +67,8 @@ export interface ObeyPlan {
   problems: boolean;
   /** The numeric fields of its success answer that echo the answer's HTTP status (`meta.status`). */
   statusEchoes: readonly string[];
+  /** The fields of its success answer that echo a search (`query`): left out of an answer to a call that sent none. */
+  searchEchoes: readonly string[];
 }
 
 const plans = new WeakMap<Catalog, WeakMap<Tool, ObeyPlan>>();
@@ -124,6 +127,7 @@ function makePlan(catalog: Catalog, tool: Tool): ObeyPlan {
     views,
     problems: hasProblemMaps(catalog, tool),
     statusEchoes: statusEchoesOf(catalog, tool),
+    searchEchoes: searchEchoesOf(catalog, tool),
   };
 }
 
@@ -143,6 +147,12 @@ function statusEchoesOf(catalog: Catalog, tool: Tool): string[] {
   const selected = selectedResponse(catalog, tool);
   if (selected.schemaPointer === undefined || selected.status < 200 || selected.status > 299) return [];
   return statusEchoPaths(schemaFields(catalog.registry, "response", selected.schemaPointer), selected.status);
+}
+
+/** The fields of a tool's success answer that echo a search. */
+function searchEchoesOf(catalog: Catalog, tool: Tool): string[] {
+  const selected = selectedResponse(catalog, tool);
+  return selected.schemaPointer === undefined || selected.status < 200 || selected.status > 299 ? [] : searchEchoes(schemaFields(catalog.registry, "response", selected.schemaPointer));
 }
 
 /** Whether a tool's success answer has a field that holds problems by field (by its schema). */

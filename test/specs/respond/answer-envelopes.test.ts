@@ -44,6 +44,20 @@ async function catalog(): Promise<Catalog> {
           },
         },
       },
+      "/reverse": {
+        post: {
+          operationId: "reverse",
+          requestBody: { content: { "application/json": { schema: { type: "object", properties: { coordinates: { type: "string" } } } } } },
+          responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { query: { type: "string", example: "42 avenue Champs Elysees Paris" }, results: { type: "array", items: { type: "object", properties: { name: { type: "string" } } } } } }, example: { query: "42 avenue Champs Elysees Paris", results: [{ name: "Champs Élysées" }] } } } } },
+        },
+      },
+      "/search": {
+        post: {
+          operationId: "search",
+          requestBody: { content: { "application/json": { schema: { type: "object", properties: { query: { type: "string" }, coordinates: { type: "string" } } } } } },
+          responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", required: ["query"], properties: { query: { type: "string" }, results: { type: "array", items: { type: "object", properties: { name: { type: "string" } } } } } } } } } },
+        },
+      },
       "/validity": {
         get: {
           operationId: "getValidity",
@@ -128,6 +142,24 @@ describe("a status the answer echoes", () => {
       const status = (synthesized.body as Json)["status"];
       if (status !== undefined) expect([0, 1]).toContain(status);
       expect(synthesized.responseErrors).toEqual([]);
+    }
+  });
+});
+
+describe("an answer's echo of a search", () => {
+  it("is left out when the call searched for nothing, kept when the schema requires it, and says what was searched when it did", async () => {
+    const c = await catalog();
+    for (const seed of [1, 2, 3]) {
+      for (const useExamples of [true, false]) {
+        const r = await simulateCall(c, { name: "reverse", arguments: { coordinates: "48.87,2.29" } }, { seed, useExamples });
+        expect((r.body as Json)["query"], JSON.stringify(r.body)).toBeUndefined();
+        expect(r.responseErrors).toEqual([]);
+      }
+      const asked = await simulateCall(c, { name: "search", arguments: { query: "Lisbon" } }, { seed });
+      expect((asked.body as Json)["query"]).toBe("Lisbon");
+      const required = await simulateCall(c, { name: "search", arguments: { coordinates: "48.87,2.29" } }, { seed });
+      expect(typeof (required.body as Json)["query"]).toBe("string");
+      expect(required.responseErrors).toEqual([]);
     }
   });
 });
