@@ -42,6 +42,8 @@ export const RANKING_WEIGHTS = {
   unaskedChange: -0.3,
   /** Any other kind of tool when the words ask for a change. */
   otherKindThanChange: -0.2,
+  /** A tool that changes things when the words ask for a read ("fetch the blacklisted items" is no delete of them). */
+  changeForRead: -0.4,
   /** Per word only one or two tools know (at most 2; with 4 tools or more). */
   distinctWord: 0.2,
   /** Per pair of adjacent words of the clause that only this tool's description (or one other's) has ("reverse geocoding"; at most 2). */
@@ -138,6 +140,7 @@ function computeRanking(box: OfflineToolbox, index: ToolIndexView, tools: readon
   const queryStems = new Set(contentStems(box, rewritePhrasal(query)).filter((w) => !box.isVerbOrConcept(w)));
   const clauseKinds = new Set(tokenize(rewritePhrasal(verbSense(withoutNestedValues(clause)))).flatMap((w) => (w.length > 4 && /ed$/i.test(w) ? [] : kindsOfWord(box, w))));
   const asksChange = CHANGE_KINDS.some((k) => clauseKinds.has(k));
+  const readAsked = READ_KINDS.some((k) => clauseKinds.has(k));
   const clausePairs = stemPairs(box, rewritePhrasal(query));
   const out: Ranked[] = [];
   for (const id of ids) {
@@ -155,7 +158,7 @@ function computeRanking(box: OfflineToolbox, index: ToolIndexView, tools: readon
     if (head !== undefined && traits.nameStems.includes(head)) score += W.headNoun;
     // Tools that change things are chosen only when the words ask for a change...
     const kind = traits.verbKind;
-    if (kind !== undefined && CHANGE_KINDS.includes(kind) && !clauseKinds.has(kind)) score += W.unaskedChange;
+    if (kind !== undefined && CHANGE_KINDS.includes(kind) && !clauseKinds.has(kind)) score += W.unaskedChange + (!asksChange && readAsked ? W.changeForRead : 0);
     // ...and when the words ask for a change, tools of another kind step back.
     if (asksChange && (kind === undefined || !clauseKinds.has(kind))) score += W.otherKindThanChange;
     // Words that only one or two tools know ("daily") point at them.

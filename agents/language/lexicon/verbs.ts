@@ -12,7 +12,7 @@ export const OPERATION_VERBS: Readonly<Record<VerbKind, readonly string[]>> = {
   get: ["get", "show", "detail", "details", "fetch", "retrieve", "read", "view", "display", "describe", "info", "information", "return", "returns", "open", "lookup"],
   create: ["create", "add", "new", "make", "register", "post", "insert", "submit", "schedule", "start", "put", "save", "reserve"],
   update: ["update", "change", "modify", "edit", "replace", "rename", "adjust", "patch", "set", "move", "reschedule"],
-  delete: ["delete", "remove", "cancel", "withdraw", "erase", "drop", "clear", "unsubscribe", "discard"],
+  delete: ["delete", "remove", "cancel", "withdraw", "erase", "drop", "clear", "unsubscribe", "discard", "unfollow", "unstar", "unwatch", "unlike", "unpin", "unregister", "unassign", "detach", "revoke"],
 };
 
 /** The kinds that change something (chosen only when the words ask for a change). */

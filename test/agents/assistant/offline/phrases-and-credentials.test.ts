@@ -113,3 +113,11 @@ describe("what a tool is for, as the assistant says it", () => {
     expect(purposeOf(box, tool("Access logs of my account."))).not.toMatch(/^To acces /);
   });
 });
+
+
+describe("verbs that undo", () => {
+  it("ask for a delete: unfollow, unstar, unwatch, unpin, detach, revoke", async () => {
+    const { verbKindsOf } = await import("../../../../agents/language/operation-words.js");
+    for (const verb of ["unfollow", "unstar", "unwatch", "unpin", "detach", "revoke"]) expect(verbKindsOf(verb), verb).toContain("delete");
+  });
+});
