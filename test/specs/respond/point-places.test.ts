@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { simulateCall } from "../../../specs/call/simulate-call.js";
 import { loadSpec } from "../../../specs/load/load-spec.js";
-import { buildCatalog } from "../../../specs/catalog/catalog.js";
+import { buildCatalog, type Catalog } from "../../../specs/catalog/catalog.js";
 
 // A place put at a point the call asks for is in the city there: a comparable listing whose example was in San
 // Antonio ("7410 Adaja Riv, San Antonio, TX 78244") is, at Lisbon's coordinates, in Lisbon, its written address
@@ -24,26 +24,27 @@ const listing = {
   required: ["city", "county", "state", "zipCode", "formattedAddress", "latitude", "longitude"],
 };
 
+/** A catalog of one API with these paths. */
+async function catalogOf(title: string, paths: object): Promise<Catalog> {
+  const spec = await loadSpec({ openapi: "3.0.3", info: { title, version: "1" }, paths });
+  if (!spec.ok) throw new Error(JSON.stringify(spec.errors));
+  return buildCatalog(spec.value);
+}
+
 describe("a place at a point asked for", () => {
   it("is in the city at that point, with its address and without the old city's parts", async () => {
-    const spec = await loadSpec({
-      openapi: "3.0.3",
-      info: { title: "Estimates", version: "1" },
-      paths: {
-        "/avm/rent/long-term": {
-          get: {
-            operationId: "rentEstimate",
-            parameters: [
-              { in: "query", name: "latitude", schema: { type: "number" } },
-              { in: "query", name: "longitude", schema: { type: "number" } },
-            ],
-            responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { rent: { type: "number" }, latitude: { type: "number" }, longitude: { type: "number" }, comparables: { type: "array", minItems: 1, maxItems: 1, items: listing } } } } } } },
-          },
+    const catalog = await catalogOf("Estimates", {
+      "/avm/rent/long-term": {
+        get: {
+          operationId: "rentEstimate",
+          parameters: [
+            { in: "query", name: "latitude", schema: { type: "number" } },
+            { in: "query", name: "longitude", schema: { type: "number" } },
+          ],
+          responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { rent: { type: "number" }, latitude: { type: "number" }, longitude: { type: "number" }, comparables: { type: "array", minItems: 1, maxItems: 1, items: listing } } } } } } },
         },
       },
     });
-    if (!spec.ok) throw new Error(JSON.stringify(spec.errors));
-    const catalog = buildCatalog(spec.value);
     let checked = 0;
     for (const seed of [1, 2, 3, 4]) {
       const r = await simulateCall(catalog, { name: "rentEstimate", arguments: { latitude: 38.7223, longitude: -9.1393 } }, { seed, useExamples: false });
@@ -60,21 +61,15 @@ describe("a place at a point asked for", () => {
   });
 
   it("listed things moved near the point of a nearby search are in the city there", async () => {
-    const spec = await loadSpec({
-      openapi: "3.0.3",
-      info: { title: "Listings", version: "1" },
-      paths: {
-        "/listings/sale": {
-          get: {
-            operationId: "saleListings",
-            parameters: ["latitude", "longitude", "radius"].map((name) => ({ in: "query", name, schema: { type: "number" } })),
-            responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "array", minItems: 2, maxItems: 2, items: listing } } } } },
-          },
+    const catalog = await catalogOf("Listings", {
+      "/listings/sale": {
+        get: {
+          operationId: "saleListings",
+          parameters: ["latitude", "longitude", "radius"].map((name) => ({ in: "query", name, schema: { type: "number" } })),
+          responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "array", minItems: 2, maxItems: 2, items: listing } } } } },
         },
       },
     });
-    if (!spec.ok) throw new Error(JSON.stringify(spec.errors));
-    const catalog = buildCatalog(spec.value);
     let checked = 0;
     for (const seed of [1, 2, 3]) {
       const r = await simulateCall(catalog, { name: "saleListings", arguments: { latitude: 38.7223, longitude: -9.1393, radius: 5 } }, { seed, useExamples: false });
@@ -90,28 +85,24 @@ describe("a place at a point asked for", () => {
   });
 
   it("a place in one of the countries asked for is a city of that country, by code and name alike, without the old region", async () => {
-    const spec = await loadSpec({
-      openapi: "3.0.3",
-      info: { title: "Places", version: "1" },
-      paths: {
-        "/reverse": {
-          post: {
-            operationId: "reverse",
-            requestBody: { content: { "application/json": { schema: { type: "object", properties: { countries: { type: "array", items: { type: "string", pattern: "^[A-Z]{2}$" } } } } } } },
-            responses: {
-              "200": {
-                description: "ok",
-                content: {
-                  "application/json": {
-                    schema: {
-                      type: "object",
-                      properties: {
-                        results: {
-                          type: "array",
-                          minItems: 1,
-                          maxItems: 1,
-                          items: { type: "object", required: ["city", "country", "countrycode", "administrative"], properties: { city: { type: "string", example: "Helsinki" }, country: { type: "string", example: "Finland" }, countrycode: { type: "string", example: "FI" }, administrative: { type: "string", example: "Uusimaa" }, lat: { type: "number" }, lng: { type: "number" } } },
-                        },
+    const catalog = await catalogOf("Places", {
+      "/reverse": {
+        post: {
+          operationId: "reverse",
+          requestBody: { content: { "application/json": { schema: { type: "object", properties: { countries: { type: "array", items: { type: "string", pattern: "^[A-Z]{2}$" } } } } } } },
+          responses: {
+            "200": {
+              description: "ok",
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    properties: {
+                      results: {
+                        type: "array",
+                        minItems: 1,
+                        maxItems: 1,
+                        items: { type: "object", required: ["city", "country", "countrycode", "administrative"], properties: { city: { type: "string", example: "Helsinki" }, country: { type: "string", example: "Finland" }, countrycode: { type: "string", example: "FI" }, administrative: { type: "string", example: "Uusimaa" }, lat: { type: "number" }, lng: { type: "number" } } },
                       },
                     },
                   },
@@ -122,8 +113,6 @@ describe("a place at a point asked for", () => {
         },
       },
     });
-    if (!spec.ok) throw new Error(JSON.stringify(spec.errors));
-    const catalog = buildCatalog(spec.value);
     for (const seed of [1, 2, 3, 4, 5]) {
       const r = await simulateCall(catalog, { name: "reverse", arguments: { countries: ["AU", "DK"] } }, { seed, useExamples: false });
       expect(r.responseErrors).toEqual([]);
