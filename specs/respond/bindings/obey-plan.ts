@@ -125,9 +125,7 @@ function makePlan(catalog: Catalog, tool: Tool): ObeyPlan {
     ...touchOf(catalog, tool),
     windowArgs: tool.parameters.filter((p) => p.in === "query" || p.in === "path").map((p) => p.arg).filter((a) => durationUnit(a) !== undefined),
     views,
-    problems: hasProblemMaps(catalog, tool),
-    statusEchoes: statusEchoesOf(catalog, tool),
-    searchEchoes: searchEchoesOf(catalog, tool),
+    ...envelopeOf(catalog, tool),
   };
 }
 
@@ -142,24 +140,16 @@ function touchOf(catalog: Catalog, tool: Tool): { touch?: Touch } {
   return hasTouchedStamp(fields.map((f) => f.name), touch) ? { touch } : {};
 }
 
-/** The fields of a tool's success answer that echo its HTTP status. */
-function statusEchoesOf(catalog: Catalog, tool: Tool): string[] {
+/** What a tool's success answer says about the exchange itself: problems by field, echoes of its status and of a search. */
+function envelopeOf(catalog: Catalog, tool: Tool): Pick<ObeyPlan, "problems" | "statusEchoes" | "searchEchoes"> {
   const selected = selectedResponse(catalog, tool);
-  if (selected.schemaPointer === undefined || selected.status < 200 || selected.status > 299) return [];
-  return statusEchoPaths(schemaFields(catalog.registry, "response", selected.schemaPointer), selected.status);
-}
-
-/** The fields of a tool's success answer that echo a search. */
-function searchEchoesOf(catalog: Catalog, tool: Tool): string[] {
-  const selected = selectedResponse(catalog, tool);
-  return selected.schemaPointer === undefined || selected.status < 200 || selected.status > 299 ? [] : searchEchoes(schemaFields(catalog.registry, "response", selected.schemaPointer));
-}
-
-/** Whether a tool's success answer has a field that holds problems by field (by its schema). */
-function hasProblemMaps(catalog: Catalog, tool: Tool): boolean {
-  const selected = selectedResponse(catalog, tool);
-  if (selected.schemaPointer === undefined) return false;
-  return schemaFields(catalog.registry, "response", selected.schemaPointer).some((f) => (f.object || f.type === "object") && isProblemMapName(f.name));
+  if (selected.schemaPointer === undefined || selected.status < 200 || selected.status > 299) return { problems: false, statusEchoes: [], searchEchoes: [] };
+  const fields = schemaFields(catalog.registry, "response", selected.schemaPointer);
+  return {
+    problems: fields.some((f) => (f.object || f.type === "object") && isProblemMapName(f.name)),
+    statusEchoes: statusEchoPaths(fields, selected.status),
+    searchEchoes: searchEchoes(fields),
+  };
 }
 
 /** Whether a tool's success answer has a field named for what already happened (an answer without a schema may). */
