@@ -45,14 +45,20 @@ function isDone(verb: string): boolean {
 /**
  * What a tool's name says: its verb, what it does, and the noun it acts on (`createReminder` -> create, "reminder").
  * Segments of the name that are its arguments (`get_search_versionNumber_geocode_ext`) name nothing; a name that
- * starts with a describing word is all noun (`rental-listings-long-term`: the rental listings, got), and a trailing
- * "long term" qualifies it.
+ * starts with a describing word is all noun (`rental-listings-long-term`: the rental listings, got), a trailing
+ * "long term" qualifies it, and a verb after the resource leads (`patients_delete`: deleted the patient).
  */
 function operationOf(name: string, args?: Json): { verb: string; kind: Kind; noun: string; prep: string } {
   const bare = name.replace(/^.*__/, "");
   let kept = bare;
   for (const key of args === undefined ? [] : Object.keys(args)) if (/^[A-Za-z][A-Za-z0-9_]*$/.test(key)) kept = kept.replace(new RegExp(`(^|[_.])${key}(?=[_.]|$)`, "g"), "$1");
-  const w = words(kept);
+  let w = words(kept);
+  // A resource named first and its verb last (`patients_delete`, `offices_list`, `patients_partial_update`): the verb leads.
+  const last = w[w.length - 1] ?? "";
+  if (w.length > 1 && ANSWER_VERBS[w[0] ?? ""] === undefined && ANSWER_VERBS[last] !== undefined) {
+    const rest = w.slice(0, -1).filter((x) => x !== "partial");
+    w = [last, ...(ANSWER_VERBS[last] === "list" ? rest : [...rest.slice(0, -1), singular(rest[rest.length - 1] ?? "")])].filter((x) => x !== "");
+  }
   const described = w.length > 1 && ANSWER_VERBS[w[0] ?? ""] === undefined && lexiconTags(w[0] ?? "").includes("Adjective");
   const verb = described ? "get" : (w[0] ?? "");
   // "applyToJob": applied to the job.

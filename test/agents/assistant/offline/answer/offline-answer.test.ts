@@ -18,6 +18,12 @@ describe("composeAnswer", () => {
     expect(text).toBe('I found 3 books: "The Lighthouse at Varden Point" (bk-1001), "Orbit of Small Things" (bk-1002) and "Salt and Saffron" (bk-1003).');
   });
 
+  it("reads a name whose resource comes first and verb last ('patients_delete', 'offices_list') by its verb", () => {
+    expect(composeAnswer("Remove the patient 36673.", [{ name: "patients_delete", args: { id: "36673" }, status: 204, body: null }])).toMatch(/^I deleted the patient\b/);
+    expect(composeAnswer("Update the patient's note.", [{ name: "patients_partial_update", args: { id: "7", note: "x" }, status: 200, body: { id: 7, note: "x" } }])).toMatch(/^I updated the patient\b/);
+    expect(composeAnswer("Fetch the offices.", [{ name: "offices_list", args: {}, status: 200, body: { data: [{ id: 36673, name: "Unique Developing" }] } }])).toMatch(/^I found 1 office\b/);
+  });
+
   it("says when a search found nothing", () => {
     expect(composeAnswer("Find books about dragons.", [{ name: "listBooks", args: { q: "dragons" }, status: 200, body: { total: 0, items: [] } }])).toBe("I found no books.");
     expect(emptyResultAnswer({ name: "listBooks", args: {}, status: 200, body: { items: [] } })).toBe("I found no books, so there is nothing to show in more detail.");
