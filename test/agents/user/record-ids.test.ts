@@ -7,6 +7,7 @@ import { fillArguments } from "../../../agents/assistant/offline/slot-filling.js
 import type { OfflineToolSpec } from "../../../agents/assistant/offline/tool-params.js";
 import { createRng } from "../../../specs/seed.js";
 import { toolsetFromSpec } from "../../support/spec-toolsets.js";
+import { okJson } from "../../support/inline-catalog.js";
 import { OfflineUser } from "../../../agents/user/offline-user.js";
 import { deriveSeed } from "../../../specs/seed.js";
 
@@ -15,7 +16,6 @@ import { deriveSeed } from "../../../specs/seed.js";
 // hex digits by such an id, and an amount the spec shows as 500 (cents, sent as text) as a number; the assistant
 // then takes the number the user said ("the donation of 1300" is 1300, not the words).
 
-const ok = (schema: object) => ({ "200": { description: "ok", content: { "application/json": { schema } } } });
 const document = {
   openapi: "3.0.3",
   info: { title: "Clinic", version: "1" },
@@ -24,28 +24,28 @@ const document = {
       get: {
         operationId: "patient_messages_read",
         parameters: [{ in: "path", name: "id", required: true, schema: { type: "string" } }],
-        responses: ok({ type: "object", properties: { id: { type: "integer" }, subject: { type: "string" }, doctor: { type: "integer" } } }),
+        responses: okJson({ type: "object", properties: { id: { type: "integer" }, subject: { type: "string" }, doctor: { type: "integer" } } }),
       },
     },
     "/patients/{id}": {
       get: {
         operationId: "fetchPatient",
         parameters: [{ in: "path", name: "id", required: true, schema: { type: "string" }, description: "Patient identifier." }],
-        responses: ok({ type: "object", properties: { data: { type: "object", properties: { id: { type: "string", example: "57b3708b04ad8c2224f2af3b" }, type: { type: "string" } } }, meta: { type: "object", properties: { req_id: { type: "string" } } } } }),
+        responses: okJson({ type: "object", properties: { data: { type: "object", properties: { id: { type: "string", example: "57b3708b04ad8c2224f2af3b" }, type: { type: "string" } } }, meta: { type: "object", properties: { req_id: { type: "string" } } } } }),
       },
     },
     "/notes/{slug}": {
       get: {
         operationId: "getNote",
         parameters: [{ in: "path", name: "slug", required: true, schema: { type: "string" } }],
-        responses: ok({ type: "object", properties: { slug: { type: "string" }, text: { type: "string" } } }),
+        responses: okJson({ type: "object", properties: { slug: { type: "string" }, text: { type: "string" } } }),
       },
     },
     "/blocks/{block_id}": {
       get: {
         operationId: "getBlock",
         parameters: [{ in: "path", name: "block_id", required: true, schema: { type: "string", example: "{{BLOCK_ID}}" } }],
-        responses: ok({ type: "object", properties: { object: { type: "string" } } }),
+        responses: okJson({ type: "object", properties: { object: { type: "string" } } }),
       },
     },
     "/donations/create": {
@@ -55,7 +55,7 @@ const document = {
           { in: "query", name: "amount", required: true, description: "The amount of the donation in cents.", examples: { five: { summary: "A $5.00 donation.", value: 500 } }, schema: { type: "string" } },
           { in: "query", name: "nonprofit_id", required: true, description: "The id of a nonprofit.", schema: { type: "string" } },
         ],
-        responses: ok({ type: "object", properties: { amount: { type: "integer" } } }),
+        responses: okJson({ type: "object", properties: { amount: { type: "integer" } } }),
       },
     },
   },
@@ -132,7 +132,7 @@ describe("a point the user gives", () => {
             operationId: "saleListings",
             summary: "Search sale listings",
             parameters: ["latitude", "longitude"].map((name) => ({ in: "query", name, description: `The ${name} of the search area.`, schema: { type: "number" } })).concat([{ in: "query", name: "zipCode", description: "The 5-digit zip code.", schema: { type: "string" } } as never]),
-            responses: ok({ type: "array", items: { type: "object", properties: { id: { type: "string" }, latitude: { type: "number" }, longitude: { type: "number" } } } }),
+            responses: okJson({ type: "array", items: { type: "object", properties: { id: { type: "string" }, latitude: { type: "number" }, longitude: { type: "number" } } } }),
           },
         },
       },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { simulateCall } from "../../../specs/call/simulate-call.js";
-import { loadSpec } from "../../../specs/load/load-spec.js";
-import { buildCatalog, type Catalog } from "../../../specs/catalog/catalog.js";
+import type { Catalog } from "../../../specs/catalog/catalog.js";
+import { catalogOf } from "../../support/inline-catalog.js";
 import { isProblemMap } from "../../../specs/problem-maps.js";
 import { typedValues } from "../../../specs/value-kinds.js";
 import { ResourceStore } from "../../../specs/respond/resource-store.js";
@@ -20,11 +20,8 @@ const upsert = {
   properties: { identification: { type: "object", properties: { email: { type: "string" }, userId: { type: "string" } } }, properties: { type: "object", additionalProperties: true } },
 };
 
-async function catalog(): Promise<Catalog> {
-  const spec = await loadSpec({
-    openapi: "3.0.3",
-    info: { title: "Journy", version: "1" },
-    paths: {
+function catalog(): Promise<Catalog> {
+  return catalogOf("Journy", {
       "/users/upsert": {
         post: {
           operationId: "upsertUser",
@@ -74,10 +71,7 @@ async function catalog(): Promise<Catalog> {
           },
         },
       },
-    },
   });
-  if (!spec.ok) throw new Error(JSON.stringify(spec.errors));
-  return buildCatalog(spec.value);
 }
 
 describe("a successful answer's problems by field", () => {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { simulateCall } from "../../../specs/call/simulate-call.js";
-import { loadSpec } from "../../../specs/load/load-spec.js";
-import { buildCatalog, type Catalog } from "../../../specs/catalog/catalog.js";
+import { catalogOf } from "../../support/inline-catalog.js";
 
 // A place put at a point the call asks for is in the city there: a comparable listing whose example was in San
 // Antonio ("7410 Adaja Riv, San Antonio, TX 78244") is, at Lisbon's coordinates, in Lisbon, its written address
@@ -23,13 +22,6 @@ const listing = {
   },
   required: ["city", "county", "state", "zipCode", "formattedAddress", "latitude", "longitude"],
 };
-
-/** A catalog of one API with these paths. */
-async function catalogOf(title: string, paths: object): Promise<Catalog> {
-  const spec = await loadSpec({ openapi: "3.0.3", info: { title, version: "1" }, paths });
-  if (!spec.ok) throw new Error(JSON.stringify(spec.errors));
-  return buildCatalog(spec.value);
-}
 
 describe("a place at a point asked for", () => {
   it("is in the city at that point, with its address and without the old city's parts", async () => {

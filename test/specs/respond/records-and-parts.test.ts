@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { simulateCall } from "../../../specs/call/simulate-call.js";
-import { loadSpec } from "../../../specs/load/load-spec.js";
-import { buildCatalog, type Catalog } from "../../../specs/catalog/catalog.js";
+import type { Catalog } from "../../../specs/catalog/catalog.js";
+import { catalogOf, okJson } from "../../support/inline-catalog.js";
 import { bindingsOf } from "../../../specs/respond/bindings/bindings.js";
 import { callContradictions } from "../../../simulator/stats/call-contradictions.js";
 
@@ -11,14 +11,10 @@ import { callContradictions } from "../../../simulator/stats/call-contradictions
 // The executor, the tester's bindings and the run audit read them alike.
 
 type Json = Record<string, unknown>;
-const ok = (schema: object, example?: unknown) => ({ "200": { description: "ok", content: { "application/json": { schema, ...(example !== undefined ? { example } : {}) } } } });
 const company = { type: "object", properties: { company_id: { type: "integer" }, name: { type: "string" }, website: { type: "string" } } };
 
-async function catalog(): Promise<Catalog> {
-  const spec = await loadSpec({
-    openapi: "3.0.3",
-    info: { title: "Records", version: "1" },
-    paths: {
+function catalog(): Promise<Catalog> {
+  return catalogOf("Records", {
       "/api/patient_messages/{id}": {
         get: {
           operationId: "readMessage",
@@ -26,33 +22,30 @@ async function catalog(): Promise<Catalog> {
             { in: "path", name: "id", required: true, schema: { type: "string" } },
             { in: "query", name: "doctor", schema: { type: "integer" } },
           ],
-          responses: ok({ type: "object", properties: { id: { type: "integer" }, doctor: { type: "integer" }, attachments: { type: "array", minItems: 2, items: { type: "object", properties: { attachment: { type: "string" }, doctor: { type: "integer" } } } } } }),
+          responses: okJson({ type: "object", properties: { id: { type: "integer" }, doctor: { type: "integer" }, attachments: { type: "array", minItems: 2, items: { type: "object", properties: { attachment: { type: "string" }, doctor: { type: "integer" } } } } } }),
         },
       },
       "/v1/company/competitor/id/{companyId}": {
-        get: { operationId: "competitors", parameters: [{ in: "path", name: "companyId", required: true, schema: { type: "string" } }], responses: ok({ type: "object", properties: { competitor: { type: "array", items: company } } }) },
+        get: { operationId: "competitors", parameters: [{ in: "path", name: "companyId", required: true, schema: { type: "string" } }], responses: okJson({ type: "object", properties: { competitor: { type: "array", items: company } } }) },
       },
       "/authors/{authorId}": {
         get: {
           operationId: "author",
           parameters: [{ in: "path", name: "authorId", required: true, schema: { type: "integer" } }],
-          responses: ok({ type: "object", properties: { books: { type: "array", items: { type: "object", properties: { id: { type: "integer" }, authorId: { type: "integer" }, title: { type: "string" } } } } } }),
+          responses: okJson({ type: "object", properties: { books: { type: "array", items: { type: "object", properties: { id: { type: "integer" }, authorId: { type: "integer" }, title: { type: "string" } } } } } }),
         },
       },
       "/v1/company/basicsearch": {
         get: {
           operationId: "searchCompanies",
           parameters: [{ in: "query", name: "q", required: true, schema: { type: "string" } }],
-          responses: ok(
+          responses: okJson(
             { type: "object", properties: { company: { type: "array", items: { type: "object", properties: { company_id: { type: "integer" }, name: { type: "string" }, hq_address: { type: "object", properties: { city: { type: "string" }, street1: { type: "string" } } } } } } } },
             { company: [{ company_id: 9823, name: "Beier, Lemke and Toy", hq_address: { city: "Helsinki", street1: "Mannerheimintie 1" } }] },
           ),
         },
       },
-    },
   });
-  if (!spec.ok) throw new Error(JSON.stringify(spec.errors));
-  return buildCatalog(spec.value);
 }
 
 const bindings = (c: Catalog, name: string) => bindingsOf(c, c.get(name) ?? (() => { throw new Error(name); })()).map((b) => `${b.kind} ${"field" in b ? b.field : ""} <- ${"arg" in b ? b.arg : ""}`);
