@@ -27,9 +27,21 @@ function sorted(value: unknown): string {
     if (v === undefined) continue;
     if (!first) out += ",";
     first = false;
-    out += JSON.stringify(key) + ":" + sorted(v);
+    out += quotedKey(key) + sorted(v);
   }
   return out + "}";
+}
+
+/** Keys as JSON writes them, with their colon (keys repeat across calls: each is quoted once). */
+const QUOTED = new Map<string, string>();
+
+function quotedKey(key: string): string {
+  let q = QUOTED.get(key);
+  if (q === undefined) {
+    q = JSON.stringify(key) + ":";
+    if (QUOTED.size < 10_000) QUOTED.set(key, q);
+  }
+  return q;
 }
 
 /** Deepest value judged by {@link inOrder}; deeper ones take the sorting path. */

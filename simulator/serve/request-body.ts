@@ -258,7 +258,8 @@ export async function parseRequestBody(catalog: Catalog, tool: Tool, bytes: Uint
   }
   const kind = bodyKind(type);
   if (kind === "json") {
-    const depth = jsonTextDepth(text);
+    // Each level takes a character: a text no longer than the limit cannot pass it.
+    const depth = text.length > MAX_JSON_DEPTH ? jsonTextDepth(text) : 0;
     if (depth > MAX_JSON_DEPTH) return badRequest(`is nested ${depth > 100_000 ? "over 100,000" : depth} levels deep; at most ${MAX_JSON_DEPTH} are accepted`, "depth");
     try {
       return { ok: true, body: JSON.parse(text) as unknown };

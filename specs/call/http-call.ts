@@ -271,8 +271,8 @@ export function validateHttpCall(catalog: Catalog, tool: Tool, input: HttpCallIn
     detail: detailOf(errors),
     validation: errors,
   };
-  const request = checked.ok ? checked.value.request : checked.request;
-  return { ok: false, errors, problem, tool, ...(request ? { request } : {}) };
+  // The request is made only when asked for (as validateCall makes it).
+  return { ok: false, errors, problem, tool, get request() { return checked.ok ? checked.value.request : checked.request; } };
 }
 
 /** The media types an operation's request body accepts (as declared, in order). */

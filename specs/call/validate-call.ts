@@ -323,21 +323,23 @@ export function validateCall(catalog: Catalog, name: string, rawArgs: unknown, o
     issues.length = 0;
     issues.push(...kept);
   }
-  const request = toHttpRequest(tool, args);
+  // The call as an HTTP request, made when asked for (a server answering a request it was sent has no need of it).
+  let request: HttpRequest | undefined;
+  const requestOf = (): HttpRequest => (request ??= toHttpRequest(tool, args));
   const unusable = issues.filter((i) => i.code === UNUSABLE_SCHEMA);
   if (unusable.length > 0) {
     // The spec's fault, not the caller's: the operation cannot be validated at all.
     const detail = `${tool.name} cannot be used: ${unusable.map((i) => i.message).join("; ")}`;
-    return { ok: false, errors: unusable, tool, request, problem: problem(500, "Unusable operation", detail, unusable) };
+    return { ok: false, errors: unusable, tool, get request() { return requestOf(); }, problem: problem(500, "Unusable operation", detail, unusable) };
   }
   if (issues.length > 0) {
     const detail = `Your request is not valid: ${issues.length} error${issues.length === 1 ? "" : "s"} (${issues
       .slice(0, 3)
       .map((i) => `${i.location.join(".")} ${i.message}`)
       .join("; ")}${issues.length > 3 ? "; ..." : ""}).`;
-    return { ok: false, errors: issues, tool, request, problem: problem(422, "Invalid request", detail, issues) };
+    return { ok: false, errors: issues, tool, get request() { return requestOf(); }, problem: problem(422, "Invalid request", detail, issues) };
   }
-  return { ok: true, value: { tool, args, body: bodyValue, request } };
+  return { ok: true, value: { tool, args, body: bodyValue, get request() { return requestOf(); } } };
 }
 
 /** The items of an array parameter sent as one delimited string (surrounding spaces dropped, except for a space delimiter). */

@@ -43,19 +43,21 @@ function touchedExample(ctx: ResponseContext, selected: SelectedResponse, schema
   });
 }
 
-/** Answers whose body was validated against the selected response's schema, with that schema and body. */
-const validated = new WeakMap<ResponderAnswer, { schemaPointer: string; body: unknown }>();
+/** On an answer whose body was validated against the selected response's schema: that schema and body (a symbol: never sent, never written). */
+const VALIDATED = Symbol("validated");
 
-function markValidated(answer: ResponderAnswer, schemaPointer: string): void {
-  validated.set(answer, { schemaPointer, body: answer.body });
+type MarkedAnswer = ResponderAnswer & { [VALIDATED]?: { schemaPointer: string; body: unknown } };
+
+function markValidated(answer: MarkedAnswer, schemaPointer: string): void {
+  answer[VALIDATED] = { schemaPointer, body: answer.body };
 }
 
 /**
  * Whether an answer of `schemaAnswer` carries a body already validated against the schema at a pointer
- * (so that the check stage need not validate it again). Only answers returned as they were made count.
+ * (so that the check stage need not validate it again). It counts while the answer (or a copy of it) still holds that very body.
  */
 export function validatedBody(answer: ResponderAnswer): { schemaPointer: string; body: unknown } | undefined {
-  const known = validated.get(answer);
+  const known = (answer as MarkedAnswer)[VALIDATED];
   return known !== undefined && known.body === answer.body ? known : undefined;
 }
 
