@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { mountMcp, MCP_PATH, type McpServeOptions } from "./mcp/mount-mcp.js";
 import { createServeApp, type ServeApp, type ServeOptions } from "./serve-app.js";
+import { CoalescedResponse } from "./coalesced-response.js";
 
 /** Options of a listening server: the app's options plus where to listen. */
 export interface StartServeOptions extends ServeOptions {
@@ -47,7 +48,8 @@ export async function startServe(options: StartServeOptions): Promise<RunningSer
   const app = createServeApp({ ...options, allowedHosts: [...(options.allowedHosts ?? []), host] });
   const mcp = options.mcp ? mountMcp(app, options, options.mcp === true ? {} : options.mcp) : undefined;
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: host, port: options.port ?? DEFAULT_PORT }) as Server;
+    // Responses ended in one turn of the event loop go out together (see coalesced-response.ts).
+    const s = serve({ fetch: app.fetch, hostname: host, port: options.port ?? DEFAULT_PORT, serverOptions: { ServerResponse: CoalescedResponse } }) as Server;
     s.once("listening", () => resolve(s));
     s.once("error", reject);
   }).catch(async (e: unknown) => {
