@@ -14,7 +14,7 @@ import { stateResponder } from "../../specs/respond/state-responder.js";
 import type { Tool } from "../../specs/catalog/tool.js";
 import { replayResponder } from "../../specs/respond/replay-responder.js";
 import { checkAuth, enforcedRequirements, type Credential } from "./auth.js";
-import { DEFAULT_REQUEST_BUDGET_MS, WorkBudget } from "../../specs/synthesize/work-budget.js";
+import { DEFAULT_REQUEST_BUDGET_MS, WorkBudget, type WorkBudgetOptions } from "../../specs/synthesize/work-budget.js";
 import { faultAt, pause } from "./faults.js";
 import { exchangeKey, HttpRecorder } from "./record/http-cassette.js";
 import { exchangeRecord } from "./record/exchange-record.js";
@@ -62,6 +62,8 @@ export class ServeApp {
   private readonly bodyLimit: number;
   /** Handlers mounted beside the API routes (`/mcp`), by exact path. */
   private readonly mounts = new Map<string, (request: Request) => Response | Promise<Response>>();
+  /** The work each request may do (its budget is made from these). */
+  private readonly budgetOptions: WorkBudgetOptions;
   /** API requests that reached the fault stage (the n of `faultAt`). */
   private faultCounter = 0;
   private requests = 0;
@@ -72,6 +74,11 @@ export class ServeApp {
     this.seed = options.seed ?? 1;
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     this.log = options.log ?? ((line) => void process.stderr.write(`${line}\n`));
+    this.budgetOptions = {
+      budgetMs: options.requestBudgetMs ?? DEFAULT_REQUEST_BUDGET_MS,
+      ...(options.synthesisLimits ? { limits: options.synthesisLimits } : {}),
+      ...(options.budgetClock ? { now: options.budgetClock } : {}),
+    };
     if (this.mode === "llm" && !options.llm && !options.responders) throw new RangeError("llm mode needs a model (options.llm)");
     if (this.mode === "replay" && !options.cassette) throw new RangeError("replay mode needs a cassette");
     const several = options.apis.length > 1;
@@ -420,11 +427,7 @@ export class ServeApp {
     }
     const base = rt.responders;
     const responders = prefer.example !== undefined ? [namedExampleResponder(prefer.example), ...base] : base;
-    const budget = new WorkBudget({
-      budgetMs: this.options.requestBudgetMs ?? DEFAULT_REQUEST_BUDGET_MS,
-      ...(this.options.synthesisLimits ? { limits: this.options.synthesisLimits } : {}),
-      ...(this.options.budgetClock ? { now: this.options.budgetClock } : {}),
-    });
+    const budget = new WorkBudget(this.budgetOptions);
     const result = await simulateCall(
       catalog,
       { name: tool.name, arguments: {} },

@@ -17,8 +17,12 @@ export function asciiJson(value: unknown): string {
   return JSON.stringify(value).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
+/** Text of printable ASCII only. */
+const PRINTABLE = /^[\x20-\x7e]*$/;
+
 /** A header value made safe: printable ASCII only (other characters as `\uXXXX`), cut at `max` characters. */
 export function asciiHeader(value: string, max = MAX_VIOLATIONS_HEADER): string {
+  if (value.length <= max && PRINTABLE.test(value)) return value;
   const safe = value.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
   return safe.length > max ? `${safe.slice(0, max - 1)}~` : safe;
 }

@@ -167,7 +167,10 @@ async function respond(catalog: Catalog, stages: SimulationStages, valid: Valida
     responseErrors: problemBody ? [] : withBudget(budget, () => stages.check(ctx, answer)),
     source: answer.source,
     operation: valid.tool.operation,
-    request: valid.request,
+    // Made when read (a server answering the request it was sent never reads it).
+    get request() {
+      return valid.request;
+    },
     notes: budget.warnings.length === 0 ? (answer.notes ?? []) : [...(answer.notes ?? []), ...budget.warnings.filter((w) => !(answer.notes ?? []).includes(w))],
   };
 }

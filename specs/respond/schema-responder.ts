@@ -48,8 +48,12 @@ const VALIDATED = Symbol("validated");
 
 type MarkedAnswer = ResponderAnswer & { [VALIDATED]?: { schemaPointer: string; body: unknown } };
 
-function markValidated(answer: MarkedAnswer, schemaPointer: string): void {
-  answer[VALIDATED] = { schemaPointer, body: answer.body };
+/** An answer of the selected response (`validatedAt`: the schema its body was validated against as it was made). */
+function answerOf(selected: SelectedResponse, body: unknown, source: ResponderAnswer["source"], notes?: string[], validatedAt?: string): ResponderAnswer {
+  const answer: MarkedAnswer = selected.mediaType !== undefined ? { status: selected.status, contentType: selected.mediaType, body, source } : { status: selected.status, body, source };
+  if (notes !== undefined && notes.length > 0) answer.notes = notes;
+  if (validatedAt !== undefined) answer[VALIDATED] = { schemaPointer: validatedAt, body };
+  return answer;
 }
 
 /**
@@ -66,39 +70,38 @@ export function validatedBody(answer: ResponderAnswer): { schemaPointer: string;
  * seeded synthesized body that is validated and repaired against the schema.
  */
 export function schemaAnswer(ctx: ResponseContext, selected: SelectedResponse = selectedResponse(ctx.catalog, ctx.call.tool, ctx.status)): ResponderAnswer {
-  const base = { status: selected.status, ...(selected.mediaType !== undefined ? { contentType: selected.mediaType } : {}) };
   if (selected.schemaPointer === undefined) {
     if (selected.key === undefined) {
       const declared = ctx.call.tool.responses;
       const note = declared.length > 0 ? `the spec declares no success response (only ${declared.join(", ")}): answered ${selected.status} without a body` : `the spec declares no response: answered ${selected.status} without a body`;
-      return { ...base, body: undefined, source: "schema", notes: [note] };
+      return answerOf(selected, undefined, "schema", [note]);
     }
     const examples = examplesOf(ctx.catalog, selected);
     // No schema to hold it to: the example, made to obey the call's bindings all the same.
-    if (examples.length > 0) return { ...base, body: selected.status >= 200 && selected.status <= 299 ? obeyBindings(ctx, undefined, cloneJson(examples[0]), { synthesized: false }) : examples[0], source: "example" };
-    return { ...base, body: undefined, source: "schema" };
+    if (examples.length > 0) return answerOf(selected, selected.status >= 200 && selected.status <= 299 ? obeyBindings(ctx, undefined, cloneJson(examples[0]), { synthesized: false }) : examples[0], "example");
+    return answerOf(selected, undefined, "schema");
   }
   const notes: string[] = [];
   // JSON answers, and text answers (a string example of a string schema), come from valid examples first.
   if (ctx.useExamples !== false && (isJsonMediaType(selected.mediaType) || /^text\//i.test(selected.mediaType ?? ""))) {
     const example = validExampleOf(ctx.catalog, selected, selected.schemaPointer);
     if (example.valid !== undefined) {
-      const answer: ResponderAnswer = { ...base, body: agreeing(ctx, selected, cloneJson(touchedExample(ctx, selected, selected.schemaPointer, example.valid.value)), false, true), source: "example" };
-      markValidated(answer, selected.schemaPointer);
-      return answer;
+      const body = agreeing(ctx, selected, cloneJson(touchedExample(ctx, selected, selected.schemaPointer, example.valid.value)), false, true);
+      return answerOf(selected, body, "example", undefined, selected.schemaPointer);
     }
     if (example.count > 0) notes.push("the spec's example does not match its schema; synthesized instead");
   }
   // A schema that says nothing of the answer's shape (`{}`): nothing made would mean anything (a random token), so null.
   if (isUnconstrained(ctx.catalog.registry.resolve("response", selected.schemaPointer).schema)) {
-    return { ...base, body: null, source: "schema", notes: [...notes, "the spec's schema for this answer says nothing of its shape: answered null"] };
+    return answerOf(selected, null, "schema", [...notes, "the spec's schema for this answer says nothing of its shape: answered null"]);
   }
   const result = synthesize(ctx.catalog.registry, "response", selected.schemaPointer, { seed: ctx.seed });
   if (result.repairs > 0) notes.push(`synthesized body repaired ${result.repairs} time(s)`);
-  if (!result.valid) notes.push("synthesized body could not be made valid");
-  const answer: ResponderAnswer = { ...base, body: result.valid ? agreeing(ctx, selected, result.value, true) : result.value, source: "schema", ...(notes.length > 0 ? { notes } : {}) };
-  if (result.valid) markValidated(answer, selected.schemaPointer);
-  return answer;
+  if (!result.valid) {
+    notes.push("synthesized body could not be made valid");
+    return answerOf(selected, result.value, "schema", notes);
+  }
+  return answerOf(selected, agreeing(ctx, selected, result.value, true), "schema", notes, selected.schemaPointer);
 }
 
 /**

@@ -55,6 +55,9 @@ export interface WorkBudgetOptions extends WorkSettings {
 
 const MAX_WARNINGS = 20;
 
+/** The default clock of a budget. */
+const monotonicNow = (): number => performance.now();
+
 /**
  * What one request may spend: synthesis caps, and a time budget for its synchronous work (time spent waiting
  * for a model or a real API does not count). Collects the warnings of caps that were reached.
@@ -73,7 +76,7 @@ export class WorkBudget {
   constructor(options: WorkBudgetOptions = {}) {
     this.limits = options.limits === undefined ? DEFAULT_SYNTHESIS_LIMITS : Object.freeze({ ...DEFAULT_SYNTHESIS_LIMITS, ...definedOnly(options.limits) });
     this.budgetMs = options.budgetMs !== undefined && options.budgetMs > 0 && Number.isFinite(options.budgetMs) ? options.budgetMs : undefined;
-    this.now = options.now ?? (() => performance.now());
+    this.now = options.now ?? monotonicNow;
   }
 
   /** Runs a section of work that counts against the time budget (sections may nest). */
