@@ -9,6 +9,8 @@ import { synthesize } from "../../specs/synthesize/synthesize.js";
 import { cloneJson } from "../../specs/synthesize/synthesis-rules.js";
 import type { Tool } from "../../specs/catalog/tool.js";
 import { isObject, type Json } from "../../specs/json-object.js";
+import { objectShape } from "../../specs/catalog/object-properties.js";
+import { hasOwn } from "../../specs/own-property.js";
 
 const PROBLEM_JSON = "application/problem+json";
 
@@ -83,13 +85,16 @@ function candidates(key: string, problem: ProblemDetails): unknown[] {
  * Writes the problem's text into a body of the spec's shape, field by field, keeping a change only when the
  * whole body still validates (so the body stays in the declared shape whatever the field names mean).
  */
-function overlay(root: unknown, node: Json, problem: ProblemDetails, valid: (body: unknown) => boolean, depth: number, propertyNames: readonly string[]): void {
+function overlay(root: unknown, node: Json, problem: ProblemDetails, valid: (body: unknown) => boolean, depth: number, propertyNames: readonly string[], fieldCheck?: (key: string) => ((value: unknown) => boolean) | undefined): void {
   const keys = [...new Set([...Object.keys(node), ...propertyNames])];
   for (const key of keys) {
     const before = node[key];
     const had = Object.prototype.hasOwnProperty.call(node, key);
     let kept = false;
+    // A value its field's own schema refuses cannot make the whole body valid: not tried on it.
+    const fits = fieldCheck?.(key);
     for (const value of candidates(key, problem)) {
+      if (fits !== undefined && !fits(value)) continue;
       node[key] = value;
       if (valid(root)) {
         kept = true;
@@ -170,6 +175,16 @@ export function operationProblem(catalog: Catalog, tool: Tool, problem: ProblemD
   if (valid(problem)) return asDeclared;
   const base = baseBody(catalog, tool, selected, problem.status, valid, seed);
   if (base === undefined) return asDeclared;
-  if (isObject(base)) overlay(base, base, problem, valid, 0, propertyNames(catalog.registry.resolve("response", selected.schemaPointer).schema));
+  if (isObject(base)) {
+    const registry = catalog.registry;
+    const shape = objectShape(registry, "response", selected.schemaPointer);
+    const fieldCheck = (key: string): ((value: unknown) => boolean) | undefined => {
+      const at = shape !== undefined && hasOwn(shape.properties, key) ? shape.properties[key] : undefined;
+      if (at === undefined) return undefined;
+      const check = registry.validatorAt("response", at, false);
+      return (value) => check(value) === true;
+    };
+    overlay(base, base, problem, valid, 0, propertyNames(registry.resolve("response", selected.schemaPointer).schema), fieldCheck);
+  }
   return { status: problem.status, body: base, contentType: declared, shape: "spec" };
 }

@@ -29,11 +29,11 @@ import { checkBindings, totalOf } from "./binding-check.js";
 import { completeRequired } from "../created-resource.js";
 import { dropRepeatedItems, repeatedItems } from "../world/repeated-records.js";
 import { isPlace, relocate, renameNaturalKey } from "../world/found-place.js";
-import { agreeMoney, speaksMoney } from "../world/money-answers.js";
+import { agreeMoney, MONEY_ARGS, speaksMoney } from "../world/money-answers.js";
 import { scaleToServings } from "../world/scaled-servings.js";
 import { aboutTheSearch, isArticle } from "../world/search-headlines.js";
 import { agreeDetectedLanguage, sendsTexts } from "../world/detected-language.js";
-import { keepTargetLanguage, lookedUp, targetLanguageOf } from "../world/translated-texts.js";
+import { keepTargetLanguage, lookedUp, TARGET_ARGS, targetLanguageOf } from "../world/translated-texts.js";
 import { answerRecords, isIdentityField, knownNatural, knownRecord, mayRepeatIds, naturalRecords } from "../world/entity-memory.js";
 import { hasExampleRecords, mentionsExampleId } from "../world/example-records.js";
 import { isSessionOperation, knownSessionUser } from "../world/session-user.js";
@@ -340,6 +340,14 @@ function applyTotal(out: unknown, b: Extract<Binding, { kind: "total" }>, edits:
   }
 }
 
+/** The arguments the money and translation rules read: a call with none of them skips both. */
+const RULE_ARGS: ReadonlySet<string> = new Set([...MONEY_ARGS, ...TARGET_ARGS]);
+
+function namesAny(args: Json, names: ReadonlySet<string>): boolean {
+  for (const k in args) if (names.has(k)) return true;
+  return false;
+}
+
 /**
  * The body made to obey the call's bindings (and its entities coherent), where it stays valid against the
  * schema at `schemaPointer` (an answer without a schema is held to nothing else). Returns the same object when
@@ -352,9 +360,10 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   // Nothing to do (no binding the call can speak to, no record the episode knows, an example left as written): the body as it is.
   const args = isObject(ctx.call.args) ? ctx.call.args : {};
   const toolName = plan.toolName;
-  const money = speaksMoney(args);
+  const rules = namesAny(args, RULE_ARGS);
+  const money = rules && speaksMoney(args);
   const texts = sendsTexts(toolName, args);
-  const target = targetLanguageOf(args);
+  const target = rules ? targetLanguageOf(args) : undefined;
   const zone = plan.point && asksPointZone(args, body);
   const nearby = plan.nearby && pointOf(args) !== undefined;
   const page = pageRequest(ctx);

@@ -36,6 +36,9 @@ function businessDays(start: string, end: string, max = 31): string[] {
   return out;
 }
 
+/** The arguments {@link speaksMoney} reads. */
+export const MONEY_ARGS: readonly string[] = ["from", "to", "base", "symbols"];
+
 /** Whether a call speaks of money an answer must agree with (a pair to convert, a base or symbols of rates). */
 export function speaksMoney(args: Json): boolean {
   const code = (v: unknown): boolean => typeof v === "string" && CODE.test(v.toUpperCase()) && knowsCurrency(v);

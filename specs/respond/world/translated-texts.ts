@@ -8,7 +8,7 @@ import type { LanguageWrite } from "./detected-language.js";
  * knows no better text for them.
  */
 
-const TARGET_ARGS = ["target", "targetLanguage", "target_language", "targetLang", "target_lang", "to", "tl"];
+export const TARGET_ARGS: readonly string[] = ["target", "targetLanguage", "target_language", "targetLang", "target_lang", "to", "tl"];
 /** Lists of translated texts, and the field of an item that holds its text in the target language. */
 const LISTS: Readonly<Record<string, readonly string[]>> = {
   translations: ["text", "translatedText", "translated_text", "translation"],
