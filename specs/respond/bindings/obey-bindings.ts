@@ -356,7 +356,6 @@ function namesAny(args: Json, names: ReadonlySet<string>): boolean {
 export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undefined, body: unknown, options: ObeyOptions): unknown {
   if (!isObject(body) && !Array.isArray(body)) return body;
   const plan = obeyPlan(ctx.catalog, ctx.call.tool);
-  const bindings = plan.bindings;
   // Nothing to do (no binding the call can speak to, no record the episode knows, an example left as written): the body as it is.
   const args = isObject(ctx.call.args) ? ctx.call.args : {};
   const toolName = plan.toolName;
@@ -389,7 +388,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
   for (const b of plan.equals) applyEquals(ctx, schemaPointer, out, b, edits);
   // A record the episode knows, made to fit criteria (`getRandomRecipe(cuisine=american)` over a Thai recipe), is
   // another record, unless the call names it (its id is bound: an update of that record).
-  const equalled = new Set(edits.list.slice(beforeEquals).map((e) => e.pointer));
+  const equalled = recalled.length === 0 ? undefined : new Set(edits.list.slice(beforeEquals).map((e) => e.pointer));
   const given = (b: { arg?: string }): boolean => b.arg !== undefined && argValue(ctx, b.arg) !== undefined;
   for (const b of plan.todayEquals) applyToday(out, b, given(b), SIMULATED_TODAY, edits);
   // A recipe read for more servings holds more of each ingredient.
@@ -408,12 +407,12 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
     for (const b of plan.todayItems) applyToday(out, b, given(b), SIMULATED_TODAY, edits);
     for (const b of plan.searches) applySearch(ctx, out, b, edits);
     // A known record rewritten to fit the call is another record: it gets another id.
-    const changed = new Set(edits.list.slice(before).map((e) => e.pointer));
+    const changed = recalled.length === 0 ? undefined : new Set(edits.list.slice(before).map((e) => e.pointer));
     for (const { record, pointers } of recalled) {
       const idKey = idKeyOf(record);
       if (idKey === undefined) continue;
       const idPointer = `${record.pointer}/${pointerSegment(idKey)}`;
-      const refitted = record.inList ? [...pointers].some((p) => changed.has(p)) : !named.has(idPointer) && [...equalled].some((p) => p !== idPointer && within(p, record.pointer));
+      const refitted = record.inList ? [...pointers].some((p) => changed?.has(p) === true) : !named.has(idPointer) && [...(equalled ?? [])].some((p) => p !== idPointer && within(p, record.pointer));
       if (refitted) renumber(ctx, record, idKey, edits);
     }
   }
@@ -458,7 +457,7 @@ export function obeyBindings(ctx: ResponseContext, schemaPointer: string | undef
     return dropRepeatedItems(copy, validate) ? copy : v;
   };
   if (edits.list.length === 0 && cohered.length === 0 && !grown) return once(body);
-  const done = (): unknown => once(rewrite ? withoutMisfits(bindings, ctx.call.args, out, validate) : out);
+  const done = (): unknown => once(rewrite ? withoutMisfits(plan.itemBindings, ctx.call.args, out, validate) : out);
   if (validate(out)) return done();
   // Undo what the errors point at (coherence first: it is a nicety, the bindings are the point), then try again.
   const errorPaths = (): string[] => (validate.errors ?? []).map((e) => e.instancePath);
@@ -527,8 +526,7 @@ function itemPointerOf(at: string, field: string): string | undefined {
  * item can satisfy: `q=Porto&country=IT`), as a real service leaves them out; the answer as it is when the
  * shorter lists would not validate.
  */
-function withoutMisfits(bindings: readonly Binding[], args: unknown, out: unknown, validate: (v: unknown) => boolean): unknown {
-  const itemBindings = bindings.filter((b) => b.kind === "filter" || b.kind === "range" || b.kind === "search");
+function withoutMisfits(itemBindings: readonly Binding[], args: unknown, out: unknown, validate: (v: unknown) => boolean): unknown {
   if (itemBindings.length === 0) return out;
   const violations = checkBindings(itemBindings, args, out);
   if (violations.length === 0) return out;

@@ -36,6 +36,8 @@ export interface ObeyPlan {
   effects: ReadonlyArray<Of<"effect">>;
   references: ReadonlyArray<Of<"reference">>;
   totals: ReadonlyArray<Of<"total">>;
+  /** The bindings a list item can fail (filters, ranges and searches): items that still fail them are left out. */
+  itemBindings: readonly Binding[];
   /** Whether a binding holds whatever the call says (a `today` one, or one without an argument). */
   unconditional: boolean;
   /** The arguments the other bindings read; a call that gives none of them (and whose defaults are none) changes nothing. */
@@ -113,6 +115,7 @@ function makePlan(catalog: Catalog, tool: Tool): ObeyPlan {
     effects: of("effect"),
     references: of("reference"),
     totals: of("total"),
+    itemBindings: bindings.filter((b) => b.kind === "filter" || b.kind === "range" || b.kind === "search"),
     unconditional,
     args: [...new Set(args)],
     defaults: argumentDefaults(catalog, tool),
