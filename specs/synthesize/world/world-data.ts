@@ -349,11 +349,8 @@ export function findCity(value: string): City | undefined {
 export function fold(s: string): string {
   let hit = folds.get(s);
   if (hit === undefined) {
-    hit = s
-      .normalize("NFD")
-      .replace(/[\u0300-\u036f]/g, "")
-      .trim()
-      .toLowerCase();
+    // ASCII has no accents to take off (most text): no normalization.
+    hit = (/^[\x00-\x7f]*$/.test(s) ? s : s.normalize("NFD").replace(/[\u0300-\u036f]/g, "")).trim().toLowerCase();
     if (folds.size > 20_000) folds.clear();
     folds.set(s, hit);
   }
