@@ -120,8 +120,34 @@ export class ServeApp {
     }));
   }
 
-  /** Handles one request (the Hono app's fetch; `env` is @hono/node-server's `{incoming, outgoing}` when it serves). */
-  fetch = (request: Request, env?: unknown): Response | Promise<Response> => this.app.fetch(request, env);
+  /**
+   * Handles one request (the Hono app's fetch; `env` is @hono/node-server's `{incoming, outgoing}` when it serves).
+   * A request to the APIs goes straight to them when nothing else of the app applies to it (no CORS, not an admin
+   * or mounted path, nothing percent-encoded in its path that could name one): the app's router and middleware are
+   * for those.
+   */
+  fetch = (request: Request, env?: unknown): Response | Promise<Response> => {
+    if (this.options.cors !== true) {
+      const { path } = splitUrl(request.url);
+      if (!path.includes("%") && !isAdminPath(path) && !this.mounts.has(path)) return this.direct(request, incomingOf(env));
+    }
+    return this.app.fetch(request, env);
+  };
+
+  /** An API request answered without the Hono app (see `fetch`), with the app's answer to an internal error. */
+  private async direct(request: Request, incoming: IncomingMessage | undefined): Promise<Response> {
+    try {
+      return await this.handle(request, incoming);
+    } catch (err) {
+      return this.internalError(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+
+  /** The 500 of a request toolsim failed to answer (logged with its stack: a bug of ours). */
+  private internalError(err: Error): Response {
+    this.log(`toolsim serve: internal error: ${err.stack ?? err.message}`);
+    return problemResponse(problem(500, `${TOOLSIM}internal-error`, "Internal Server Error", "toolsim failed to answer this request; see the server log."));
+  }
 
   /**
    * Answers requests to an exact path with another handler (e.g. MCP at `/mcp`), ahead of the APIs' routes;
@@ -191,10 +217,7 @@ export class ServeApp {
       const mounted = this.mounts.size > 0 ? this.mounts.get(c.req.path) : undefined;
       return mounted ? mounted(c.req.raw) : this.handle(c.req.raw, incomingOf(c.env));
     });
-    app.onError((err) => {
-      this.log(`toolsim serve: internal error: ${err.stack ?? err.message}`);
-      return problemResponse(problem(500, `${TOOLSIM}internal-error`, "Internal Server Error", "toolsim failed to answer this request; see the server log."));
-    });
+    app.onError((err) => this.internalError(err));
     return app;
   }
 
