@@ -65,3 +65,25 @@ describe("a record's links follow its id", () => {
     expect((body as Json)["note"]).toBe("see /archive/1788754-old");
   });
 });
+
+describe("followLinks: the old id where it ends a path segment", () => {
+  it("replaces /21 before the end, /, ?, # and ., never inside a longer segment", async () => {
+    const { followLinks } = await import("../../../specs/respond/bindings/record-links.js");
+    const { Edits } = await import("../../../specs/respond/bindings/answer-edits.js");
+    const record: Json = {
+      id: "21",
+      self: "/q/21",
+      next: "/q/21/21?x=/21#/21.json",
+      other: "/q/210/121/21x",
+      nested: { href: "https://h.example/21/a" },
+    };
+    followLinks(new Edits(), record, "", "/id", "21", "a b");
+    expect(record).toEqual({
+      id: "21",
+      self: "/q/a%20b",
+      next: "/q/a%20b/a%20b?x=/a%20b#/a%20b.json",
+      other: "/q/210/121/21x",
+      nested: { href: "https://h.example/a%20b/a" },
+    });
+  });
+});
