@@ -5,9 +5,8 @@ import { ServerResponse, type IncomingMessage } from "node:http";
  * (as uWebSockets corks its sockets), not each at once: a client with several connections open is then woken once
  * per burst instead of once per response, and its next requests arrive together. With 10 connections on two cores
  * (the serve bench's load) that is a fifth more requests per second for a sixth less CPU per request, at the same
- * p99 latency. A lone request
- * is answered in the same turn as before; a response waits at most {@link MAX_HOLD_MS} and at most
- * {@link MAX_HELD} are held.
+ * p99 latency. A lone request is answered in the same turn as before; a response waits at most {@link MAX_HOLD_MS}
+ * and at most {@link MAX_HELD} are held.
  */
 export class CoalescedResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
   /** The arguments of `end`, while the response is held. */
