@@ -107,6 +107,14 @@ function holderStems(box: OfflineToolbox, holder: string, tool: string): readonl
   return box.holderStems.getOrCompute(`${holder} ${tool}`, (text) => box.lowerTokens(text).map((w) => box.stem(w)));
 }
 
+/** A record's own id: its `id`, else a field that reads as one (`@id`, `_id`, `ID`). */
+function recordId(box: OfflineToolbox, r: ObsRecord): string | number | boolean | undefined {
+  const id = r.fields["id"];
+  if (isScalar(id)) return id;
+  for (const [k, v] of Object.entries(r.fields)) if (isScalar(v) && normalizeKey(box, k) === "id") return v;
+  return undefined;
+}
+
 /** A value for a parameter from earlier results: same key, or `id` of the resource the parameter names. */
 export function fromObservations(box: OfflineToolbox, p: Param, tool: OfflineToolSpec, records: readonly ObsRecord[], userText: string, relaxed = false): { value: unknown; note: string } | undefined {
   if (records.length === 0) return undefined;
@@ -119,20 +127,26 @@ export function fromObservations(box: OfflineToolbox, p: Param, tool: OfflineToo
   // Generic keys (`name`, `title`) of other things are not this parameter's value.
   const generic = GENERIC.has(key) && !isId;
   const example = exampleOf(p.schema);
+  // A bare `id` is every record's key: it says which record only through the resource it names (below), or an
+  // office's id would delete a patient.
+  const sameKeys = !generic && !(isId && key === "id");
   for (const r of records) {
-    for (const [k, v] of Object.entries(r.fields)) {
-      if (!isScalar(v) || generic) continue;
-      if (normalizeKey(box, k) === key) cands.push({ record: r, value: v, strength: W.sameKey });
+    if (sameKeys) {
+      for (const [k, v] of Object.entries(r.fields)) {
+        if (isScalar(v) && normalizeKey(box, k) === key) cands.push({ record: r, value: v, strength: W.sameKey });
+      }
     }
-    if (isId && typeof example === "string" && typeof r.fields["id"] === "string" && !idShapeMatches(example, r.fields["id"])) continue;
-    if (isId && isScalar(r.fields["id"]) && key !== "id") {
-      const stems = holderStems(box, r.holder, r.tool);
+    if (!isId && key !== "id") continue;
+    const own = recordId(box, r);
+    if (own === undefined) continue;
+    if (isId && typeof example === "string" && typeof own === "string" && !idShapeMatches(example, own)) continue;
+    const stems = holderStems(box, r.holder, r.tool);
+    if (key !== "id") {
       const related = resource.length > 0 && resource.some((w) => stems.includes(w));
-      cands.push({ record: r, value: r.fields["id"], strength: related ? W.relatedId : W.anyId });
-    } else if (key === "id" && isScalar(r.fields["id"])) {
-      const stems = holderStems(box, r.holder, r.tool);
+      cands.push({ record: r, value: own, strength: related ? W.relatedId : W.anyId });
+    } else {
       const related = resource.some((w) => stems.includes(w));
-      cands.push({ record: r, value: r.fields["id"], strength: related ? W.relatedBareId : W.anyId });
+      cands.push({ record: r, value: own, strength: related ? W.relatedBareId : W.anyId });
     }
   }
   // A value the parameter's pattern or format refuses is no candidate (a device id is no scene id).
