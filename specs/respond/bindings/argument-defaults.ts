@@ -27,3 +27,22 @@ export function argumentDefaults(catalog: Catalog, tool: Tool): ReadonlyMap<stri
   }
   return hit;
 }
+
+/** Arguments that say where (normalized: lower case, letters and digits). */
+const PLACE_ARGUMENT = /^(city|cityname|town|state|statecode|region|province|county|country|countrycode|zip|zipcode|postalcode|postcode|address|location|place|lat|latitude|lon|lng|long|longitude|near|coordinates|point)$/;
+
+function isPlaceArgument(name: string): boolean {
+  return PLACE_ARGUMENT.test(name.toLowerCase().replace(/[^a-z0-9]/g, ""));
+}
+
+/**
+ * The value a server assumes for an argument the call leaves out (its default), except where the default is a place
+ * and the call says where by another argument: RentCast's `city=Austin` is where it looks when nothing else is said,
+ * not where listings around the coordinates a call gives are.
+ */
+export function assumedValue(catalog: Catalog, tool: Tool, args: Readonly<Record<string, unknown>>, arg: string): unknown {
+  const value = argumentDefaults(catalog, tool).get(arg);
+  if (value === undefined || !isPlaceArgument(arg)) return value;
+  for (const [k, v] of Object.entries(args)) if (k !== arg && v !== undefined && v !== null && v !== "" && isPlaceArgument(k)) return undefined;
+  return value;
+}

@@ -5,7 +5,7 @@ import { applyToday, itemOf, shiftMoments, shiftSiblings } from "./dated-items.j
 import { followLinks } from "./record-links.js";
 import { daysBetween, shiftDays } from "../../synthesize/world/day-arithmetic.js";
 import { SIMULATED_TODAY } from "../../synthesize/world/simulated-today.js";
-import { argumentDefaults } from "./argument-defaults.js";
+import { assumedValue } from "./argument-defaults.js";
 import { listSlot, pageRequest } from "../state-list.js";
 import { objectShape } from "../../catalog/object-properties.js";
 import { cohereEntities } from "../../synthesize/world/coherent-entities.js";
@@ -75,7 +75,7 @@ function argValue(ctx: ResponseContext, path: string): unknown {
   const value = firstValue(ctx.call.args, path);
   if (value !== undefined && value !== "") return value;
   // Left out: what the server assumes (the parameter's default).
-  return argumentDefaults(ctx.catalog, ctx.call.tool).get(path);
+  return assumedValue(ctx.catalog, ctx.call.tool, ctx.call.args, path);
 }
 
 function titleWords(words: readonly string[]): string {

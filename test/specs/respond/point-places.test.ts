@@ -76,6 +76,33 @@ describe("a place at a point asked for", () => {
     expect(checked).toBeGreaterThanOrEqual(3);
   });
 
+  it("a default city is where a search looks when the call says nowhere, not around the point a call gives (RentCast: city=Austin)", async () => {
+    const catalog = await catalogOf("Rentals", {
+      "/listings/rental/long-term": {
+        get: {
+          operationId: "rentalListings",
+          parameters: [
+            { in: "query", name: "city", schema: { type: "string", default: "Austin" } },
+            { in: "query", name: "state", schema: { type: "string", default: "TX" } },
+            ...["latitude", "longitude", "radius"].map((name) => ({ in: "query", name, schema: { type: "number" } })),
+          ],
+          responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "array", minItems: 2, maxItems: 2, items: listing } } } } },
+        },
+      },
+    });
+    for (const seed of [1, 2, 3]) {
+      const atPoint = await simulateCall(catalog, { name: "rentalListings", arguments: { latitude: 38.7223, longitude: -9.1393 } }, { seed, useExamples: false });
+      expect(atPoint.responseErrors).toEqual([]);
+      for (const c of atPoint.body as Json[]) {
+        expect(Math.abs(Number(c["latitude"]) - 38.7223)).toBeLessThan(0.2);
+        expect(c["city"]).toBe("Lisbon");
+        expect(String(c["formattedAddress"])).not.toMatch(/Austin|TX/);
+      }
+      const nowhere = await simulateCall(catalog, { name: "rentalListings", arguments: {} }, { seed, useExamples: false });
+      for (const c of nowhere.body as Json[]) expect([c["city"], c["state"]]).toEqual(["Austin", "TX"]);
+    }
+  });
+
   it("a place in one of the countries asked for is a city of that country, by code and name alike, without the old region", async () => {
     const catalog = await catalogOf("Places", {
       "/reverse": {
