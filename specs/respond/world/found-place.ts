@@ -45,7 +45,9 @@ export function isPlace(record: Json, depth = 0, address = false): boolean {
   for (const [k, v] of Object.entries(record)) {
     if (!address && typeof v === "string" && CITY_KEY.test(k) && findCity(v.split(",")[0] ?? v) !== undefined) return true;
     if (!address && typeof v === "string" && /^(iata|iatacode)$/i.test(k) && AIRPORTS.some((a) => a.iata === v)) return true;
-    if (isObject(v) && depth < 2 && isPlace(v, depth + 1, address || /address/i.test(k))) return true;
+    // Its own position (`geometry.location`), or its address's coordinates; not the location of something it
+    // names (a repository's `repositoryLocation`: a repository is somewhere, it is not a place).
+    if (isObject(v) && depth < 2 && (OWN_POSITION.test(k) || /address/i.test(k)) && isPlace(v, depth + 1, address || /address/i.test(k))) return true;
   }
   return false;
 }
@@ -64,6 +66,8 @@ function moveAddress(o: Json, at: string, street: RegExpExecArray | null, asked:
   }
 }
 const LAT_KEY = /^(lat|latitude)$/i;
+/** Holders of a record's own position. */
+const OWN_POSITION = /^(location|geometry|geo|geocode|position|coordinates|coords|coord|point|center|centre|latlng|latlon|gps|place|city)$/i;
 const LON_KEY = /^(lon|lng|long|longitude)$/i;
 const BOX_PARENT = /^(boundingbox|bbox|bounds|viewport|extent)$/i;
 

@@ -7,7 +7,8 @@ import { callContradictions } from "../../../simulator/stats/call-contradictions
 
 // Which records a call's arguments speak of: `?doctor=75` on one message is the message's doctor, not its
 // attachments'; the competitors of company 31163 are other companies, each with its own `company_id`; a company
-// found by a search for its name is renamed to mention it even though its head office is in a city the world knows.
+// found by a search for its name is renamed to mention it even though its head office is in a city the world knows,
+// and so is a repository whose `repositoryLocation` has coordinates (it is somewhere; it is not a place).
 // The executor, the tester's bindings and the run audit read them alike.
 
 type Json = Record<string, unknown>;
@@ -33,6 +34,31 @@ function catalog(): Promise<Catalog> {
           operationId: "author",
           parameters: [{ in: "path", name: "authorId", required: true, schema: { type: "integer" } }],
           responses: okJson({ type: "object", properties: { books: { type: "array", items: { type: "object", properties: { id: { type: "integer" }, authorId: { type: "integer" }, title: { type: "string" } } } } } }),
+        },
+      },
+      "/repositories/search/{query}": {
+        get: {
+          operationId: "searchRepositories",
+          parameters: [{ in: "path", name: "query", required: true, schema: { type: "string" } }],
+          responses: okJson({
+            type: "object",
+            properties: {
+              data: {
+                type: "array",
+                minItems: 1,
+                items: {
+                  type: "object",
+                  required: ["id", "name", "repositoryLocation"],
+                  properties: {
+                    id: { type: "integer" },
+                    name: { type: "string" },
+                    uri: { type: "string", format: "uri" },
+                    repositoryLocation: { type: "object", required: ["latitude", "longitude"], properties: { countryCode: { type: "string" }, latitude: { type: "number" }, longitude: { type: "number" } } },
+                  },
+                },
+              },
+            },
+          }),
         },
       },
       "/v1/company/basicsearch": {
@@ -80,6 +106,17 @@ describe("a record's arguments and its parts", () => {
       const names = ((r.body as Json)["company"] as Json[]).map((x) => String(x["name"]));
       expect(names.length).toBeGreaterThan(0);
       for (const n of names) expect(n.toLowerCase()).toContain(q.toLowerCase());
+    }
+  });
+
+  it("a record with the location of what it is (a repository's `repositoryLocation`) is no place: a search by a word names it", async () => {
+    const cat = await catalog();
+    for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+      const r = await simulateCall(cat, { name: "searchRepositories", arguments: { query: "grandson" } }, { seed, useExamples: false });
+      expect(r.responseErrors).toEqual([]);
+      const items = (r.body as Json)["data"] as Json[];
+      expect(items.length).toBeGreaterThan(0);
+      for (const item of items) expect(String(item["name"]).toLowerCase(), `seed ${seed}`).toContain("grandson");
     }
   });
 });
