@@ -106,7 +106,10 @@ export class TextFacts {
       if (words.length === 0) return;
       // A lone capitalised word that starts a sentence is just a sentence start.
       if (sentenceStart && start === m.index && words.length === 1) return;
-      const phrase = words.join(" ").replace(/[’']s$/, "").replace(TRAILING_JOINER, "");
+      let phrase = words.join(" ").replace(/[’']s$/, "").replace(TRAILING_JOINER, "");
+      // A run that reaches a value found before ("... Causeway in Chicago in IL", IL a code): the name ends there.
+      const clash = taken.filter(([a, b]) => a < start + phrase.length && b > start).reduce((min, [a]) => Math.min(min, a), Number.POSITIVE_INFINITY);
+      if (clash !== Number.POSITIVE_INFINITY) phrase = text.slice(start, Math.max(start, clash)).trimEnd().replace(TRAILING_JOINER, "");
       // "with ID bk-1002": the word ID is no name either.
       if (phrase.length < 2 || /^(?:I|A|ID)$/.test(phrase)) return;
       add("proper", start, start + phrase.length, phrase);

@@ -54,6 +54,8 @@ export interface Place {
   airport: string;
   timezone: string;
   address: string;
+  /** Its state or province, where addresses name one (`IL`, `ON`). */
+  region?: string;
 }
 
 /** What the values of one plan share: the persona, and the place each coordinate prefix or city argument chose. */
@@ -81,13 +83,13 @@ export const PLACES: readonly Place[] = [
   { city: "Dublin", country: "IE", countryName: "Ireland", lat: 53.3498, lon: -6.2603, airport: "DUB", timezone: "Europe/Dublin", address: "12 Grafton Street, Dublin" },
   { city: "Copenhagen", country: "DK", countryName: "Denmark", lat: 55.6761, lon: 12.5683, airport: "CPH", timezone: "Europe/Copenhagen", address: "Nyhavn 17, Copenhagen" },
   { city: "Stockholm", country: "SE", countryName: "Sweden", lat: 59.3293, lon: 18.0686, airport: "ARN", timezone: "Europe/Stockholm", address: "Drottninggatan 53, Stockholm" },
-  { city: "New York", country: "US", countryName: "United States", lat: 40.7128, lon: -74.006, airport: "JFK", timezone: "America/New_York", address: "350 Fifth Avenue, New York" },
-  { city: "San Francisco", country: "US", countryName: "United States", lat: 37.7749, lon: -122.4194, airport: "SFO", timezone: "America/Los_Angeles", address: "221 Market Street, San Francisco" },
-  { city: "Chicago", country: "US", countryName: "United States", lat: 41.8781, lon: -87.6298, airport: "ORD", timezone: "America/Chicago", address: "233 South Wacker Drive, Chicago" },
-  { city: "Toronto", country: "CA", countryName: "Canada", lat: 43.6532, lon: -79.3832, airport: "YYZ", timezone: "America/Toronto", address: "290 Bremner Boulevard, Toronto" },
-  { city: "Montreal", country: "CA", countryName: "Canada", lat: 45.5019, lon: -73.5674, airport: "YUL", timezone: "America/Toronto", address: "1000 Rue Sherbrooke, Montreal" },
+  { city: "New York", country: "US", countryName: "United States", lat: 40.7128, lon: -74.006, airport: "JFK", timezone: "America/New_York", address: "350 Fifth Avenue, New York", region: "NY" },
+  { city: "San Francisco", country: "US", countryName: "United States", lat: 37.7749, lon: -122.4194, airport: "SFO", timezone: "America/Los_Angeles", address: "221 Market Street, San Francisco", region: "CA" },
+  { city: "Chicago", country: "US", countryName: "United States", lat: 41.8781, lon: -87.6298, airport: "ORD", timezone: "America/Chicago", address: "233 South Wacker Drive, Chicago", region: "IL" },
+  { city: "Toronto", country: "CA", countryName: "Canada", lat: 43.6532, lon: -79.3832, airport: "YYZ", timezone: "America/Toronto", address: "290 Bremner Boulevard, Toronto", region: "ON" },
+  { city: "Montreal", country: "CA", countryName: "Canada", lat: 45.5019, lon: -73.5674, airport: "YUL", timezone: "America/Toronto", address: "1000 Rue Sherbrooke, Montreal", region: "QC" },
   { city: "Tokyo", country: "JP", countryName: "Japan", lat: 35.6762, lon: 139.6503, airport: "HND", timezone: "Asia/Tokyo", address: "1-1 Marunouchi, Tokyo" },
-  { city: "Sydney", country: "AU", countryName: "Australia", lat: -33.8688, lon: 151.2093, airport: "SYD", timezone: "Australia/Sydney", address: "1 Macquarie Street, Sydney" },
+  { city: "Sydney", country: "AU", countryName: "Australia", lat: -33.8688, lon: 151.2093, airport: "SYD", timezone: "Australia/Sydney", address: "1 Macquarie Street, Sydney", region: "NSW" },
 ];
 
 const CURRENCIES = ["USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "SEK", "NOK", "DKK", "PLN", "CNY", "INR", "BRL", "MXN", "NZD", "SGD"];
@@ -301,15 +303,23 @@ function isbn13(rng: Rng): string {
 
 // ------------------------------------------------------------------------------------------------ places
 
-function placeFor(ctx: ValueContext, key: string, rng: Rng): Place {
+function placeFor(ctx: ValueContext, key: string, rng: Rng, country?: string): Place {
   let place = ctx.places.get(key);
-  if (!place) {
+  // A tool of one country's addresses (a US address to verify) takes a place of that country.
+  if (!place || (country !== undefined && place.country !== country)) {
     // Two ends of a trip or a distance are two places.
     const taken = new Set([...ctx.places.values()].map((p) => p.city));
-    place = rng.pick(PLACES.filter((p) => !taken.has(p.city)));
+    const options = PLACES.filter((p) => !taken.has(p.city) && (country === undefined || p.country === country));
+    place = rng.pick(options.length > 0 ? options : PLACES.filter((p) => country === undefined || p.country === country));
     ctx.places.set(key, place);
   }
   return place;
+}
+
+/** The country a tool's addresses are in, when its name or description says (`verifyUSAddress`, "meets USPS standards"). */
+function addressCountry(entry: ToolboxEntry): string | undefined {
+  const words = `${identifierWords(entry.name).join(" ")} ${entry.description}`;
+  return /\b(us|usa|u\.s\.?|usps|united states)\b/i.test(words) && /\b(address|addresses|zip|usps)\b/i.test(words) ? "US" : undefined;
 }
 
 function coordinatePrefix(words: readonly string[]): string | undefined {
@@ -385,8 +395,14 @@ export function meaningfulValue(entry: ToolboxEntry, arg: ArgumentInfo, rng: Rng
     const place = placeFor(ctx, `coord:${prefix}`, rng);
     return has(VALUE_NAMES.latitude, last) ? place.lat : place.lon;
   }
-  if (key === "q" && DOMAIN.address.test(text)) return placeFor(ctx, "city", rng).address;
-  if (has(VALUE_NAMES.city, key) || (key === "q" && PLACE_QUERY.test(text))) return placeFor(ctx, "city", rng).city;
+  const national = addressCountry(entry);
+  if (key === "q" && DOMAIN.address.test(text)) return placeFor(ctx, "city", rng, national).address;
+  if (has(VALUE_NAMES.city, key) || (key === "q" && PLACE_QUERY.test(text))) return placeFor(ctx, "city", rng, national).city;
+  // An address's state: the state of its city (`Chicago` -> `IL`).
+  if (/^(state|state_code|province)$/.test(key) && arg.type !== "integer" && arg.type !== "number" && (national !== undefined || DOMAIN.address.test(`${text} ${domain}`))) {
+    const region = placeFor(ctx, "city", rng, national).region;
+    if (region !== undefined) return region;
+  }
   if (key === "location" && DOMAIN.cityOrRegion.test(text)) return rng.chance(0.6) ? placeFor(ctx, "city", rng).city : placeFor(ctx, "city", rng).countryName;
   if (key === "q" && DOMAIN.airport.test(text + domain)) return placeFor(ctx, "city", rng).city;
   if (DOMAIN.airport.test(text) || has(VALUE_NAMES.routeEnd, key)) {

@@ -6,7 +6,8 @@ import { listsOthersById } from "../../specs/respond/bindings/response-fields.js
  * An independent judge of whether tool responses contradict their calls, for the audit of a run's journal.
  * It reads names and values only (no spec, no bindings, no responder), the way a reader of the data would:
  * - equality: a field named like an argument (or an equivalent name: `city` -> `location.name`, `email` ->
- *   `user.email`, `lat` -> `latitude`) holds the argument's value;
+ *   `user.email`, `lat` -> `latitude`) holds the argument's value, and so does each field of an object that says
+ *   back two or more arguments by name (`standardizedAddress: {addressLine1, city, zipCode}`);
  * - filters: items of a list answer to a query or path argument named like one of their fields (`region`,
  *   `type`, `countryCode`), and to `year` through their dates;
  * - ranges: dates of items are not before `from`/`startDate`/`after` nor after `to`/`endDate`/`before`;
@@ -152,6 +153,14 @@ function endValue(v: unknown): unknown {
   return v;
 }
 
+/** Whether an object says back two or more of the call's scalar arguments by name (a standardized address). */
+function echoesArguments(o: Json, args: ReadonlyArray<readonly [string, unknown]>): boolean {
+  const keys = new Set(Object.entries(o).filter(([, v]) => v === null || typeof v !== "object").map(([k]) => snake(k)));
+  let n = 0;
+  for (const [name, value] of args) if (typeof value !== "object" && keys.has(snake(name)) && ++n >= 2) return true;
+  return false;
+}
+
 /** The contradictions of one successful call with its own arguments. */
 export function callContradictions(call: ObservedCall): Contradiction[] {
   const out: Contradiction[] = [];
@@ -182,7 +191,7 @@ export function callContradictions(call: ObservedCall): Contradiction[] {
         const holder = snake(k);
         const pairs: Array<[string, string]> = [];
         if (PLACE_OBJECTS.test(holder) && /^(city|location|place|town|q|address)$/.test(n)) pairs.push(["name", "city"]);
-        if (ECHO_OBJECTS.test(holder) || (IDENTITY_OBJECTS.test(holder) && IDENTITY_FIELDS.test(n)) || (PLACE_OBJECTS.test(holder) && /^(country|country_code|city|lat|latitude|lon|lng|longitude)$/.test(n))) pairs.push([n, n]);
+        if (ECHO_OBJECTS.test(holder) || echoesArguments(v, args) || (IDENTITY_OBJECTS.test(holder) && IDENTITY_FIELDS.test(n)) || (PLACE_OBJECTS.test(holder) && /^(country|country_code|city|lat|latitude|lon|lng|longitude)$/.test(n))) pairs.push([n, n]);
         for (const [target] of pairs) {
           for (const [k2, v2] of Object.entries(v)) {
             if (snake(k2) !== target) continue;

@@ -17,10 +17,12 @@ import {
 import { phraseAfter, type Span, type SpanKind, type TextFacts } from "../../language/text-facts.js";
 import { nameMatches, wordAtEnd, wordBeforeEnd } from "../../language/word-patterns.js";
 import { coerce, idShapeMatches, matchEnum } from "./coerce-value.js";
+import { findCity } from "../../../specs/synthesize/world/world-data.js";
+import { usState } from "../../../specs/synthesize/world/us-states.js";
 import type { OfflineToolbox } from "./offline-types.js";
 import { coordinateOf } from "../../language/value-phrase.js";
 import { AMBIGUOUS_CODES } from "../../language/lexicon/codes.js";
-import { acceptedKinds, anchorsOf, idResource, isFreeText, isIdParam, paramTraits } from "./param-traits.js";
+import { acceptedKinds, anchorsOf, idResource, isFreeText, isIdParam, normalizeKey, paramTraits } from "./param-traits.js";
 import { effectiveSchema, enumOf, exampleOf, humanize, schemaType } from "./tool-params.js";
 import type { OfflineToolSpec, Param } from "./offline-types.js";
 
@@ -377,6 +379,25 @@ function inList(facts: TextFacts, span: Span): boolean {
 
 /** The first unused span of an accepted kind (typed extraction: an e-mail for an e-mail parameter...). */
 export function typedValue(box: OfflineToolbox, p: Param, src: Source, st: FillState, kinds: readonly SpanKind[]): { value: unknown; span: Span } | undefined {
+  // An address's city or state, unnamed: a name the world knows as one ("in Chicago in IL"), before any other name.
+  const place = addressPart(box, p);
+  if (place !== undefined) {
+    // A state by its code first ("New York, NY": the city is New York, the state NY).
+    const spans = place === "state" ? [...src.facts.spans].sort((a, b) => Number(b.kind === "code2") - Number(a.kind === "code2")) : src.facts.spans;
+    for (const span of spans) {
+      if ((span.kind !== "proper" && span.kind !== "code2" && span.kind !== "quoted") || st.used.has(spanKey(src, span)) || typeof span.value !== "string") continue;
+      // The name itself, or one of the names a run of them joins ("Wolf-Vandervort Causeway in Chicago": Chicago).
+      const text = span.value;
+      const parts = span.kind === "proper" ? [text, ...text.split(/\s+(?:in|at|on|of)\s+/).slice(1)] : [text];
+      for (const part of parts) {
+        if (place === "city" ? findCity(part) === undefined : usState(part) === undefined) continue;
+        const at = span.start + text.lastIndexOf(part);
+        const sub: Span = part === text ? span : { kind: span.kind, start: at, end: at + part.length, value: part };
+        const v = st.used.has(spanKey(src, sub)) ? undefined : acceptsSpan(box, p, sub);
+        if (v !== undefined) return { value: v, span: sub };
+      }
+    }
+  }
   for (const kind of kinds) {
     for (const span of src.facts.spans) {
       if (span.kind !== kind || st.used.has(spanKey(src, span))) continue;
@@ -388,6 +409,15 @@ export function typedValue(box: OfflineToolbox, p: Param, src: Source, st: FillS
       if (v !== undefined) return { value: v, span };
     }
   }
+  return undefined;
+}
+
+/** Whether a text parameter is the city or the state of an address (a state by its description: not an issue's `state`). */
+function addressPart(box: OfflineToolbox, p: Param): "city" | "state" | undefined {
+  if (schemaType(p.schema) !== "string" || enumOf(p.schema) !== undefined) return undefined;
+  const key = normalizeKey(box, p.name);
+  if (key === "city" || key === "cityname" || key === "town" || key === "locality") return "city";
+  if ((key === "state" || key === "statecode" || key === "province") && /\b(territory|province|abbreviation|address|u\.?s\.? state)\b/i.test(p.description)) return "state";
   return undefined;
 }
 

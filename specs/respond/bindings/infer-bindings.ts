@@ -182,6 +182,18 @@ function filterNames(name: string): string[] {
   return [...new Set(out)];
 }
 
+/** The top-level objects of an answer that hold two or more of the call's scalar arguments under their names. */
+function echoingObjects(record: readonly SchemaField[], inputs: readonly Input[]): Set<string> {
+  const names = new Set(inputs.filter((i) => i.schema["type"] !== "object" && i.schema["type"] !== "array").map((i) => norm(i.name)));
+  const counts = new Map<string, number>();
+  for (const f of record) {
+    const parts = f.path.split(".");
+    if (parts.length !== 2 || f.object || f.list || (parts[0] ?? "").endsWith("[]") || !names.has(norm(f.name))) continue;
+    counts.set(parts[0] as string, (counts.get(parts[0] as string) ?? 0) + 1);
+  }
+  return new Set([...counts].filter(([, n]) => n >= 2).map(([p]) => p));
+}
+
 /** The bindings of one tool, inferred from its spec (not cached: `bindingsOf` caches). */
 export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
   const selected = selectedResponse(catalog, tool);
@@ -207,6 +219,9 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
   const readsOne = /\}$/.test(tool.operation.path) && !lists.includes("[]");
   const searchesByPost = method === "post" && SEARCHING_OPERATION.test(`${tool.operation.operationId ?? ""} ${tool.operation.path}`);
 
+  // An object of the answer that holds two or more of the call's arguments by name (a standardized address's
+  // `addressLine1`, `city`, `zipCode`) says them back: its fields of those names echo the call.
+  const echoes = echoingObjects(record, inputs);
   for (const input of inputs) {
     const n = norm(input.name);
     const sn = snake(input.name);
@@ -266,7 +281,7 @@ export function inferBindings(catalog: Catalog, tool: Tool): Binding[] {
       const parent = norm(f.parent);
       const fn = norm(f.name);
       const placeArg = /^(city|town|location|place|locality|cityname)$/.test(n);
-      if (ECHO_PARENT.test(parent) && fn === n) add({ kind: "equals", arg: input.arg, field: f.path, match: matchFor(f, input) });
+      if ((ECHO_PARENT.test(parent) || (echoes.has(f.path.slice(0, f.path.indexOf("."))) && !f.object && !f.list)) && fn === n) add({ kind: "equals", arg: input.arg, field: f.path, match: matchFor(f, input) });
       // An argument named by its place in the answer: `fromLat` -> `from.lat`, `origin_city` -> `origin.city`.
       else if (parent + fn === n && !f.object && !f.list) add({ kind: "equals", arg: input.arg, field: f.path, match: /^(lat|latitude|lon|lng|long|longitude)$/.test(fn) ? "near" : matchFor(f, input) });
       else if (PLACE_PARENT.test(parent) && placeArg && (fn === "name" || fn === "city")) add({ kind: "equals", arg: input.arg, field: f.path, match: "exact" });

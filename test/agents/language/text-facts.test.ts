@@ -49,6 +49,13 @@ describe("TextFacts", () => {
     expect(kinds("Perfect. Now, I'd like the feeds, and I'm sure I've asked; I'll wait")).toEqual([]);
   });
 
+  it("ends a run of names where a value found before starts ('Causeway in Chicago in IL': IL is a code)", () => {
+    expect(kinds("with address line1 327 Wolf-Vandervort Causeway in Chicago in IL (zip code: 95385)").filter(([k]) => k !== "number" && k !== "id")).toEqual([
+      ["proper", "Wolf-Vandervort Causeway in Chicago"],
+      ["code2", "IL"],
+    ]);
+  });
+
   it("reads a bare domain name as an address, not a file of numbers or a version", () => {
     expect(kinds("the feeds with domain yellow-cemetery.org and api.example.co.uk")).toEqual([
       ["url", "yellow-cemetery.org"],

@@ -238,3 +238,29 @@ describe("slot filling: an object described after its name", () => {
     expect(both.args["destination"]).toEqual({ lat: 3.5, lng: 4.5, address: "Main Street 1" });
   });
 });
+
+describe("an address's city and state, said without their names", () => {
+  const verify: OfflineToolSpec = {
+    name: "verifyUSAddress",
+    description: "Verify a given US address to ensure it meets USPS standards and is deliverable.",
+    parameters: {
+      type: "object",
+      properties: {
+        addressLine1: { type: "string", description: "The primary address line, including street number and name." },
+        addressLine2: { type: "string", description: "The secondary address line, such as apartment or suite number." },
+        city: { type: "string", description: "The city of the address." },
+        state: { type: "string", description: "The state or territory of the address." },
+        zipCode: { type: "string", description: "The 5-digit ZIP code of the address." },
+      },
+      required: ["addressLine1", "city", "state", "zipCode"],
+    },
+  };
+
+  it("are the city and the state the words name, not another capitalised word (USPS) or a label (line1)", () => {
+    const out = fill(verify, "Would you mind verifying a given US address to ensure it meets USPS standards and is deliverable with address line1 327 Wolf-Vandervort Causeway in Chicago in IL (zip code: 95385)?");
+    expect(out.args).toMatchObject({ addressLine1: "327 Wolf-Vandervort Causeway", city: "Chicago", state: "IL", zipCode: "95385" });
+    const york = fill(verify, "Verify a US address where the address line1 is 39320 Geraldine Skyway and the address line2 is 8745 Rowena Center in New York in NY with the zip code 10001.");
+    expect(york.args).toMatchObject({ city: "New York", state: "NY" });
+  });
+});
+
