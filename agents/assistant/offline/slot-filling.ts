@@ -333,7 +333,10 @@ function valueFor(box: OfflineToolbox, p: Param, given: Source[], st: FillState,
   const others = namesOf(box, input.tool);
   // A value for a name that says what it holds must be one (a country code is no airport's name).
   const meaning = valueKindOf(p.name);
-  const fits = (v: unknown): boolean => meaning === undefined || isPlausible(meaning, v, p.name) !== false;
+  // A code of three letters (a currency's) is no word of the tool's own description ("from one currency to another").
+  const code = kinds[0] === "code3" && /currenc/i.test(`${p.name} ${p.description}`);
+  const isCode = (v: unknown): boolean => typeof v === "string" && /^[A-Za-z]{3}$/.test(v);
+  const fits = (v: unknown): boolean => (meaning === undefined || isPlausible(meaning, v, p.name) !== false) && (!code || (Array.isArray(v) ? v.every(isCode) : isCode(v)));
   if (stage === "named") {
     const phrase = p.phrase.toLowerCase();
     const answering =

@@ -264,3 +264,23 @@ describe("an address's city and state, said without their names", () => {
   });
 });
 
+
+describe("currency codes named after words of the tool's description", () => {
+  it("are the codes, not the words after the first 'from' and 'to' ('from one currency to another from AUD to EUR')", () => {
+    const loose: OfflineToolSpec = {
+      name: "convertCurrency",
+      description: "Convert currency values from one currency to another.",
+      parameters: {
+        type: "object",
+        properties: {
+          from: { type: "string", description: "The currency code to convert from." },
+          to: { type: "string", description: "The currency code to convert to." },
+          amount: { type: "number", description: "The amount to be converted." },
+        },
+        required: ["from", "to", "amount"],
+      },
+    };
+    expect(fill(loose, "Help me convert currency values from one currency to another from AUD to EUR of 333.15.").args).toEqual({ from: "AUD", to: "EUR", amount: 333.15 });
+    expect(fill(loose, "Could you convert currency values from one currency to another from USD into CHF (amount 455.98)").args).toMatchObject({ from: "USD", to: "CHF" });
+  });
+});
