@@ -45,6 +45,16 @@ export function speaksMoney(args: Json): boolean {
   return (code(args["from"]) && code(args["to"])) || code(args["base"]) || (args["symbols"] !== undefined && symbolsOf(args["symbols"]) !== undefined);
 }
 
+/** A conversion's rate and result fields, by name (lower case, without `_`). */
+const RATE_KEY = /^(rate|exchangerate|conversionrate|fxrate)$/;
+const RESULT_KEY = /^(result|converted|convertedamount|convertedvalue|conversionresult|amountconverted|convertedtotal)$/;
+
+/** The first field of an object whose name matches and whose value is a number. */
+function numericKey(o: Json, name: RegExp): string | undefined {
+  for (const k in o) if (typeof o[k] === "number" && name.test(k.toLowerCase().replace(/_/g, ""))) return k;
+  return undefined;
+}
+
 /** What an answer without a query echo echoes. */
 const NO_QUERY: Readonly<Json> = Object.freeze({});
 
@@ -53,16 +63,19 @@ export function agreeMoney(args: Json, body: unknown, write: MoneyWrite): void {
   const visit = (o: unknown, at: string, depth: number): void => {
     if (depth > 4 || !isObject(o)) return;
     const query = isObject(o["query"]) ? o["query"] : NO_QUERY;
-    // A conversion: `rate` and `result` (with `from`, `to`, `amount` in the answer, its query echo or the call).
-    const from = typeof o["rate"] === "number" ? (str(o["from"]) ?? str(query["from"]) ?? str(args["from"])) : undefined;
+    // A conversion: its rate and its result (`rate`, `exchange_rate`; `result`, `converted_amount`), with `from`, `to`
+    // and `amount` in the answer, its query echo or the call.
+    const rateKey = numericKey(o, RATE_KEY);
+    const resultKey = numericKey(o, RESULT_KEY);
+    const from = rateKey !== undefined || resultKey !== undefined ? (str(o["from"]) ?? str(query["from"]) ?? str(args["from"])) : undefined;
     const to = from !== undefined ? (str(o["to"]) ?? str(query["to"]) ?? str(args["to"])) : undefined;
     if (from !== undefined && to !== undefined) {
       const day = str(o["date"]) ?? "";
       const rate = exchangeRate(from, to, day);
       if (rate !== undefined) {
-        write(o, "rate", `${at}/rate`, rate);
+        if (rateKey !== undefined) write(o, rateKey, `${at}/${pointerSegment(rateKey)}`, rate);
         const amount = typeof o["amount"] === "number" ? o["amount"] : typeof query["amount"] === "number" ? query["amount"] : typeof args["amount"] === "number" ? args["amount"] : undefined;
-        if (amount !== undefined && typeof o["result"] === "number") write(o, "result", `${at}/result`, roundMoney(amount * rate, to));
+        if (amount !== undefined && resultKey !== undefined) write(o, resultKey, `${at}/${pointerSegment(resultKey)}`, roundMoney(amount * rate, to));
       }
     }
     // A rate table: `rates` of a base (one day's map, or a map of days).

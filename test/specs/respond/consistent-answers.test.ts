@@ -5,6 +5,7 @@ import { loadCatalog } from "../../../specs/catalog/load-catalog.js";
 import { ResourceStore, type Fixtures } from "../../../specs/respond/resource-store.js";
 import { simulateCall, type SimulateOptions } from "../../../specs/call/simulate-call.js";
 import { formatProblem } from "../../../specs/load/spec-problem.js";
+import { exchangeRate, roundMoney } from "../../../specs/synthesize/world/world-money.js";
 import type { ToolResult } from "../../../specs/call/tool-result.js";
 
 // Answers that must agree with the call that asked for them (test/fixtures/specs/state/consistency.yaml).
@@ -169,13 +170,14 @@ describe("answers echo the arguments they were asked with", () => {
     const { call } = episode();
     const converted = await call("convertCurrency", { from: "GBP", to: "JPY", amount: 250 });
     expect(converted.source).toBe("example");
-    expect(converted.body).toEqual({ from: "GBP", to: "JPY", amount: 250, result: 108.5 });
+    // (and its result is the amount at the world's rate, not the example's 108.5)
+    expect(converted.body).toEqual({ from: "GBP", to: "JPY", amount: 250, result: roundMoney(250 * (exchangeRate("GBP", "JPY") as number), "JPY") });
   });
 
   it("an object that repeats the request (all its fields named like parameters) agrees; other objects are left alone", async () => {
     const { call } = episode();
     const body = (await call("exchangeAmount", { from: "GBP", to: "JPY", amount: 250 })).body as Json;
-    expect(body).toEqual({ query: { from: "GBP", to: "JPY", amount: 250 }, info: { rate: 1.085, from: "ECB" }, result: 108.5 });
+    expect(body).toEqual({ query: { from: "GBP", to: "JPY", amount: 250 }, info: { rate: 1.085, from: "ECB" }, result: roundMoney(250 * (exchangeRate("GBP", "JPY") as number), "JPY") });
   });
 
   it("path parameters scope lists: each item's field of the same name agrees too", async () => {
