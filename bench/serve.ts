@@ -19,7 +19,10 @@
  *   any presented credential); each distinct request is sent once to both servers first, and only those
  *   both answer alike (2xx for valid, 4xx for invalid) are kept.
  * - Load: BENCH_SERVE_CONNECTIONS connections (default 10), BENCH_SERVE_SECONDS per round (default 5),
- *   BENCH_SERVE_ROUNDS interleaved rounds (default 3) after a 2 s warm-up of each server.
+ *   BENCH_SERVE_ROUNDS interleaved rounds (default 3) after a warm-up of each server under the same load
+ *   (BENCH_SERVE_WARMUP seconds, default 6: both servers are JIT-compiled Node programs, and both reach their steady
+ *   rate only after about 5 s of load; measured from a cold start in one-second windows, toolsim served 1.7k, 3.5k,
+ *   5.0k, 5.3k, then about 6.1k requests/s, Prism 0.9k, 1.3k, 1.7k, 1.9k, 2.1k, then about 2.2k).
  *
  * Prints, with medians over rounds:
  *   bench: serve.rps_<spec> <toolsim rps> ratio=<toolsim rps / prism rps>
@@ -52,7 +55,7 @@ export const SERVE_PARTS = ["bookstore", "corpus", "sessions"] as const;
 const SECONDS = Number(process.env["BENCH_SERVE_SECONDS"] ?? 5);
 const ROUNDS = Number(process.env["BENCH_SERVE_ROUNDS"] ?? 3);
 const CONNECTIONS = Number(process.env["BENCH_SERVE_CONNECTIONS"] ?? 10);
-const WARMUP_SECONDS = 2;
+const WARMUP_SECONDS = Number(process.env["BENCH_SERVE_WARMUP"] ?? 6);
 const CORPUS_SPEC = process.env["BENCH_SERVE_SPEC"] ?? "configcat.com.json";
 /** Requests per session of the stateful server. */
 const EPISODE = 25;
