@@ -9,6 +9,7 @@ import { airportOffset, flightMinutes } from "../../specs/synthesize/world/fligh
 import { greatCircleKm } from "../../specs/synthesize/world/great-circle.js";
 import { pointDistance } from "../../specs/synthesize/world/point-distance.js";
 import { listCounts } from "../../specs/synthesize/world/list-counts.js";
+import { pageCountShort } from "../../specs/synthesize/world/page-numbers.js";
 import { norm } from "../../specs/synthesize/world/entity-shape.js";
 import { exchangeRate } from "../../specs/synthesize/world/world-money.js";
 import { detectLanguage, writtenIn } from "../../specs/synthesize/world/language-detect.js";
@@ -26,7 +27,7 @@ import { asksPointZone, pointZone } from "../../specs/respond/world/coordinate-t
  *   record of one country holding another country's subdivision codes (`countryCode: AU` beside `DE-BW`);
  *   a search's echo (`query`) that is not what was searched; a journey that lands where it left, arrives before
  *   it departs (or days later), lasts far longer or shorter than that flight takes, leaves or lands off its
- *   airports' clocks, or counts stops that its segments do not have; a distance between two points that is not theirs; a count of a list beside it that is not its length; an exchange in another time zone;
+ *   airports' clocks, or counts stops that its segments do not have; a distance between two points that is not theirs; a count of a list beside it that is not its length; a page beyond the count of pages beside it; an exchange in another time zone;
  *   a conversion at another pair's rate or with a result that is not amount x rate; a base in its own rate table;
  *   a detected language that is not the text's, a phrasebook sentence translated otherwise than the book says;
  *   a record's own address naming another day than its date (`/2025/06/14/` for an article of 2 March); a glossary
@@ -264,6 +265,9 @@ export function entityContradictions(call: ObservedCall): Contradiction[] {
     }
     // A count of a list beside it is its length.
     for (const c of listCounts(o)) if (o[c.key] !== c.length) add({ rule: "entity", field: here(c.key), expected: c.length, actual: o[c.key] });
+    // A page is one of the pages it counts (page 20 of 13 is none).
+    const short = pageCountShort(o);
+    if (short !== undefined) add({ rule: "entity", field: here(short.key), expected: `at least ${short.count}`, actual: o[short.key] });
     // A distance between two points is theirs (within 2%).
     const between = pointDistance(o);
     const stated = between ? o[between.distanceKey] : undefined;

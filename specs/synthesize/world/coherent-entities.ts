@@ -17,6 +17,7 @@ import { keysOf, shapeOf } from "./entity-shape.js";
 import { first, pick, pinnedValue, set, type Ctx, type ValueEdit } from "./coherence-context.js";
 import { cohereJourney, cohereJourneyLegs, cohereReturn } from "./journey-coherence.js";
 import { pointDistance } from "./point-distance.js";
+import { pageCountShort } from "./page-numbers.js";
 import { greatCircleKm } from "./great-circle.js";
 import { listCounts } from "./list-counts.js";
 
@@ -495,6 +496,10 @@ function visit(ctx: Ctx, value: unknown, at: string, parent: string, index: numb
     if (shape.subdivisions) cohereSubdivisions(ctx, o, keys, at);
     if (shape.distance) cohereDistance(ctx, o, at);
     if (shape.counted) for (const c of listCounts(o)) set(ctx, o, c.key, c.length, at);
+    if (shape.paged) {
+      const short = pageCountShort(o);
+      if (short !== undefined) set(ctx, o, short.key, short.count, at);
+    }
     if (shape.holidayCheck) cohereHolidayCheck(ctx, o, keys, at);
     if (shape.holiday) cohereHoliday(ctx, o, keys, at, index);
     if (shape.stock) cohereStock(ctx, o, keys, at, index);

@@ -50,6 +50,8 @@ export interface Shape {
   holiday: boolean;
   /** A count of a list it holds (`entryCount` beside `entries`). */
   counted: boolean;
+  /** A page number beside a count of pages (`current_page`, `total_pages`). */
+  paged: boolean;
   /** A distance between two points it holds. */
   distance: boolean;
   /** A check of a day (`isHoliday` of a country on a date). */
@@ -157,6 +159,7 @@ export function shapeOf(o: Json, parent: string): Shape {
     holiday: /holiday/.test(p) || (has("localname") && has("date")),
     distance: [...keys.keys()].some((k) => k.startsWith("distance")),
     counted: [...keys.keys()].some((k) => /count$|^(num|number|nb)[a-z]/.test(k)),
+    paged: has("page", "currentpage", "pagenumber", "pagenum", "pageno") && has("totalpages", "pagecount", "pages", "lastpage", "numpages", "numberofpages", "totalpagecount", "pagestotal"),
     holidayCheck: has("isholiday", "ispublicholiday", "holiday") && has("date", "day") && has("countrycode", "country"),
     exchange: has("exchange"),
     stock: has("symbol", "ticker") && has("name", "companyname", "shortname", "longname", "company", "exchange", "sector", "industry"),
